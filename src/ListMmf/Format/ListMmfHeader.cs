@@ -1,0 +1,110 @@
+using System;
+using System.Buffers.Binary;
+using System.IO;
+using System.Runtime.CompilerServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf;
+
+/// <summary>
+/// The 16-byte header at the start of every ListMmf file: Int32 version, Int32 data-type code, Int64 count,
+/// little-endian. The items follow at offset 16.
+/// </summary>
+internal readonly struct ListMmfHeader
+{
+    /// <summary>Size of the header in bytes; the first item starts here.</summary>
+    public const int Size = 16;
+
+    /// <summary>The only version this library reads and writes; the existing library writes 0 as well.</summary>
+    public const int CurrentVersion = 0;
+
+    /// <summary>Offset of the Int64 count, the published length of the list.</summary>
+    public const int CountOffset = 8;
+
+    public ListMmfHeader(int version, int dataTypeCode, long count)
+    {
+        Version = version;
+        DataTypeCode = dataTypeCode;
+        Count = count;
+    }
+
+    public int Version { get; }
+
+    public int DataTypeCode { get; }
+
+    public long Count { get; }
+
+    public DataType DataType => (DataType)DataTypeCode;
+
+    public static ListMmfHeader Parse(ReadOnlySpan<byte> bytes) => new(
+        BinaryPrimitives.ReadInt32LittleEndian(bytes),
+        BinaryPrimitives.ReadInt32LittleEndian(bytes[4..]),
+        BinaryPrimitives.ReadInt64LittleEndian(bytes[CountOffset..]));
+
+    public void Write(Span<byte> bytes)
+    {
+        BinaryPrimitives.WriteInt32LittleEndian(bytes, Version);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[4..], DataTypeCode);
+        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], Count);
+    }
+
+    /// <summary>
+    /// Reads the header of an open file and checks everything the list will trust before anything is mapped:
+    /// the length, the version, the data-type code against <typeparamref name="T"/>, and that
+    /// <c>16 + count * sizeof(T)</c> lies within the file. Reads only; the file is never changed here.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">The header is damaged, from an unknown version, or claims more items than the file holds.</exception>
+    /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
+    public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path) where T : unmanaged
+    {
+        long length = RandomAccess.GetLength(file);
+        if (length < Size)
+        {
+            throw new ListMmfFormatException(path, $"the file is {length:N0} bytes long, shorter than the {Size}-byte ListMmf header.");
+        }
+
+        Span<byte> bytes = stackalloc byte[Size];
+        int read = RandomAccess.Read(file, bytes, 0);
+        if (read < Size)
+        {
+            throw new ListMmfFormatException(path, $"only {read} of the {Size} header bytes could be read.");
+        }
+
+        ListMmfHeader header = Parse(bytes);
+        header.Validate<T>(path, length);
+        return header;
+    }
+
+    /// <summary>Checks this header against the item type and the file length; see <see cref="ReadAndValidate{T}"/>.</summary>
+    public void Validate<T>(string path, long fileLength) where T : unmanaged
+    {
+        if (Version != CurrentVersion)
+        {
+            throw new ListMmfFormatException(path, $"the header has version {Version}; this library reads version {CurrentVersion} only.");
+        }
+
+        if (!DataTypes.IsDefined(DataTypeCode))
+        {
+            throw new ListMmfFormatException(path, $"the header has data-type code {DataTypeCode}, which is not a known ListMmf data type.");
+        }
+
+        if (!DataTypes.CanHold<T>(DataType))
+        {
+            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(DataType)} and cannot be opened as {DataTypes.ListName<T>()}.");
+        }
+
+        if (Count < 0)
+        {
+            throw new ListMmfFormatException(path, $"the header has a negative count ({Count:N0}).");
+        }
+
+        int itemSize = Unsafe.SizeOf<T>();
+        long itemsThatFit = (fileLength - Size) / itemSize;
+        if (Count > itemsThatFit)
+        {
+            throw new ListMmfFormatException(
+                path,
+                $"the header claims {Count:N0} items of {itemSize} bytes but the file is only {fileLength:N0} bytes long (room for {itemsThatFit:N0}); it was truncated or the count is damaged.");
+        }
+    }
+}

@@ -1,0 +1,17 @@
+namespace ListMmf;
+
+/// <summary>Options for opening a <see cref="ListMmf{T}"/>.</summary>
+public sealed class ListMmfOptions
+{
+    /// <summary>The options used when none are given.</summary>
+    public static ListMmfOptions Default { get; } = new();
+
+    /// <summary>How the file is mapped. <see cref="MappingBackend.Default"/> picks the best one for the system.</summary>
+    public MappingBackend Backend { get; init; }
+
+    /// <summary>
+    /// The capacity, in items, that a new file is created with. Ignored when the file exists. 0 (the default)
+    /// creates a small file that grows as items are added.
+    /// </summary>
+    public long InitialCapacity { get; init; }
+}

@@ -1,0 +1,108 @@
+using System;
+using System.IO;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// A file mapped into memory from offset 0. One implementation per backend; the list above it sees only a pointer
+/// and a length. Not thread-safe: the owner serializes <see cref="Grow"/>, <see cref="Refresh"/> and
+/// <see cref="Dispose"/>.
+/// </summary>
+internal abstract unsafe class FileMapping : IDisposable
+{
+    protected FileMapping(FileStream file, string path, bool writable)
+    {
+        File = file;
+        Path = path;
+        IsWritable = writable;
+        Length = file.Length;
+    }
+
+    /// <summary>The address of file offset 0. May change when the mapping grows or is refreshed.</summary>
+    public byte* Pointer { get; protected set; }
+
+    /// <summary>How many bytes from <see cref="Pointer"/> are backed by the file and safe to touch.</summary>
+    public long Length { get; private set; }
+
+    public string Path { get; }
+
+    public bool IsWritable { get; }
+
+    protected FileStream File { get; }
+
+    /// <summary>Maps <paramref name="file"/> with the chosen backend.</summary>
+    public static FileMapping Create(FileStream file, string path, bool writable, MappingBackend backend) => Resolve(backend) switch
+    {
+        MappingBackend.Posix => new PosixFileMapping(file, path, writable),
+        _ => new MemoryMappedFileMapping(file, path, writable),
+    };
+
+    /// <summary>The backend <paramref name="backend"/> stands for on this system.</summary>
+    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on Windows.</exception>
+    public static MappingBackend Resolve(MappingBackend backend)
+    {
+        bool windows = OperatingSystem.IsWindows();
+        return backend switch
+        {
+            MappingBackend.Default => windows ? MappingBackend.MemoryMappedFile : MappingBackend.Posix,
+            MappingBackend.Posix when windows => throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS."),
+            MappingBackend.Posix or MappingBackend.MemoryMappedFile => backend,
+            _ => throw new ArgumentOutOfRangeException(nameof(backend), backend, "Unknown mapping backend."),
+        };
+    }
+
+    /// <summary>
+    /// Extends the file to <paramref name="newLength"/> bytes with its disk space allocated, then makes the new
+    /// bytes addressable. A full disk fails here with an <see cref="IOException"/> and leaves the file and the
+    /// mapping as they were.
+    /// </summary>
+    public void Grow(long newLength)
+    {
+        long oldLength = Length;
+        FileSpace.Extend(File, oldLength, newLength, Path);
+        try
+        {
+            Cover(newLength);
+        }
+        catch
+        {
+            FileSpace.Restore(File, oldLength);
+            throw;
+        }
+
+        Length = newLength;
+    }
+
+    /// <summary>
+    /// Makes addressable whatever another process has added to the file since it was mapped (a reader following a
+    /// writer). Returns the new <see cref="Length"/>.
+    /// </summary>
+    public long Refresh()
+    {
+        long fileLength = File.Length;
+        if (fileLength > Length)
+        {
+            Cover(fileLength);
+            Length = fileLength;
+        }
+
+        return Length;
+    }
+
+    /// <summary>Writes the dirty pages of the byte range to the file and waits until the device has them.</summary>
+    public abstract void Flush(long offset, long length);
+
+    /// <summary>Makes the first <paramref name="length"/> bytes of the (already long enough) file addressable.</summary>
+    protected abstract void Cover(long length);
+
+    protected abstract void Unmap();
+
+    public void Dispose()
+    {
+        if (Pointer != null)
+        {
+            Unmap();
+            Pointer = null;
+        }
+    }
+}

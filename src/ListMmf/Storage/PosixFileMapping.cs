@@ -1,0 +1,88 @@
+using System;
+using System.IO;
+using ListMmf.Interop;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// <c>mmap</c> of the file with address space reserved well beyond its end. Growth within the reservation only
+/// extends the file: the pointer, and every span handed out, stay valid. Pages past the end of the file are never
+/// touched (that would raise SIGBUS), because the list never reads or writes past <see cref="FileMapping.Length"/>.
+/// </summary>
+internal sealed unsafe class PosixFileMapping : FileMapping
+{
+    private const long MinimumReservation = 1L << 30;
+
+    private readonly int _fd;
+    private long _reserved;
+    private bool _handleReferenced;
+
+    public PosixFileMapping(FileStream file, string path, bool writable)
+        : base(file, path, writable)
+    {
+        // The descriptor is used raw by mmap/msync; the reference keeps it from being closed under the mapping.
+        file.SafeFileHandle.DangerousAddRef(ref _handleReferenced);
+        _fd = (int)file.SafeFileHandle.DangerousGetHandle();
+        try
+        {
+            Reserve(Length);
+        }
+        catch
+        {
+            ReleaseHandle();
+            throw;
+        }
+    }
+
+    public override void Flush(long offset, long length)
+    {
+        long pageSize = Environment.SystemPageSize;
+        long start = offset / pageSize * pageSize;
+        Libc.Sync(Pointer + start, offset + length - start, Path);
+    }
+
+    protected override void Cover(long length)
+    {
+        if (length > _reserved)
+        {
+            Reserve(length);
+        }
+    }
+
+    protected override void Unmap()
+    {
+        try
+        {
+            Libc.Unmap(Pointer, _reserved, Path);
+        }
+        finally
+        {
+            ReleaseHandle();
+        }
+    }
+
+    /// <summary>Maps a new, larger reservation before unmapping the old one, so a failure leaves the old one usable.</summary>
+    private void Reserve(long fileLength)
+    {
+        long pageSize = Environment.SystemPageSize;
+        long size = Math.Max(MinimumReservation, fileLength * 2);
+        size = (size + pageSize - 1) / pageSize * pageSize;
+        byte* address = Libc.Map(_fd, size, IsWritable, Path);
+        if (Pointer != null)
+        {
+            Libc.Unmap(Pointer, _reserved, Path);
+        }
+
+        Pointer = address;
+        _reserved = size;
+    }
+
+    private void ReleaseHandle()
+    {
+        if (_handleReferenced)
+        {
+            File.SafeFileHandle.DangerousRelease();
+            _handleReferenced = false;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+using System;
+using System.Diagnostics.CodeAnalysis;
+
+namespace ListMmf;
+
+/// <summary>Throws for the list's guard clauses, kept out of line so the hot paths stay small.</summary>
+internal static class ThrowHelper
+{
+    [DoesNotReturn]
+    public static void IndexOutOfRange(long index, long count) =>
+        throw new ArgumentOutOfRangeException(nameof(index), index, $"The index must be at least 0 and less than Count ({count:N0}).");
+
+    [DoesNotReturn]
+    public static void RangeOutOfBounds(long start, long length, long count) =>
+        throw new ArgumentOutOfRangeException(
+            nameof(start),
+            $"The range of {length:N0} items starting at {start:N0} does not lie within the list's {count:N0} items.");
+
+    [DoesNotReturn]
+    public static void ArgumentOutOfRange(string paramName, long value, string message) =>
+        throw new ArgumentOutOfRangeException(paramName, value, message);
+
+    [DoesNotReturn]
+    public static void ReadOnly(string path) =>
+        throw new NotSupportedException($"'{path}' was opened read-only; open it with FileAccess.ReadWrite to change it.");
+
+    [DoesNotReturn]
+    public static void Disposed(string path) =>
+        throw new ObjectDisposedException($"ListMmf('{path}')");
+}
