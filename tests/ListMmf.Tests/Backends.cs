@@ -1,0 +1,25 @@
+using System;
+using Xunit;
+
+namespace ListMmf.Tests;
+
+/// <summary>The mapping backends this system can run, as theory data: every list test runs on each.</summary>
+public static class Backends
+{
+    public static TheoryData<MappingBackend> All
+    {
+        get
+        {
+            var data = new TheoryData<MappingBackend> { MappingBackend.MemoryMappedFile };
+            if (!OperatingSystem.IsWindows())
+            {
+                data.Add(MappingBackend.Posix);
+            }
+
+            return data;
+        }
+    }
+
+    public static ListMmfOptions Options(MappingBackend backend, long initialCapacity = 0) =>
+        new() { Backend = backend, InitialCapacity = initialCapacity };
+}

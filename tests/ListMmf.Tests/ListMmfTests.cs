@@ -1,0 +1,273 @@
+using System;
+using System.IO;
+using System.Linq;
+using Xunit;
+
+namespace ListMmf.Tests;
+
+/// <summary>The list's operations, on every backend.</summary>
+public sealed class ListMmfTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string FilePath => _directory.File("list.bin");
+
+    private ListMmf<int> OpenWriter(MappingBackend backend, long initialCapacity = 0) =>
+        new(FilePath, FileAccess.ReadWrite, Backends.Options(backend, initialCapacity));
+
+    private ListMmf<int> OpenReader(MappingBackend backend) =>
+        new(FilePath, FileAccess.Read, Backends.Options(backend));
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void ReopenedWriterKeepsItemsAndAppendsAfterThem(MappingBackend backend)
+    {
+        using (ListMmf<int> first = OpenWriter(backend))
+        {
+            first.AddRange([1, 2, 3]);
+        }
+
+        using (ListMmf<int> second = OpenWriter(backend))
+        {
+            Assert.Equal(3, second.Count);
+            second.Add(4);
+        }
+
+        using ListMmf<int> reader = OpenReader(backend);
+        Assert.Equal([1, 2, 3, 4], reader.ToArray());
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void GrowthThroughManyRemapsKeepsEveryItem(MappingBackend backend)
+    {
+        const int Items = 3_000_000;
+        using ListMmf<int> list = OpenWriter(backend);
+        long capacity = list.Capacity;
+        int growths = 0;
+        for (int i = 0; i < Items; i++)
+        {
+            list.Add(i ^ 0x5A5A5A5A);
+            if (list.Capacity != capacity)
+            {
+                capacity = list.Capacity;
+                growths++;
+            }
+        }
+
+        Assert.True(growths >= 5, $"only {growths} growths");
+        Assert.Equal(Items, list.Count);
+        for (int i = 0; i < Items; i++)
+        {
+            Assert.Equal(i ^ 0x5A5A5A5A, list[i]);
+        }
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void GrowthPreallocatesTheFileToTheNewCapacity(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend);
+        list.EnsureCapacity(1_000_000);
+        Assert.True(list.Capacity >= 1_000_000);
+        Assert.True(new FileInfo(FilePath).Length >= 16 + (list.Capacity * sizeof(int)));
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void AddRangeLargerThanCapacityGrowsOnce(MappingBackend backend)
+    {
+        int[] items = Enumerable.Range(-500_000, 1_000_000).ToArray();
+        using ListMmf<int> list = OpenWriter(backend);
+        list.Add(7);
+        list.AddRange(items);
+        Assert.Equal(1 + items.Length, list.Count);
+        Assert.Equal(7, list[0]);
+        Assert.True(list.AsSpan(1, items.Length).SequenceEqual(items));
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void AsSpanEqualsTheIndexer(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend);
+        for (int i = 0; i < 100_000; i++)
+        {
+            list.Add(i * 31);
+        }
+
+        ReadOnlySpan<int> window = list.AsSpan(12_345, 50_000);
+        for (int i = 0; i < window.Length; i++)
+        {
+            Assert.Equal(list[12_345 + i], window[i]);
+        }
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void AsSpanOutsideCountThrows(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend);
+        list.AddRange([1, 2, 3]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list.AsSpan(2, 2).Length);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list.AsSpan(-1, 1).Length);
+        Assert.Equal(0, list.AsSpan(3, 0).Length);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void IndexerOutsideCountThrows(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend, initialCapacity: 100);
+        list.AddRange([1, 2, 3]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list[3]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list[-1]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list[3] = 9);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void IndexerSetReplacesAnExistingItem(MappingBackend backend)
+    {
+        using (ListMmf<int> list = OpenWriter(backend))
+        {
+            list.AddRange([1, 2, 3]);
+            list[1] = 20;
+        }
+
+        using ListMmf<int> reader = OpenReader(backend);
+        Assert.Equal([1, 20, 3], reader.ToArray());
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void TruncateLowersCountButNeverShrinksTheFile(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend);
+        list.AddRange(Enumerable.Range(0, 10_000).ToArray());
+        long lengthBefore = new FileInfo(FilePath).Length;
+        list.Truncate(10);
+        Assert.Equal(10, list.Count);
+        Assert.Equal(lengthBefore, new FileInfo(FilePath).Length);
+        list.Add(-1);
+        Assert.Equal(-1, list[10]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list.Truncate(12));
+        Assert.Throws<ArgumentOutOfRangeException>(() => list.Truncate(-1));
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void EnumeratorYieldsTheItemsInOrderWithoutAllocating(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend);
+        list.AddRange(Enumerable.Range(0, 1_000).ToArray());
+        long sum = SumByForeach(list);
+        long allocated = GC.GetAllocatedBytesForCurrentThread();
+        sum += SumByForeach(list);
+        allocated = GC.GetAllocatedBytesForCurrentThread() - allocated;
+        Assert.Equal(2 * 999 * 1000 / 2, sum);
+        Assert.Equal(0, allocated);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void ReaderSeesTheWritersAppendsWithoutReopening(MappingBackend backend)
+    {
+        using ListMmf<int> writer = OpenWriter(backend);
+        writer.Add(1);
+        using ListMmf<int> reader = OpenReader(backend);
+        Assert.Equal(1, reader.Count);
+        for (int i = 2; i <= 2_000_000; i++)
+        {
+            writer.Add(i);
+        }
+
+        Assert.Equal(2_000_000, reader.Count);
+        Assert.Equal(2_000_000, reader[1_999_999]);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void ReadOnlyListRefusesChanges(MappingBackend backend)
+    {
+        using (ListMmf<int> writer = OpenWriter(backend))
+        {
+            writer.AddRange([1, 2, 3]);
+        }
+
+        using ListMmf<int> reader = OpenReader(backend);
+        Assert.False(reader.IsWritable);
+        Assert.Throws<NotSupportedException>(() => reader.Add(4));
+        Assert.Throws<NotSupportedException>(() => reader.AddRange([4]));
+        Assert.Throws<NotSupportedException>(() => reader[0] = 4);
+        Assert.Throws<NotSupportedException>(() => reader.Truncate(0));
+        Assert.Throws<NotSupportedException>(() => reader.EnsureCapacity(1_000_000));
+        Assert.Throws<NotSupportedException>(() => reader.Flush());
+        Assert.Equal([1, 2, 3], reader.ToArray());
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void ReaderOfAMissingFileThrowsFileNotFound(MappingBackend backend)
+    {
+        var exception = Assert.Throws<FileNotFoundException>(() => OpenReader(backend));
+        Assert.Contains("list.bin", exception.Message, StringComparison.Ordinal);
+        Assert.False(File.Exists(FilePath));
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void SecondWriterIsRefusedWhileTheFirstIsOpen(MappingBackend backend)
+    {
+        using ListMmf<int> first = OpenWriter(backend);
+        var exception = Assert.Throws<ListMmfLockedException>(() => OpenWriter(backend));
+        Assert.Equal(first.Path, exception.FilePath);
+        Assert.Contains(first.Path, exception.Message, StringComparison.Ordinal);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void WriterCanReopenOnceTheFirstIsDisposed(MappingBackend backend)
+    {
+        OpenWriter(backend).Dispose();
+        using ListMmf<int> second = OpenWriter(backend);
+        Assert.Equal(0, second.Count);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void DisposedListThrowsObjectDisposed(MappingBackend backend)
+    {
+        ListMmf<int> list = OpenWriter(backend);
+        list.AddRange([1, 2, 3]);
+        list.Dispose();
+        Assert.Equal(0, list.Count);
+        Assert.Throws<ObjectDisposedException>(() => list[0]);
+        Assert.Throws<ObjectDisposedException>(() => list.Add(1));
+        Assert.Throws<ObjectDisposedException>(() => list.AsSpan(0, 1).Length);
+        Assert.Throws<ObjectDisposedException>(() => list.GetEnumerator());
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void FlushKeepsEveryItem(MappingBackend backend)
+    {
+        using (ListMmf<long> list = new(FilePath, FileAccess.ReadWrite, Backends.Options(backend)))
+        {
+            for (long i = 0; i < 100_000; i++)
+            {
+                list.Add(i);
+            }
+
+            list.Flush();
+        }
+
+        using ListMmf<long> reader = new(FilePath, FileAccess.Read, Backends.Options(backend));
+        Assert.Equal(100_000, reader.Count);
+        Assert.Equal(99_999, reader[99_999]);
+    }
+
+    [Fact]
+    public void WriterInAMissingDirectoryNamesTheFile()
+    {
+        string path = _directory.File(Path.Combine("missing", "list.bin"));
+        var exception = Assert.Throws<DirectoryNotFoundException>(() => new ListMmf<int>(path));
+        Assert.Contains(path, exception.Message, StringComparison.Ordinal);
+    }
+
+    private static long SumByForeach(ListMmf<int> list)
+    {
+        long sum = 0;
+        foreach (int item in list)
+        {
+            sum += item;
+        }
+
+        return sum;
+    }
+}
