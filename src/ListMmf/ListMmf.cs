@@ -5,6 +5,7 @@ using System.IO;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
+using ListMmf.Search;
 using ListMmf.Storage;
 
 namespace ListMmf;
@@ -68,12 +69,15 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <exception cref="ListMmfLockedException">Another writer has the file open for writing.</exception>
     /// <exception cref="FileNotFoundException">A reader was opened on a file that does not exist.</exception>
     public ListMmf(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(path, access, options, DataTypes.For<T>())
+        : this(path, access, options, DataTypes.For<T>(), requireDataType: false)
     {
     }
 
-    /// <summary>Opens the file; a new file is created with the data-type code <paramref name="newFileDataType"/>.</summary>
-    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType newFileDataType)
+    /// <summary>
+    /// Opens the file; a new file is created with the data-type code <paramref name="dataType"/>, and with
+    /// <paramref name="requireDataType"/> an existing file must have exactly that code.
+    /// </summary>
+    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType dataType, bool requireDataType)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
@@ -95,12 +99,17 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
                 _writerLock = WriterLock.Acquire(Path);
                 if (!File.Exists(Path))
                 {
-                    CreateFile(Path, newFileDataType, options.InitialCapacity);
+                    CreateFile(Path, dataType, options.InitialCapacity);
                 }
             }
 
             _file = new FileStream(Path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
             DataType = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path).DataType;
+            if (requireDataType && DataType != dataType)
+            {
+                throw new ListMmfDataTypeException(Path, $"the file holds {DataTypes.Describe(DataType)}, not {DataTypes.Describe(dataType)}.");
+            }
+
             _mapping = FileMapping.Create(_file, Path, IsWritable, backend);
         }
         catch
@@ -263,6 +272,16 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         _mapping.Flush(0, firstPageEnd);
         _file.Flush(flushToDisk: true);
+    }
+
+    /// <summary>
+    /// The items for a search: the count is read once (acquire), then the pointer, which reading the count may
+    /// have moved; every item below that count is completely written.
+    /// </summary>
+    internal PointerSource<T> Snapshot(out long count)
+    {
+        count = Count;
+        return new PointerSource<T>(_items);
     }
 
     /// <summary>An allocation-free enumerator over the items present when enumeration starts.</summary>

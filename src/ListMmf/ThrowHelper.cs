@@ -17,6 +17,12 @@ internal static class ThrowHelper
             $"The range of {length:N0} items starting at {start:N0} does not lie within the list's {count:N0} items.");
 
     [DoesNotReturn]
+    public static void InvalidSearchRange(long first, long last, long count) =>
+        throw new ArgumentOutOfRangeException(
+            nameof(first),
+            $"The search range [{first:N0}, {last:N0}) must satisfy 0 <= first <= last <= Count ({count:N0}).");
+
+    [DoesNotReturn]
     public static void ArgumentOutOfRange(string paramName, long value, string message) =>
         throw new ArgumentOutOfRangeException(paramName, value, message);
 

@@ -1,0 +1,241 @@
+using System;
+using System.Collections;
+using System.Collections.Generic;
+using System.IO;
+using System.Numerics;
+using ListMmf.Search;
+
+namespace ListMmf;
+
+/// <summary>
+/// A <see cref="ListMmf{T}"/> kept in sorted order, with the binary searches of a sorted array over the mapping:
+/// <see cref="LowerBound(T)"/>, <see cref="UpperBound(T)"/>, <see cref="EqualRange(T)"/>,
+/// <see cref="BinarySearch(T)"/> and <see cref="FindRange"/>, each over the whole list or a <c>[first, last)</c>
+/// range. Appends that would break the order are refused and write nothing.
+/// </summary>
+/// <remarks>
+/// Each search reads the published count once and searches the items below it, so a reader searching while the
+/// writer appends always searches a complete, sorted prefix. The searches trust the stored order;
+/// <see cref="Verify"/> checks it.
+/// </remarks>
+/// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>, <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
+public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+{
+    private readonly ListMmf<T> _list;
+
+    /// <summary>Opens or creates the sorted list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.</summary>
+    public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+        : this(new ListMmf<T>(path, access, options), order)
+    {
+    }
+
+    internal SortedListMmf(ListMmf<T> list, TimeSeriesOrder order)
+    {
+        if (order is not (TimeSeriesOrder.Ascending or TimeSeriesOrder.AscendingOrEqual))
+        {
+            list.Dispose();
+            throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
+        }
+
+        _list = list;
+        Order = order;
+    }
+
+    /// <summary>The order the list keeps.</summary>
+    public TimeSeriesOrder Order { get; }
+
+    /// <summary>The full path of the file.</summary>
+    public string Path => _list.Path;
+
+    /// <summary>Whether this instance is the file's writer.</summary>
+    public bool IsWritable => _list.IsWritable;
+
+    /// <summary>The data-type code in the file's header.</summary>
+    public DataType DataType => _list.DataType;
+
+    /// <summary>The number of items published; see <see cref="ListMmf{T}.Count"/>.</summary>
+    public long Count => _list.Count;
+
+    /// <summary>The item at <paramref name="index"/>.</summary>
+    public T this[long index] => _list[index];
+
+    /// <summary>Appends <paramref name="item"/> if it keeps the order.</summary>
+    /// <exception cref="ListMmfOrderException">The item would break the order; nothing was written.</exception>
+    public void Add(T item)
+    {
+        long count = _list.Count;
+        if (count > 0)
+        {
+            CheckFollows(_list[count - 1], item, count);
+        }
+
+        _list.Add(item);
+    }
+
+    /// <summary>Appends all of <paramref name="items"/> if together they keep the order.</summary>
+    /// <exception cref="ListMmfOrderException">An item would break the order; nothing was written.</exception>
+    public void AddRange(ReadOnlySpan<T> items)
+    {
+        if (items.IsEmpty)
+        {
+            return;
+        }
+
+        long count = _list.Count;
+        if (count > 0)
+        {
+            CheckFollows(_list[count - 1], items[0], count);
+        }
+
+        for (int i = 1; i < items.Length; i++)
+        {
+            CheckFollows(items[i - 1], items[i], count + i);
+        }
+
+        _list.AddRange(items);
+    }
+
+    /// <inheritdoc cref="ListMmf{T}.Truncate"/>
+    public void Truncate(long newCount) => _list.Truncate(newCount);
+
+    /// <inheritdoc cref="ListMmf{T}.Flush"/>
+    public void Flush() => _list.Flush();
+
+    /// <inheritdoc cref="ListMmf{T}.AsSpan"/>
+    public ReadOnlySpan<T> AsSpan(long start, int length) => _list.AsSpan(start, length);
+
+    /// <summary>A span over the items of <paramref name="range"/>, e.g. the result of <see cref="FindRange"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than <see cref="int.MaxValue"/> items.</exception>
+    public ReadOnlySpan<T> AsSpan(IndexRange range)
+    {
+        if (range.Length is < 0 or > int.MaxValue)
+        {
+            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, Count);
+        }
+
+        return _list.AsSpan(range.Start, (int)range.Length);
+    }
+
+    /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
+    public long LowerBound(T value)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        return SortedSearch.LowerBound(ref items, value, 0, count);
+    }
+
+    /// <summary>The first index in <c>[first, last)</c> whose item is not less than <paramref name="value"/>, or <paramref name="last"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long LowerBound(T value, long first, long last)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        CheckRange(first, last, count);
+        return SortedSearch.LowerBound(ref items, value, first, last);
+    }
+
+    /// <summary>The first index whose item is greater than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
+    public long UpperBound(T value)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        return SortedSearch.UpperBound(ref items, value, 0, count);
+    }
+
+    /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long UpperBound(T value, long first, long last)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        CheckRange(first, last, count);
+        return SortedSearch.UpperBound(ref items, value, first, last);
+    }
+
+    /// <summary>The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it would be inserted.</summary>
+    public IndexRange EqualRange(T value) => EqualRange(value, 0, Count);
+
+    /// <summary>The indices in <c>[first, last)</c> of the items equal to <paramref name="value"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public IndexRange EqualRange(T value, long first, long last)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        CheckRange(first, last, count);
+        long start = SortedSearch.LowerBound(ref items, value, first, last);
+        return new IndexRange(start, SortedSearch.UpperBound(ref items, value, start, last));
+    }
+
+    /// <summary>
+    /// The index of an item equal to <paramref name="value"/> (the first, if there are several), or the bitwise
+    /// complement of the index where it would be inserted, as <see cref="Array.BinarySearch(Array, object)"/> does.
+    /// </summary>
+    public long BinarySearch(T value) => BinarySearch(value, 0, Count);
+
+    /// <summary>As <see cref="BinarySearch(T)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long BinarySearch(T value, long first, long last)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        CheckRange(first, last, count);
+        long index = SortedSearch.LowerBound(ref items, value, first, last);
+        return index < last && items[index] == value ? index : ~index;
+    }
+
+    /// <summary>The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the first not less than <paramref name="to"/>.</summary>
+    public IndexRange FindRange(T from, T to)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        long start = SortedSearch.LowerBound(ref items, from, 0, count);
+        long end = to > from ? SortedSearch.LowerBound(ref items, to, start, count) : start;
+        return new IndexRange(start, end);
+    }
+
+    /// <summary>Checks that every stored item keeps the declared order.</summary>
+    /// <exception cref="ListMmfOrderException">The first item that breaks it; the file is corrupt.</exception>
+    public void Verify()
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        for (long i = 1; i < count; i++)
+        {
+            if (!Follows(items[i - 1], items[i]))
+            {
+                throw new ListMmfOrderException(
+                    Path,
+                    $"the stored item at index {i:N0} ({items[i]}) does not follow the one before it ({items[i - 1]}) in {Order} order; the file is corrupt.",
+                    i);
+            }
+        }
+    }
+
+    /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>
+    public ListMmf<T>.Enumerator GetEnumerator() => _list.GetEnumerator();
+
+    IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+    /// <inheritdoc cref="ListMmf{T}.Dispose"/>
+    public void Dispose() => _list.Dispose();
+
+    /// <inheritdoc/>
+    public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
+
+    internal static void CheckRange(long first, long last, long count)
+    {
+        if (first < 0 || first > last || last > count)
+        {
+            ThrowHelper.InvalidSearchRange(first, last, count);
+        }
+    }
+
+    /// <summary>Written so that an unordered value such as NaN fails both orders.</summary>
+    private bool Follows(T previous, T next) => Order == TimeSeriesOrder.Ascending ? previous < next : previous <= next;
+
+    private void CheckFollows(T previous, T next, long index)
+    {
+        if (!Follows(previous, next))
+        {
+            throw new ListMmfOrderException(
+                Path,
+                $"{next} cannot be appended at index {index:N0} after {previous}: the list is {Order}. Nothing was written.",
+                index);
+        }
+    }
+}
