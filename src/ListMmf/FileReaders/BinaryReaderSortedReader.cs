@@ -1,0 +1,55 @@
+using System;
+using System.IO;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace ListMmf;
+
+/// <summary>
+/// Each probe seeks the <see cref="BinaryReader"/>'s stream and reads the item's bytes through the reader: the
+/// seed study's "File I/O (BinaryReader)" reader.
+/// </summary>
+/// <typeparam name="T">The key type.</typeparam>
+public sealed class BinaryReaderSortedReader<T> : SortedFileReader<T>
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+{
+    private readonly BinaryReader _reader;
+
+    /// <summary>Opens the sorted ListMmf file at <paramref name="path"/> for searching.</summary>
+    public BinaryReaderSortedReader(string path)
+        : base(path)
+    {
+        _reader = new BinaryReader(new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete));
+    }
+
+    private protected override T ReadItem(long index)
+    {
+        Span<byte> bytes = stackalloc byte[Unsafe.SizeOf<T>()];
+        _reader.BaseStream.Seek(OffsetOf(index), SeekOrigin.Begin);
+        int filled = 0;
+        while (filled < bytes.Length)
+        {
+            int read = _reader.Read(bytes[filled..]);
+            if (read == 0)
+            {
+                throw Truncated(index);
+            }
+
+            filled += read;
+        }
+
+        return MemoryMarshal.Read<T>(bytes);
+    }
+
+    /// <inheritdoc/>
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _reader.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+}

@@ -1,0 +1,48 @@
+using System;
+using System.IO;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace ListMmf;
+
+/// <summary>
+/// Each probe is <see cref="FileStream.Seek"/> then <see cref="Stream.ReadExactly(Span{byte})"/> into a stack
+/// span: the seed study's "File I/O (Span&lt;T&gt;)" reader, with FileStream's default buffer.
+/// </summary>
+/// <typeparam name="T">The key type.</typeparam>
+public sealed class FileStreamSortedReader<T> : SortedFileReader<T>
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+{
+    private readonly FileStream _stream;
+
+    /// <summary>Opens the sorted ListMmf file at <paramref name="path"/> for searching.</summary>
+    public FileStreamSortedReader(string path)
+        : base(path)
+    {
+        _stream = new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+    }
+
+    private protected override T ReadItem(long index)
+    {
+        Span<byte> bytes = stackalloc byte[Unsafe.SizeOf<T>()];
+        _stream.Seek(OffsetOf(index), SeekOrigin.Begin);
+        if (_stream.ReadAtLeast(bytes, bytes.Length, throwOnEndOfStream: false) < bytes.Length)
+        {
+            throw Truncated(index);
+        }
+
+        return MemoryMarshal.Read<T>(bytes);
+    }
+
+    /// <inheritdoc/>
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _stream.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+}

@@ -1,0 +1,37 @@
+using System;
+using System.IO;
+using System.Numerics;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf;
+
+/// <summary>
+/// Each probe is one <see cref="RandomAccess.Read(SafeFileHandle, Span{byte}, long)"/> (<c>pread</c>): no seek,
+/// no shared file position, no user-space buffer. The fastest honest file-I/O reader.
+/// </summary>
+/// <typeparam name="T">The key type.</typeparam>
+public sealed class RandomAccessSortedReader<T> : SortedFileReader<T>
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+{
+    private readonly SafeFileHandle _file;
+
+    /// <summary>Opens the sorted ListMmf file at <paramref name="path"/> for searching.</summary>
+    public RandomAccessSortedReader(string path)
+        : base(path)
+    {
+        _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+    }
+
+    private protected override T ReadItem(long index) => ReadAt(_file, index);
+
+    /// <inheritdoc/>
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _file.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+}

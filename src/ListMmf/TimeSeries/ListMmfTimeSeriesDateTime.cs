@@ -1,0 +1,46 @@
+using System;
+using System.IO;
+
+namespace ListMmf;
+
+/// <summary>
+/// A time series of <see cref="DateTime"/> ticks stored as Int64 (data-type code 12, <see cref="DataType.DateTime"/>):
+/// 100-nanosecond resolution over DateTime's whole range, with no year-2038 limit.
+/// </summary>
+public sealed class ListMmfTimeSeriesDateTime : TimeSeriesMmf<long>
+{
+    /// <summary>
+    /// Opens the series at <paramref name="path"/>: for writing (creating it if missing) by default, or read-only
+    /// with <see cref="FileAccess.Read"/> for reader processes.
+    /// </summary>
+    /// <exception cref="ListMmfDataTypeException">The file is not a DateTime-ticks file.</exception>
+    public ListMmfTimeSeriesDateTime(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+        : base(path, order, access, options, DataType.DateTime)
+    {
+    }
+
+    private protected override bool TryKeyAtOrAfter(DateTime time, out long key)
+    {
+        key = time.Ticks;
+        return true;
+    }
+
+    private protected override bool TryKeyAfter(DateTime time, out long key)
+    {
+        key = time.Ticks + 1;
+        return true;
+    }
+
+    private protected override bool TryExactKey(DateTime time, out long key)
+    {
+        key = time.Ticks;
+        return true;
+    }
+
+    private protected override bool TryToDateTime(long key, out DateTime time)
+    {
+        bool valid = (ulong)key <= (ulong)DateTime.MaxValue.Ticks;
+        time = valid ? new DateTime(key) : default;
+        return valid;
+    }
+}

@@ -1,0 +1,59 @@
+using System;
+using System.IO;
+
+namespace ListMmf;
+
+/// <summary>
+/// A time series of Int32 Unix seconds (data-type code 13, <see cref="DataType.UnixSeconds"/>), the timestamp
+/// files of the existing ListMmf library: 1901-12-13 to 2038-01-19 at one-second resolution.
+/// </summary>
+/// <example>
+/// <code>
+/// var mmfTimestamps = new ListMmfTimeSeriesDateTimeSeconds(filePath, TimeSeriesOrder.Ascending);
+/// var index = mmfTimestamps.LowerBound(searchTime); // searchTime is a DateTime
+/// </code>
+/// </example>
+public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
+{
+    /// <summary>
+    /// Opens the series at <paramref name="path"/>: for writing (creating it if missing) by default, or read-only
+    /// with <see cref="FileAccess.Read"/> for reader processes.
+    /// </summary>
+    /// <exception cref="ListMmfDataTypeException">The file is not a UnixSeconds file.</exception>
+    public ListMmfTimeSeriesDateTimeSeconds(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+        : base(path, order, access, options, DataType.UnixSeconds)
+    {
+    }
+
+    private protected override bool TryKeyAtOrAfter(DateTime time, out int key)
+    {
+        long seconds = UnixTime.FloorSeconds(time, out bool whole);
+        return Narrow(whole ? seconds : seconds + 1, out key);
+    }
+
+    private protected override bool TryKeyAfter(DateTime time, out int key) =>
+        Narrow(UnixTime.FloorSeconds(time, out _) + 1, out key);
+
+    private protected override bool TryExactKey(DateTime time, out int key)
+    {
+        long seconds = UnixTime.FloorSeconds(time, out bool whole);
+        key = (int)seconds;
+        return whole && seconds == key;
+    }
+
+    private protected override bool TryToDateTime(int key, out DateTime time)
+    {
+        time = UnixTime.FromSeconds(key);
+        return true;
+    }
+
+    /// <summary>
+    /// The key for a lower bound of <paramref name="seconds"/>: below int's range every item is at or after it, so
+    /// int.MinValue gives the same index; above it no item is, which the caller answers with the end of the range.
+    /// </summary>
+    private static bool Narrow(long seconds, out int key)
+    {
+        key = (int)Math.Max(seconds, int.MinValue);
+        return seconds <= int.MaxValue;
+    }
+}

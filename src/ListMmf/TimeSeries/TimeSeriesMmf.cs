@@ -1,0 +1,156 @@
+using System;
+using System.IO;
+using System.Numerics;
+
+namespace ListMmf;
+
+/// <summary>
+/// A sorted list of timestamps stored as <typeparamref name="TKey"/>, searched with <see cref="DateTime"/>s.
+/// <see cref="Keys"/> gives the same searches on the stored keys.
+/// </summary>
+/// <remarks>
+/// <para>The stored keys use the DateTime's own clock: no time-zone conversion happens in either direction, and
+/// the <see cref="DateTime.Kind"/> of a search argument is ignored. Returned DateTimes are
+/// <see cref="DateTimeKind.Unspecified"/>.</para>
+/// <para>A DateTime that the key type cannot hold exactly (a fraction of a second for Unix seconds, or a time
+/// outside their range) still gets the mathematically right index: <see cref="LowerBound(DateTime)"/> of
+/// 10:00:00.5 is the first item after every item stamped 10:00:00. No search throws for such a DateTime and none
+/// clamps it into a wrong answer.</para>
+/// </remarks>
+/// <typeparam name="TKey">The stored key.</typeparam>
+public abstract class TimeSeriesMmf<TKey> : IDisposable
+    where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+{
+    private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
+    {
+        Keys = new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order);
+    }
+
+    /// <summary>The stored keys, with the same searches keyed by <typeparamref name="TKey"/>.</summary>
+    public SortedListMmf<TKey> Keys { get; }
+
+    /// <summary>The full path of the file.</summary>
+    public string Path => Keys.Path;
+
+    /// <summary>The order the series keeps.</summary>
+    public TimeSeriesOrder Order => Keys.Order;
+
+    /// <summary>Whether this instance is the file's writer.</summary>
+    public bool IsWritable => Keys.IsWritable;
+
+    /// <summary>The number of timestamps published.</summary>
+    public long Count => Keys.Count;
+
+    /// <summary>The timestamp at <paramref name="index"/>.</summary>
+    public DateTime this[long index]
+    {
+        get
+        {
+            TKey key = Keys[index];
+            if (!TryToDateTime(key, out DateTime time))
+            {
+                throw new ListMmfFormatException(Path, $"the item at index {index:N0} ({key}) is outside the range of DateTime.");
+            }
+
+            return time;
+        }
+    }
+
+    /// <summary>Appends <paramref name="time"/>, which the key type must hold exactly.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The key type cannot hold <paramref name="time"/> exactly.</exception>
+    /// <exception cref="ListMmfOrderException">The time would break the order; nothing was written.</exception>
+    public void Add(DateTime time)
+    {
+        if (!TryExactKey(time, out TKey key))
+        {
+            throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, which cannot hold {time:O} exactly.");
+        }
+
+        Keys.Add(key);
+    }
+
+    /// <summary>The first index whose timestamp is at or after <paramref name="time"/>, or <see cref="Count"/>.</summary>
+    public long LowerBound(DateTime time) => TryKeyAtOrAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
+
+    /// <summary>The first index in <c>[first, last)</c> whose timestamp is at or after <paramref name="time"/>, or <paramref name="last"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long LowerBound(DateTime time, long first, long last)
+    {
+        if (TryKeyAtOrAfter(time, out TKey key))
+        {
+            return Keys.LowerBound(key, first, last);
+        }
+
+        SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
+        return last;
+    }
+
+    /// <summary>The first index whose timestamp is after <paramref name="time"/>, or <see cref="Count"/>.</summary>
+    public long UpperBound(DateTime time) => TryKeyAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
+
+    /// <summary>The first index in <c>[first, last)</c> whose timestamp is after <paramref name="time"/>, or <paramref name="last"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long UpperBound(DateTime time, long first, long last)
+    {
+        if (TryKeyAfter(time, out TKey key))
+        {
+            return Keys.LowerBound(key, first, last);
+        }
+
+        SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
+        return last;
+    }
+
+    /// <summary>The indices of the timestamps equal to <paramref name="time"/>; empty where it would be inserted.</summary>
+    public IndexRange EqualRange(DateTime time)
+    {
+        long start = LowerBound(time);
+        return new IndexRange(start, Math.Max(start, UpperBound(time)));
+    }
+
+    /// <summary>
+    /// The index of the first timestamp equal to <paramref name="time"/>, or the bitwise complement of the index
+    /// where it would be inserted.
+    /// </summary>
+    public long BinarySearch(DateTime time) => TryExactKey(time, out TKey key) ? Keys.BinarySearch(key) : ~LowerBound(time);
+
+    /// <summary>The indices of the timestamps in <c>[from, to)</c>; empty if <paramref name="to"/> is not after <paramref name="from"/>.</summary>
+    public IndexRange FindRange(DateTime from, DateTime to)
+    {
+        long start = LowerBound(from);
+        return new IndexRange(start, to > from ? Math.Max(start, LowerBound(to)) : start);
+    }
+
+    /// <summary>The stored keys of <paramref name="range"/>, straight over the mapping.</summary>
+    public ReadOnlySpan<TKey> AsSpan(IndexRange range) => Keys.AsSpan(range);
+
+    /// <inheritdoc cref="SortedListMmf{T}.Verify"/>
+    public void Verify() => Keys.Verify();
+
+    /// <inheritdoc cref="ListMmf{T}.Flush"/>
+    public void Flush() => Keys.Flush();
+
+    /// <inheritdoc cref="ListMmf{T}.Truncate"/>
+    public void Truncate(long newCount) => Keys.Truncate(newCount);
+
+    /// <inheritdoc cref="ListMmf{T}.Dispose"/>
+    public void Dispose()
+    {
+        Keys.Dispose();
+        GC.SuppressFinalize(this);
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
+
+    /// <summary>The smallest key whose time is at or after <paramref name="time"/>; false if every key's time is before it.</summary>
+    private protected abstract bool TryKeyAtOrAfter(DateTime time, out TKey key);
+
+    /// <summary>The smallest key whose time is after <paramref name="time"/>; false if no key's time is after it.</summary>
+    private protected abstract bool TryKeyAfter(DateTime time, out TKey key);
+
+    /// <summary>The key whose time is exactly <paramref name="time"/>; false if there is none.</summary>
+    private protected abstract bool TryExactKey(DateTime time, out TKey key);
+
+    private protected abstract bool TryToDateTime(TKey key, out DateTime time);
+}

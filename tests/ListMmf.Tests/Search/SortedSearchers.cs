@@ -1,0 +1,85 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using ListMmf.Search;
+
+namespace ListMmf.Tests.Search;
+
+/// <summary>One way of searching a sorted Int32 file, as the parity tests see it.</summary>
+public interface ISortedSearcher : IDisposable
+{
+    string Name { get; }
+
+    long LowerBound(int value, long first, long last);
+
+    long UpperBound(int value, long first, long last);
+}
+
+/// <summary>Every search implementation of the library over one file: the two mapping backends, the four file readers, and a managed array.</summary>
+public static class SortedSearchers
+{
+    public static List<ISortedSearcher> OpenAll(string path, int[] items)
+    {
+        var searchers = new List<ISortedSearcher>();
+        foreach (MappingBackend backend in Backends.All)
+        {
+            searchers.Add(new Mapped(path, backend));
+        }
+
+        searchers.Add(new FileReader("FileStream", new FileStreamSortedReader<int>(path)));
+        searchers.Add(new FileReader("BinaryReader", new BinaryReaderSortedReader<int>(path)));
+        searchers.Add(new FileReader("Buffered64K", new BufferedSortedReader<int>(path)));
+        searchers.Add(new FileReader("RandomAccess", new RandomAccessSortedReader<int>(path)));
+        searchers.Add(new ManagedArray(items));
+        return searchers;
+    }
+
+    private sealed class Mapped(string path, MappingBackend backend) : ISortedSearcher
+    {
+        private readonly SortedListMmf<int> _list = new(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, Backends.Options(backend));
+
+        public string Name => $"mmap/{backend}";
+
+        public long LowerBound(int value, long first, long last) =>
+            first == 0 && last == _list.Count ? _list.LowerBound(value) : _list.LowerBound(value, first, last);
+
+        public long UpperBound(int value, long first, long last) =>
+            first == 0 && last == _list.Count ? _list.UpperBound(value) : _list.UpperBound(value, first, last);
+
+        public void Dispose() => _list.Dispose();
+    }
+
+    private sealed class FileReader(string name, SortedFileReader<int> reader) : ISortedSearcher
+    {
+        public string Name => name;
+
+        public long LowerBound(int value, long first, long last) =>
+            first == 0 && last == reader.Count ? reader.LowerBound(value) : reader.LowerBound(value, first, last);
+
+        public long UpperBound(int value, long first, long last) =>
+            first == 0 && last == reader.Count ? reader.UpperBound(value) : reader.UpperBound(value, first, last);
+
+        public void Dispose() => reader.Dispose();
+    }
+
+    private sealed class ManagedArray(int[] items) : ISortedSearcher
+    {
+        public string Name => "int[]";
+
+        public long LowerBound(int value, long first, long last)
+        {
+            var source = new ArraySource<int>(items);
+            return SortedSearch.LowerBound(ref source, value, first, last);
+        }
+
+        public long UpperBound(int value, long first, long last)
+        {
+            var source = new ArraySource<int>(items);
+            return SortedSearch.UpperBound(ref source, value, first, last);
+        }
+
+        public void Dispose()
+        {
+        }
+    }
+}
