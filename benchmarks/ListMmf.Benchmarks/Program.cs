@@ -1,29 +1,86 @@
 using System;
+using System.IO;
+using System.Linq;
 using BenchmarkDotNet.Running;
 using ListMmf.Benchmarks.Data;
+using ListMmf.Benchmarks.LowerBound;
 
 namespace ListMmf.Benchmarks;
 
 /// <summary>
-/// The benchmark console. <c>sample DIRECTORY</c> regenerates data-samples; anything else goes to
-/// BenchmarkDotNet's switcher, so <c>--filter</c>, <c>--job</c> and <c>--list</c> work as usual.
+/// The benchmark console.
+/// <list type="bullet">
+/// <item><c>lowerbound [--elements N] [BenchmarkDotNet options]</c>: the LowerBound suite on the reference dataset.</item>
+/// <item><c>quick [--elements N] [--rounds R] [--json PATH] [--svg PATH]</c>: the same comparison in seconds, without BenchmarkDotNet.</item>
+/// <item><c>dataset [--elements N]</c>: generates or verifies the dataset and prints its hash.</item>
+/// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
+/// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
+/// </list>
 /// </summary>
 public static class Program
 {
+    private const string Usage = "commands: lowerbound, quick, dataset, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+
     public static int Main(string[] args)
     {
-        if (args.Length > 0 && args[0] == "sample")
+        try
         {
-            if (args.Length != 2)
+            if (args.Length == 0 || args[0].StartsWith('-'))
             {
-                Console.Error.WriteLine("usage: sample DIRECTORY");
-                return 2;
+                BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+                return 0;
             }
 
-            return SampleCommand.Run(args[1]);
+            ReadOnlySpan<string> rest = args.AsSpan(1);
+            return args[0] switch
+            {
+                "lowerbound" => RunLowerBound(rest),
+                "quick" => RunQuick(rest),
+                "dataset" => RunDataset(rest),
+                "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
+                "sample" => throw new UsageException("usage: sample DIRECTORY"),
+                _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
+            };
         }
+        catch (UsageException exception)
+        {
+            Console.Error.WriteLine(exception.Message);
+            return 2;
+        }
+        catch (Exception exception) when (exception is DatasetException or IOException or UnauthorizedAccessException)
+        {
+            Console.Error.WriteLine(exception.Message);
+            return 1;
+        }
+    }
 
-        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+    private static int RunLowerBound(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("lowerbound", args, ["--elements"], allowPassThrough: true);
+        long elements = line.Count("--elements", ReferenceDataset.ReferenceElements, minimum: 1);
+        ReferenceDataset.Ensure(elements, Console.Error);
+        Environment.SetEnvironmentVariable(LowerBoundBenchmarks.ElementsVariable, elements.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        string[] switcherArgs = line.PassThrough.Contains("--filter")
+            ? [.. line.PassThrough]
+            : ["--filter", $"*{nameof(LowerBoundBenchmarks)}*", .. line.PassThrough];
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(switcherArgs);
+        return 0;
+    }
+
+    private static int RunQuick(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("quick", args, ["--elements", "--rounds", "--json", "--svg"]);
+        return QuickCommand.Run(
+            line.Count("--elements", QuickCommand.DefaultElements, minimum: 1),
+            (int)line.Count("--rounds", 15, minimum: 1),
+            line.Text("--json"),
+            line.Text("--svg"));
+    }
+
+    private static int RunDataset(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("dataset", args, ["--elements"]);
+        ReferenceDataset.Ensure(line.Count("--elements", ReferenceDataset.ReferenceElements, minimum: 1), Console.Out);
         return 0;
     }
 }

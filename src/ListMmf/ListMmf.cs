@@ -284,6 +284,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         return new PointerSource<T>(_items);
     }
 
+    /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>
+    internal byte* FileStart => _mapping.Pointer;
+
     /// <summary>An allocation-free enumerator over the items present when enumeration starts.</summary>
     public Enumerator GetEnumerator()
     {
