@@ -13,12 +13,18 @@ namespace ListMmf.Benchmarks.LowerBound;
 /// <summary>
 /// <c>quick</c>: the LowerBound comparison without BenchmarkDotNet, in seconds. Rounds are interleaved (every
 /// implementation once per round, in rotating order) and each figure is the median over rounds, so machine noise
-/// hits all implementations alike. Every implementation's indices are hashed and compared; any disagreement makes
-/// the command fail.
+/// hits all implementations alike. Every implementation's indices for the query set's check targets are hashed
+/// and compared; any disagreement makes the command fail.
 /// </summary>
 internal static class QuickCommand
 {
     public const long DefaultElements = 50_000_000;
+
+    /// <summary>Enough fresh targets that none is searched twice in a run of the default size.</summary>
+    private const int FreshPoolTargets = 1 << 23;
+
+    /// <summary>How long an implementation runs back to back in each round.</summary>
+    private static readonly TimeSpan BlockTime = TimeSpan.FromMilliseconds(3);
 
     public static int Run(long elements, int rounds, string? jsonPath, string? svgPath)
     {
@@ -34,11 +40,9 @@ internal static class QuickCommand
                 last = list[list.Count - 1];
             }
 
-            int[] fixedTargets = QueryTargets.Fixed(first, last);
-            int[] freshTargets = QueryTargets.Fresh(first, last, QueryTargets.PerOperation * (rounds + 1));
             var results = new List<QuickResult>();
-            results.AddRange(Measure("fixed", runners, rounds, _ => fixedTargets));
-            results.AddRange(Measure("fresh", runners, rounds, round => freshTargets.AsSpan(round * QueryTargets.PerOperation, QueryTargets.PerOperation).ToArray()));
+            results.AddRange(Measure("fixed", runners, rounds, new TargetSet(QueryTargets.Fixed(first, last), reuse: true)));
+            results.AddRange(Measure("fresh", runners, rounds, new TargetSet(QueryTargets.Fresh(first, last, FreshPoolTargets), reuse: false)));
 
             Print(results, elements, rounds);
             if (jsonPath is not null)
@@ -69,34 +73,58 @@ internal static class QuickCommand
         }
     }
 
-    private static IEnumerable<QuickResult> Measure(string querySet, List<LowerBoundRunner> runners, int rounds, Func<int, int[]> targetsOfRound)
+    /// <summary>
+    /// Times every implementation over <paramref name="rounds"/> interleaved rounds, then checks what each returns
+    /// for the set's check targets. In each round an implementation runs back to back for at least
+    /// <see cref="BlockTime"/>, as a benchmark loop runs it; with fixed targets it first runs untimed as long, so
+    /// it is measured with its own lines in cache, not with what the implementation before it left there.
+    /// </summary>
+    private static IEnumerable<QuickResult> Measure(string querySet, List<LowerBoundRunner> runners, int rounds, TargetSet targets)
     {
         var nanoseconds = runners.Select(_ => new List<double>()).ToArray();
-        var indices = runners.Select(_ => new List<long>()).ToArray();
         var buffer = new long[QueryTargets.PerOperation];
-        WarmUp(runners, targetsOfRound(0), buffer);
+        WarmUp(runners, targets.Check, buffer);
 
-        // Round 0's targets were the warm-up's; the counted rounds search others.
         for (int round = 1; round <= rounds; round++)
         {
-            int[] targets = targetsOfRound(round);
             for (int k = 0; k < runners.Count; k++)
             {
                 int r = (k + round) % runners.Count;
-                long start = Stopwatch.GetTimestamp();
-                runners[r].Run(targets, buffer);
-                nanoseconds[r].Add(Stopwatch.GetElapsedTime(start).TotalNanoseconds / targets.Length);
-                indices[r].AddRange(buffer);
+                if (targets.Reuse)
+                {
+                    RunFor(runners[r], targets, buffer);
+                }
+
+                (double elapsed, long batches) = RunFor(runners[r], targets, buffer);
+                nanoseconds[r].Add(elapsed / (batches * QueryTargets.PerOperation));
             }
         }
 
         double mmap = Median(nanoseconds[0]);
         for (int r = 0; r < runners.Count; r++)
         {
+            runners[r].Run(targets.Check, buffer);
             double median = Median(nanoseconds[r]);
-            ulong hash = XxHash3.Hash64(MemoryMarshal.AsBytes(CollectionsMarshal.AsSpan(indices[r])));
+            ulong hash = XxHash3.Hash64(MemoryMarshal.AsBytes(buffer.AsSpan()));
             yield return new QuickResult(runners[r].Name, querySet, Math.Round(median, 1), Math.Round(median / mmap, 2), hash.ToString("x16", CultureInfo.InvariantCulture));
         }
+    }
+
+    /// <summary>Runs batches of searches until <see cref="BlockTime"/> has passed; returns the nanoseconds and the batches.</summary>
+    private static (double Nanoseconds, long Batches) RunFor(LowerBoundRunner runner, TargetSet targets, long[] buffer)
+    {
+        long batches = 0;
+        long start = Stopwatch.GetTimestamp();
+        TimeSpan elapsed;
+        do
+        {
+            runner.Run(targets.Next(), buffer);
+            batches++;
+            elapsed = Stopwatch.GetElapsedTime(start);
+        }
+        while (elapsed < BlockTime);
+
+        return (elapsed.TotalNanoseconds, batches);
     }
 
     /// <summary>
@@ -121,7 +149,7 @@ internal static class QuickCommand
     private static void Print(List<QuickResult> results, long elements, int rounds)
     {
         Console.WriteLine();
-        Console.WriteLine($"LowerBound over {elements:N0} Int32 timestamps: {QueryTargets.PerOperation:N0} searches per round, median of {rounds} interleaved rounds.");
+        Console.WriteLine($"LowerBound over {elements:N0} Int32 timestamps: median of {rounds} interleaved rounds, each implementation searching for {BlockTime.TotalMilliseconds} ms per round.");
         Console.WriteLine($"{RuntimeInformation.OSDescription}, {RuntimeInformation.ProcessArchitecture}, {Environment.ProcessorCount} cores, .NET {Environment.Version}");
         Console.WriteLine();
         Console.WriteLine($"| {"implementation",-22} | {"fixed ns/search",15} | {"vs mmap",8} | {"fresh ns/search",15} | {"vs mmap",8} |");
@@ -134,5 +162,35 @@ internal static class QuickCommand
         }
 
         Console.WriteLine();
+    }
+
+    /// <summary>
+    /// A query set: the fixed targets handed out again and again, or a pool of fresh targets handed out 1,000 at a
+    /// time, each batch once until the pool wraps around. The first batch is also the check batch.
+    /// </summary>
+    private sealed class TargetSet(int[] pool, bool reuse)
+    {
+        private int _next = QueryTargets.PerOperation;
+
+        public bool Reuse => reuse;
+
+        public int[] Check { get; } = pool[..QueryTargets.PerOperation];
+
+        public ReadOnlySpan<int> Next()
+        {
+            if (reuse)
+            {
+                return pool;
+            }
+
+            if (_next + QueryTargets.PerOperation > pool.Length)
+            {
+                _next = QueryTargets.PerOperation;
+            }
+
+            ReadOnlySpan<int> batch = pool.AsSpan(_next, QueryTargets.PerOperation);
+            _next += QueryTargets.PerOperation;
+            return batch;
+        }
     }
 }
