@@ -30,6 +30,7 @@ internal static class ReferenceDataset
     {
         [1_000_000] = 0x0a220c0c5c48b28dUL,
         [50_000_000] = 0xb2c786400a005817UL,
+        [ReferenceElements] = 0x2ffe1811e3bfde54UL,
     };
 
     /// <summary>
