@@ -3,6 +3,7 @@ using System.IO;
 using System.Linq;
 using BenchmarkDotNet.Running;
 using ListMmf.Benchmarks.Data;
+using ListMmf.Benchmarks.Ipc;
 using ListMmf.Benchmarks.LowerBound;
 
 namespace ListMmf.Benchmarks;
@@ -13,13 +14,14 @@ namespace ListMmf.Benchmarks;
 /// <item><c>lowerbound [--elements N] [BenchmarkDotNet options]</c>: the LowerBound suite on the reference dataset.</item>
 /// <item><c>quick [--elements N] [--rounds R] [--json PATH] [--svg PATH]</c>: the same comparison in seconds, without BenchmarkDotNet.</item>
 /// <item><c>dataset [--elements N]</c>: generates or verifies the dataset and prints its hash.</item>
+/// <item><c>ipc [--readers 1,3,6,9,12] [--seconds S]</c>: one writer, many reader processes: append and visibility latency.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, dataset, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, dataset, ipc, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -37,6 +39,8 @@ public static class Program
                 "lowerbound" => RunLowerBound(rest),
                 "quick" => RunQuick(rest),
                 "dataset" => RunDataset(rest),
+                "ipc" => RunIpc(rest),
+                "ipc-reader" => RunIpcReader(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
                 "sample" => throw new UsageException("usage: sample DIRECTORY"),
                 _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
@@ -75,6 +79,33 @@ public static class Program
             (int)line.Count("--rounds", 15, minimum: 1),
             line.Text("--json"),
             line.Text("--svg"));
+    }
+
+    private static int RunIpc(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("ipc", args, ["--readers", "--seconds"]);
+        int[] readers = (line.Text("--readers") ?? "1,3,6,9,12").Split(',')
+            .Select(text => int.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out int n) && n > 0 ? n : throw new UsageException($"--readers takes counts such as 1,3,6; '{text}' is not one"))
+            .ToArray();
+        return IpcCommand.Run(readers, line.Count("--seconds", 5, minimum: 1));
+    }
+
+    /// <summary>A reader process that <c>ipc</c> starts: KIND PATH EXPECTED MEAN_US SD_US SEED.</summary>
+    private static int RunIpcReader(ReadOnlySpan<string> args)
+    {
+        if (args.Length != 6)
+        {
+            throw new UsageException("usage: ipc-reader quote|timestamp PATH EXPECTED MEAN_US SD_US SEED (started by ipc)");
+        }
+
+        var invariant = System.Globalization.CultureInfo.InvariantCulture;
+        long expected = long.Parse(args[2], invariant);
+        double mean = double.Parse(args[3], invariant);
+        double sd = double.Parse(args[4], invariant);
+        ulong seed = ulong.Parse(args[5], invariant);
+        return args[0] == "quote"
+            ? IpcReader.Run<BestBidAsk, QuoteItem>(args[1], expected, mean, sd, seed)
+            : IpcReader.Run<int, TimestampItem>(args[1], expected, mean, sd, seed);
     }
 
     private static int RunDataset(ReadOnlySpan<string> args)

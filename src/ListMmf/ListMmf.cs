@@ -22,8 +22,9 @@ namespace ListMmf;
 /// reader never sees an item that was not completely written.
 /// </para>
 /// <para>
-/// An instance is not thread-safe for writing. A span from <see cref="AsSpan"/> is valid until the list is
-/// disposed or grows with the <see cref="MappingBackend.MemoryMappedFile"/> backend, which maps the file anew.
+/// An instance is not thread-safe: give each thread its own reader (they are cheap). A span from
+/// <see cref="AsSpan"/> stays valid until the list is disposed, also across growth: earlier mappings are kept
+/// until then.
 /// </para>
 /// <para>Dispose does not flush to the device: the operating system keeps what reached the mapping even if the
 /// process dies. Call <see cref="Flush"/> for durability against power loss.</para>
@@ -257,17 +258,20 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
-    /// Makes the items and the count durable: returns once they are on stable storage. The item pages are written
-    /// before the page holding the count, so a power loss never leaves a count that points past durable items.
+    /// Makes the items and the count durable: returns once they are on stable storage. The items are made durable
+    /// first, then the page holding the count, so that after a power loss the count never points past durable
+    /// items. Appends themselves make no system call; only this does.
     /// </summary>
     public void Flush()
     {
         ThrowIfNotWritable();
-        long itemBytes = Count * sizeof(T);
-        long firstPageEnd = Math.Min(Environment.SystemPageSize, ListMmfHeader.Size + itemBytes);
-        if (ListMmfHeader.Size + itemBytes > firstPageEnd)
+        long count = Count;
+        long end = ListMmfHeader.Size + (count * sizeof(T));
+        long firstPageEnd = Math.Min(Environment.SystemPageSize, end);
+        if (end > firstPageEnd)
         {
-            _mapping.Flush(firstPageEnd, ListMmfHeader.Size + itemBytes - firstPageEnd);
+            _mapping.Flush(firstPageEnd, end - firstPageEnd);
+            _file.Flush(flushToDisk: true);
         }
 
         _mapping.Flush(0, firstPageEnd);

@@ -22,7 +22,7 @@ internal static class SvgChart
         double decades = Math.Ceiling(Math.Log10(Math.Max(max, 10)));
         int height = Top + (names.Length * RowHeight) + 40;
         var svg = new StringBuilder();
-        Append(svg, $"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{LabelWidth + PlotWidth + 90}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">");
+        Append(svg, $"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{LabelWidth + PlotWidth + 180}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">");
         svg.AppendLine("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
         Append(svg, $"<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{Escape(title)}</text>");
         Append(svg, $"<rect x=\"{LabelWidth}\" y=\"28\" width=\"10\" height=\"10\" fill=\"#2b6cb0\"/><text x=\"{LabelWidth + 14}\" y=\"37\">fixed targets (caches warm)</text>");

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using ListMmf.Interop;
 
 namespace ListMmf.Storage;
 
@@ -89,8 +90,23 @@ internal abstract unsafe class FileMapping : IDisposable
         return Length;
     }
 
-    /// <summary>Writes the dirty pages of the byte range to the file and waits until the device has them.</summary>
-    public abstract void Flush(long offset, long length);
+    /// <summary>
+    /// Writes the dirty pages of the byte range to the file and waits for the writes (msync MS_SYNC, or
+    /// FlushViewOfFile on Windows). Durability on the device needs a flush of the file afterwards.
+    /// </summary>
+    public void Flush(long offset, long length)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            Kernel32.FlushViewOfFile(Pointer + offset, length, Path);
+            return;
+        }
+
+        // msync needs a page-aligned start.
+        long pageSize = Environment.SystemPageSize;
+        long start = offset / pageSize * pageSize;
+        Libc.Sync(Pointer + start, offset + length - start, Path);
+    }
 
     /// <summary>Makes the first <paramref name="length"/> bytes of the (already long enough) file addressable.</summary>
     protected abstract void Cover(long length);

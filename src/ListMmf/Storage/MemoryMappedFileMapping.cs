@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.IO.MemoryMappedFiles;
 
@@ -6,12 +7,11 @@ namespace ListMmf.Storage;
 
 /// <summary>
 /// <see cref="MemoryMappedFile"/> over the file, with the view's pointer acquired once per mapping. Its capacity
-/// is fixed, so growing means mapping again: the pointer changes and earlier spans are invalid.
+/// is fixed, so growing means mapping again and the pointer changes; earlier views stay mapped until disposal.
 /// </summary>
 internal sealed unsafe class MemoryMappedFileMapping : FileMapping
 {
-    private MemoryMappedFile? _map;
-    private MemoryMappedViewAccessor? _view;
+    private readonly List<(MemoryMappedFile Map, MemoryMappedViewAccessor View)> _mappings = [];
 
     public MemoryMappedFileMapping(FileStream file, string path, bool writable)
         : base(file, path, writable)
@@ -19,9 +19,10 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         Cover(Length);
     }
 
-    public override void Flush(long offset, long length) => _view!.Flush();
-
-    /// <summary>Maps the new length before releasing the old view, so a failure leaves the old one usable.</summary>
+    /// <summary>
+    /// Maps the new length. Earlier views stay mapped until disposal, so pointers and spans taken from them stay
+    /// valid, and a failure leaves the current view usable.
+    /// </summary>
     protected override void Cover(long length)
     {
         MemoryMappedFileAccess access = IsWritable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
@@ -48,22 +49,19 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
             throw new ListMmfException(Path, $"could not map {length:N0} bytes: {exception.Message}", exception);
         }
 
-        Unmap();
-        _map = map;
-        _view = view;
+        _mappings.Add((map, view));
         Pointer = pointer + view.PointerOffset;
     }
 
     protected override void Unmap()
     {
-        if (_view is not null)
+        foreach ((MemoryMappedFile map, MemoryMappedViewAccessor view) in _mappings)
         {
-            _view.SafeMemoryMappedViewHandle.ReleasePointer();
-            _view.Dispose();
-            _view = null;
+            view.SafeMemoryMappedViewHandle.ReleasePointer();
+            view.Dispose();
+            map.Dispose();
         }
 
-        _map?.Dispose();
-        _map = null;
+        _mappings.Clear();
     }
 }

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using ListMmf.Interop;
 
@@ -14,6 +15,7 @@ internal sealed unsafe class PosixFileMapping : FileMapping
     private const long MinimumReservation = 1L << 30;
 
     private readonly int _fd;
+    private readonly List<(nint Address, long Length)> _retired = [];
     private long _reserved;
     private bool _handleReferenced;
 
@@ -34,13 +36,6 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         }
     }
 
-    public override void Flush(long offset, long length)
-    {
-        long pageSize = Environment.SystemPageSize;
-        long start = offset / pageSize * pageSize;
-        Libc.Sync(Pointer + start, offset + length - start, Path);
-    }
-
     protected override void Cover(long length)
     {
         if (length > _reserved)
@@ -54,6 +49,10 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         try
         {
             Libc.Unmap(Pointer, _reserved, Path);
+            foreach ((nint address, long length) in _retired)
+            {
+                Libc.Unmap((byte*)address, length, Path);
+            }
         }
         finally
         {
@@ -61,7 +60,10 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         }
     }
 
-    /// <summary>Maps a new, larger reservation before unmapping the old one, so a failure leaves the old one usable.</summary>
+    /// <summary>
+    /// Maps a new, larger reservation. The old one stays mapped until disposal, so pointers and spans taken from
+    /// it (by another thread, or a caller holding a span) stay valid.
+    /// </summary>
     private void Reserve(long fileLength)
     {
         long pageSize = Environment.SystemPageSize;
@@ -70,7 +72,7 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         byte* address = Libc.Map(_fd, size, IsWritable, Path);
         if (Pointer != null)
         {
-            Libc.Unmap(Pointer, _reserved, Path);
+            _retired.Add(((nint)Pointer, _reserved));
         }
 
         Pointer = address;

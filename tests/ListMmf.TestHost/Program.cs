@@ -1,0 +1,131 @@
+using System;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+
+namespace ListMmf.TestHost;
+
+/// <summary>
+/// Child processes for the multi-process tests. Items are Int64 and item i is <see cref="ValueAt"/>(i), so any
+/// process can check any item it sees.
+/// <list type="bullet">
+/// <item><c>append PATH COUNT</c>: the writer; appends items COUNT at a time in varying batches, forever when COUNT is -1 (until killed).</item>
+/// <item><c>verify PATH EXPECTED TIMEOUT_MS BACKEND</c>: a reader; waits for the file, then checks every item as it is published until EXPECTED are seen.</item>
+/// <item><c>hold PATH</c>: opens the file as its writer, prints "holding", and keeps it until standard input closes.</item>
+/// </list>
+/// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments.
+/// </summary>
+public static class Program
+{
+    public static long ValueAt(long index) => (long)((ulong)(index + 1) * 0x9E3779B97F4A7C15UL);
+
+    public static int Main(string[] args)
+    {
+        try
+        {
+            return args switch
+            {
+                ["append", string path, string count] => Append(path, long.Parse(count, CultureInfo.InvariantCulture)),
+                ["verify", string path, string expected, string timeout, string backend] => Verify(path, long.Parse(expected, CultureInfo.InvariantCulture), TimeSpan.FromMilliseconds(double.Parse(timeout, CultureInfo.InvariantCulture)), Enum.Parse<MappingBackend>(backend)),
+                ["hold", string path] => Hold(path),
+                _ => Usage(),
+            };
+        }
+        catch (Exception exception) when (exception is IOException or ArgumentException or FormatException)
+        {
+            Console.Error.WriteLine(exception.Message);
+            return 3;
+        }
+    }
+
+    private static int Append(string path, long count)
+    {
+        using var list = new ListMmf<long>(path);
+        Console.WriteLine("writing");
+        Console.Out.Flush();
+        var batch = new long[97];
+        var random = new Random(Environment.ProcessId);
+        while (count < 0 || list.Count < count)
+        {
+            long next = list.Count;
+            int size = (int)Math.Min(random.Next(1, batch.Length), count < 0 ? batch.Length : count - next);
+            for (int i = 0; i < size; i++)
+            {
+                batch[i] = ValueAt(next + i);
+            }
+
+            if (size == 1)
+            {
+                list.Add(batch[0]);
+            }
+            else
+            {
+                list.AddRange(batch.AsSpan(0, size));
+            }
+        }
+
+        return 0;
+    }
+
+    private static int Verify(string path, long expected, TimeSpan timeout, MappingBackend backend)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!File.Exists(path))
+        {
+            if (clock.Elapsed > timeout)
+            {
+                Console.Error.WriteLine($"{path} did not appear within {timeout}");
+                return 2;
+            }
+
+            System.Threading.Thread.Sleep(1);
+        }
+
+        using var list = new ListMmf<long>(path, FileAccess.Read, new ListMmfOptions { Backend = backend });
+        long verified = 0;
+        var idle = new System.Threading.SpinWait();
+        while (verified < expected)
+        {
+            long count = list.Count;
+            if (count == verified)
+            {
+                // Back off (spin, then yield, then sleep briefly) so that polling readers leave the writer a core.
+                idle.SpinOnce();
+            }
+
+            for (; verified < count; verified++)
+            {
+                long item = list[verified];
+                if (item != ValueAt(verified))
+                {
+                    Console.Error.WriteLine($"item {verified} is {item}, expected {ValueAt(verified)} (count {count})");
+                    return 1;
+                }
+            }
+
+            if (clock.Elapsed > timeout)
+            {
+                Console.Error.WriteLine($"saw {verified} of {expected} items within {timeout}");
+                return 2;
+            }
+        }
+
+        Console.WriteLine($"verified {verified}");
+        return 0;
+    }
+
+    private static int Hold(string path)
+    {
+        using var list = new ListMmf<long>(path);
+        Console.WriteLine("holding");
+        Console.Out.Flush();
+        Console.In.ReadToEnd();
+        return 0;
+    }
+
+    private static int Usage()
+    {
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH");
+        return 3;
+    }
+}

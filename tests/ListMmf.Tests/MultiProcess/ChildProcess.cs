@@ -1,0 +1,73 @@
+using System;
+using System.Diagnostics;
+using System.IO;
+
+namespace ListMmf.Tests.MultiProcess;
+
+/// <summary>A ListMmf.TestHost child process: started with its arguments, waited for with a deadline, killed if still running.</summary>
+public sealed class ChildProcess : IDisposable
+{
+    private readonly Process _process;
+
+    private ChildProcess(Process process) => _process = process;
+
+    public static ChildProcess Start(params string[] args)
+    {
+        string host = Path.Combine(AppContext.BaseDirectory, "ListMmf.TestHost.dll");
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(host);
+        foreach (string arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        return new ChildProcess(Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start"));
+    }
+
+    public int Id => _process.Id;
+
+    public bool HasExited => _process.HasExited;
+
+    /// <summary>Waits for the first line the child prints, e.g. "writing" once it holds the file.</summary>
+    public string? ReadLine() => _process.StandardOutput.ReadLine();
+
+    /// <summary>Closes the child's standard input (a "hold" child then exits).</summary>
+    public void CloseInput() => _process.StandardInput.Close();
+
+    /// <summary>Waits for the child to exit; returns its exit code, or fails after <paramref name="timeout"/>.</summary>
+    public int WaitForExit(TimeSpan timeout)
+    {
+        if (!_process.WaitForExit(timeout))
+        {
+            _process.Kill();
+            throw new TimeoutException($"child {_process.Id} did not exit within {timeout}");
+        }
+
+        return _process.ExitCode;
+    }
+
+    public string ErrorText() => _process.StandardError.ReadToEnd();
+
+    /// <summary>Kills the child at once (SIGKILL on Unix), as a crash would end it.</summary>
+    public void Kill()
+    {
+        _process.Kill();
+        _process.WaitForExit();
+    }
+
+    public void Dispose()
+    {
+        if (!_process.HasExited)
+        {
+            Kill();
+        }
+
+        _process.Dispose();
+    }
+}
