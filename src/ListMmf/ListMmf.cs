@@ -59,6 +59,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     private bool _disposed;
 
+    /// <summary><see cref="ListMmfOptions.PrefaultCapacity"/>.</summary>
+    private readonly bool _prefault;
+
     /// <summary>
     /// Opens the ListMmf file at <paramref name="path"/>, creating it when opened for writing and missing.
     /// </summary>
@@ -121,7 +124,12 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         Backend = backend;
+        _prefault = options.PrefaultCapacity;
         UpdatePointers();
+        if (_prefault)
+        {
+            _mapping.Prefault(ListMmfHeader.Size + (Count * sizeof(T)), _mapping.Length);
+        }
     }
 
     /// <summary>The full path of the file.</summary>
@@ -398,6 +406,10 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         long newLength = RoundUpLength(Math.Max(required, length + step));
         _mapping.Grow(newLength);
         UpdatePointers();
+        if (_prefault)
+        {
+            _mapping.Prefault(length, newLength - length);
+        }
     }
 
     private void ThrowIfDisposed()

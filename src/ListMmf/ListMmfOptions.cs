@@ -14,4 +14,12 @@ public sealed class ListMmfOptions
     /// creates a small file that grows as items are added.
     /// </summary>
     public long InitialCapacity { get; init; }
+
+    /// <summary>
+    /// For a live writer that needs steady append latency: fault in the file's spare capacity when the writer opens
+    /// it and each time it grows, so that appends never take a page fault (Linux 5.14 and later; ignored
+    /// elsewhere and by readers). It costs the page-cache memory of the spare capacity up front, and the kernel may
+    /// write those still-empty pages back once before they are filled. Off by default.
+    /// </summary>
+    public bool PrefaultCapacity { get; init; }
 }

@@ -252,12 +252,67 @@ public sealed class ListMmfTests : IDisposable
         Assert.Equal(99_999, reader[99_999]);
     }
 
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void PrefaultedWriterKeepsEveryItemAcrossGrowth(MappingBackend backend)
+    {
+        var options = new ListMmfOptions { Backend = backend, PrefaultCapacity = true };
+        using (var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, options))
+        {
+            for (long i = 0; i < 300_000; i++)
+            {
+                list.Add(i * 3);
+            }
+        }
+
+        using var reader = new ListMmf<long>(FilePath, FileAccess.Read, options);
+        Assert.Equal(300_000, reader.Count);
+        Assert.Equal(299_999 * 3, reader[299_999]);
+    }
+
+    [Fact]
+    public void PrefaultedWriterHasItsSpareCapacityResidentOnLinux()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            // MADV_POPULATE_WRITE is Linux only; elsewhere the option is documented to do nothing.
+            return;
+        }
+
+        using var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = 1_000_000, PrefaultCapacity = true });
+        long resident = ResidentBytesOf(list.Path);
+        Assert.True(resident >= list.Capacity * sizeof(long) * 9 / 10, $"{resident:N0} bytes resident of {list.Capacity * sizeof(long):N0}");
+    }
+
     [Fact]
     public void WriterInAMissingDirectoryNamesTheFile()
     {
         string path = _directory.File(Path.Combine("missing", "list.bin"));
         var exception = Assert.Throws<DirectoryNotFoundException>(() => new ListMmf<int>(path));
         Assert.Contains(path, exception.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// The resident bytes of this process's mappings of <paramref name="path"/>, from /proc/self/smaps, where each
+    /// mapping's header line (ending with the path) is followed by its Rss line.
+    /// </summary>
+    private static long ResidentBytesOf(string path)
+    {
+        long resident = 0;
+        bool inMapping = false;
+        foreach (string line in File.ReadLines("/proc/self/smaps"))
+        {
+            if (line.EndsWith(path, StringComparison.Ordinal))
+            {
+                inMapping = true;
+            }
+            else if (line.StartsWith("Rss:", StringComparison.Ordinal) && inMapping)
+            {
+                resident += long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
+                inMapping = false;
+            }
+        }
+
+        return resident;
     }
 
     private static long SumByForeach(ListMmf<int> list)

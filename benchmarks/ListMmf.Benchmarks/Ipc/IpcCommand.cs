@@ -28,7 +28,7 @@ internal static class IpcCommand
     public static int Run(int[] readerCounts, double seconds)
     {
         Console.WriteLine($"{RuntimeInformation.OSDescription}, {RuntimeInformation.ProcessArchitecture}, {Environment.ProcessorCount} cores, .NET {Environment.Version}, Stopwatch {Stopwatch.Frequency:N0} Hz");
-        Console.WriteLine($"writer: Hawkes arrivals (baseline {BaselineRate:N0}/s, jump {Excitation:N0}/s, decay {Decay:N0}/s), {seconds} s per run, capacity preallocated");
+        Console.WriteLine($"writer: Hawkes arrivals (baseline {BaselineRate:N0}/s, jump {Excitation:N0}/s, decay {Decay:N0}/s), {seconds} s per run, capacity preallocated and (unless said) prefaulted");
         Console.WriteLine($"readers: separate processes polling every Normal({PollMeanMicroseconds:N0} µs, {PollSdMicroseconds:N0} µs), slept in whole milliseconds; 'spin' = one reader polling without pause");
         Console.WriteLine();
         Console.WriteLine("| control | samples | p50 ns | p99 ns | p99.9 ns | max ns |");
@@ -39,22 +39,27 @@ internal static class IpcCommand
         Console.WriteLine();
         Console.WriteLine("| item | readers | appends | append p50 ns | p99 ns | p99.9 ns | max ns | visible p50 ns | p99 ns | p99.9 ns | max ns |");
         Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        foreach (int readers in readerCounts)
-        {
-            Measure<BestBidAsk, QuoteItem>("quote", readers.ToString(CultureInfo.InvariantCulture), readers, PollMeanMicroseconds, seconds);
-        }
-
-        Measure<BestBidAsk, QuoteItem>("quote", "1 (spin)", 1, 0, seconds);
-        foreach (int readers in readerCounts)
-        {
-            Measure<int, TimestampItem>("timestamp", readers.ToString(CultureInfo.InvariantCulture), readers, PollMeanMicroseconds, seconds);
-        }
-
-        Measure<int, TimestampItem>("timestamp", "1 (spin)", 1, 0, seconds);
+        MeasureAll<BestBidAsk, QuoteItem>("quote", readerCounts, seconds);
+        MeasureAll<int, TimestampItem>("timestamp", readerCounts, seconds);
         return 0;
     }
 
-    private static void Measure<T, TItem>(string kind, string label, int readerCount, double pollMean, double seconds)
+    /// <summary>Every reader count with the capacity prefaulted, one spinning reader, and the most readers without prefaulting.</summary>
+    private static void MeasureAll<T, TItem>(string kind, int[] readerCounts, double seconds)
+        where T : unmanaged
+        where TItem : IIpcItem<T>
+    {
+        foreach (int readers in readerCounts)
+        {
+            Measure<T, TItem>(kind, readers.ToString(CultureInfo.InvariantCulture), readers, PollMeanMicroseconds, seconds, prefault: true);
+        }
+
+        Measure<T, TItem>(kind, "1, spinning", 1, 0, seconds, prefault: true);
+        int most = readerCounts.Max();
+        Measure<T, TItem>(kind, $"{most}, no prefault", most, PollMeanMicroseconds, seconds, prefault: false);
+    }
+
+    private static void Measure<T, TItem>(string kind, string label, int readerCount, double pollMean, double seconds, bool prefault)
         where T : unmanaged
         where TItem : IIpcItem<T>
     {
@@ -64,7 +69,7 @@ internal static class IpcCommand
         var readers = new List<Process>();
         try
         {
-            using var writer = new ListMmf<T>(path, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = events.Length });
+            using var writer = new ListMmf<T>(path, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = events.Length, PrefaultCapacity = prefault });
             for (int r = 0; r < readerCount; r++)
             {
                 Process reader = StartSelf("ipc-reader", kind, path, events.Length.ToString(CultureInfo.InvariantCulture), pollMean.ToString(CultureInfo.InvariantCulture), PollSdMicroseconds.ToString(CultureInfo.InvariantCulture), (r + 1).ToString(CultureInfo.InvariantCulture));

@@ -14,6 +14,9 @@ internal static unsafe partial class Libc
     public const int ProtWrite = 0x2;
     public const int MapShared = 0x1;
 
+    /// <summary>madvise: fault the range in writable now (Linux 5.14 and later).</summary>
+    private const int MadvPopulateWrite = 23;
+
     /// <summary>msync: wait until the pages are written (Linux 4, macOS 0x10).</summary>
     public static readonly int MsSync = OperatingSystem.IsMacOS() || OperatingSystem.IsIOS() ? 0x10 : 0x4;
 
@@ -27,6 +30,9 @@ internal static unsafe partial class Libc
 
     [LibraryImport(LibraryName, EntryPoint = "msync", SetLastError = true)]
     private static partial int SyncNative(nint address, nuint length, int flags);
+
+    [LibraryImport(LibraryName, EntryPoint = "madvise", SetLastError = true)]
+    private static partial int AdviseNative(nint address, nuint length, int advice);
 
     /// <summary>Linux only. Returns the error number itself instead of setting errno.</summary>
     [LibraryImport(LibraryName, EntryPoint = "posix_fallocate")]
@@ -61,6 +67,13 @@ internal static unsafe partial class Libc
             throw Failure("msync", path, Marshal.GetLastPInvokeError());
         }
     }
+
+    /// <summary>
+    /// Faults the page-aligned range in, writable, so that later writes to it take no page fault (Linux only).
+    /// Best effort: older kernels do not know the advice, and the caller loses nothing but the head start.
+    /// </summary>
+    public static void PopulateWrite(byte* pageAlignedAddress, long length) =>
+        _ = AdviseNative((nint)pageAlignedAddress, (nuint)length, MadvPopulateWrite);
 
     /// <summary>Allocates disk blocks for the range, extending the file if needed (Linux only).</summary>
     public static void Fallocate(int fd, long offset, long length, string path)
