@@ -23,7 +23,7 @@ internal abstract unsafe class FileMapping : IDisposable
     public byte* Pointer { get; protected set; }
 
     /// <summary>How many bytes from <see cref="Pointer"/> are backed by the file and safe to touch.</summary>
-    public long Length { get; private set; }
+    public long Length { get; protected set; }
 
     public string Path { get; }
 
@@ -63,15 +63,13 @@ internal abstract unsafe class FileMapping : IDisposable
         FileSpace.Extend(File, oldLength, newLength, Path);
         try
         {
-            Cover(newLength);
+            Length = Cover(newLength);
         }
         catch
         {
             FileSpace.Restore(File, oldLength);
             throw;
         }
-
-        Length = newLength;
     }
 
     /// <summary>
@@ -83,8 +81,7 @@ internal abstract unsafe class FileMapping : IDisposable
         long fileLength = File.Length;
         if (fileLength > Length)
         {
-            Cover(fileLength);
-            Length = fileLength;
+            Length = Cover(fileLength);
         }
 
         return Length;
@@ -128,8 +125,11 @@ internal abstract unsafe class FileMapping : IDisposable
         }
     }
 
-    /// <summary>Makes the first <paramref name="length"/> bytes of the (already long enough) file addressable.</summary>
-    protected abstract void Cover(long length);
+    /// <summary>
+    /// Makes at least the first <paramref name="length"/> bytes of the (already long enough) file addressable;
+    /// returns how many are. More when the writer grew the file meanwhile and the backend must map its whole length.
+    /// </summary>
+    protected abstract long Cover(long length);
 
     protected abstract void Unmap();
 

@@ -16,14 +16,14 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
     public MemoryMappedFileMapping(FileStream file, string path, bool writable)
         : base(file, path, writable)
     {
-        Cover(Length);
+        Length = Cover(Length);
     }
 
     /// <summary>
     /// Maps the new length. Earlier views stay mapped until disposal, so pointers and spans taken from them stay
     /// valid, and a failure leaves the current view usable.
     /// </summary>
-    protected override void Cover(long length)
+    protected override long Cover(long length)
     {
         MemoryMappedFileAccess access = IsWritable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
         MemoryMappedFile? map = null;
@@ -32,7 +32,7 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         byte* pointer = null;
         try
         {
-            map = MemoryMappedFile.CreateFromFile(File, mapName: null, length, access, HandleInheritability.None, leaveOpen: true);
+            map = CreateMap(ref length, access);
             view = map.CreateViewAccessor(0, length, access);
             view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
             acquired = true;
@@ -51,6 +51,26 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
 
         _mappings.Add((map, view));
         Pointer = pointer + view.PointerOffset;
+        return length;
+    }
+
+    /// <summary>
+    /// A map of exactly the file's length, which a read-only map must match: if the writer grew the file since its
+    /// length was read, the map is refused, and the new, larger length is read and mapped instead.
+    /// </summary>
+    private MemoryMappedFile CreateMap(ref long length, MemoryMappedFileAccess access)
+    {
+        while (true)
+        {
+            try
+            {
+                return MemoryMappedFile.CreateFromFile(File, mapName: null, length, access, HandleInheritability.None, leaveOpen: true);
+            }
+            catch (ArgumentOutOfRangeException) when (File.Length > length)
+            {
+                length = File.Length;
+            }
+        }
     }
 
     protected override void Unmap()

@@ -36,12 +36,14 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         }
     }
 
-    protected override void Cover(long length)
+    protected override long Cover(long length)
     {
         if (length > _reserved)
         {
             Reserve(length);
         }
+
+        return length;
     }
 
     protected override void Unmap()
