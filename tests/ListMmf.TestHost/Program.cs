@@ -12,6 +12,7 @@ namespace ListMmf.TestHost;
 /// <item><c>append PATH COUNT</c>: the writer; appends items COUNT at a time in varying batches, forever when COUNT is -1 (until killed).</item>
 /// <item><c>verify PATH EXPECTED TIMEOUT_MS BACKEND</c>: a reader; waits for the file, then checks every item as it is published until EXPECTED are seen.</item>
 /// <item><c>hold PATH</c>: opens the file as its writer, prints "holding", and keeps it until standard input closes.</item>
+/// <item><c>fill PATH</c>: appends until growing the file fails (run it under a file-size limit), then prints the count it reached.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments.
 /// </summary>
@@ -28,6 +29,7 @@ public static class Program
                 ["append", string path, string count] => Append(path, long.Parse(count, CultureInfo.InvariantCulture)),
                 ["verify", string path, string expected, string timeout, string backend] => Verify(path, long.Parse(expected, CultureInfo.InvariantCulture), TimeSpan.FromMilliseconds(double.Parse(timeout, CultureInfo.InvariantCulture)), Enum.Parse<MappingBackend>(backend)),
                 ["hold", string path] => Hold(path),
+                ["fill", string path] => Fill(path),
                 _ => Usage(),
             };
         }
@@ -112,6 +114,24 @@ public static class Program
 
         Console.WriteLine($"verified {verified}");
         return 0;
+    }
+
+    private static int Fill(string path)
+    {
+        using var list = new ListMmf<long>(path);
+        try
+        {
+            for (long i = 0; ; i++)
+            {
+                list.Add(ValueAt(i));
+            }
+        }
+        catch (ListMmfException exception)
+        {
+            Console.WriteLine(list.Count.ToString(CultureInfo.InvariantCulture));
+            Console.WriteLine(exception.Message);
+            return 0;
+        }
     }
 
     private static int Hold(string path)

@@ -14,6 +14,7 @@ public class ListMmfException : IOException
         : base($"'{filePath}': {problem}")
     {
         FilePath = filePath;
+        Problem = problem;
     }
 
     /// <summary>Creates the exception for <paramref name="filePath"/> with the failure that caused it.</summary>
@@ -21,8 +22,12 @@ public class ListMmfException : IOException
         : base($"'{filePath}': {problem}", innerException)
     {
         FilePath = filePath;
+        Problem = problem;
     }
 
     /// <summary>The file the problem is about.</summary>
     public string FilePath { get; }
+
+    /// <summary>The message without the path, for wrapping in a message that names the file already.</summary>
+    internal string Problem { get; }
 }

@@ -39,7 +39,8 @@ internal static class FileSpace
         catch (IOException exception)
         {
             Restore(file, oldLength);
-            throw new ListMmfException(path, $"could not grow the file from {oldLength:N0} to {newLength:N0} bytes (is the disk full?): {exception.Message}", exception);
+            string cause = exception is ListMmfException own ? own.Problem : exception.Message;
+            throw new ListMmfException(path, $"could not grow the file from {oldLength:N0} to {newLength:N0} bytes (is the disk full?): {cause}", exception);
         }
     }
 

@@ -11,23 +11,32 @@ public sealed class ChildProcess : IDisposable
 
     private ChildProcess(Process process) => _process = process;
 
-    public static ChildProcess Start(params string[] args)
+    public static ChildProcess Start(params string[] args) => StartWith("dotnet", [HostPath, .. args]);
+
+    /// <summary>
+    /// Starts the child through bash with a file-size limit of <paramref name="kibibytes"/> and SIGXFSZ ignored,
+    /// so that growing a file past the limit fails with EFBIG, as a full disk fails with ENOSPC (Linux, macOS).
+    /// </summary>
+    public static ChildProcess StartWithFileSizeLimit(long kibibytes, params string[] args) =>
+        StartWith("bash", ["-c", $"trap '' XFSZ; ulimit -f {kibibytes}; exec dotnet \"$0\" \"$@\"", HostPath, .. args]);
+
+    private static string HostPath => Path.Combine(AppContext.BaseDirectory, "ListMmf.TestHost.dll");
+
+    private static ChildProcess StartWith(string program, string[] args)
     {
-        string host = Path.Combine(AppContext.BaseDirectory, "ListMmf.TestHost.dll");
-        var start = new ProcessStartInfo("dotnet")
+        var start = new ProcessStartInfo(program)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             RedirectStandardInput = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(host);
         foreach (string arg in args)
         {
             start.ArgumentList.Add(arg);
         }
 
-        return new ChildProcess(Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start"));
+        return new ChildProcess(Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start"));
     }
 
     public int Id => _process.Id;

@@ -100,6 +100,30 @@ public sealed class MultiProcessTests : IDisposable
     }
 
     [Fact]
+    public void GrowthThatTheFileSystemRefusesFailsAtGrowthWithEveryPublishedItemIntact()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            // The refusal is simulated with a POSIX file-size limit; Windows has none to set from a test.
+            return;
+        }
+
+        const long LimitBytes = 4 << 20;
+        using var filler = ChildProcess.StartWithFileSizeLimit(LimitBytes / 1024, "fill", FilePath);
+        string? count = filler.ReadLine();
+        string? message = filler.ReadLine();
+        Assert.True(filler.WaitForExit(Deadline) == 0, filler.ErrorText());
+
+        Assert.Contains("could not grow the file", message, StringComparison.Ordinal);
+        Assert.Contains(Path.GetFullPath(FilePath), message, StringComparison.Ordinal);
+        Assert.True(new FileInfo(FilePath).Length <= LimitBytes, "the failed growth was rolled back");
+        using var reopened = new ListMmf<long>(FilePath, FileAccess.Read);
+        Assert.Equal(long.Parse(count!, System.Globalization.CultureInfo.InvariantCulture), reopened.Count);
+        Assert.True(reopened.Count > 100_000, $"only {reopened.Count} items before the limit");
+        AssertItemsIntact(reopened, from: 0);
+    }
+
+    [Fact]
     public void KilledReaderDoesNotDisturbTheWriter()
     {
         using var writer = new ListMmf<long>(FilePath);
