@@ -74,32 +74,14 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
 
     /// <summary>The first index in <c>[first, last)</c> whose timestamp is at or after <paramref name="time"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long LowerBound(DateTime time, long first, long last)
-    {
-        if (TryKeyAtOrAfter(time, out TKey key))
-        {
-            return Keys.LowerBound(key, first, last);
-        }
-
-        SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
-        return last;
-    }
+    public long LowerBound(DateTime time, long first, long last) => SearchRange(TryKeyAtOrAfter(time, out TKey key), key, first, last);
 
     /// <summary>The first index whose timestamp is after <paramref name="time"/>, or <see cref="Count"/>.</summary>
     public long UpperBound(DateTime time) => TryKeyAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
 
     /// <summary>The first index in <c>[first, last)</c> whose timestamp is after <paramref name="time"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long UpperBound(DateTime time, long first, long last)
-    {
-        if (TryKeyAfter(time, out TKey key))
-        {
-            return Keys.LowerBound(key, first, last);
-        }
-
-        SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
-        return last;
-    }
+    public long UpperBound(DateTime time, long first, long last) => SearchRange(TryKeyAfter(time, out TKey key), key, first, last);
 
     /// <summary>The indices of the timestamps equal to <paramref name="time"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(DateTime time)
@@ -142,6 +124,21 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
 
     /// <inheritdoc/>
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
+
+    /// <summary>
+    /// The first index in <c>[first, last)</c> whose key is not less than <paramref name="key"/>; when no key
+    /// exists (<paramref name="exists"/> false: the time lies past every key), <paramref name="last"/>.
+    /// </summary>
+    private long SearchRange(bool exists, TKey key, long first, long last)
+    {
+        if (exists)
+        {
+            return Keys.LowerBound(key, first, last);
+        }
+
+        SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
+        return last;
+    }
 
     /// <summary>The smallest key whose time is at or after <paramref name="time"/>; false if every key's time is before it.</summary>
     private protected abstract bool TryKeyAtOrAfter(DateTime time, out TKey key);
