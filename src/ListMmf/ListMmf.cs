@@ -53,7 +53,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// How many items <see cref="Add"/> may store without growing: the capacity for the writer, 0 for a reader or
-    /// once disposed, so that the one comparison on the append path also sends those cases to the slow path.
+    /// once disposed, so that the one unsigned comparison on the append path also sends those cases, and a
+    /// damaged negative count, to the slow path.
     /// </summary>
     private long _appendLimit;
 
@@ -154,7 +155,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         get
         {
             long count = Volatile.Read(ref *_count);
-            return count <= _capacity ? count : FollowWriter(count);
+            return (ulong)count <= (ulong)_capacity ? count : FollowWriter(count);
         }
     }
 
@@ -199,7 +200,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     public void Add(T item)
     {
         long count = *_count;
-        if (count >= _appendLimit)
+        if ((ulong)count >= (ulong)_appendLimit)
         {
             PrepareAppend(count, 1);
         }
@@ -212,7 +213,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     public void AddRange(ReadOnlySpan<T> items)
     {
         long count = *_count;
-        if (count + items.Length > _appendLimit)
+        if ((ulong)count + (ulong)items.Length > (ulong)_appendLimit || _appendLimit == 0)
         {
             PrepareAppend(count, items.Length);
         }
@@ -303,7 +304,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     public Enumerator GetEnumerator()
     {
         ThrowIfDisposed();
-        return new Enumerator(_items, Count);
+        long count = Count;
+        return new Enumerator(_items, count);
     }
 
     IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
@@ -323,9 +325,15 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         _items = null;
         _capacity = 0;
         _appendLimit = 0;
-        _mapping.Dispose();
-        _file.Dispose();
-        _writerLock?.Dispose();
+        try
+        {
+            _mapping.Dispose();
+        }
+        finally
+        {
+            _file.Dispose();
+            _writerLock?.Dispose();
+        }
     }
 
     /// <inheritdoc/>
@@ -354,7 +362,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
                 Span<byte> header = stackalloc byte[ListMmfHeader.Size];
                 new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)dataType, 0).Write(header);
                 file.Write(header);
-                long length = RoundUpLength(ListMmfHeader.Size + (initialCapacity * sizeof(T)));
+                long length = RoundUpLength(checked(ListMmfHeader.Size + (initialCapacity * sizeof(T))));
                 FileSpace.Extend(file, ListMmfHeader.Size, length, path);
                 file.Flush(flushToDisk: true);
             }
@@ -367,7 +375,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
     }
 
-    private static long RoundUpLength(long length) => (length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
+    private static long RoundUpLength(long length) => checked(length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
 
     private void UpdatePointers()
     {
@@ -382,16 +390,31 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private long FollowWriter(long count)
     {
+        ThrowIfNegative(count);
         _mapping.Refresh();
         UpdatePointers();
         return Math.Min(count, _capacity);
     }
 
+    /// <summary>The slow path of the appends: a reader or a disposed list, a damaged count, or a full file.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void PrepareAppend(long count, long added)
     {
         ThrowIfNotWritable();
-        Grow(count + added);
+        ThrowIfNegative(count);
+        if (count + added > _capacity)
+        {
+            Grow(count + added);
+        }
+    }
+
+    /// <summary>The header was checked when the file was opened; a count that has since turned negative is damage, never an index.</summary>
+    private void ThrowIfNegative(long count)
+    {
+        if (count < 0)
+        {
+            throw new ListMmfFormatException(Path, $"the header's count has become negative ({count:N0}); another process damaged it.");
+        }
     }
 
     /// <summary>
@@ -443,24 +466,41 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         private readonly T* _items;
         private readonly long _count;
         private long _index;
+        private T _current;
 
         internal Enumerator(T* items, long count)
         {
             _items = items;
             _count = count;
             _index = -1;
+            _current = default;
         }
 
         /// <inheritdoc/>
-        public readonly T Current => _items[_index];
+        public readonly T Current => _current;
 
         readonly object IEnumerator.Current => Current;
 
-        /// <inheritdoc/>
-        public bool MoveNext() => ++_index < _count;
+        /// <summary>Advances; past the end, <see cref="Current"/> is the default value and nothing is read.</summary>
+        public bool MoveNext()
+        {
+            if (++_index < _count)
+            {
+                _current = _items[_index];
+                return true;
+            }
+
+            _index = _count;
+            _current = default;
+            return false;
+        }
 
         /// <inheritdoc/>
-        public void Reset() => _index = -1;
+        public void Reset()
+        {
+            _index = -1;
+            _current = default;
+        }
 
         /// <inheritdoc/>
         public readonly void Dispose()

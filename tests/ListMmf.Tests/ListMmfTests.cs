@@ -197,6 +197,48 @@ public sealed class ListMmfTests : IDisposable
     }
 
     [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void ReaderOfAnEmptyListRefusesEvenAnEmptyAddRange(MappingBackend backend)
+    {
+        OpenWriter(backend).Dispose();
+        using ListMmf<int> reader = OpenReader(backend);
+        Assert.Throws<NotSupportedException>(() => reader.AddRange(ReadOnlySpan<int>.Empty));
+        Assert.Throws<NotSupportedException>(() => reader.Add(1));
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void CountDamagedToNegativeAfterOpeningIsReportedNotUsedAsABound(MappingBackend backend)
+    {
+        using (ListMmf<int> writer = OpenWriter(backend))
+        {
+            writer.AddRange([1, 2, 3]);
+        }
+
+        using ListMmf<int> reader = OpenReader(backend);
+        using (var file = new FileStream(FilePath, FileMode.Open, FileAccess.Write, FileShare.ReadWrite))
+        {
+            file.Position = 8;
+            file.Write(BitConverter.GetBytes(-5L));
+        }
+
+        Assert.Throws<ListMmfFormatException>(() => reader.Count);
+        Assert.Throws<ListMmfFormatException>(() => reader[1_000_000]);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void EnumeratorPastTheEndGivesTheDefaultWithoutReading(MappingBackend backend)
+    {
+        using ListMmf<int> list = OpenWriter(backend);
+        list.AddRange([7, 8]);
+        ListMmf<int>.Enumerator items = list.GetEnumerator();
+        Assert.True(items.MoveNext());
+        Assert.True(items.MoveNext());
+        Assert.Equal(8, items.Current);
+        Assert.False(items.MoveNext());
+        Assert.Equal(0, items.Current);
+        Assert.False(items.MoveNext());
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
     public void ReaderOfAMissingFileThrowsFileNotFound(MappingBackend backend)
     {
         var exception = Assert.Throws<FileNotFoundException>(() => OpenReader(backend));

@@ -20,8 +20,19 @@ public sealed class BinaryReaderSortedReader<T> : SortedFileReader<T>
     public BinaryReaderSortedReader(string path)
         : base(path)
     {
-        _reader = new BinaryReader(new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete));
+        try
+        {
+            _reader = new BinaryReader(new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete));
+        }
+        catch
+        {
+            base.Dispose(disposing: true);
+            throw;
+        }
     }
+
+    /// <summary>Flushing a read-only FileStream discards its read buffer.</summary>
+    private protected override void DiscardBuffers() => _reader.BaseStream.Flush();
 
     private protected override T ReadItem(long index)
     {

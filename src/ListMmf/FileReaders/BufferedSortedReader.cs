@@ -29,15 +29,26 @@ public sealed class BufferedSortedReader<T> : SortedFileReader<T>
     public BufferedSortedReader(string path)
         : base(path)
     {
-        _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+        try
+        {
+            _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+        }
+        catch
+        {
+            base.Dispose(disposing: true);
+            throw;
+        }
+
         _block = MemoryOwner<byte>.Allocate(BlockSize);
     }
+
+    private protected override void DiscardBuffers() => _blockStart = -1;
 
     private protected override T ReadItem(long index)
     {
         int size = Unsafe.SizeOf<T>();
         long offset = OffsetOf(index);
-        if (offset < _blockStart || offset + size > _blockStart + _blockLength)
+        if (_blockStart < 0 || offset < _blockStart || offset + size > _blockStart + _blockLength)
         {
             Load(offset - (offset % BlockSize));
             if (offset + size > _blockStart + _blockLength)

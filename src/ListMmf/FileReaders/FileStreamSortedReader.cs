@@ -20,8 +20,19 @@ public sealed class FileStreamSortedReader<T> : SortedFileReader<T>
     public FileStreamSortedReader(string path)
         : base(path)
     {
-        _stream = new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        try
+        {
+            _stream = new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch
+        {
+            base.Dispose(disposing: true);
+            throw;
+        }
     }
+
+    /// <summary>Flushing a read-only FileStream discards its read buffer.</summary>
+    private protected override void DiscardBuffers() => _stream.Flush();
 
     private protected override T ReadItem(long index)
     {

@@ -19,7 +19,15 @@ public sealed class RandomAccessSortedReader<T> : SortedFileReader<T>
     public RandomAccessSortedReader(string path)
         : base(path)
     {
-        _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+        try
+        {
+            _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+        }
+        catch
+        {
+            base.Dispose(disposing: true);
+            throw;
+        }
     }
 
     private protected override T ReadItem(long index) => ReadAt(_file, index);

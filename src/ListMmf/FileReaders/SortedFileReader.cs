@@ -58,8 +58,17 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     public long Refresh()
     {
-        Count = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count;
-        return Count;
+        // A file read is not atomic with the writer's store of the count through its mapping: read until two
+        // reads agree, so that a torn value is never trusted.
+        long count = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count;
+        for (long again = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count; again != count; again = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count)
+        {
+            count = again;
+        }
+
+        DiscardBuffers();
+        Count = count;
+        return count;
     }
 
     /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/>.</summary>
@@ -100,6 +109,14 @@ public abstract class SortedFileReader<T> : IDisposable
         {
             _header.Dispose();
         }
+    }
+
+    /// <summary>
+    /// Drops whatever the reader buffered: bytes past the old count may have been read as empty capacity before the
+    /// writer filled them.
+    /// </summary>
+    private protected virtual void DiscardBuffers()
+    {
     }
 
     /// <summary>Reads the item at <paramref name="index"/>, which the search guarantees is below <see cref="Count"/>.</summary>

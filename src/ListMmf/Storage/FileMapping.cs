@@ -39,14 +39,14 @@ internal abstract unsafe class FileMapping : IDisposable
     };
 
     /// <summary>The backend <paramref name="backend"/> stands for on this system.</summary>
-    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on Windows.</exception>
+    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on a system other than Linux or macOS.</exception>
     public static MappingBackend Resolve(MappingBackend backend)
     {
-        bool windows = OperatingSystem.IsWindows();
+        bool posix = OperatingSystem.IsLinux() || OperatingSystem.IsMacOS();
         return backend switch
         {
-            MappingBackend.Default => windows ? MappingBackend.MemoryMappedFile : MappingBackend.Posix,
-            MappingBackend.Posix when windows => throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS."),
+            MappingBackend.Default => posix ? MappingBackend.Posix : MappingBackend.MemoryMappedFile,
+            MappingBackend.Posix when !posix => throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS (its libc constants are those two systems')."),
             MappingBackend.Posix or MappingBackend.MemoryMappedFile => backend,
             _ => throw new ArgumentOutOfRangeException(nameof(backend), backend, "Unknown mapping backend."),
         };

@@ -7,7 +7,10 @@ namespace ListMmf.Storage;
 
 /// <summary>
 /// <see cref="MemoryMappedFile"/> over the file, with the view's pointer acquired once per mapping. Its capacity
-/// is fixed, so growing means mapping again and the pointer changes; earlier views stay mapped until disposal.
+/// is fixed, so growing means mapping again and the pointer changes; earlier views stay mapped until disposal, so
+/// that no pointer or span handed out dangles. The price is address space: one instance that grows a file from
+/// empty to N GiB in 1 GiB steps holds about N²/2 GiB of views, which 64-bit address space affords into the
+/// hundreds of GiB; a reopened instance starts afresh.
 /// </summary>
 internal sealed unsafe class MemoryMappedFileMapping : FileMapping
 {
@@ -37,7 +40,7 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
             view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
             acquired = true;
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        catch (Exception exception)
         {
             if (acquired)
             {
@@ -46,7 +49,12 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
 
             view?.Dispose();
             map?.Dispose();
-            throw new ListMmfException(Path, $"could not map {length:N0} bytes: {exception.Message}", exception);
+            if (exception is IOException or UnauthorizedAccessException)
+            {
+                throw new ListMmfException(Path, $"could not map {length:N0} bytes: {exception.Message}", exception);
+            }
+
+            throw;
         }
 
         _mappings.Add((map, view));

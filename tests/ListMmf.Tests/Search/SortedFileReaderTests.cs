@@ -30,6 +30,7 @@ public sealed class SortedFileReaderTests : IDisposable
         using var writer = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending);
         writer.AddRange([10, 20, 30]);
         using SortedFileReader<int> reader = Open<int>(kind, FilePath);
+        Assert.Equal(3, reader.LowerBound(45));
         writer.AddRange([40, 50]);
 
         Assert.Equal(3, reader.Count);
