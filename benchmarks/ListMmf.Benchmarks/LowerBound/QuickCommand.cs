@@ -12,8 +12,8 @@ namespace ListMmf.Benchmarks.LowerBound;
 
 /// <summary>
 /// <c>quick</c>: the LowerBound comparison without BenchmarkDotNet, in seconds. Rounds are interleaved (every
-/// implementation once per round, in rotating order) and each figure is the median over rounds, so machine noise
-/// hits all implementations alike. Every implementation's indices for the query set's check targets are hashed
+/// implementation once per round, in a new random order each round) and each figure is the median over rounds, so
+/// machine noise hits all implementations alike. Every implementation's indices for the query set's check targets are hashed
 /// and compared; any disagreement makes the command fail.
 /// </summary>
 internal static class QuickCommand
@@ -85,11 +85,15 @@ internal static class QuickCommand
         var buffer = new long[QueryTargets.PerOperation];
         WarmUp(runners, targets.Check, buffer);
 
+        var order = new Random(rounds);
+        int[] sequence = Enumerable.Range(0, runners.Count).ToArray();
         for (int round = 1; round <= rounds; round++)
         {
-            for (int k = 0; k < runners.Count; k++)
+            // A new order every round: the implementations share the page cache's physical lines (all but int[]), so a
+            // fixed order would always hand one of them its predecessor's warm lines.
+            order.Shuffle(sequence);
+            foreach (int r in sequence)
             {
-                int r = (k + round) % runners.Count;
                 if (targets.Reuse)
                 {
                     RunFor(runners[r], targets, buffer);
@@ -149,7 +153,7 @@ internal static class QuickCommand
     private static void Print(List<QuickResult> results, long elements, int rounds)
     {
         Console.WriteLine();
-        Console.WriteLine($"LowerBound over {elements:N0} Int32 timestamps: median of {rounds} interleaved rounds, each implementation searching for {BlockTime.TotalMilliseconds} ms per round.");
+        Console.WriteLine($"LowerBound over {elements:N0} Int32 timestamps: median of {rounds} interleaved rounds in random order, each implementation searching for {BlockTime.TotalMilliseconds} ms per round.");
         Console.WriteLine($"{RuntimeInformation.OSDescription}, {RuntimeInformation.ProcessArchitecture}, {Environment.ProcessorCount} cores, .NET {Environment.Version}");
         Console.WriteLine();
         Console.WriteLine($"| {"implementation",-22} | {"fixed ns/search",15} | {"vs mmap",8} | {"fresh ns/search",15} | {"vs mmap",8} |");
