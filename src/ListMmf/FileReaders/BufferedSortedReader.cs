@@ -4,7 +4,6 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using CommunityToolkit.HighPerformance.Buffers;
-using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;
 
@@ -20,7 +19,6 @@ public sealed class BufferedSortedReader<T> : SortedFileReader<T>
     /// <summary>The block size, a multiple of every page size.</summary>
     public const int BlockSize = 64 * 1024;
 
-    private readonly SafeFileHandle _file;
     private readonly MemoryOwner<byte> _block;
     private long _blockStart = -1;
     private int _blockLength;
@@ -29,16 +27,6 @@ public sealed class BufferedSortedReader<T> : SortedFileReader<T>
     public BufferedSortedReader(string path)
         : base(path)
     {
-        try
-        {
-            _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
-        }
-        catch
-        {
-            base.Dispose(disposing: true);
-            throw;
-        }
-
         _block = MemoryOwner<byte>.Allocate(BlockSize);
     }
 
@@ -54,7 +42,7 @@ public sealed class BufferedSortedReader<T> : SortedFileReader<T>
             if (offset + size > _blockStart + _blockLength)
             {
                 // An item crossing the end of a block (sizes that do not divide 64 KiB) is read on its own.
-                return ReadAt(_file, index);
+                return ReadAt(Handle, index);
             }
         }
 
@@ -67,7 +55,6 @@ public sealed class BufferedSortedReader<T> : SortedFileReader<T>
         if (disposing)
         {
             _block.Dispose();
-            _file.Dispose();
         }
 
         base.Dispose(disposing);
@@ -76,6 +63,6 @@ public sealed class BufferedSortedReader<T> : SortedFileReader<T>
     private void Load(long start)
     {
         _blockStart = start;
-        _blockLength = RandomAccess.Read(_file, _block.Span, start);
+        _blockLength = RandomAccess.Read(Handle, _block.Span, start);
     }
 }

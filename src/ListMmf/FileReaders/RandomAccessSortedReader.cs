@@ -1,4 +1,3 @@
-using System;
 using System.IO;
 using System.Numerics;
 using Microsoft.Win32.SafeHandles;
@@ -6,40 +5,18 @@ using Microsoft.Win32.SafeHandles;
 namespace ListMmf;
 
 /// <summary>
-/// Each probe is one <see cref="RandomAccess.Read(SafeFileHandle, Span{byte}, long)"/> (<c>pread</c>): no seek,
+/// Each probe is one <see cref="RandomAccess.Read(SafeFileHandle, System.Span{byte}, long)"/> (<c>pread</c>): no seek,
 /// no shared file position, no user-space buffer. The fastest honest file-I/O reader.
 /// </summary>
 /// <typeparam name="T">The key type.</typeparam>
 public sealed class RandomAccessSortedReader<T> : SortedFileReader<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
-    private readonly SafeFileHandle _file;
-
     /// <summary>Opens the sorted ListMmf file at <paramref name="path"/> for searching.</summary>
     public RandomAccessSortedReader(string path)
         : base(path)
     {
-        try
-        {
-            _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
-        }
-        catch
-        {
-            base.Dispose(disposing: true);
-            throw;
-        }
     }
 
-    private protected override T ReadItem(long index) => ReadAt(_file, index);
-
-    /// <inheritdoc/>
-    protected override void Dispose(bool disposing)
-    {
-        if (disposing)
-        {
-            _file.Dispose();
-        }
-
-        base.Dispose(disposing);
-    }
+    private protected override T ReadItem(long index) => ReadAt(Handle, index);
 }

@@ -22,22 +22,22 @@ namespace ListMmf;
 public abstract class SortedFileReader<T> : IDisposable
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
-    private readonly SafeFileHandle _header;
+    private readonly SafeFileHandle _file;
 
     private protected SortedFileReader(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         Path = System.IO.Path.GetFullPath(path);
-        _header = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
         try
         {
-            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_header, Path);
+            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file, Path);
             DataType = header.DataType;
             Count = header.Count;
         }
         catch
         {
-            _header.Dispose();
+            _file.Dispose();
             throw;
         }
     }
@@ -47,6 +47,9 @@ public abstract class SortedFileReader<T> : IDisposable
 
     /// <summary>The full path of the file.</summary>
     public string Path { get; }
+
+    /// <summary>The file, opened for positional reads with read-ahead off (a binary search gains nothing from it).</summary>
+    private protected SafeFileHandle Handle => _file;
 
     /// <summary>The data-type code in the file's header.</summary>
     public DataType DataType { get; }
@@ -60,8 +63,8 @@ public abstract class SortedFileReader<T> : IDisposable
     {
         // A file read is not atomic with the writer's store of the count through its mapping: read until two
         // reads agree, so that a torn value is never trusted.
-        long count = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count;
-        for (long again = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count; again != count; again = ListMmfHeader.ReadAndValidate<T>(_header, Path).Count)
+        long count = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count;
+        for (long again = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count; again != count; again = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count)
         {
             count = again;
         }
@@ -102,12 +105,12 @@ public abstract class SortedFileReader<T> : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>Closes what the subclass opened, then the header handle.</summary>
+    /// <summary>Closes what the subclass opened, then the file handle.</summary>
     protected virtual void Dispose(bool disposing)
     {
         if (disposing)
         {
-            _header.Dispose();
+            _file.Dispose();
         }
     }
 
