@@ -97,6 +97,32 @@ public sealed class SortedListMmfTests : IDisposable
     }
 
     [Fact]
+    public void SearchesAllocateNothing()
+    {
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual);
+        series.Keys.AddRange(Enumerable.Range(0, 10_000).Select(i => 1_700_000_000 + (i / 3)).ToArray());
+        var at = DateTime.UnixEpoch.AddSeconds(1_700_001_000.5);
+        long sum = Search(series, at);
+        long allocated = GC.GetAllocatedBytesForCurrentThread();
+        sum += Search(series, at);
+        allocated = GC.GetAllocatedBytesForCurrentThread() - allocated;
+        Assert.Equal(0, allocated);
+        Assert.True(sum > 0);
+
+        static long Search(ListMmfTimeSeriesDateTimeSeconds series, DateTime at)
+        {
+            long sum = 0;
+            for (int i = 0; i < 1_000; i++)
+            {
+                sum += series.LowerBound(at) + series.UpperBound(at) + series.Keys.LowerBound(1_700_000_500 + i)
+                    + series.Keys.BinarySearch(1_700_000_700) + series.Keys.EqualRange(1_700_000_800).Length;
+            }
+
+            return sum;
+        }
+    }
+
+    [Fact]
     public void UInt32KeysAgreeWithALinearScan() =>
         AssertSearchesAgree(seed => (uint)seed.Next(0, 400) * 10_000_000u, [0u, 1u, uint.MaxValue, 2_000_000_000u, 3_990_000_000u]);
 
