@@ -25,6 +25,7 @@ internal static class BenchmarkFiles
         return path;
     }
 
+    /// <summary>Removes a file the benchmarks wrote, and the writer-lock sidecar its writer left beside it.</summary>
     public static void Delete(string path)
     {
         File.Delete(path);

@@ -4,9 +4,9 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using CommunityToolkit.HighPerformance.Buffers;
+using ListMmf.Benchmarks.Core;
 using ListMmf.Benchmarks.Data;
 using ListMmf.Hashing;
-using ListMmf.Storage;
 
 namespace ListMmf.Benchmarks.LowerBound;
 
@@ -131,7 +131,7 @@ internal static class ReferenceDataset
         }
 
         string partial = path + ".partial";
-        DeleteWithLock(partial);
+        BenchmarkFiles.Delete(partial);
         var progress = new ProgressBar(log, $"generating {elements:N0} ticks", elements);
         try
         {
@@ -150,8 +150,7 @@ internal static class ReferenceDataset
         }
         finally
         {
-            DeleteWithLock(partial);
-            File.Delete(WriterLock.PathFor(path));
+            BenchmarkFiles.Delete(partial);
         }
     }
 
@@ -159,12 +158,6 @@ internal static class ReferenceDataset
     private static long FreeSpaceAt(string path) => DriveInfo.GetDrives()
         .Where(drive => drive.IsReady && path.StartsWith(drive.RootDirectory.FullName, OperatingSystem.IsWindows() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal))
         .MaxBy(drive => drive.RootDirectory.FullName.Length)?.AvailableFreeSpace ?? long.MaxValue;
-
-    private static void DeleteWithLock(string path)
-    {
-        File.Delete(path);
-        File.Delete(WriterLock.PathFor(path));
-    }
 
     private static void CheckHeader(string path, long elements)
     {
