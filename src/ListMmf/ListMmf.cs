@@ -33,15 +33,7 @@ namespace ListMmf;
 public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     where T : unmanaged
 {
-    private const long MinimumGrowthBytes = 64 * 1024;
-    private const long MaximumGrowthBytes = 1L << 30;
-
-    /// <summary>File lengths are multiples of this, which every page size and the Windows view alignment divide.</summary>
-    private const long LengthGranularity = 64 * 1024;
-
-    private readonly FileStream _file;
-    private readonly FileMapping _mapping;
-    private readonly WriterLock? _writerLock;
+    private readonly ListMmfStorage _storage;
 
     /// <summary>The published count, in the header of the mapping; points at a zero once disposed.</summary>
     private long* _count;
@@ -59,9 +51,6 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     private long _appendLimit;
 
     private bool _disposed;
-
-    /// <summary><see cref="ListMmfOptions.PrefaultCapacity"/>.</summary>
-    private readonly bool _prefault;
 
     /// <summary>
     /// Opens the ListMmf file at <paramref name="path"/>, creating it when opened for writing and missing.
@@ -91,45 +80,18 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         options ??= ListMmfOptions.Default;
-        ArgumentOutOfRangeException.ThrowIfNegative(options.InitialCapacity, nameof(options));
-        MappingBackend backend = FileMapping.Resolve(options.Backend);
         Path = System.IO.Path.GetFullPath(path);
-        IsWritable = access == FileAccess.ReadWrite;
-
+        _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType);
+        UpdatePointers();
         try
         {
-            if (IsWritable)
-            {
-                ThrowIfDirectoryMissing(Path);
-                _writerLock = WriterLock.Acquire(Path);
-                if (!File.Exists(Path))
-                {
-                    CreateFile(Path, dataType, options.InitialCapacity);
-                }
-            }
-
-            _file = new FileStream(Path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
-            DataType = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path).DataType;
-            if (requireDataType && DataType != dataType)
-            {
-                throw new ListMmfDataTypeException(Path, $"the file holds {DataTypes.Describe(DataType)}, not {DataTypes.Describe(dataType)}.");
-            }
-
-            _mapping = FileMapping.Create(_file, Path, IsWritable, backend);
+            // Read the count through the mapping, atomically: a count past the file is damage, refused here.
+            _storage.PrefaultFrom(ListMmfHeader.Size + (Count * sizeof(T)));
         }
         catch
         {
-            _file?.Dispose();
-            _writerLock?.Dispose();
+            _storage.Dispose();
             throw;
-        }
-
-        Backend = backend;
-        _prefault = options.PrefaultCapacity;
-        UpdatePointers();
-        if (_prefault)
-        {
-            _mapping.Prefault(ListMmfHeader.Size + (Count * sizeof(T)), _mapping.Length);
         }
     }
 
@@ -137,18 +99,20 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     public string Path { get; }
 
     /// <summary>Whether this instance is the file's writer.</summary>
-    public bool IsWritable { get; }
+    public bool IsWritable => _storage.IsWritable;
 
     /// <summary>The data-type code in the file's header.</summary>
-    public DataType DataType { get; }
+    public DataType DataType => _storage.DataType;
 
     /// <summary>The backend that maps the file.</summary>
-    public MappingBackend Backend { get; }
+    public MappingBackend Backend => _storage.Backend;
 
     /// <summary>
     /// The number of items: the count published in the file's header. A reader sees the writer's appends here as
-    /// they are published. 0 once disposed.
+    /// they are published, and maps the grown file when the count passes its mapping.
     /// </summary>
+    /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened: it is negative or past the end of the file.</exception>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public long Count
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -196,6 +160,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>Appends <paramref name="item"/> and publishes the new count. Grows the file when it is full.</summary>
+    /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened; nothing was written.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Add(T item)
     {
@@ -210,10 +175,13 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>Appends all of <paramref name="items"/> and publishes them with one count update.</summary>
+    /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened; nothing was written.</exception>
     public void AddRange(ReadOnlySpan<T> items)
     {
+        // Unsigned, and no sum that can wrap: a negative or oversized count, a reader (limit 0) or a disposed list
+        // (count -1) fails the first test; only a count below the limit reaches the subtraction.
         long count = *_count;
-        if ((ulong)count + (ulong)items.Length > (ulong)_appendLimit || _appendLimit == 0)
+        if ((ulong)count >= (ulong)_appendLimit || (ulong)items.Length > (ulong)(_appendLimit - count))
         {
             PrepareAppend(count, items.Length);
         }
@@ -224,22 +192,31 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>Grows the file, if needed, so that it holds at least <paramref name="capacity"/> items.</summary>
     /// <returns>The capacity afterwards.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative or more than any file can hold.</exception>
+    /// <exception cref="ListMmfException">The file system refused the space; the file keeps its old length.</exception>
     public long EnsureCapacity(long capacity)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(capacity);
         ThrowIfNotWritable();
+        long required = ListMmfStorage.LengthFor(capacity, sizeof(T), nameof(capacity));
         if (capacity > _capacity)
         {
-            Grow(capacity);
+            Grow(required);
         }
 
         return _capacity;
     }
 
     /// <summary>
-    /// Lowers <see cref="Count"/> to <paramref name="newCount"/>. The items past it are dropped; the file keeps its
-    /// length, because shrinking a file that another process has mapped would crash that process.
+    /// Lowers <see cref="Count"/> to <paramref name="newCount"/>: a maintenance operation, for when no reader relies
+    /// on the dropped items. The file keeps its length, because shrinking a file that another process has mapped
+    /// would crash that process.
     /// </summary>
+    /// <remarks>
+    /// The file format has no generation number, so readers cannot tell a truncation from a slow writer. A reader's
+    /// next <see cref="Count"/> and the searches after it see the lower count, and then whatever the writer appends
+    /// again. A span, an enumerator or a search that a reader took before the truncation may see the dropped items
+    /// change under it when the writer appends again, because the new items are written where they were.
+    /// </remarks>
     public void Truncate(long newCount)
     {
         ThrowIfNotWritable();
@@ -253,13 +230,18 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>A read-only span over <paramref name="length"/> items starting at <paramref name="start"/>, straight over the mapping.</summary>
+    /// <remarks>
+    /// The span stays valid across growth, until the list is disposed or collected: keep the list referenced (a
+    /// <c>using</c>) while you use the span. A span used after that reads unmapped memory, which the runtime cannot
+    /// catch. See <see cref="Truncate"/> for what a span sees when the writer truncates.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items.</exception>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public ReadOnlySpan<T> AsSpan(long start, int length)
     {
         long count = Count;
         if (start < 0 || length < 0 || start > count - length)
         {
-            ThrowIfDisposed();
             ThrowHelper.RangeOutOfBounds(start, length, count);
         }
 
@@ -271,26 +253,36 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// first, then the page holding the count, so that after a power loss the count never points past durable
     /// items. Appends themselves make no system call; only this does.
     /// </summary>
+    /// <remarks>
+    /// What a power loss keeps is the state of the last <see cref="Flush"/> that returned. What was appended after it
+    /// may be lost, and because the system writes pages back in any order, the count may then be ahead of its items:
+    /// the items past the last flush may read as zeros. <see cref="Verify"/> checks a file after a crash.
+    /// </remarks>
+    /// <exception cref="ListMmfException">The system reported that writing or flushing failed; the data may not be durable.</exception>
     public void Flush()
     {
         ThrowIfNotWritable();
-        long count = Count;
-        long end = ListMmfHeader.Size + (count * sizeof(T));
-        long firstPageEnd = Math.Min(Environment.SystemPageSize, end);
-        if (end > firstPageEnd)
-        {
-            _mapping.Flush(firstPageEnd, end - firstPageEnd);
-            _file.Flush(flushToDisk: true);
-        }
+        _storage.Flush(ListMmfHeader.Size + (Count * sizeof(T)));
+    }
 
-        _mapping.Flush(0, firstPageEnd);
-        _file.Flush(flushToDisk: true);
+    /// <summary>
+    /// Checks the file as it is on disk, for use after a crash or a power loss: the header is read again from the
+    /// file (not the mapping) and validated as at open, and every item below the count is read through the file, so
+    /// that a damaged header or an unreadable block is reported here rather than met later.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
+    /// <exception cref="ListMmfException">Part of the items could not be read.</exception>
+    public void Verify()
+    {
+        ThrowIfDisposed();
+        _storage.Verify<T>();
     }
 
     /// <summary>
     /// The items for a search: the count is read once (acquire), then the pointer, which reading the count may
     /// have moved; every item below that count is completely written.
     /// </summary>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     internal PointerSource<T> Snapshot(out long count)
     {
         count = Count;
@@ -298,21 +290,25 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>
-    internal byte* FileStart => _mapping.Pointer;
+    internal byte* FileStart => _storage.Pointer;
 
-    /// <summary>An allocation-free enumerator over the items present when enumeration starts.</summary>
-    public Enumerator GetEnumerator()
-    {
-        ThrowIfDisposed();
-        long count = Count;
-        return new Enumerator(_items, count);
-    }
+    /// <summary>
+    /// An allocation-free enumerator over the items present when enumeration starts. It checks the list on every
+    /// step: after the list is disposed, <c>MoveNext</c> throws <see cref="ObjectDisposedException"/>.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public Enumerator GetEnumerator() => new(this, Count);
 
     IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    /// <summary>Unmaps the file and closes it; a writer also gives up the file's writer lock.</summary>
+    /// <summary>
+    /// Unmaps the file and closes it; a writer also gives up the file's writer lock. Afterwards every member throws
+    /// <see cref="ObjectDisposedException"/>, except <see cref="Dispose"/>, <see cref="Path"/> and
+    /// <see cref="ToString"/>. Disposing while another thread uses the list is not supported (an instance is not
+    /// thread-safe); it cannot change the file, since nothing is written after the count is published.
+    /// </summary>
     public void Dispose()
     {
         if (_disposed)
@@ -325,114 +321,70 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         _items = null;
         _capacity = 0;
         _appendLimit = 0;
-        try
-        {
-            _mapping.Dispose();
-        }
-        finally
-        {
-            _file.Dispose();
-            _writerLock?.Dispose();
-        }
+        _storage.Dispose();
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"{DataTypes.ListName<T>()}('{Path}', Count = {Count:N0})";
-
-    private static void ThrowIfDirectoryMissing(string path)
-    {
-        string? directory = System.IO.Path.GetDirectoryName(path);
-        if (directory is not null && !Directory.Exists(directory))
-        {
-            throw new DirectoryNotFoundException($"'{path}': the directory '{directory}' does not exist.");
-        }
-    }
-
-    /// <summary>
-    /// Writes a complete new file under a temporary name and renames it into place, so that a crash never leaves a
-    /// file at <paramref name="path"/> without a valid header.
-    /// </summary>
-    private static void CreateFile(string path, DataType dataType, long initialCapacity)
-    {
-        string temporary = $"{path}.{Guid.NewGuid():N}.tmp";
-        try
-        {
-            using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
-            {
-                Span<byte> header = stackalloc byte[ListMmfHeader.Size];
-                new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)dataType, 0).Write(header);
-                file.Write(header);
-                long length = RoundUpLength(checked(ListMmfHeader.Size + (initialCapacity * sizeof(T))));
-                FileSpace.Extend(file, ListMmfHeader.Size, length, path);
-                file.Flush(flushToDisk: true);
-            }
-
-            File.Move(temporary, path, overwrite: false);
-        }
-        finally
-        {
-            File.Delete(temporary);
-        }
-    }
-
-    private static long RoundUpLength(long length) => checked(length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
+    public override string ToString() =>
+        _disposed ? $"{DataTypes.ListName<T>()}('{Path}', disposed)" : $"{DataTypes.ListName<T>()}('{Path}', Count = {Count:N0})";
 
     private void UpdatePointers()
     {
-        byte* start = _mapping.Pointer;
+        byte* start = _storage.Pointer;
         _count = (long*)(start + ListMmfHeader.CountOffset);
         _items = (T*)(start + ListMmfHeader.Size);
-        _capacity = (_mapping.Length - ListMmfHeader.Size) / sizeof(T);
+        _capacity = (_storage.Length - ListMmfHeader.Size) / sizeof(T);
         _appendLimit = IsWritable ? _capacity : 0;
     }
 
-    /// <summary>The writer published a count beyond this reader's mapping: map what the file now holds.</summary>
+    /// <summary>
+    /// The count read is not within the mapping: the list is disposed, the count is damaged, or the writer
+    /// published past this reader's mapping. The writer grows the file before it publishes, so the file, read after
+    /// the count, holds every published item: a count still past it is damage.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private long FollowWriter(long count)
     {
-        ThrowIfNegative(count);
-        _mapping.Refresh();
+        ThrowIfDisposed();
+        if (count < 0)
+        {
+            ThrowHelper.DamagedCount(Path, count, _capacity);
+        }
+
+        _storage.Refresh();
         UpdatePointers();
-        return Math.Min(count, _capacity);
+        ThrowIfDamaged(count);
+        return count;
     }
 
     /// <summary>The slow path of the appends: a reader or a disposed list, a damaged count, or a full file.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void PrepareAppend(long count, long added)
+    private void PrepareAppend(long count, int added)
     {
         ThrowIfNotWritable();
-        ThrowIfNegative(count);
-        if (count + added > _capacity)
+        ThrowIfDamaged(count);
+        if (added > _capacity - count)
         {
-            Grow(count + added);
-        }
-    }
-
-    /// <summary>The header was checked when the file was opened; a count that has since turned negative is damage, never an index.</summary>
-    private void ThrowIfNegative(long count)
-    {
-        if (count < 0)
-        {
-            throw new ListMmfFormatException(Path, $"the header's count has become negative ({count:N0}); another process damaged it.");
+            Grow(ListMmfStorage.LengthFor(count + added, sizeof(T), "items"));
         }
     }
 
     /// <summary>
-    /// Grows to at least <paramref name="requiredCapacity"/> items, by doubling the file up to steps of 1 GiB, so
-    /// that appends cost amortized O(1) and huge files do not double at once.
+    /// The header was checked when the file was opened; a count that has since left <c>[0, capacity]</c> is damage
+    /// by another program, never an index.
     /// </summary>
-    private void Grow(long requiredCapacity)
+    private void ThrowIfDamaged(long count)
     {
-        long length = _mapping.Length;
-        long required = checked(ListMmfHeader.Size + (requiredCapacity * sizeof(T)));
-        long step = Math.Clamp(length, MinimumGrowthBytes, MaximumGrowthBytes);
-        long newLength = RoundUpLength(Math.Max(required, length + step));
-        _mapping.Grow(newLength);
-        UpdatePointers();
-        if (_prefault)
+        if ((ulong)count > (ulong)_capacity)
         {
-            _mapping.Prefault(length, newLength - length);
+            ThrowHelper.DamagedCount(Path, count, _capacity);
         }
+    }
+
+    private void Grow(long requiredBytes)
+    {
+        _storage.Grow(requiredBytes);
+        UpdatePointers();
     }
 
     private void ThrowIfDisposed()
@@ -453,24 +405,23 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ThrowIndexOutOfRange(long index)
-    {
-        ThrowIfDisposed();
-        ThrowHelper.IndexOutOfRange(index, Count);
-    }
+    private void ThrowIndexOutOfRange(long index) => ThrowHelper.IndexOutOfRange(index, Count);
 
-    /// <summary>Enumerates the items present when enumeration started, without allocating.</summary>
+    /// <summary>
+    /// Enumerates the items present when enumeration started, without allocating. It holds the list, so the list
+    /// stays mapped while it is enumerated, and checks on every step that it has not been disposed.
+    /// </summary>
     [StructLayout(LayoutKind.Auto)]
     public struct Enumerator : IEnumerator<T>
     {
-        private readonly T* _items;
+        private readonly ListMmf<T> _list;
         private readonly long _count;
         private long _index;
         private T _current;
 
-        internal Enumerator(T* items, long count)
+        internal Enumerator(ListMmf<T> list, long count)
         {
-            _items = items;
+            _list = list;
             _count = count;
             _index = -1;
             _current = default;
@@ -482,11 +433,18 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         readonly object IEnumerator.Current => Current;
 
         /// <summary>Advances; past the end, <see cref="Current"/> is the default value and nothing is read.</summary>
+        /// <exception cref="ObjectDisposedException">The list was disposed.</exception>
         public bool MoveNext()
         {
+            T* items = _list._items;
+            if (items == null)
+            {
+                ThrowHelper.Disposed(_list.Path);
+            }
+
             if (++_index < _count)
             {
-                _current = _items[_index];
+                _current = items[_index];
                 return true;
             }
 

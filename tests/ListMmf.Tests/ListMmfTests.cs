@@ -269,7 +269,7 @@ public sealed class ListMmfTests : IDisposable
         ListMmf<int> list = OpenWriter(backend);
         list.AddRange([1, 2, 3]);
         list.Dispose();
-        Assert.Equal(0, list.Count);
+        Assert.Throws<ObjectDisposedException>(() => list.Count);
         Assert.Throws<ObjectDisposedException>(() => list[0]);
         Assert.Throws<ObjectDisposedException>(() => list.Add(1));
         Assert.Throws<ObjectDisposedException>(() => list.AsSpan(0, 1).Length);

@@ -6,6 +6,12 @@ namespace ListMmf;
 public sealed class ListMmfLockedException : ListMmfException
 {
     /// <summary>Creates the exception for <paramref name="filePath"/>.</summary>
+    public ListMmfLockedException(string filePath, string problem)
+        : base(filePath, problem)
+    {
+    }
+
+    /// <summary>Creates the exception for <paramref name="filePath"/> with the failure that reported the other writer.</summary>
     public ListMmfLockedException(string filePath, string problem, Exception innerException)
         : base(filePath, problem, innerException)
     {

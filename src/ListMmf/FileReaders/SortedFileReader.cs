@@ -4,6 +4,7 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using ListMmf.Search;
+using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;
@@ -28,7 +29,7 @@ public abstract class SortedFileReader<T> : IDisposable
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         Path = System.IO.Path.GetFullPath(path);
-        _file = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+        _file = ListMmfStorage.OpenExisting(Path, FileAccess.Read, FileOptions.RandomAccess);
         try
         {
             ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file, Path);
@@ -57,18 +58,11 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <summary>The number of items searched: the header's count when opened or last refreshed.</summary>
     public long Count { get; private set; }
 
-    /// <summary>Rereads the count a writer has published since; returns it.</summary>
+    /// <summary>Rereads the count a writer has published since (read as at open: consistently with the file length, never torn); returns it.</summary>
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     public long Refresh()
     {
-        // A file read is not atomic with the writer's store of the count through its mapping: read until two
-        // reads agree, so that a torn value is never trusted.
         long count = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count;
-        for (long again = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count; again != count; again = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count)
-        {
-            count = again;
-        }
-
         DiscardBuffers();
         Count = count;
         return count;

@@ -48,32 +48,56 @@ internal readonly struct ListMmfHeader
         BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], Count);
     }
 
+    /// <summary>How often a header read is repeated while a writer keeps changing the count under it.</summary>
+    private const int ConsistentReadAttempts = 64;
+
     /// <summary>
     /// Reads the header of an open file and checks everything the list will trust before anything is mapped:
     /// the length, the version, the data-type code against <typeparamref name="T"/>, and that
     /// <c>16 + count * sizeof(T)</c> lies within the file. Reads only; the file is never changed here.
     /// </summary>
+    /// <remarks>
+    /// The file may have a live writer that grows it and then publishes a larger count. The length is read after
+    /// the header, so it is at least what the count was published against: a healthy growing file never looks
+    /// damaged. A file read is not atomic with the writer's store of the count, so the header is read again and
+    /// used only when both reads agree (or, beside a writer that never pauses, the last of many tries).
+    /// </remarks>
     /// <exception cref="ListMmfFormatException">The header is damaged, from an unknown version, or claims more items than the file holds.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
     public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path) where T : unmanaged
     {
-        long length = RandomAccess.GetLength(file);
-        if (length < Size)
+        for (int attempt = 1; ; attempt++)
         {
-            throw new ListMmfFormatException(path, $"the file is {length:N0} bytes long, shorter than the {Size}-byte ListMmf header.");
+            ListMmfHeader header = Read(file, path);
+            long length = RandomAccess.GetLength(file);
+            ListMmfHeader again = Read(file, path);
+            if (again.Equals(header) || attempt == ConsistentReadAttempts)
+            {
+                header.Validate<T>(path, length);
+                return header;
+            }
         }
+    }
 
+    private static ListMmfHeader Read(SafeFileHandle file, string path)
+    {
         Span<byte> bytes = stackalloc byte[Size];
         int read = RandomAccess.Read(file, bytes, 0);
         if (read < Size)
         {
-            throw new ListMmfFormatException(path, $"only {read} of the {Size} header bytes could be read.");
+            long length = RandomAccess.GetLength(file);
+            throw new ListMmfFormatException(
+                path,
+                length < Size
+                    ? $"the file is {length:N0} bytes long, shorter than the {Size}-byte ListMmf header."
+                    : $"only {read} of the {Size} header bytes could be read.");
         }
 
-        ListMmfHeader header = Parse(bytes);
-        header.Validate<T>(path, length);
-        return header;
+        return Parse(bytes);
     }
+
+    private bool Equals(ListMmfHeader other) =>
+        Version == other.Version && DataTypeCode == other.DataTypeCode && Count == other.Count;
 
     /// <summary>Checks this header against the item type and the file length; see <see cref="ReadAndValidate{T}"/>.</summary>
     public void Validate<T>(string path, long fileLength) where T : unmanaged

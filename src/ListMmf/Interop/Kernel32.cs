@@ -1,21 +1,25 @@
 using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Interop;
 
-/// <summary>The Windows functions used where System.IO.MemoryMappedFiles has no equivalent (flushing part of a view).</summary>
+/// <summary>The Windows functions used where System.IO has no checked equivalent: flushing part of a view, and the file's buffers.</summary>
+[SupportedOSPlatform("windows")]
 internal static unsafe partial class Kernel32
 {
+    public const int ErrorSharingViolation = 32;
+    public const int ErrorLockViolation = 33;
+
     [LibraryImport("kernel32.dll", EntryPoint = "FlushViewOfFile", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
-    private static partial bool FlushViewOfFileNative(nint address, nuint length);
+    public static partial bool FlushViewOfFile(nint address, nuint length);
 
-    /// <summary>Writes the dirty pages of the range to the file; FlushFileBuffers then makes them durable.</summary>
-    public static void FlushViewOfFile(byte* address, long length, string path)
-    {
-        if (!FlushViewOfFileNative((nint)address, (nuint)length))
-        {
-            int error = Marshal.GetLastPInvokeError();
-            throw new ListMmfException(path, $"FlushViewOfFile failed: {Marshal.GetPInvokeErrorMessage(error)} (error {error}).");
-        }
-    }
+    [LibraryImport("kernel32.dll", EntryPoint = "FlushFileBuffers", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    public static partial bool FlushFileBuffers(SafeFileHandle file);
+
+    /// <summary>An exception naming the file, the function and the Windows error.</summary>
+    public static ListMmfException Failure(string function, string path, int error) =>
+        new(path, $"{function} failed: {Marshal.GetPInvokeErrorMessage(error)} (error {error}).");
 }

@@ -1,24 +1,28 @@
 using System;
-using System.IO;
 using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
 
 namespace ListMmf.Interop;
 
 /// <summary>
-/// The libc functions used on Linux and macOS, and the constants whose values differ between the two.
-/// Every function here has a fixed (non-variadic) signature; "libc" resolves to the C library on both systems.
+/// The libc functions used on Linux and macOS. Every declaration has the function's exact fixed parameters and
+/// never a variadic one: on macOS arm64 variadic arguments travel on the stack, so a fixed signature for one
+/// (<c>open</c>'s mode, <c>fcntl</c>'s argument) would pass garbage. <c>open</c> and <c>fcntl</c> are declared with
+/// their fixed parameters only, and only called where the variadic argument is unused. "libc" resolves to the C
+/// library on both systems. The constants that differ between the systems are in <see cref="Linux"/> and
+/// <see cref="MacOS"/>; callers get the ones for the running system from their platform class.
 /// </summary>
+[SupportedOSPlatform("linux")]
+[SupportedOSPlatform("macos")]
 internal static unsafe partial class Libc
 {
     public const int ProtRead = 0x1;
     public const int ProtWrite = 0x2;
     public const int MapShared = 0x1;
-
-    /// <summary>madvise: fault the range in writable now (Linux 5.14 and later).</summary>
-    private const int MadvPopulateWrite = 23;
-
-    /// <summary>msync: wait until the pages are written (Linux 4, macOS 0x10).</summary>
-    public static readonly int MsSync = OperatingSystem.IsMacOS() || OperatingSystem.IsIOS() ? 0x10 : 0x4;
+    public const int OpenReadOnly = 0x0;
+    public const int OpenReadWrite = 0x2;
+    public const int LockExclusive = 2;
+    public const int LockNonBlocking = 4;
 
     private const string LibraryName = "libc";
 
@@ -26,20 +30,45 @@ internal static unsafe partial class Libc
     private static partial nint MapNative(nint address, nuint length, int protection, int flags, int fd, long offset);
 
     [LibraryImport(LibraryName, EntryPoint = "munmap", SetLastError = true)]
-    private static partial int UnmapNative(nint address, nuint length);
+    public static partial int Unmap(nint address, nuint length);
 
     [LibraryImport(LibraryName, EntryPoint = "msync", SetLastError = true)]
     private static partial int SyncNative(nint address, nuint length, int flags);
 
     [LibraryImport(LibraryName, EntryPoint = "madvise", SetLastError = true)]
-    private static partial int AdviseNative(nint address, nuint length, int advice);
+    public static partial int Advise(nint address, nuint length, int advice);
+
+    [LibraryImport(LibraryName, EntryPoint = "fsync", SetLastError = true)]
+    public static partial int FSync(int fd);
+
+    /// <summary><c>fcntl(fd, cmd)</c>, for commands that take no third argument (F_FULLFSYNC).</summary>
+    [LibraryImport(LibraryName, EntryPoint = "fcntl", SetLastError = true)]
+    public static partial int FControl(int fd, int command);
+
+    [LibraryImport(LibraryName, EntryPoint = "flock", SetLastError = true)]
+    public static partial int FLock(int fd, int operation);
+
+    /// <summary><c>open(path, flags)</c> without O_CREAT, which alone needs the variadic mode.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Open(string path, int flags);
+
+    /// <summary><c>creat(path, mode)</c>: a fixed-signature way to create a file with a mode.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "creat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Create(string path, uint mode);
+
+    [LibraryImport(LibraryName, EntryPoint = "close", SetLastError = true)]
+    public static partial int Close(int fd);
+
+    /// <summary><c>realpath(path, NULL)</c>: a malloc'd canonical path with every symbolic link resolved.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "realpath", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    private static partial byte* RealPathNative(string path, byte* resolved);
 
     /// <summary>Linux only. Returns the error number itself instead of setting errno.</summary>
     [LibraryImport(LibraryName, EntryPoint = "posix_fallocate")]
     private static partial int FallocateNative(int fd, long offset, long length);
 
     /// <summary>Maps <paramref name="length"/> bytes of the file from offset 0, shared with every other mapping of it.</summary>
-    public static byte* Map(int fd, long length, bool writable, string path)
+    public static nint Map(int fd, long length, bool writable, string path)
     {
         int protection = writable ? ProtRead | ProtWrite : ProtRead;
         nint address = MapNative(0, (nuint)length, protection, MapShared, fd, 0);
@@ -48,32 +77,17 @@ internal static unsafe partial class Libc
             throw Failure("mmap", path, Marshal.GetLastPInvokeError());
         }
 
-        return (byte*)address;
+        return address;
     }
 
-    public static void Unmap(byte* address, long length, string path)
+    /// <summary>Writes the dirty pages in the page-aligned range to the file and waits until they are written.</summary>
+    public static void Sync(byte* pageAlignedAddress, long length, int msSync, string path)
     {
-        if (UnmapNative((nint)address, (nuint)length) != 0)
-        {
-            throw Failure("munmap", path, Marshal.GetLastPInvokeError());
-        }
-    }
-
-    /// <summary>Writes the dirty pages in the range to the file and waits until they are written.</summary>
-    public static void Sync(byte* pageAlignedAddress, long length, string path)
-    {
-        if (SyncNative((nint)pageAlignedAddress, (nuint)length, MsSync) != 0)
+        if (SyncNative((nint)pageAlignedAddress, (nuint)length, msSync) != 0)
         {
             throw Failure("msync", path, Marshal.GetLastPInvokeError());
         }
     }
-
-    /// <summary>
-    /// Faults the page-aligned range in, writable, so that later writes to it take no page fault (Linux only).
-    /// Best effort: older kernels do not know the advice, and the caller loses nothing but the head start.
-    /// </summary>
-    public static void PopulateWrite(byte* pageAlignedAddress, long length) =>
-        _ = AdviseNative((nint)pageAlignedAddress, (nuint)length, MadvPopulateWrite);
 
     /// <summary>Allocates disk blocks for the range, extending the file if needed (Linux only).</summary>
     public static void Fallocate(int fd, long offset, long length, string path)
@@ -85,6 +99,55 @@ internal static unsafe partial class Libc
         }
     }
 
-    private static ListMmfException Failure(string function, string path, int errno) =>
-        new ListMmfException(path, $"{function} failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
+    /// <summary>The canonical path of an existing <paramref name="path"/>, or null with the errno when it cannot be resolved.</summary>
+    public static string? RealPath(string path, out int errno)
+    {
+        byte* resolved = RealPathNative(path, null);
+        if (resolved == null)
+        {
+            errno = Marshal.GetLastPInvokeError();
+            return null;
+        }
+
+        try
+        {
+            errno = 0;
+            return Marshal.PtrToStringUTF8((nint)resolved);
+        }
+        finally
+        {
+            NativeMemory.Free(resolved);
+        }
+    }
+
+    /// <summary>An exception naming the file, the function and the OS error.</summary>
+    public static ListMmfException Failure(string function, string path, int errno) =>
+        new(path, $"{function} failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
+
+    /// <summary>Linux's values of the constants that differ between systems (x64 and arm64 agree on these).</summary>
+    public static class Linux
+    {
+        public const int MsSync = 0x4;
+        public const int MadvPopulateWrite = 23;
+        public const int OpenCloseOnExec = 0x80000;
+        public const int WouldBlock = 11;
+    }
+
+    /// <summary>macOS's values of the constants that differ between systems.</summary>
+    public static class MacOS
+    {
+        public const int MsSync = 0x10;
+        public const int OpenCloseOnExec = 0x1000000;
+        public const int WouldBlock = 35;
+        public const int FullFSync = 51;
+    }
+
+    /// <summary>The errno values that mean "this file system or object does not support the call" (same on both systems).</summary>
+    public static class Errors
+    {
+        public const int InvalidArgument = 22;
+        public const int NotTty = 25;
+        public const int NotSupportedLinux = 95;
+        public const int NotSupportedMacOS = 45;
+    }
 }

@@ -1,13 +1,13 @@
 using System;
 using System.IO;
-using ListMmf.Interop;
 
 namespace ListMmf.Storage;
 
 /// <summary>
 /// A file mapped into memory from offset 0. One implementation per backend; the list above it sees only a pointer
 /// and a length. Not thread-safe: the owner serializes <see cref="Grow"/>, <see cref="Refresh"/> and
-/// <see cref="Dispose"/>.
+/// <see cref="Dispose"/>. Every mapping is owned by a SafeHandle, so a list that is never disposed still releases
+/// its mappings when it is collected.
 /// </summary>
 internal abstract unsafe class FileMapping : IDisposable
 {
@@ -31,22 +31,24 @@ internal abstract unsafe class FileMapping : IDisposable
 
     protected FileStream File { get; }
 
-    /// <summary>Maps <paramref name="file"/> with the chosen backend.</summary>
-    public static FileMapping Create(FileStream file, string path, bool writable, MappingBackend backend) => Resolve(backend) switch
+    protected static StoragePlatform Platform => StoragePlatform.Current;
+
+    /// <summary>Maps <paramref name="file"/> with <paramref name="backend"/>, which <see cref="Resolve"/> has chosen.</summary>
+    public static FileMapping Create(FileStream file, string path, bool writable, MappingBackend backend) => backend switch
     {
-        MappingBackend.Posix => new PosixFileMapping(file, path, writable),
+        MappingBackend.Posix => Platform.MapPosix(file, path, writable),
         _ => new MemoryMappedFileMapping(file, path, writable),
     };
 
     /// <summary>The backend <paramref name="backend"/> stands for on this system.</summary>
-    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on a system other than Linux or macOS.</exception>
+    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on Windows, or this system is not supported at all.</exception>
     public static MappingBackend Resolve(MappingBackend backend)
     {
-        bool posix = OperatingSystem.IsLinux() || OperatingSystem.IsMacOS();
+        bool posix = Platform.SupportsPosixMapping;
         return backend switch
         {
             MappingBackend.Default => posix ? MappingBackend.Posix : MappingBackend.MemoryMappedFile,
-            MappingBackend.Posix when !posix => throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS (its libc constants are those two systems')."),
+            MappingBackend.Posix when !posix => throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS."),
             MappingBackend.Posix or MappingBackend.MemoryMappedFile => backend,
             _ => throw new ArgumentOutOfRangeException(nameof(backend), backend, "Unknown mapping backend."),
         };
@@ -54,20 +56,20 @@ internal abstract unsafe class FileMapping : IDisposable
 
     /// <summary>
     /// Extends the file to <paramref name="newLength"/> bytes with its disk space allocated, then makes the new
-    /// bytes addressable. A full disk fails here with an <see cref="IOException"/> and leaves the file and the
+    /// bytes addressable. A full disk fails here with a <see cref="ListMmfException"/> and leaves the file and the
     /// mapping as they were.
     /// </summary>
     public void Grow(long newLength)
     {
         long oldLength = Length;
-        FileSpace.Extend(File, oldLength, newLength, Path);
+        Platform.Extend(File, oldLength, newLength, Path);
         try
         {
             Length = Cover(newLength);
         }
         catch
         {
-            FileSpace.Restore(File, oldLength);
+            StoragePlatform.Restore(File, oldLength);
             throw;
         }
     }
@@ -88,40 +90,18 @@ internal abstract unsafe class FileMapping : IDisposable
     }
 
     /// <summary>
-    /// Writes the dirty pages of the byte range to the file and waits for the writes (msync MS_SYNC, or
-    /// FlushViewOfFile on Windows). Durability on the device needs a flush of the file afterwards.
+    /// Writes the dirty pages of the byte range to the file through every mapping that may have dirtied them, and
+    /// waits for the writes. Durability on the device needs <see cref="StoragePlatform.FlushFile"/> afterwards.
     /// </summary>
-    public void Flush(long offset, long length)
-    {
-        if (OperatingSystem.IsWindows())
-        {
-            Kernel32.FlushViewOfFile(Pointer + offset, length, Path);
-            return;
-        }
+    public abstract void Flush(long offset, long length);
 
-        // msync needs a page-aligned start.
-        long pageSize = Environment.SystemPageSize;
-        long start = offset / pageSize * pageSize;
-        Libc.Sync(Pointer + start, offset + length - start, Path);
-    }
-
-    /// <summary>
-    /// Faults in the pages of the byte range now, writable, so that appends into them later take no page fault.
-    /// Linux only (MADV_POPULATE_WRITE); elsewhere, and on kernels before 5.14, it does nothing.
-    /// </summary>
+    /// <summary>Faults in the pages of the byte range now, writable, so that appends into them take no page fault.</summary>
     public void Prefault(long offset, long length)
     {
-        if (!OperatingSystem.IsLinux() || !IsWritable)
-        {
-            return;
-        }
-
-        long pageSize = Environment.SystemPageSize;
-        long start = offset / pageSize * pageSize;
         long end = Math.Min(Length, offset + length);
-        if (end > start)
+        if (IsWritable && end > offset)
         {
-            Libc.PopulateWrite(Pointer + start, end - start);
+            Platform.PrefaultWritable(Pointer + offset, end - offset);
         }
     }
 
@@ -137,8 +117,9 @@ internal abstract unsafe class FileMapping : IDisposable
     {
         if (Pointer != null)
         {
-            Unmap();
             Pointer = null;
+            Length = 0;
+            Unmap();
         }
     }
 }

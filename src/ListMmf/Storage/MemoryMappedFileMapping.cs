@@ -6,20 +6,40 @@ using System.IO.MemoryMappedFiles;
 namespace ListMmf.Storage;
 
 /// <summary>
-/// <see cref="MemoryMappedFile"/> over the file, with the view's pointer acquired once per mapping. Its capacity
-/// is fixed, so growing means mapping again and the pointer changes; earlier views stay mapped until disposal, so
-/// that no pointer or span handed out dangles. The price is address space: one instance that grows a file from
-/// empty to N GiB in 1 GiB steps holds about N²/2 GiB of views, which 64-bit address space affords into the
-/// hundreds of GiB; a reopened instance starts afresh.
+/// <see cref="MemoryMappedFile"/> over the file. Its capacity is fixed, so growing means mapping again and the
+/// pointer changes; earlier views stay mapped until disposal, so that no pointer or span handed out dangles. The
+/// price is address space: one instance that grows a file from empty to N GiB in 1 GiB steps holds about N²/2 GiB
+/// of views, which 64-bit address space affords into the hundreds of GiB; a reopened instance starts afresh.
 /// </summary>
+/// <remarks>
+/// The view's address is read from its handle without <c>AcquirePointer</c>: an acquired pointer holds a reference
+/// that would keep the view mapped forever if the list were never disposed. Each view's SafeHandle unmaps it when
+/// disposed or collected.
+/// </remarks>
 internal sealed unsafe class MemoryMappedFileMapping : FileMapping
 {
-    private readonly List<(MemoryMappedFile Map, MemoryMappedViewAccessor View)> _mappings = [];
+    private readonly List<(MemoryMappedFile Map, MemoryMappedViewAccessor View, long Length)> _mappings = [];
 
     public MemoryMappedFileMapping(FileStream file, string path, bool writable)
         : base(file, path, writable)
     {
         Length = Cover(Length);
+    }
+
+    /// <summary>
+    /// Flushes the range through every view kept, each over its part of the range: after growth, pages may have been
+    /// dirtied through an earlier view, and on Windows a view's dirty pages are written by flushing that view.
+    /// </summary>
+    public override void Flush(long offset, long length)
+    {
+        foreach ((_, MemoryMappedViewAccessor view, long viewLength) in _mappings)
+        {
+            long end = Math.Min(offset + length, viewLength);
+            if (end > offset)
+            {
+                Platform.FlushView(AddressOf(view) + offset, end - offset, Path);
+            }
+        }
     }
 
     /// <summary>
@@ -31,22 +51,13 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         MemoryMappedFileAccess access = IsWritable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
         MemoryMappedFile? map = null;
         MemoryMappedViewAccessor? view = null;
-        bool acquired = false;
-        byte* pointer = null;
         try
         {
             map = CreateMap(ref length, access);
             view = map.CreateViewAccessor(0, length, access);
-            view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
-            acquired = true;
         }
         catch (Exception exception)
         {
-            if (acquired)
-            {
-                view!.SafeMemoryMappedViewHandle.ReleasePointer();
-            }
-
             view?.Dispose();
             map?.Dispose();
             if (exception is IOException or UnauthorizedAccessException)
@@ -57,10 +68,25 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
             throw;
         }
 
-        _mappings.Add((map, view));
-        Pointer = pointer + view.PointerOffset;
+        _mappings.Add((map, view, length));
+        Pointer = AddressOf(view);
         return length;
     }
+
+    protected override void Unmap()
+    {
+        foreach ((MemoryMappedFile map, MemoryMappedViewAccessor view, _) in _mappings)
+        {
+            view.Dispose();
+            map.Dispose();
+        }
+
+        _mappings.Clear();
+    }
+
+    /// <summary>The address of file offset 0 in <paramref name="view"/>: the handle is the page-aligned base, and the view starts <c>PointerOffset</c> into it.</summary>
+    private static byte* AddressOf(MemoryMappedViewAccessor view) =>
+        (byte*)view.SafeMemoryMappedViewHandle.DangerousGetHandle() + view.PointerOffset;
 
     /// <summary>
     /// A map of exactly the file's length, which a read-only map must match: if the writer grew the file since its
@@ -79,17 +105,5 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
                 length = File.Length;
             }
         }
-    }
-
-    protected override void Unmap()
-    {
-        foreach ((MemoryMappedFile map, MemoryMappedViewAccessor view) in _mappings)
-        {
-            view.SafeMemoryMappedViewHandle.ReleasePointer();
-            view.Dispose();
-            map.Dispose();
-        }
-
-        _mappings.Clear();
     }
 }

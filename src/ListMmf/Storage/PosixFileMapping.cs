@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
-using ListMmf.Interop;
+using System.Runtime.Versioning;
 
 namespace ListMmf.Storage;
 
@@ -10,31 +10,27 @@ namespace ListMmf.Storage;
 /// extends the file: the pointer, and every span handed out, stay valid. Pages past the end of the file are never
 /// touched (that would raise SIGBUS), because the list never reads or writes past <see cref="FileMapping.Length"/>.
 /// </summary>
+[SupportedOSPlatform("linux")]
+[SupportedOSPlatform("macos")]
 internal sealed unsafe class PosixFileMapping : FileMapping
 {
     private const long MinimumReservation = 1L << 30;
 
-    private readonly int _fd;
-    private readonly List<(nint Address, long Length)> _retired = [];
+    /// <summary>Every reservation made, the current one last; earlier ones stay mapped until disposal.</summary>
+    private readonly List<MappedMemoryHandle> _reservations = [];
     private long _reserved;
-    private bool _handleReferenced;
 
     public PosixFileMapping(FileStream file, string path, bool writable)
         : base(file, path, writable)
     {
-        // The descriptor is used raw by mmap/msync; the reference keeps it from being closed under the mapping.
-        file.SafeFileHandle.DangerousAddRef(ref _handleReferenced);
-        _fd = (int)file.SafeFileHandle.DangerousGetHandle();
-        try
-        {
-            Reserve(Length);
-        }
-        catch
-        {
-            ReleaseHandle();
-            throw;
-        }
+        Reserve(Length);
     }
+
+    /// <summary>
+    /// msync through the current reservation only: on Linux and macOS the page cache is shared by every mapping of
+    /// the file, so pages dirtied through an earlier reservation are written back by it too.
+    /// </summary>
+    public override void Flush(long offset, long length) => Platform.FlushView(Pointer + offset, length, Path);
 
     protected override long Cover(long length)
     {
@@ -48,18 +44,12 @@ internal sealed unsafe class PosixFileMapping : FileMapping
 
     protected override void Unmap()
     {
-        try
+        foreach (MappedMemoryHandle reservation in _reservations)
         {
-            Libc.Unmap(Pointer, _reserved, Path);
-            foreach ((nint address, long length) in _retired)
-            {
-                Libc.Unmap((byte*)address, length, Path);
-            }
+            reservation.Dispose();
         }
-        finally
-        {
-            ReleaseHandle();
-        }
+
+        _reservations.Clear();
     }
 
     /// <summary>
@@ -71,22 +61,22 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         long pageSize = Environment.SystemPageSize;
         long size = Math.Max(MinimumReservation, fileLength * 2);
         size = (size + pageSize - 1) / pageSize * pageSize;
-        byte* address = Libc.Map(_fd, size, IsWritable, Path);
-        if (Pointer != null)
+
+        // The descriptor is used raw only for this call; the mapping does not need it afterwards.
+        bool referenced = false;
+        File.SafeFileHandle.DangerousAddRef(ref referenced);
+        MappedMemoryHandle reservation;
+        try
         {
-            _retired.Add(((nint)Pointer, _reserved));
+            reservation = MappedMemoryHandle.Map((int)File.SafeFileHandle.DangerousGetHandle(), size, IsWritable, Path);
         }
-
-        Pointer = address;
-        _reserved = size;
-    }
-
-    private void ReleaseHandle()
-    {
-        if (_handleReferenced)
+        finally
         {
             File.SafeFileHandle.DangerousRelease();
-            _handleReferenced = false;
         }
+
+        _reservations.Add(reservation);
+        Pointer = reservation.Address;
+        _reserved = size;
     }
 }

@@ -1,36 +1,40 @@
 using System;
-using System.IO;
+using System.Runtime.InteropServices;
 
 namespace ListMmf.Storage;
 
 /// <summary>
-/// The one-writer-per-file rule, held as a sidecar file opened with <see cref="FileShare.None"/> for the writer's
-/// lifetime. Windows enforces the share mode itself; on Unix .NET takes <c>flock(LOCK_EX)</c>, which the kernel
-/// releases when the process dies, so a crashed writer never leaves a stale lock. The sidecar is never deleted:
-/// deleting it while another process opens it would let two writers hold two different files.
+/// The one-writer-per-file rule: an exclusive lock on a sidecar file beside the file's real location (symbolic
+/// links resolved), held for the writer's lifetime. The system releases it when the process dies, so a crashed
+/// writer never leaves a stale lock. The sidecar is never deleted: deleting it while another process opens it
+/// would let two writers hold two different files. Two hard links of one file are two names the lock cannot tell
+/// apart; the README says so.
 /// </summary>
 internal sealed class WriterLock : IDisposable
 {
-    private readonly FileStream _lockFile;
+    private readonly SafeHandle _handle;
 
-    private WriterLock(FileStream lockFile) => _lockFile = lockFile;
+    private WriterLock(SafeHandle handle, string lockPath)
+    {
+        _handle = handle;
+        LockPath = lockPath;
+    }
 
-    /// <summary>The sidecar that guards <paramref name="path"/>.</summary>
-    public static string PathFor(string path) => path + ".writer-lock";
+    /// <summary>The sidecar that holds the lock.</summary>
+    public string LockPath { get; }
+
+    /// <summary>The sidecar that guards the file whose canonical path is <paramref name="canonicalPath"/>.</summary>
+    public static string PathFor(string canonicalPath) => canonicalPath + ".writer-lock";
 
     /// <summary>Takes the lock at once or fails; it never waits.</summary>
     /// <exception cref="ListMmfLockedException">Another writer holds the file.</exception>
+    /// <exception cref="ListMmfException">The lock could not be taken for another reason.</exception>
     public static WriterLock Acquire(string path)
     {
-        try
-        {
-            return new WriterLock(new FileStream(PathFor(path), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, bufferSize: 0));
-        }
-        catch (IOException exception) when (exception is not FileNotFoundException and not DirectoryNotFoundException and not PathTooLongException)
-        {
-            throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.", exception);
-        }
+        StoragePlatform platform = StoragePlatform.Current;
+        string lockPath = PathFor(platform.CanonicalPath(path));
+        return new WriterLock(platform.LockWriter(lockPath, path), lockPath);
     }
 
-    public void Dispose() => _lockFile.Dispose();
+    public void Dispose() => _handle.Dispose();
 }

@@ -1,0 +1,310 @@
+using System;
+using System.IO;
+using System.Text.RegularExpressions;
+using CommunityToolkit.HighPerformance.Buffers;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// The file under one list, through its whole life: the writer lock, creation under a temporary name and rename
+/// (durably, directory included), header validation, mapping, the growth policy, the ordered durable flush and
+/// release. The list above it keeps only pointers into <see cref="Pointer"/>.
+/// </summary>
+internal sealed unsafe partial class ListMmfStorage : IDisposable
+{
+    private const long MinimumGrowthBytes = 64 * 1024;
+    private const long MaximumGrowthBytes = 1L << 30;
+
+    /// <summary>File lengths are multiples of this, which every page size and the Windows view alignment divide.</summary>
+    private const long LengthGranularity = 64 * 1024;
+
+    /// <summary>The largest file length this library creates or grows to: the largest multiple of the granularity.</summary>
+    private const long MaximumLength = long.MaxValue / LengthGranularity * LengthGranularity;
+
+    private const int VerifyChunkBytes = 1 << 20;
+
+    private readonly FileStream _file;
+    private readonly FileMapping _mapping;
+    private readonly WriterLock? _writerLock;
+    private readonly bool _prefault;
+
+    private ListMmfStorage(string path, bool writable, FileStream file, FileMapping mapping, WriterLock? writerLock, ListMmfHeader header, MappingBackend backend, bool prefault)
+    {
+        Path = path;
+        IsWritable = writable;
+        _file = file;
+        _mapping = mapping;
+        _writerLock = writerLock;
+        DataType = header.DataType;
+        Backend = backend;
+        _prefault = prefault;
+    }
+
+    public string Path { get; }
+
+    public bool IsWritable { get; }
+
+    public DataType DataType { get; }
+
+    public MappingBackend Backend { get; }
+
+    /// <summary>The mapped first byte of the file (the header). Changes when the mapping grows or follows the writer.</summary>
+    public byte* Pointer => _mapping.Pointer;
+
+    /// <summary>How many bytes from <see cref="Pointer"/> are mapped and backed by the file.</summary>
+    public long Length => _mapping.Length;
+
+    /// <summary>
+    /// Opens the list file at <paramref name="path"/> (a full path): a writer takes the lock, removes what an
+    /// interrupted create left behind and creates a missing file; then the header is validated for
+    /// <typeparamref name="T"/> and the file mapped.
+    /// </summary>
+    public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType)
+        where T : unmanaged
+    {
+        MappingBackend backend = FileMapping.Resolve(options.Backend);
+        long initialLength = LengthFor(options.InitialCapacity, sizeof(T), nameof(options));
+        ThrowIfDirectory(path);
+        WriterLock? writerLock = null;
+        FileStream? file = null;
+        try
+        {
+            if (writable)
+            {
+                ThrowIfDirectoryMissing(path);
+                writerLock = WriterLock.Acquire(path);
+                RemoveLeftoverTemporaries(path);
+                if (!File.Exists(path))
+                {
+                    Create(path, dataType, initialLength);
+                }
+            }
+
+            file = new FileStream(OpenExisting(path, writable ? FileAccess.ReadWrite : FileAccess.Read, FileOptions.None), writable ? FileAccess.ReadWrite : FileAccess.Read, bufferSize: 0);
+            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(file.SafeFileHandle, path);
+            if (requireDataType && header.DataType != dataType)
+            {
+                throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not {DataTypes.Describe(dataType)}.");
+            }
+
+            FileMapping mapping = FileMapping.Create(file, path, writable, backend);
+            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, backend, options.PrefaultCapacity);
+        }
+        catch
+        {
+            file?.Dispose();
+            writerLock?.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Opens an existing file for the list or a file reader, with the errors the README promises: a missing file or
+    /// directory is <see cref="FileNotFoundException"/>, a directory is a <see cref="ListMmfException"/>.
+    /// </summary>
+    public static SafeFileHandle OpenExisting(string path, FileAccess access, FileOptions options)
+    {
+        ThrowIfDirectory(path);
+        try
+        {
+            return File.OpenHandle(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+        }
+        catch (DirectoryNotFoundException exception)
+        {
+            throw new FileNotFoundException($"Could not find file '{path}': its directory does not exist.", path, exception);
+        }
+    }
+
+    /// <summary>
+    /// Grows the file to hold at least <paramref name="requiredBytes"/> bytes, by doubling it up to steps of 1 GiB,
+    /// so that appends cost amortized O(1) and huge files do not double at once.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">No file can be that long.</exception>
+    /// <exception cref="ListMmfException">The file system refused the space; the file keeps its old length.</exception>
+    public void Grow(long requiredBytes)
+    {
+        long length = _mapping.Length;
+        long step = Math.Clamp(length, MinimumGrowthBytes, MaximumGrowthBytes);
+        long newLength = RoundUpLength(Math.Max(requiredBytes, length > MaximumLength - step ? MaximumLength : length + step));
+        _mapping.Grow(newLength);
+        if (_prefault)
+        {
+            _mapping.Prefault(length, newLength - length);
+        }
+    }
+
+    /// <summary>Faults in the bytes from <paramref name="offset"/> to the end of the mapping, when the options ask for it.</summary>
+    public void PrefaultFrom(long offset)
+    {
+        if (_prefault)
+        {
+            _mapping.Prefault(offset, _mapping.Length - offset);
+        }
+    }
+
+    /// <summary>Maps what a writer has added to the file since; returns the mapped length.</summary>
+    public long Refresh() => _mapping.Refresh();
+
+    /// <summary>
+    /// Makes the first <paramref name="end"/> bytes durable, items before header: the pages after the first are
+    /// written and the file flushed, then the first page (the header with the count, and the first items) and the
+    /// file again, so that after a power loss the count never points past durable items. Every step is checked.
+    /// </summary>
+    public void Flush(long end)
+    {
+        StoragePlatform platform = StoragePlatform.Current;
+        long firstPageEnd = Math.Min(Environment.SystemPageSize, end);
+        if (end > firstPageEnd)
+        {
+            _mapping.Flush(firstPageEnd, end - firstPageEnd);
+            platform.FlushFile(_file.SafeFileHandle, Path);
+        }
+
+        _mapping.Flush(0, firstPageEnd);
+        platform.FlushFile(_file.SafeFileHandle, Path);
+    }
+
+    /// <summary>
+    /// Validates the header as read from the file now, and reads every item below its count through the file, so
+    /// that a damaged header or an unreadable block is reported as an exception rather than met by a later read of
+    /// the mapping (where an I/O error is a signal the runtime cannot catch).
+    /// </summary>
+    public void Verify<T>()
+        where T : unmanaged
+    {
+        ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path);
+        long end = ListMmfHeader.Size + (header.Count * sizeof(T));
+        using SpanOwner<byte> buffer = SpanOwner<byte>.Allocate(VerifyChunkBytes);
+        for (long offset = ListMmfHeader.Size; offset < end;)
+        {
+            int wanted = (int)Math.Min(buffer.Length, end - offset);
+            int read;
+            try
+            {
+                read = RandomAccess.Read(_file.SafeFileHandle, buffer.Span[..wanted], offset);
+            }
+            catch (IOException exception)
+            {
+                throw new ListMmfException(Path, $"the items at byte offset {offset:N0} could not be read: {exception.Message}", exception);
+            }
+
+            if (read == 0)
+            {
+                throw new ListMmfFormatException(Path, $"the file ends at byte {offset:N0}, before the {header.Count:N0} items its header claims.");
+            }
+
+            offset += read;
+        }
+    }
+
+    /// <summary>Unmaps the file and closes it; a writer also gives up the lock.</summary>
+    public void Dispose()
+    {
+        try
+        {
+            _mapping.Dispose();
+        }
+        finally
+        {
+            _file.Dispose();
+            _writerLock?.Dispose();
+        }
+    }
+
+    /// <summary>The file length for <paramref name="capacity"/> items of <paramref name="itemSize"/> bytes, rounded up to the granularity.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">No file can be that long.</exception>
+    public static long LengthFor(long capacity, int itemSize, string paramName)
+    {
+        if (capacity < 0 || capacity > (MaximumLength - ListMmfHeader.Size) / itemSize)
+        {
+            ThrowHelper.ArgumentOutOfRange(paramName, capacity, $"A capacity must be at least 0 and at most {(MaximumLength - ListMmfHeader.Size) / itemSize:N0} items of {itemSize} bytes.");
+        }
+
+        return RoundUpLength(ListMmfHeader.Size + (capacity * itemSize));
+    }
+
+    private static long RoundUpLength(long length) => length > MaximumLength ? MaximumLength : (length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
+
+    /// <summary>
+    /// Writes a complete new file under a temporary name, makes it durable and renames it into place, then makes
+    /// the directory durable: a crash never leaves a file at <paramref name="path"/> without a valid header, and a
+    /// new file does not vanish after a power loss.
+    /// </summary>
+    private static void Create(string path, DataType dataType, long length)
+    {
+        StoragePlatform platform = StoragePlatform.Current;
+        string temporary = $"{path}.{Guid.NewGuid():N}.tmp";
+        try
+        {
+            using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
+            {
+                Span<byte> header = stackalloc byte[ListMmfHeader.Size];
+                new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)dataType, 0).Write(header);
+                file.Write(header);
+                platform.Extend(file, ListMmfHeader.Size, length, path);
+                platform.FlushFile(file.SafeFileHandle, path);
+            }
+
+            File.Move(temporary, path, overwrite: false);
+            platform.FlushDirectory(System.IO.Path.GetDirectoryName(path)!, path);
+        }
+        catch (IOException exception) when (exception is not ListMmfException)
+        {
+            throw new ListMmfException(path, $"could not create the file: {exception.Message}", exception);
+        }
+        finally
+        {
+            TryDelete(temporary);
+        }
+    }
+
+    /// <summary>
+    /// Deletes the temporary files of creates that were interrupted (the process killed between creating and
+    /// renaming). Called with the writer lock held, so no other process is creating the file now.
+    /// </summary>
+    private static void RemoveLeftoverTemporaries(string path)
+    {
+        string directory = System.IO.Path.GetDirectoryName(path)!;
+        string name = System.IO.Path.GetFileName(path);
+        foreach (string candidate in Directory.EnumerateFiles(directory, name + ".*.tmp"))
+        {
+            if (TemporarySuffix().IsMatch(System.IO.Path.GetFileName(candidate).AsSpan(name.Length)))
+            {
+                TryDelete(candidate);
+            }
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            // A temporary file that cannot be removed is harmless; the next writer tries again.
+        }
+    }
+
+    [GeneratedRegex("^\\.[0-9a-f]{32}\\.tmp$", RegexOptions.CultureInvariant)]
+    private static partial Regex TemporarySuffix();
+
+    private static void ThrowIfDirectory(string path)
+    {
+        if (Directory.Exists(path))
+        {
+            throw new ListMmfException(path, "the path is a directory, not a ListMmf file.");
+        }
+    }
+
+    private static void ThrowIfDirectoryMissing(string path)
+    {
+        string? directory = System.IO.Path.GetDirectoryName(path);
+        if (directory is not null && !Directory.Exists(directory))
+        {
+            throw new DirectoryNotFoundException($"'{path}': the directory '{directory}' does not exist.");
+        }
+    }
+}

@@ -1,0 +1,31 @@
+using System;
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using ListMmf.Interop;
+
+namespace ListMmf.Storage;
+
+/// <summary>One <c>mmap</c> reservation, unmapped when disposed or, if its list was never disposed, when collected.</summary>
+[SupportedOSPlatform("linux")]
+[SupportedOSPlatform("macos")]
+internal sealed unsafe class MappedMemoryHandle : SafeHandle
+{
+    private readonly nuint _length;
+
+    private MappedMemoryHandle(nint address, long length)
+        : base(invalidHandleValue: 0, ownsHandle: true)
+    {
+        SetHandle(address);
+        _length = (nuint)length;
+    }
+
+    public override bool IsInvalid => handle == 0;
+
+    public byte* Address => (byte*)handle;
+
+    /// <summary>Maps <paramref name="length"/> bytes of the file <paramref name="fd"/> from offset 0, shared.</summary>
+    public static MappedMemoryHandle Map(int fd, long length, bool writable, string path) =>
+        new(Libc.Map(fd, length, writable, path), length);
+
+    protected override bool ReleaseHandle() => Libc.Unmap(handle, _length) == 0;
+}

@@ -1,0 +1,38 @@
+using System.IO;
+using System.Runtime.Versioning;
+using ListMmf.Interop;
+
+namespace ListMmf.Storage;
+
+/// <summary>Linux: posix_fallocate for growth, MADV_POPULATE_WRITE for prefaulting, Linux's constants.</summary>
+[SupportedOSPlatform("linux")]
+internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
+{
+    protected override int MsSync => Libc.Linux.MsSync;
+
+    protected override int OpenCloseOnExec => Libc.Linux.OpenCloseOnExec;
+
+    protected override int WouldBlock => Libc.Linux.WouldBlock;
+
+    /// <summary>Best effort: kernels before 5.14 do not know the advice, and the caller loses only the head start.</summary>
+    public override void PrefaultWritable(byte* address, long length)
+    {
+        long pageSize = System.Environment.SystemPageSize;
+        long misalignment = (long)((nuint)address % (nuint)pageSize);
+        _ = Libc.Advise((nint)(address - misalignment), (nuint)(length + misalignment), Libc.Linux.MadvPopulateWrite);
+    }
+
+    protected override void Allocate(FileStream file, long oldLength, long newLength, string path)
+    {
+        bool referenced = false;
+        file.SafeFileHandle.DangerousAddRef(ref referenced);
+        try
+        {
+            Libc.Fallocate((int)file.SafeFileHandle.DangerousGetHandle(), oldLength, newLength - oldLength, path);
+        }
+        finally
+        {
+            file.SafeFileHandle.DangerousRelease();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+using System;
+using System.IO;
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// What storage needs from the operating system: durable flushes whose failures are reported, disk space allocated
+/// before it is mapped, an exclusive writer lock that fails closed, and a file's real identity. One subclass per
+/// system, chosen once (<see cref="Current"/>), so that no shared code branches on the system.
+/// </summary>
+internal abstract unsafe class StoragePlatform
+{
+    private static StoragePlatform? s_current;
+
+    /// <summary>The platform of this process.</summary>
+    /// <exception cref="PlatformNotSupportedException">A 32-bit or big-endian process, or a system other than Windows, Linux or macOS.</exception>
+    public static StoragePlatform Current => s_current ??= Select();
+
+    /// <summary>Whether the <see cref="MappingBackend.Posix"/> backend (libc <c>mmap</c>) runs here.</summary>
+    public abstract bool SupportsPosixMapping { get; }
+
+    /// <summary>Maps the file with libc <c>mmap</c>.</summary>
+    /// <exception cref="PlatformNotSupportedException">Not on this system (<see cref="SupportsPosixMapping"/> is false).</exception>
+    public abstract FileMapping MapPosix(FileStream file, string path, bool writable);
+
+    /// <summary>
+    /// Refuses processes whose view of the file would be wrong: on 32-bit, <c>Volatile.Read(ref long)</c> is a
+    /// locked compare-exchange that writes (and faults on a read-only mapping), and the 64-bit <c>off_t</c>
+    /// signatures here are the wrong ABI; a big-endian process would read the little-endian format wrongly.
+    /// </summary>
+    /// <exception cref="PlatformNotSupportedException">Either is the case.</exception>
+    internal static void CheckProcess(bool is64BitProcess, bool isLittleEndian)
+    {
+        if (!is64BitProcess)
+        {
+            throw new PlatformNotSupportedException("ListMmf needs a 64-bit process: on 32-bit, reading the 64-bit count atomically writes to the mapping, and file offsets past 2 GiB would not fit.");
+        }
+
+        if (!isLittleEndian)
+        {
+            throw new PlatformNotSupportedException("ListMmf needs a little-endian process: the file format is little-endian and the items are mapped as they are stored.");
+        }
+    }
+
+    /// <summary>Makes everything written to the file durable on the device; throws if the system reports a failure.</summary>
+    /// <exception cref="ListMmfException">The flush failed; the data may not be durable.</exception>
+    public abstract void FlushFile(SafeFileHandle file, string path);
+
+    /// <summary>Makes the directory's entries durable (a file created or renamed in it), where the system needs that.</summary>
+    /// <exception cref="ListMmfException">The flush failed.</exception>
+    public abstract void FlushDirectory(string directory, string path);
+
+    /// <summary>Writes the dirty pages of a mapped range to the file and waits for the writes.</summary>
+    /// <exception cref="ListMmfException">The system reported a failure.</exception>
+    public abstract void FlushView(byte* address, long length, string path);
+
+    /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
+    public virtual void PrefaultWritable(byte* address, long length)
+    {
+    }
+
+    /// <summary>
+    /// Takes the exclusive, non-blocking writer lock on the sidecar <paramref name="lockPath"/> and returns the
+    /// handle that holds it (closing it releases the lock; the system releases it when the process dies).
+    /// </summary>
+    /// <exception cref="ListMmfLockedException">Another writer holds the lock.</exception>
+    /// <exception cref="ListMmfException">The lock could not be taken for another reason (the sidecar cannot be created, or locking is unavailable); never reported as success.</exception>
+    public abstract SafeHandle LockWriter(string lockPath, string path);
+
+    /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
+    public abstract string CanonicalPath(string fullPath);
+
+    /// <summary>
+    /// Extends the file from <paramref name="oldLength"/> to <paramref name="newLength"/> bytes with the disk space
+    /// allocated. A mapped page whose block cannot be allocated would kill the process with SIGBUS on the write
+    /// that touches it; allocating here turns a full disk into an exception instead.
+    /// </summary>
+    /// <exception cref="ListMmfException">The space could not be had; the file keeps its old length.</exception>
+    public void Extend(FileStream file, long oldLength, long newLength, string path)
+    {
+        try
+        {
+            Allocate(file, oldLength, newLength, path);
+        }
+        catch (IOException exception)
+        {
+            Restore(file, oldLength);
+            string cause = exception is ListMmfException own ? own.Problem : exception.Message;
+            throw new ListMmfException(path, $"could not grow the file from {oldLength:N0} to {newLength:N0} bytes (is the disk full?): {cause}", exception);
+        }
+    }
+
+    /// <summary>Puts the file back to the length it had before a failed growth. Nothing was ever mapped past it.</summary>
+    public static void Restore(FileStream file, long oldLength)
+    {
+        try
+        {
+            if (file.Length > oldLength)
+            {
+                file.SetLength(oldLength);
+            }
+        }
+        catch (IOException)
+        {
+            // The caller is already reporting the failure that matters; a longer file is still a valid file.
+        }
+    }
+
+    /// <summary>Extends the file with its blocks allocated; see <see cref="Extend"/>.</summary>
+    protected abstract void Allocate(FileStream file, long oldLength, long newLength, string path);
+
+    private static StoragePlatform Select()
+    {
+        CheckProcess(Environment.Is64BitProcess, BitConverter.IsLittleEndian);
+        if (OperatingSystem.IsWindows())
+        {
+            return new WindowsStoragePlatform();
+        }
+
+        if (OperatingSystem.IsLinux())
+        {
+            return new LinuxStoragePlatform();
+        }
+
+        if (OperatingSystem.IsMacOS())
+        {
+            return new MacOSStoragePlatform();
+        }
+
+        throw new PlatformNotSupportedException($"ListMmf runs on Windows, Linux and macOS; this system ({RuntimeInformation.OSDescription}) has other constants for mmap, msync and flock.");
+    }
+}

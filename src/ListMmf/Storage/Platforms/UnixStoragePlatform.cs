@@ -1,0 +1,158 @@
+using System;
+using System.IO;
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using ListMmf.Interop;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Storage;
+
+/// <summary>What Linux and macOS share: msync, fsync of directories, flock on the sidecar, realpath.</summary>
+[SupportedOSPlatform("linux")]
+[SupportedOSPlatform("macos")]
+internal abstract unsafe class UnixStoragePlatform : StoragePlatform
+{
+    private const int NoSuchFile = 2;
+
+    /// <summary>This system's value of MS_SYNC.</summary>
+    protected abstract int MsSync { get; }
+
+    /// <summary>This system's value of O_CLOEXEC: the lock's descriptor must not live on in child processes.</summary>
+    protected abstract int OpenCloseOnExec { get; }
+
+    /// <summary>This system's value of EWOULDBLOCK, the one flock error that means "another writer".</summary>
+    protected abstract int WouldBlock { get; }
+
+    public override bool SupportsPosixMapping => true;
+
+    public override FileMapping MapPosix(FileStream file, string path, bool writable) => new PosixFileMapping(file, path, writable);
+
+    public override void FlushFile(SafeFileHandle file, string path)
+    {
+        bool referenced = false;
+        file.DangerousAddRef(ref referenced);
+        try
+        {
+            SyncDescriptor((int)file.DangerousGetHandle(), path);
+        }
+        finally
+        {
+            file.DangerousRelease();
+        }
+    }
+
+    /// <summary>
+    /// fsync of the directory, so that a file created or renamed in it is still there after a power loss. A
+    /// directory that cannot be synchronized at all (EINVAL) has nothing to make durable; any other error throws.
+    /// </summary>
+    public override void FlushDirectory(string directory, string path)
+    {
+        int fd = Libc.Open(directory, Libc.OpenReadOnly | OpenCloseOnExec);
+        if (fd < 0)
+        {
+            throw Libc.Failure($"open of the directory '{directory}' to flush it", path, Marshal.GetLastPInvokeError());
+        }
+
+        try
+        {
+            SyncDescriptor(fd, path, isDirectory: true);
+        }
+        finally
+        {
+            _ = Libc.Close(fd);
+        }
+    }
+
+    public override void FlushView(byte* address, long length, string path)
+    {
+        // msync needs a page-aligned start.
+        long pageSize = Environment.SystemPageSize;
+        long misalignment = (long)((nuint)address % (nuint)pageSize);
+        Libc.Sync(address - misalignment, length + misalignment, MsSync, path);
+    }
+
+    /// <summary>
+    /// flock(LOCK_EX | LOCK_NB) on the sidecar, taken here rather than through .NET's <see cref="FileShare.None"/>,
+    /// which skips the lock when the file system refuses it (ENOTSUP, EACCES) or when
+    /// DOTNET_SYSTEM_IO_DISABLEFILELOCKING is set. Here only EWOULDBLOCK means "another writer"; any other failure
+    /// refuses the writer with the reason.
+    /// </summary>
+    public override SafeHandle LockWriter(string lockPath, string path)
+    {
+        int fd = OpenLockFile(lockPath, path);
+        var handle = new SafeFileHandle(fd, ownsHandle: true);
+        if (Libc.FLock(fd, Libc.LockExclusive | Libc.LockNonBlocking) != 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            handle.Dispose();
+            if (errno == WouldBlock)
+            {
+                throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
+            }
+
+            throw new ListMmfException(
+                path,
+                $"the writer lock '{lockPath}' could not be taken: flock failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and a writer that cannot keep out a second writer is refused.");
+        }
+
+        return handle;
+    }
+
+    public override string CanonicalPath(string fullPath)
+    {
+        string? resolved = Libc.RealPath(fullPath, out _);
+        if (resolved is not null)
+        {
+            return resolved;
+        }
+
+        // The file does not exist yet: resolve the directory it will be created in.
+        string? directory = System.IO.Path.GetDirectoryName(fullPath);
+        string? resolvedDirectory = directory is null ? null : Libc.RealPath(directory, out _);
+        return resolvedDirectory is null ? fullPath : System.IO.Path.Combine(resolvedDirectory, System.IO.Path.GetFileName(fullPath));
+    }
+
+    /// <summary>The durable flush of one descriptor: fsync here, F_FULLFSYNC on macOS.</summary>
+    protected virtual void SyncDescriptor(int fd, string path, bool isDirectory = false)
+    {
+        if (Libc.FSync(fd) != 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            if (!(isDirectory && errno == Libc.Errors.InvalidArgument))
+            {
+                throw Libc.Failure(isDirectory ? "fsync of the directory" : "fsync", path, errno);
+            }
+        }
+    }
+
+    /// <summary>Opens the sidecar read-write, creating it first if it is missing, close-on-exec.</summary>
+    private int OpenLockFile(string lockPath, string path)
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            int fd = Libc.Open(lockPath, Libc.OpenReadWrite | OpenCloseOnExec);
+            if (fd >= 0)
+            {
+                return fd;
+            }
+
+            int errno = Marshal.GetLastPInvokeError();
+            if (errno != NoSuchFile || attempt > 0)
+            {
+                throw LockFileFailure("open", lockPath, path, errno);
+            }
+
+            // open with O_CREAT needs the variadic mode argument; creat takes it as a fixed one.
+            int created = Libc.Create(lockPath, 0b110_110_110);
+            if (created < 0)
+            {
+                throw LockFileFailure("creat", lockPath, path, Marshal.GetLastPInvokeError());
+            }
+
+            _ = Libc.Close(created);
+        }
+    }
+
+    private static ListMmfException LockFileFailure(string function, string lockPath, string path, int errno) =>
+        new(path, $"the writer lock file '{lockPath}' could not be opened: {function} failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
+}
