@@ -124,7 +124,15 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>The number of items the file has room for before it must grow.</summary>
-    public long Capacity => _capacity;
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public long Capacity
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _capacity;
+        }
+    }
 
     /// <summary>The item at <paramref name="index"/>. Only items below <see cref="Count"/> can be read or replaced.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative or not below <see cref="Count"/>.</exception>
@@ -305,8 +313,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// Unmaps the file and closes it; a writer also gives up the file's writer lock. Afterwards every member throws
-    /// <see cref="ObjectDisposedException"/>, except <see cref="Dispose"/>, <see cref="Path"/> and
-    /// <see cref="ToString"/>. Disposing while another thread uses the list is not supported (an instance is not
+    /// <see cref="ObjectDisposedException"/>, except <see cref="Dispose"/> (a no-op), <see cref="ToString"/> and the
+    /// properties that describe the file (<see cref="Path"/>, <see cref="IsWritable"/>, <see cref="DataType"/>,
+    /// <see cref="Backend"/>). Disposing while another thread uses the list is not supported (an instance is not
     /// thread-safe); it cannot change the file, since nothing is written after the count is published.
     /// </summary>
     public void Dispose()

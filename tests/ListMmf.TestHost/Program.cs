@@ -13,8 +13,12 @@ namespace ListMmf.TestHost;
 /// <item><c>verify PATH EXPECTED TIMEOUT_MS BACKEND</c>: a reader; waits for the file, then checks every item as it is published until EXPECTED are seen.</item>
 /// <item><c>hold PATH</c>: opens the file as its writer, prints "holding", and keeps it until standard input closes.</item>
 /// <item><c>fill PATH</c>: appends until growing the file fails (run it under a file-size limit), then prints the count it reached.</item>
+/// <item><c>create PATH</c>: creates the file as its writer and closes it.</item>
+/// <item><c>flush PATH</c>: opens the existing file as its writer, appends 10,000 items and flushes.</item>
+/// <item><c>stress-write PATH SECONDS</c> and <c>stress-read PATH SECONDS</c>: see <see cref="Stress"/>.</item>
 /// </list>
-/// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments.
+/// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
+/// (message on standard error), 5 a ListMmfLockedException.
 /// </summary>
 public static class Program
 {
@@ -30,8 +34,22 @@ public static class Program
                 ["verify", string path, string expected, string timeout, string backend] => Verify(path, long.Parse(expected, CultureInfo.InvariantCulture), TimeSpan.FromMilliseconds(double.Parse(timeout, CultureInfo.InvariantCulture)), Enum.Parse<MappingBackend>(backend)),
                 ["hold", string path] => Hold(path),
                 ["fill", string path] => Fill(path),
+                ["create", string path] => Create(path),
+                ["flush", string path] => Flush(path),
+                ["stress-write", string path, string seconds] => Stress.Write(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["stress-read", string path, string seconds] => Stress.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 _ => Usage(),
             };
+        }
+        catch (ListMmfLockedException exception)
+        {
+            Console.Error.WriteLine(exception.Message);
+            return 5;
+        }
+        catch (ListMmfException exception)
+        {
+            Console.Error.WriteLine(exception.Message);
+            return 4;
         }
         catch (Exception exception) when (exception is IOException or ArgumentException or FormatException)
         {
@@ -134,6 +152,24 @@ public static class Program
         }
     }
 
+    private static int Create(string path)
+    {
+        using var list = new ListMmf<long>(path);
+        return 0;
+    }
+
+    private static int Flush(string path)
+    {
+        using var list = new ListMmf<long>(path);
+        for (int i = 0; i < 10_000; i++)
+        {
+            list.Add(ValueAt(list.Count));
+        }
+
+        list.Flush();
+        return 0;
+    }
+
     private static int Hold(string path)
     {
         using var list = new ListMmf<long>(path);
@@ -145,7 +181,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | stress-write PATH SECONDS | stress-read PATH SECONDS");
         return 3;
     }
 }

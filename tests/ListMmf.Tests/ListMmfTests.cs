@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Linq;
+using ListMmf.Tests.Platform;
 using Xunit;
 
 namespace ListMmf.Tests;
@@ -311,15 +312,10 @@ public sealed class ListMmfTests : IDisposable
         Assert.Equal(299_999 * 3, reader[299_999]);
     }
 
-    [Fact]
+    /// <summary>MADV_POPULATE_WRITE is Linux only; elsewhere the option is documented to do nothing.</summary>
+    [LinuxFact]
     public void PrefaultedWriterHasItsSpareCapacityResidentOnLinux()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            // MADV_POPULATE_WRITE is Linux only; elsewhere the option is documented to do nothing.
-            return;
-        }
-
         using var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = 1_000_000, PrefaultCapacity = true });
         long resident = ResidentBytesOf(list.Path);
         Assert.True(resident >= list.Capacity * sizeof(long) * 9 / 10, $"{resident:N0} bytes resident of {list.Capacity * sizeof(long):N0}");

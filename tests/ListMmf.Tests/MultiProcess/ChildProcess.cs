@@ -20,9 +20,20 @@ public sealed class ChildProcess : IDisposable
     public static ChildProcess StartWithFileSizeLimit(long kibibytes, params string[] args) =>
         StartWith("bash", ["-c", $"trap '' XFSZ; ulimit -f {kibibytes}; exec dotnet \"$0\" \"$@\"", HostPath, .. args]);
 
+    /// <summary>
+    /// Starts the child under strace with <paramref name="straceOptions"/> (e.g. <c>-e inject=fsync:error=EIO</c>),
+    /// so that the system calls named fail as a broken device or file system would make them fail (Linux).
+    /// </summary>
+    public static ChildProcess StartUnderStrace(string[] straceOptions, params string[] args) =>
+        StartWith("strace", ["-f", "-qq", "-o", "/dev/null", .. straceOptions, "dotnet", HostPath, .. args]);
+
+    /// <summary>Starts the child with <paramref name="variable"/> set to <paramref name="value"/> in its environment.</summary>
+    public static ChildProcess StartWithEnvironment(string variable, string value, params string[] args) =>
+        StartWith("dotnet", [HostPath, .. args], (variable, value));
+
     private static string HostPath => Path.Combine(AppContext.BaseDirectory, "ListMmf.TestHost.dll");
 
-    private static ChildProcess StartWith(string program, string[] args)
+    private static ChildProcess StartWith(string program, string[] args, (string Name, string Value)? environment = null)
     {
         var start = new ProcessStartInfo(program)
         {
@@ -34,6 +45,11 @@ public sealed class ChildProcess : IDisposable
         foreach (string arg in args)
         {
             start.ArgumentList.Add(arg);
+        }
+
+        if (environment is { } variable)
+        {
+            start.Environment[variable.Name] = variable.Value;
         }
 
         return new ChildProcess(Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start"));

@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using ListMmf.TestHost;
+using ListMmf.Tests.Platform;
 using Xunit;
 
 namespace ListMmf.Tests.MultiProcess;
@@ -99,15 +100,10 @@ public sealed class MultiProcessTests : IDisposable
         AssertItemsIntact(next, from: 0);
     }
 
-    [Fact]
+    /// <summary>The refusal is simulated with a POSIX file-size limit; Windows has none to set from a test.</summary>
+    [UnixFact]
     public void GrowthThatTheFileSystemRefusesFailsAtGrowthWithEveryPublishedItemIntact()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            // The refusal is simulated with a POSIX file-size limit; Windows has none to set from a test.
-            return;
-        }
-
         const long LimitBytes = 4 << 20;
         using var filler = ChildProcess.StartWithFileSizeLimit(LimitBytes / 1024, "fill", FilePath);
         string? count = filler.ReadLine();

@@ -1,0 +1,81 @@
+using System;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Text.RegularExpressions;
+using Xunit;
+using Xunit.Abstractions;
+
+namespace ListMmf.Tests.MultiProcess;
+
+/// <summary>
+/// Reader processes open, search and refresh files that a writer process grows through hundreds of growths: a
+/// healthy, growing file must never be reported as damaged, and no reader may see a wrong item. The figures are
+/// written to the test output and, when LISTMMF_STRESS_REPORT names a file, appended to it (CI prints it).
+/// </summary>
+public sealed class LiveReaderStressTests : IDisposable
+{
+    private static readonly TimeSpan Duration = TimeSpan.FromSeconds(15);
+    private readonly TempDirectory _directory = new();
+    private readonly ITestOutputHelper _output;
+
+    public LiveReaderStressTests(ITestOutputHelper output) => _output = output;
+
+    public void Dispose() => _directory.Dispose();
+
+    [Fact]
+    public void ReadersBesideAGrowingFileSeeNoFalseErrorAndNoWrongItem()
+    {
+        string path = _directory.File("stress.bin");
+        string seconds = Duration.TotalSeconds.ToString(CultureInfo.InvariantCulture);
+        using var writer = ChildProcess.Start("stress-write", path, seconds);
+        var readers = Enumerable.Range(0, 2).Select(_ => ChildProcess.Start("stress-read", path, seconds)).ToList();
+        try
+        {
+            TimeSpan deadline = Duration + TimeSpan.FromSeconds(60);
+            Assert.Equal(0, writer.WaitForExit(deadline));
+            string writerLine = writer.ReadLine() ?? "";
+            long opens = 0, refreshes = 0, falseErrors = 0, wrongItems = 0;
+            string report = $"live-reader stress, {Duration.TotalSeconds:0} s: writer {writerLine}";
+            foreach (ChildProcess reader in readers)
+            {
+                Assert.Equal(0, reader.WaitForExit(deadline));
+                string line = reader.ReadLine() ?? "";
+                string? firstError = reader.ReadLine();
+                report += $"{Environment.NewLine}  reader {line}{(firstError is null ? "" : " " + firstError)}";
+                opens += Figure(line, "opens");
+                refreshes += Figure(line, "refreshes");
+                falseErrors += Figure(line, "falseErrors");
+                wrongItems += Figure(line, "wrongItems");
+            }
+
+            report += $"{Environment.NewLine}  total: {opens + refreshes:N0} opens and refreshes, {falseErrors} false errors, {wrongItems} wrong items";
+            Publish(report);
+            Assert.True(Figure(writerLine, "growths") >= 100, $"the writer grew the file only {writerLine}");
+            Assert.Equal(0, falseErrors);
+            Assert.Equal(0, wrongItems);
+            Assert.True(opens + refreshes >= 100_000, $"only {opens + refreshes:N0} opens and refreshes");
+        }
+        finally
+        {
+            readers.ForEach(reader => reader.Dispose());
+        }
+    }
+
+    private void Publish(string report)
+    {
+        _output.WriteLine(report);
+        string? file = Environment.GetEnvironmentVariable("LISTMMF_STRESS_REPORT");
+        if (!string.IsNullOrEmpty(file))
+        {
+            File.AppendAllText(file, report + Environment.NewLine);
+        }
+    }
+
+    private static long Figure(string line, string name)
+    {
+        Match match = Regex.Match(line, $@"\b{name}=(\d+)");
+        Assert.True(match.Success, $"no {name} in '{line}'");
+        return long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
+    }
+}

@@ -1,0 +1,120 @@
+using System;
+using System.Diagnostics;
+using System.IO;
+using Xunit;
+
+namespace ListMmf.Tests.Platform;
+
+/// <summary>A fact that needs Linux; elsewhere it reports as skipped, never as passed.</summary>
+public sealed class LinuxFactAttribute : FactAttribute
+{
+    public LinuxFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Skip = "needs Linux";
+        }
+    }
+}
+
+/// <summary>A fact that needs Linux or macOS (POSIX limits, symbolic links without privileges, flock).</summary>
+public sealed class UnixFactAttribute : FactAttribute
+{
+    public UnixFactAttribute()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            Skip = "needs Linux or macOS";
+        }
+    }
+}
+
+/// <summary>A fact that injects system-call failures into a child process with strace (Linux, strace installed).</summary>
+public sealed class StraceFactAttribute : FactAttribute
+{
+    public StraceFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Skip = "needs Linux (strace fault injection)";
+        }
+        else if (!Tools.HasStrace)
+        {
+            Skip = "needs strace on the PATH for fault injection";
+        }
+    }
+}
+
+/// <summary>A fact that mounts small tmpfs file systems (Linux, as root): full disks, no inodes, read-only mounts.</summary>
+public sealed class TmpfsFactAttribute : FactAttribute
+{
+    public TmpfsFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Skip = "needs Linux (tmpfs)";
+        }
+        else if (!Tools.CanMountTmpfs)
+        {
+            Skip = "needs permission to mount a tmpfs (root)";
+        }
+    }
+}
+
+/// <summary>What the machine offers the tests, found out once.</summary>
+internal static class Tools
+{
+    private static readonly Lazy<bool> s_strace = new(() => Succeeds("strace", "-V"));
+    private static readonly Lazy<bool> s_tmpfs = new(ProbeTmpfs);
+
+    public static bool HasStrace => s_strace.Value;
+
+    public static bool CanMountTmpfs => s_tmpfs.Value;
+
+    /// <summary>Runs a program to completion; returns its exit code and standard error.</summary>
+    public static (int ExitCode, string Error) Run(string program, params string[] args)
+    {
+        var start = new ProcessStartInfo(program) { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
+        foreach (string arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using Process process = Process.Start(start)!;
+        string error = process.StandardError.ReadToEnd();
+        process.StandardOutput.ReadToEnd();
+        process.WaitForExit();
+        return (process.ExitCode, error);
+    }
+
+    private static bool Succeeds(string program, params string[] args)
+    {
+        try
+        {
+            return Run(program, args).ExitCode == 0;
+        }
+        catch (System.ComponentModel.Win32Exception)
+        {
+            return false;
+        }
+    }
+
+    private static bool ProbeTmpfs()
+    {
+        string directory = Path.Combine(Path.GetTempPath(), "listmmf-tests", "probe-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(directory);
+        try
+        {
+            if (!Succeeds("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", directory))
+            {
+                return false;
+            }
+
+            return Succeeds("umount", directory);
+        }
+        finally
+        {
+            Directory.Delete(directory);
+        }
+    }
+}
