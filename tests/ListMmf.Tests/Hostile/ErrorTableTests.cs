@@ -1,0 +1,128 @@
+using System;
+using System.IO;
+using ListMmf.Tests.Platform;
+using Xunit;
+
+namespace ListMmf.Tests.Hostile;
+
+/// <summary>Each row of the README's error table, produced for real: the exception type it names, and the file as it was.</summary>
+public sealed class ErrorTableTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    [TmpfsFact]
+    public void CreatingOnAFullDiskThrowsListMmfExceptionAndLeavesNoFile()
+    {
+        using var disk = new TmpfsMount("size=32k");
+        string path = disk.File("full.bin");
+
+        var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
+
+        Assert.Equal(path, exception.FilePath);
+        Assert.False(File.Exists(path), "a failed create left a file behind");
+        Assert.Empty(Directory.GetFiles(disk.Path, "*.tmp"));
+    }
+
+    [TmpfsFact]
+    public void CreatingWithNoFreeInodesThrowsListMmfException()
+    {
+        // The root directory and the writer lock take the only two inodes; the new file finds none.
+        using var disk = new TmpfsMount("size=1m,nr_inodes=2");
+        string path = disk.File("inodes.bin");
+
+        var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
+
+        Assert.Equal(path, exception.FilePath);
+        Assert.False(File.Exists(path));
+    }
+
+    [TmpfsFact]
+    public void WriterOnAReadOnlyFileSystemThrowsListMmfException()
+    {
+        using var disk = new TmpfsMount("size=1m");
+        string path = disk.File("readonly.bin");
+        using (var list = new ListMmf<long>(path))
+        {
+            list.AddRange([1, 2, 3]);
+        }
+
+        disk.RemountReadOnly();
+
+        var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
+        Assert.Equal(path, exception.FilePath);
+        Assert.IsNotType<ListMmfLockedException>(exception);
+    }
+
+    [TmpfsFact]
+    public void ReaderOnAReadOnlyFileSystemReadsTheItems()
+    {
+        using var disk = new TmpfsMount("size=1m");
+        string path = disk.File("readonly.bin");
+        using (var list = new ListMmf<long>(path))
+        {
+            list.AddRange([1, 2, 3]);
+        }
+
+        disk.RemountReadOnly();
+
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        Assert.Equal(3, reader.Count);
+        Assert.Equal(3, reader[2]);
+    }
+
+    [Fact]
+    public void ReaderInAMissingDirectoryThrowsFileNotFound()
+    {
+        string path = _directory.File(Path.Combine("missing", "list.bin"));
+
+        var exception = Assert.Throws<FileNotFoundException>(() => new ListMmf<long>(path, FileAccess.Read));
+
+        Assert.Equal(path, exception.FileName);
+    }
+
+    [Fact]
+    public void FileReaderInAMissingDirectoryThrowsFileNotFound()
+    {
+        string path = _directory.File(Path.Combine("missing", "list.bin"));
+
+        Assert.Throws<FileNotFoundException>(() => new RandomAccessSortedReader<long>(path));
+    }
+
+    [Fact]
+    public void WriterOnADirectoryPathThrowsListMmfExceptionAndLeavesNoLockFile()
+    {
+        string path = _directory.File("a-directory");
+        Directory.CreateDirectory(path);
+
+        var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
+
+        Assert.Contains("directory", exception.Message, StringComparison.Ordinal);
+        Assert.False(File.Exists(path + ".writer-lock"), "a lock file was left beside the directory");
+    }
+
+    [Fact]
+    public void ReaderOnADirectoryPathThrowsListMmfException()
+    {
+        string path = _directory.File("a-directory");
+        Directory.CreateDirectory(path);
+
+        Assert.Throws<ListMmfException>(() => new ListMmf<long>(path, FileAccess.Read));
+    }
+
+    [Fact]
+    public void TemporaryFileOfAnInterruptedCreateIsRemovedByTheNextWriter()
+    {
+        string path = _directory.File("list.bin");
+        string leftover = $"{path}.{Guid.NewGuid():N}.tmp";
+        string unrelated = path + ".mine.tmp";
+        File.WriteAllBytes(leftover, new byte[16]);
+        File.WriteAllBytes(unrelated, new byte[16]);
+
+        using var list = new ListMmf<long>(path);
+
+        Assert.False(File.Exists(leftover), "the interrupted create's temporary file is still there");
+        Assert.True(File.Exists(unrelated), "a file that is not this library's temporary file was removed");
+    }
+}

@@ -1,0 +1,85 @@
+using System;
+using System.IO;
+using ListMmf.Tests.MultiProcess;
+using Xunit;
+
+namespace ListMmf.Tests.Platform;
+
+/// <summary>
+/// A flush that the device fails must not return normally. strace makes the system calls fail in a child process,
+/// as a dying disk or a full thin-provisioned volume would, and the child reports the exception it got.
+/// </summary>
+public sealed class DurabilityFaultTests : IDisposable
+{
+    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(60);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string FilePath => _directory.File("durable.bin");
+
+    [StraceFact]
+    public void FlushThrowsWhenFsyncFails()
+    {
+        using (new ListMmf<long>(FilePath))
+        {
+        }
+
+        (int exit, string error) = RunUnderStrace(["-e", "trace=fsync", "-e", "inject=fsync:error=EIO"], "flush", FilePath);
+
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("fsync failed", error, StringComparison.Ordinal);
+        Assert.Contains(Path.GetFullPath(FilePath), error, StringComparison.Ordinal);
+    }
+
+    [StraceFact]
+    public void FlushThrowsWhenMsyncFails()
+    {
+        using (new ListMmf<long>(FilePath))
+        {
+        }
+
+        (int exit, string error) = RunUnderStrace(["-e", "trace=msync", "-e", "inject=msync:error=EIO"], "flush", FilePath);
+
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("msync failed", error, StringComparison.Ordinal);
+    }
+
+    [StraceFact]
+    public void CreatingAFileThrowsWhenFsyncFails()
+    {
+        (int exit, string error) = RunUnderStrace(["-e", "trace=fsync", "-e", "inject=fsync:error=EIO"], "create", FilePath);
+
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("fsync failed", error, StringComparison.Ordinal);
+        Assert.False(File.Exists(FilePath), "a file whose creation was not durable was published");
+    }
+
+    [StraceFact]
+    public void CreatingAFileThrowsWhenTheDirectoryFsyncFails()
+    {
+        // The first fsync (the new file) succeeds; the second (its directory, after the rename) fails.
+        (int exit, string error) = RunUnderStrace(["-e", "trace=fsync", "-e", "inject=fsync:error=EIO:when=2"], "create", FilePath);
+
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("fsync of the directory failed", error, StringComparison.Ordinal);
+    }
+
+    [StraceFact]
+    public void WriterIsRefusedWhenLockingIsUnavailable()
+    {
+        (int exit, string error) = RunUnderStrace(["-e", "trace=flock", "-e", "inject=flock:error=ENOLCK"], "create", FilePath);
+
+        // 4 is ListMmfException: "locking unavailable", not 5 (another writer), and never 0 (a silent pass).
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("flock failed", error, StringComparison.Ordinal);
+        Assert.False(File.Exists(FilePath), "a writer that could not lock went on to create the file");
+    }
+
+    private static (int ExitCode, string Error) RunUnderStrace(string[] straceOptions, params string[] args)
+    {
+        using var child = ChildProcess.StartUnderStrace(straceOptions, args);
+        int exit = child.WaitForExit(Deadline);
+        return (exit, child.ErrorText());
+    }
+}

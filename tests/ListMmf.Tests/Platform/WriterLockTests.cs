@@ -1,0 +1,89 @@
+using System;
+using System.IO;
+using ListMmf.Tests.MultiProcess;
+using Xunit;
+
+namespace ListMmf.Tests.Platform;
+
+/// <summary>One writer per file, by whatever name the file is reached, whatever the environment says.</summary>
+public sealed class WriterLockTests : IDisposable
+{
+    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(60);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string FilePath => _directory.File("locked.bin");
+
+    [UnixFact]
+    public void SecondWriterThroughASymlinkToTheFileIsRefused()
+    {
+        using var first = new ListMmf<long>(FilePath);
+        string link = _directory.File("link.bin");
+        File.CreateSymbolicLink(link, FilePath);
+
+        var exception = Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(link));
+
+        Assert.Equal(link, exception.FilePath);
+    }
+
+    [UnixFact]
+    public void SecondWriterThroughASymlinkedDirectoryIsRefused()
+    {
+        using var first = new ListMmf<long>(FilePath);
+        string linkedDirectory = _directory.File("linked-dir");
+        Directory.CreateSymbolicLink(linkedDirectory, _directory.Path);
+
+        Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(Path.Combine(linkedDirectory, "locked.bin")));
+    }
+
+    [UnixFact]
+    public void WriterThroughASymlinkHoldsTheLockOfTheRealFile()
+    {
+        using (new ListMmf<long>(FilePath))
+        {
+        }
+
+        string link = _directory.File("link.bin");
+        File.CreateSymbolicLink(link, FilePath);
+        using var first = new ListMmf<long>(link);
+
+        Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(FilePath));
+    }
+
+    [Fact]
+    public void SecondWriterThroughARelativePathIsRefused()
+    {
+        using var first = new ListMmf<long>(FilePath);
+        string roundabout = Path.Combine(_directory.Path, "sub", "..", "locked.bin");
+        Directory.CreateDirectory(Path.Combine(_directory.Path, "sub"));
+
+        Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(roundabout));
+    }
+
+    [UnixFact]
+    public void DisabledDotnetFileLockingDoesNotLetASecondWriterIn()
+    {
+        using var holder = ChildProcess.StartWithEnvironment("DOTNET_SYSTEM_IO_DISABLEFILELOCKING", "1", "hold", FilePath);
+        Assert.Equal("holding", holder.ReadLine());
+
+        using var second = ChildProcess.StartWithEnvironment("DOTNET_SYSTEM_IO_DISABLEFILELOCKING", "1", "create", FilePath);
+        int exit = second.WaitForExit(Deadline);
+
+        Assert.True(exit == 5, $"the second writer exited {exit}, not 5 (ListMmfLockedException): {second.ErrorText()}");
+        holder.CloseInput();
+        Assert.Equal(0, holder.WaitForExit(Deadline));
+    }
+
+    [Fact]
+    public void LockFileThatCannotBeOpenedIsNotReportedAsAnotherWriter()
+    {
+        // A directory where the sidecar should be: opening it for writing fails, and that is no other writer.
+        Directory.CreateDirectory(FilePath + ".writer-lock");
+
+        var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(FilePath));
+
+        Assert.IsNotType<ListMmfLockedException>(exception);
+        Assert.Contains("writer lock", exception.Message, StringComparison.Ordinal);
+    }
+}
