@@ -23,8 +23,8 @@ namespace ListMmf;
 /// </para>
 /// <para>
 /// An instance is not thread-safe: give each thread its own reader (they are cheap). A span from
-/// <see cref="AsSpan"/> stays valid until the list is disposed, also across growth: earlier mappings are kept
-/// until then.
+/// <see cref="AsSpan"/> stays valid until the list is disposed or collected, also across growth: earlier
+/// mappings are kept until then.
 /// </para>
 /// <para>Dispose does not flush to the device: the operating system keeps what reached the mapping even if the
 /// process dies. Call <see cref="Flush"/> for durability against power loss.</para>
@@ -55,13 +55,17 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <summary>
     /// Opens the ListMmf file at <paramref name="path"/>, creating it when opened for writing and missing.
     /// </summary>
-    /// <param name="path">The file. A writer also holds <c>path + ".writer-lock"</c> open while it lives.</param>
+    /// <param name="path">The file. A writer also holds an exclusive lock on a sidecar, the file's real path (symbolic links resolved) plus <c>".writer-lock"</c>, while it lives.</param>
     /// <param name="access"><see cref="FileAccess.ReadWrite"/> for the one writer, <see cref="FileAccess.Read"/> for a reader.</param>
     /// <param name="options">Backend and initial capacity; <see cref="ListMmfOptions.Default"/> when null.</param>
     /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file. It was not changed.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds another item type. It was not changed.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the file open for writing.</exception>
-    /// <exception cref="FileNotFoundException">A reader was opened on a file that does not exist.</exception>
+    /// <exception cref="ListMmfException">The file could not be created, locked or mapped (a full disk, a read-only file system, locking unavailable, a failed flush); the message names the file and the OS error.</exception>
+    /// <exception cref="FileNotFoundException">A reader was opened on a file, or in a directory, that does not exist.</exception>
+    /// <exception cref="DirectoryNotFoundException">A writer was opened in a directory that does not exist.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="ListMmfOptions.InitialCapacity"/> is negative or more than any file can hold.</exception>
+    /// <exception cref="PlatformNotSupportedException">A 32-bit or big-endian process, or a system other than Windows, Linux and macOS.</exception>
     public ListMmf(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
         : this(path, access, options, DataTypes.For<T>(), requireDataType: false)
     {

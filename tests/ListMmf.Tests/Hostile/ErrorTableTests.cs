@@ -26,6 +26,20 @@ public sealed class ErrorTableTests : IDisposable
     }
 
     [TmpfsFact]
+    public void CreatingOnACompletelyFullDiskThrowsListMmfException()
+    {
+        using var disk = new TmpfsMount("size=64k");
+        File.WriteAllBytes(disk.File("filler"), new byte[64 * 1024]);
+        string path = disk.File("full.bin");
+
+        var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
+
+        Assert.Equal(path, exception.FilePath);
+        Assert.False(File.Exists(path));
+        Assert.Empty(Directory.GetFiles(disk.Path, "*.tmp"));
+    }
+
+    [TmpfsFact]
     public void CreatingWithNoFreeInodesThrowsListMmfException()
     {
         // The root directory and the writer lock take the only two inodes; the new file finds none.
