@@ -2,7 +2,6 @@ using System;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO;
-using System.Threading;
 
 namespace ListMmf.TestHost;
 
@@ -41,9 +40,6 @@ public static class Stress
                     list.AddRange(batch.AsSpan(0, size));
                     growths += list.Capacity > capacity ? 1 : 0;
                     capacity = list.Capacity;
-
-                    // Leave the readers most of the second core.
-                    Thread.Sleep(0);
                 }
             }
 
