@@ -25,6 +25,27 @@ internal static class BenchmarkFiles
         return path;
     }
 
+    /// <summary>A fresh file named after <paramref name="name"/> holding <paramref name="items"/>; returns its path.</summary>
+    public static string WithItems(string name, int[] items)
+    {
+        string path = Fresh(name);
+        using var writer = new ListMmf<int>(path);
+        writer.AddRange(items);
+        return path;
+    }
+
+    /// <summary>Item i is 7 i: distinct, increasing, and not the index itself.</summary>
+    public static int[] Int32Items(int count)
+    {
+        var items = new int[count];
+        for (int i = 0; i < items.Length; i++)
+        {
+            items[i] = i * 7;
+        }
+
+        return items;
+    }
+
     /// <summary>Removes a file the benchmarks wrote, and the writer-lock sidecar its writer left beside it.</summary>
     public static void Delete(string path)
     {

@@ -19,17 +19,8 @@ public class EnumeratorBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _array = new int[Count];
-        for (int i = 0; i < _array.Length; i++)
-        {
-            _array[i] = i * 7;
-        }
-
-        _path = BenchmarkFiles.Fresh("enumerator");
-        using (var writer = new ListMmf<int>(_path))
-        {
-            writer.AddRange(_array);
-        }
+        _array = BenchmarkFiles.Int32Items(Count);
+        _path = BenchmarkFiles.WithItems("enumerator", _array);
 
         _list = new ListMmf<int>(_path, FileAccess.Read);
     }

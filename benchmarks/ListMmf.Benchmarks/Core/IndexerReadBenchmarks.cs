@@ -31,17 +31,8 @@ public class IndexerReadBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _array = new int[Count];
-        for (int i = 0; i < _array.Length; i++)
-        {
-            _array[i] = i * 7;
-        }
-
-        _path = BenchmarkFiles.Fresh("indexer");
-        using (var writer = new ListMmf<int>(_path))
-        {
-            writer.AddRange(_array);
-        }
+        _array = BenchmarkFiles.Int32Items(Count);
+        _path = BenchmarkFiles.WithItems("indexer", _array);
 
         _posix = new ListMmf<int>(_path, FileAccess.Read, new ListMmfOptions { Backend = MappingBackend.Posix });
         _memoryMappedFile = new ListMmf<int>(_path, FileAccess.Read, new ListMmfOptions { Backend = MappingBackend.MemoryMappedFile });

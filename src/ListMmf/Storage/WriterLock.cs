@@ -23,18 +23,19 @@ internal sealed class WriterLock : IDisposable
     /// <summary>The sidecar that holds the lock.</summary>
     public string LockPath { get; }
 
-    /// <summary>The sidecar that guards the file whose canonical path is <paramref name="canonicalPath"/>.</summary>
-    public static string PathFor(string canonicalPath) => canonicalPath + ".writer-lock";
+    /// <summary>The sidecar that guards the file at <paramref name="path"/>, reached by whatever name.</summary>
+    public static string PathFor(string path) => SidecarOf(StoragePlatform.Current.CanonicalPath(System.IO.Path.GetFullPath(path)));
 
     /// <summary>Takes the lock at once or fails; it never waits.</summary>
     /// <exception cref="ListMmfLockedException">Another writer holds the file.</exception>
     /// <exception cref="ListMmfException">The lock could not be taken for another reason.</exception>
     public static WriterLock Acquire(string path)
     {
-        StoragePlatform platform = StoragePlatform.Current;
-        string lockPath = PathFor(platform.CanonicalPath(path));
-        return new WriterLock(platform.LockWriter(lockPath, path), lockPath);
+        string lockPath = PathFor(path);
+        return new WriterLock(StoragePlatform.Current.LockWriter(lockPath, path), lockPath);
     }
+
+    private static string SidecarOf(string canonicalPath) => canonicalPath + ".writer-lock";
 
     public void Dispose() => _handle.Dispose();
 }

@@ -55,14 +55,7 @@ public sealed class ErrorTableTests : IDisposable
     [TmpfsFact]
     public void WriterOnAReadOnlyFileSystemThrowsListMmfException()
     {
-        using var disk = new TmpfsMount("size=1m");
-        string path = disk.File("readonly.bin");
-        using (var list = new ListMmf<long>(path))
-        {
-            list.AddRange([1, 2, 3]);
-        }
-
-        disk.RemountReadOnly();
+        using TmpfsMount disk = ReadOnlyDiskWithAList(out string path);
 
         var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
         Assert.Equal(path, exception.FilePath);
@@ -72,18 +65,25 @@ public sealed class ErrorTableTests : IDisposable
     [TmpfsFact]
     public void ReaderOnAReadOnlyFileSystemReadsTheItems()
     {
-        using var disk = new TmpfsMount("size=1m");
-        string path = disk.File("readonly.bin");
+        using TmpfsMount disk = ReadOnlyDiskWithAList(out string path);
+
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        Assert.Equal(3, reader.Count);
+        Assert.Equal(3, reader[2]);
+    }
+
+    /// <summary>A tmpfs holding a list of three items at <paramref name="path"/>, then remounted read-only.</summary>
+    private static TmpfsMount ReadOnlyDiskWithAList(out string path)
+    {
+        var disk = new TmpfsMount("size=1m");
+        path = disk.File("readonly.bin");
         using (var list = new ListMmf<long>(path))
         {
             list.AddRange([1, 2, 3]);
         }
 
         disk.RemountReadOnly();
-
-        using var reader = new ListMmf<long>(path, FileAccess.Read);
-        Assert.Equal(3, reader.Count);
-        Assert.Equal(3, reader[2]);
+        return disk;
     }
 
     [Fact]
