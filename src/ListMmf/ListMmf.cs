@@ -151,7 +151,11 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
                 ThrowIndexOutOfRange(index);
             }
 
-            return _items[index];
+            T item = _items[index];
+
+            // A list collected while its item is read would be unmapped under the read.
+            GC.KeepAlive(this);
+            return item;
         }
 
         set
@@ -262,8 +266,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// Makes the items and the count durable: returns once they are on stable storage. The items are made durable
-    /// first, then the page holding the count, so that after a power loss the count never points past durable
-    /// items. Appends themselves make no system call; only this does.
+    /// first, then the page holding the count, so that the flushed count never becomes durable before its items.
+    /// Appends themselves make no system call; only this does.
     /// </summary>
     /// <remarks>
     /// What a power loss keeps is the state of the last <see cref="Flush"/> that returned. What was appended after it
@@ -292,7 +296,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// The items for a search: the count is read once (acquire), then the pointer, which reading the count may
-    /// have moved; every item below that count is completely written.
+    /// have moved; every item below that count is completely written. The caller keeps the list alive
+    /// (<see cref="GC.KeepAlive"/>) until its last read through the source: a collected list is unmapped.
     /// </summary>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     internal PointerSource<T> Snapshot(out long count)
@@ -458,6 +463,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
             if (++_index < _count)
             {
                 _current = items[_index];
+                GC.KeepAlive(_list);
                 return true;
             }
 

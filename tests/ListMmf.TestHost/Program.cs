@@ -15,6 +15,7 @@ namespace ListMmf.TestHost;
 /// <item><c>fill PATH</c>: appends until growing the file fails (run it under a file-size limit), then prints the count it reached.</item>
 /// <item><c>create PATH</c>: creates the file as its writer and closes it.</item>
 /// <item><c>flush PATH</c>: opens the existing file as its writer, appends 10,000 items and flushes.</item>
+/// <item><c>check PATH</c>: opens the file as a reader and verifies it (<see cref="ListMmf{T}.Verify"/>).</item>
 /// <item><c>stress-write PATH SECONDS</c> and <c>stress-read PATH SECONDS</c>: see <see cref="Stress"/>.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
@@ -36,6 +37,7 @@ public static class Program
                 ["fill", string path] => Fill(path),
                 ["create", string path] => Create(path),
                 ["flush", string path] => Flush(path),
+                ["check", string path] => Check(path),
                 ["stress-write", string path, string seconds] => Stress.Write(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["stress-read", string path, string seconds] => Stress.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 _ => Usage(),
@@ -170,6 +172,13 @@ public static class Program
         return 0;
     }
 
+    private static int Check(string path)
+    {
+        using var list = new ListMmf<long>(path, FileAccess.Read);
+        list.Verify();
+        return 0;
+    }
+
     private static int Hold(string path)
     {
         using var list = new ListMmf<long>(path);
@@ -181,7 +190,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | stress-write PATH SECONDS | stress-read PATH SECONDS");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS");
         return 3;
     }
 }

@@ -60,7 +60,7 @@ internal readonly struct ListMmfHeader
     /// The file may have a live writer that grows it and then publishes a larger count. The length is read after
     /// the header, so it is at least what the count was published against: a healthy growing file never looks
     /// damaged. A file read is not atomic with the writer's store of the count, so the header is read again and
-    /// used only when both reads agree (or, beside a writer that never pauses, the last of many tries).
+    /// used only when both reads agree (or, beside a writer that never pauses, the smaller count of the last try).
     /// </remarks>
     /// <exception cref="ListMmfFormatException">The header is damaged, from an unknown version, or claims more items than the file holds.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
@@ -71,10 +71,19 @@ internal readonly struct ListMmfHeader
             ListMmfHeader header = Read(file, path);
             long length = RandomAccess.GetLength(file);
             ListMmfHeader again = Read(file, path);
-            if (again.Equals(header) || attempt == ConsistentReadAttempts)
+            if (again.Equals(header))
             {
                 header.Validate<T>(path, length);
                 return header;
+            }
+
+            if (attempt == ConsistentReadAttempts && again.Version == header.Version && again.DataTypeCode == header.DataTypeCode)
+            {
+                // A writer that never pauses: the smaller of two reads is a count it published (a torn read would
+                // have to be torn twice the same way to pass), and no larger than what the length was read against.
+                var settled = new ListMmfHeader(header.Version, header.DataTypeCode, Math.Min(header.Count, again.Count));
+                settled.Validate<T>(path, length);
+                return settled;
             }
         }
     }

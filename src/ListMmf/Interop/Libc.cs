@@ -20,7 +20,6 @@ internal static unsafe partial class Libc
     public const int ProtWrite = 0x2;
     public const int MapShared = 0x1;
     public const int OpenReadOnly = 0x0;
-    public const int OpenReadWrite = 0x2;
     public const int LockExclusive = 2;
     public const int LockNonBlocking = 4;
 

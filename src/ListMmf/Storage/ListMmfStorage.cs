@@ -74,14 +74,26 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             {
                 ThrowIfDirectoryMissing(path);
                 writerLock = WriterLock.Acquire(path);
-                RemoveLeftoverTemporaries(path);
                 if (!File.Exists(path))
                 {
+                    // A create interrupted before its rename leaves no file, so this is where its leftovers are.
+                    RemoveLeftoverTemporaries(path);
                     Create(path, dataType, initialLength);
                 }
             }
 
-            file = new FileStream(OpenExisting(path, writable ? FileAccess.ReadWrite : FileAccess.Read, FileOptions.None), writable ? FileAccess.ReadWrite : FileAccess.Read, bufferSize: 0);
+            FileAccess access = writable ? FileAccess.ReadWrite : FileAccess.Read;
+            SafeFileHandle handle = writable ? OpenForWriting(path) : OpenExisting(path, access, FileOptions.None);
+            try
+            {
+                file = new FileStream(handle, access, bufferSize: 0);
+            }
+            catch
+            {
+                handle.Dispose();
+                throw;
+            }
+
             ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(file.SafeFileHandle, path);
             if (requireDataType && header.DataType != dataType)
             {
@@ -113,6 +125,19 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         catch (DirectoryNotFoundException exception)
         {
             throw new FileNotFoundException($"Could not find file '{path}': its directory does not exist.", path, exception);
+        }
+    }
+
+    /// <summary>The writer's open: a file that cannot be written (a read-only file system, or no permission) is a <see cref="ListMmfException"/>.</summary>
+    private static SafeFileHandle OpenForWriting(string path)
+    {
+        try
+        {
+            return OpenExisting(path, FileAccess.ReadWrite, FileOptions.None);
+        }
+        catch (Exception exception) when (exception is UnauthorizedAccessException or (IOException and not FileNotFoundException and not ListMmfException))
+        {
+            throw new ListMmfException(path, $"the file cannot be opened for writing: {exception.Message}", exception);
         }
     }
 
@@ -149,7 +174,8 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     /// <summary>
     /// Makes the first <paramref name="end"/> bytes durable, items before header: the pages after the first are
     /// written and the file flushed, then the first page (the header with the count, and the first items) and the
-    /// file again, so that after a power loss the count never points past durable items. Every step is checked.
+    /// file again, so that the count being flushed never becomes durable before its items (the system may still
+    /// write a later count back on its own; see the README). Every step is checked.
     /// </summary>
     public void Flush(long end)
     {
@@ -173,28 +199,26 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     public void Verify<T>()
         where T : unmanaged
     {
-        ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path);
-        long end = ListMmfHeader.Size + (header.Count * sizeof(T));
-        using SpanOwner<byte> buffer = SpanOwner<byte>.Allocate(VerifyChunkBytes);
-        for (long offset = ListMmfHeader.Size; offset < end;)
+        long offset = 0;
+        try
         {
-            int wanted = (int)Math.Min(buffer.Length, end - offset);
-            int read;
-            try
+            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path);
+            long end = ListMmfHeader.Size + (header.Count * sizeof(T));
+            using SpanOwner<byte> buffer = SpanOwner<byte>.Allocate(VerifyChunkBytes);
+            for (offset = ListMmfHeader.Size; offset < end;)
             {
-                read = RandomAccess.Read(_file.SafeFileHandle, buffer.Span[..wanted], offset);
-            }
-            catch (IOException exception)
-            {
-                throw new ListMmfException(Path, $"the items at byte offset {offset:N0} could not be read: {exception.Message}", exception);
-            }
+                int read = RandomAccess.Read(_file.SafeFileHandle, buffer.Span[..(int)Math.Min(buffer.Length, end - offset)], offset);
+                if (read == 0)
+                {
+                    throw new ListMmfFormatException(Path, $"the file ends at byte {offset:N0}, before the {header.Count:N0} items its header claims.");
+                }
 
-            if (read == 0)
-            {
-                throw new ListMmfFormatException(Path, $"the file ends at byte {offset:N0}, before the {header.Count:N0} items its header claims.");
+                offset += read;
             }
-
-            offset += read;
+        }
+        catch (IOException exception) when (exception is not ListMmfException)
+        {
+            throw new ListMmfException(Path, $"the file could not be read at byte offset {offset:N0}: {exception.Message}", exception);
         }
     }
 
@@ -249,7 +273,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             File.Move(temporary, path, overwrite: false);
             platform.FlushDirectory(System.IO.Path.GetDirectoryName(path)!, path);
         }
-        catch (IOException exception) when (exception is not ListMmfException)
+        catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
         {
             throw new ListMmfException(path, $"could not create the file: {exception.Message}", exception);
         }
@@ -267,9 +291,11 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     {
         string directory = System.IO.Path.GetDirectoryName(path)!;
         string name = System.IO.Path.GetFileName(path);
-        foreach (string candidate in Directory.EnumerateFiles(directory, name + ".*.tmp"))
+        foreach (string candidate in Directory.EnumerateFiles(directory, "*.tmp", ExactNames))
         {
-            if (TemporarySuffix().IsMatch(System.IO.Path.GetFileName(candidate).AsSpan(name.Length)))
+            // Compared here, not by the pattern: a name may hold wildcards, and the pattern's casing rules vary.
+            string candidateName = System.IO.Path.GetFileName(candidate);
+            if (candidateName.StartsWith(name, StringComparison.Ordinal) && TemporarySuffix().IsMatch(candidateName.AsSpan(name.Length)))
             {
                 TryDelete(candidate);
             }
@@ -287,6 +313,8 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             // A temporary file that cannot be removed is harmless; the next writer tries again.
         }
     }
+
+    private static readonly EnumerationOptions ExactNames = new() { MatchType = MatchType.Simple, MatchCasing = MatchCasing.CaseSensitive };
 
     [GeneratedRegex("^\\.[0-9a-f]{32}\\.tmp$", RegexOptions.CultureInvariant)]
     private static partial Regex TemporarySuffix();

@@ -73,12 +73,23 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         return length;
     }
 
+    /// <summary>
+    /// Unmaps every view without flushing it: disposing an accessor whose handle is open flushes the view
+    /// (msync or FlushViewOfFile), and Dispose promises no flush; closing the handle first unmaps it directly.
+    /// </summary>
     protected override void Unmap()
     {
         foreach ((MemoryMappedFile map, MemoryMappedViewAccessor view, _) in _mappings)
         {
-            view.Dispose();
-            map.Dispose();
+            try
+            {
+                view.SafeMemoryMappedViewHandle.Dispose();
+                view.Dispose();
+            }
+            finally
+            {
+                map.Dispose();
+            }
         }
 
         _mappings.Clear();

@@ -121,7 +121,9 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     public long LowerBound(T value)
     {
         PointerSource<T> items = _list.Snapshot(out long count);
-        return SortedSearch.LowerBound(ref items, value, 0, count);
+        long index = SortedSearch.LowerBound(ref items, value, 0, count);
+        GC.KeepAlive(_list);
+        return index;
     }
 
     /// <summary>The first index in <c>[first, last)</c> whose item is not less than <paramref name="value"/>, or <paramref name="last"/>.</summary>
@@ -130,14 +132,18 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     {
         PointerSource<T> items = _list.Snapshot(out long count);
         CheckRange(first, last, count);
-        return SortedSearch.LowerBound(ref items, value, first, last);
+        long index = SortedSearch.LowerBound(ref items, value, first, last);
+        GC.KeepAlive(_list);
+        return index;
     }
 
     /// <summary>The first index whose item is greater than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
     public long UpperBound(T value)
     {
         PointerSource<T> items = _list.Snapshot(out long count);
-        return SortedSearch.UpperBound(ref items, value, 0, count);
+        long index = SortedSearch.UpperBound(ref items, value, 0, count);
+        GC.KeepAlive(_list);
+        return index;
     }
 
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
@@ -146,7 +152,9 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     {
         PointerSource<T> items = _list.Snapshot(out long count);
         CheckRange(first, last, count);
-        return SortedSearch.UpperBound(ref items, value, first, last);
+        long index = SortedSearch.UpperBound(ref items, value, first, last);
+        GC.KeepAlive(_list);
+        return index;
     }
 
     /// <summary>The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it would be inserted.</summary>
@@ -159,7 +167,9 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
         PointerSource<T> items = _list.Snapshot(out long count);
         CheckRange(first, last, count);
         long start = SortedSearch.LowerBound(ref items, value, first, last);
-        return new IndexRange(start, SortedSearch.UpperBound(ref items, value, start, last));
+        var range = new IndexRange(start, SortedSearch.UpperBound(ref items, value, start, last));
+        GC.KeepAlive(_list);
+        return range;
     }
 
     /// <summary>
@@ -175,7 +185,9 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
         PointerSource<T> items = _list.Snapshot(out long count);
         CheckRange(first, last, count);
         long index = SortedSearch.LowerBound(ref items, value, first, last);
-        return index < last && items[index] == value ? index : ~index;
+        long found = index < last && items[index] == value ? index : ~index;
+        GC.KeepAlive(_list);
+        return found;
     }
 
     /// <summary>The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the first not less than <paramref name="to"/>.</summary>
@@ -184,13 +196,20 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
         PointerSource<T> items = _list.Snapshot(out long count);
         long start = SortedSearch.LowerBound(ref items, from, 0, count);
         long end = to > from ? SortedSearch.LowerBound(ref items, to, start, count) : start;
+        GC.KeepAlive(_list);
         return new IndexRange(start, end);
     }
 
-    /// <summary>Checks that every stored item keeps the declared order.</summary>
-    /// <exception cref="ListMmfOrderException">The first item that breaks it; the file is corrupt.</exception>
+    /// <summary>
+    /// Checks the file as <see cref="ListMmf{T}.Verify"/> does (header and readable items, e.g. after a crash),
+    /// then that every stored item keeps the declared order.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
+    /// <exception cref="ListMmfException">Part of the items could not be read.</exception>
+    /// <exception cref="ListMmfOrderException">The first item that breaks the order; the file is corrupt.</exception>
     public void Verify()
     {
+        _list.Verify();
         PointerSource<T> items = _list.Snapshot(out long count);
         for (long i = 1; i < count; i++)
         {
@@ -202,6 +221,8 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
                     i);
             }
         }
+
+        GC.KeepAlive(_list);
     }
 
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>

@@ -49,6 +49,7 @@ public sealed class ErrorTableTests : IDisposable
         var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
 
         Assert.Equal(path, exception.FilePath);
+        Assert.Contains("could not create the file", exception.Message, StringComparison.Ordinal);
         Assert.False(File.Exists(path));
     }
 
@@ -138,5 +139,20 @@ public sealed class ErrorTableTests : IDisposable
 
         Assert.False(File.Exists(leftover), "the interrupted create's temporary file is still there");
         Assert.True(File.Exists(unrelated), "a file that is not this library's temporary file was removed");
+    }
+
+    [UnixFact]
+    public void TemporaryFilesOfOtherNamesSurviveAWriterWhoseNameHasWildcards()
+    {
+        string path = _directory.File("a?.bin");
+        string othersLeftover = $"{_directory.File("ab.bin")}.{Guid.NewGuid():N}.tmp";
+        string otherCasing = $"{_directory.File("A?.bin")}.{Guid.NewGuid():N}.tmp";
+        File.WriteAllBytes(othersLeftover, new byte[16]);
+        File.WriteAllBytes(otherCasing, new byte[16]);
+
+        using var list = new ListMmf<long>(path);
+
+        Assert.True(File.Exists(othersLeftover), "another file's temporary file was removed");
+        Assert.True(File.Exists(otherCasing), "a temporary file of a name differing in case was removed");
     }
 }

@@ -11,8 +11,10 @@ namespace ListMmf.Tests.MultiProcess;
 /// <summary>
 /// Reader processes open, search and refresh files that a writer process grows through hundreds of growths: a
 /// healthy, growing file must never be reported as damaged, and no reader may see a wrong item. The figures are
-/// written to the test output and, when LISTMMF_STRESS_REPORT names a file, appended to it (CI prints it).
+/// written to the test output and, when LISTMMF_STRESS_REPORT names a file, appended to it (CI prints it). It runs
+/// alone: its processes take both cores.
 /// </summary>
+[Collection(nameof(LiveReaderStressTests))]
 public sealed class LiveReaderStressTests : IDisposable
 {
     private static readonly TimeSpan Duration = TimeSpan.FromSeconds(15);
@@ -78,4 +80,10 @@ public sealed class LiveReaderStressTests : IDisposable
         Assert.True(match.Success, $"no {name} in '{line}'");
         return long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
     }
+}
+
+/// <summary>The stress test's collection: it does not run beside the other test classes.</summary>
+[CollectionDefinition(nameof(LiveReaderStressTests), DisableParallelization = true)]
+public sealed class RunsAlone
+{
 }

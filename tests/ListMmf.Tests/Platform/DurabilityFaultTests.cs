@@ -76,6 +76,22 @@ public sealed class DurabilityFaultTests : IDisposable
         Assert.False(File.Exists(FilePath), "a writer that could not lock went on to create the file");
     }
 
+    [StraceFact]
+    public void VerifyReportsItemsThatCannotBeRead()
+    {
+        using (var list = new ListMmf<long>(FilePath))
+        {
+            list.AddRange(new long[100_000]);
+        }
+
+        // Only this file's reads count (-P; the runtime reads its assemblies with pread too): opening reads the
+        // header twice and Verify twice more, so the fifth read is the first of the items.
+        (int exit, string error) = RunUnderStrace(["-P", Path.GetFullPath(FilePath), "-e", "trace=pread64", "-e", "inject=pread64:error=EIO:when=5+"], "check", FilePath);
+
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("could not be read at byte offset 16:", error, StringComparison.Ordinal);
+    }
+
     private static (int ExitCode, string Error) RunUnderStrace(string[] straceOptions, params string[] args)
     {
         using var child = ChildProcess.StartUnderStrace(straceOptions, args);

@@ -75,11 +75,11 @@ public sealed class WriterLockTests : IDisposable
         Assert.Equal(0, holder.WaitForExit(Deadline));
     }
 
-    [Fact]
+    [UnixFact]
     public void LockFileThatCannotBeOpenedIsNotReportedAsAnotherWriter()
     {
-        // A directory where the sidecar should be: opening it for writing fails, and that is no other writer.
-        Directory.CreateDirectory(FilePath + ".writer-lock");
+        // The sidecar is a link into a directory that does not exist: it can be neither opened nor created.
+        File.CreateSymbolicLink(FilePath + ".writer-lock", Path.Combine(_directory.Path, "missing", "lock"));
 
         var exception = Assert.Throws<ListMmfException>(() => new ListMmf<long>(FilePath));
 

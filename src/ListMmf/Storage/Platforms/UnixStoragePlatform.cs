@@ -125,12 +125,13 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
         }
     }
 
-    /// <summary>Opens the sidecar read-write, creating it first if it is missing, close-on-exec.</summary>
+    /// <summary>Opens the sidecar read-only, creating it first if it is missing, close-on-exec.</summary>
     private int OpenLockFile(string lockPath, string path)
     {
         for (int attempt = 0; ; attempt++)
         {
-            int fd = Libc.Open(lockPath, Libc.OpenReadWrite | OpenCloseOnExec);
+            // flock needs no write access: a sidecar another user created stays usable by every writer of the file.
+            int fd = Libc.Open(lockPath, Libc.OpenReadOnly | OpenCloseOnExec);
             if (fd >= 0)
             {
                 return fd;

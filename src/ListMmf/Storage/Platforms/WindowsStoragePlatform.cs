@@ -15,7 +15,7 @@ namespace ListMmf.Storage;
 [SupportedOSPlatform("windows")]
 internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 {
-    /// <summary>Back-off rounds for FlushViewOfFile, sleeping 1, 2, 4, ... ms between them (about 30 s in all).</summary>
+    /// <summary>Back-off rounds for FlushViewOfFile, sleeping 1, 2, 4, ... 16,384 ms between them (about 33 s in all).</summary>
     private const int FlushWaits = 15;
 
     private const int FlushRetriesPerWait = 20;
@@ -55,7 +55,7 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
         int error = Marshal.GetLastPInvokeError();
         for (int wait = 0; error == Kernel32.ErrorLockViolation && wait < FlushWaits; wait++)
         {
-            Thread.Sleep(1 << Math.Min(wait, 10));
+            Thread.Sleep(1 << wait);
             for (int retry = 0; retry < FlushRetriesPerWait; retry++)
             {
                 if (Kernel32.FlushViewOfFile((nint)address, (nuint)length))
