@@ -90,7 +90,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         try
         {
             // Read the count through the mapping, atomically: a count past the file is damage, refused here.
-            _storage.PrefaultFrom(ListMmfHeader.Size + (Count * sizeof(T)));
+            _storage.Opened(ListMmfHeader.Size + (Count * sizeof(T)));
         }
         catch
         {

@@ -127,6 +127,7 @@ internal static unsafe partial class Libc
     public static class Linux
     {
         public const int MsSync = 0x4;
+        public const int MadvPopulateRead = 22;
         public const int MadvPopulateWrite = 23;
         public const int OpenCloseOnExec = 0x80000;
         public const int WouldBlock = 11;

@@ -10,6 +10,9 @@ internal readonly unsafe struct PointerSource<T> : IItemSource<T>
 
     public PointerSource(T* items) => _items = items;
 
+    /// <summary>The first item.</summary>
+    public T* Pointer => _items;
+
     public T this[long index]
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]

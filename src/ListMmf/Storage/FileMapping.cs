@@ -105,6 +105,16 @@ internal abstract unsafe class FileMapping : IDisposable
         }
     }
 
+    /// <summary>Faults in the pages of the byte range now, readable, so that reads of them take no page fault.</summary>
+    public void Populate(long offset, long length)
+    {
+        long end = Math.Min(Length, offset + length);
+        if (end > offset)
+        {
+            Platform.PrefaultReadable(Pointer + offset, end - offset);
+        }
+    }
+
     /// <summary>
     /// Makes at least the first <paramref name="length"/> bytes of the (already long enough) file addressable;
     /// returns how many are. More when the writer grew the file meanwhile and the backend must map its whole length.

@@ -28,8 +28,9 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     private readonly FileMapping _mapping;
     private readonly WriterLock? _writerLock;
     private readonly bool _prefault;
+    private readonly bool _populate;
 
-    private ListMmfStorage(string path, bool writable, FileStream file, FileMapping mapping, WriterLock? writerLock, ListMmfHeader header, MappingBackend backend, bool prefault)
+    private ListMmfStorage(string path, bool writable, FileStream file, FileMapping mapping, WriterLock? writerLock, ListMmfHeader header, MappingBackend backend, ListMmfOptions options)
     {
         Path = path;
         IsWritable = writable;
@@ -38,7 +39,8 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         _writerLock = writerLock;
         DataType = header.DataType;
         Backend = backend;
-        _prefault = prefault;
+        _prefault = options.PrefaultCapacity;
+        _populate = options.PopulateOnOpen;
     }
 
     public string Path { get; }
@@ -101,7 +103,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             }
 
             FileMapping mapping = FileMapping.Create(file, path, writable, backend);
-            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, backend, options.PrefaultCapacity);
+            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, backend, options);
         }
         catch
         {
@@ -159,12 +161,21 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>Faults in the bytes from <paramref name="offset"/> to the end of the mapping, when the options ask for it.</summary>
-    public void PrefaultFrom(long offset)
+    /// <summary>
+    /// What the options ask for once the list is open and its published items end at byte <paramref name="end"/>:
+    /// the spare capacity after it faulted in writable (<see cref="ListMmfOptions.PrefaultCapacity"/>), the items
+    /// before it read in (<see cref="ListMmfOptions.PopulateOnOpen"/>).
+    /// </summary>
+    public void Opened(long end)
     {
         if (_prefault)
         {
-            _mapping.Prefault(offset, _mapping.Length - offset);
+            _mapping.Prefault(end, _mapping.Length - end);
+        }
+
+        if (_populate)
+        {
+            _mapping.Populate(ListMmfHeader.Size, end - ListMmfHeader.Size);
         }
     }
 

@@ -19,18 +19,26 @@ namespace ListMmf;
 /// <see cref="Verify"/> checks it.
 /// </remarks>
 /// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>, <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
-public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
+public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
+    /// <summary>Below this many file pages a plain binary search is as fast: its probes stay in the CPU caches.</summary>
+    internal const long DefaultIndexMinimumPages = 64;
+
+    /// <summary>A ranged search uses the index (and clamps its answer) only over ranges of at least this many items.</summary>
+    private const long IndexedRangeItems = 4096;
+
     private readonly ListMmf<T> _list;
+    private readonly bool _indexed;
+    private PageIndex<T>? _index;
 
     /// <summary>Opens or creates the sorted list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.</summary>
     public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(new ListMmf<T>(path, access, options), order)
+        : this(new ListMmf<T>(path, access, options), order, options)
     {
     }
 
-    internal SortedListMmf(ListMmf<T> list, TimeSeriesOrder order)
+    internal SortedListMmf(ListMmf<T> list, TimeSeriesOrder order, ListMmfOptions? options)
     {
         if (order is not (TimeSeriesOrder.Ascending or TimeSeriesOrder.AscendingOrEqual))
         {
@@ -40,7 +48,14 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
 
         _list = list;
         Order = order;
+        _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
+
+    /// <summary>The smallest list, in file pages, that gets a page index; tests lower it to reach the index with small lists.</summary>
+    internal long IndexMinimumPages { get; set; } = DefaultIndexMinimumPages;
+
+    /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
+    internal PageIndex<T>? Index => _index;
 
     /// <summary>The order the list keeps.</summary>
     public TimeSeriesOrder Order { get; }
@@ -97,7 +112,11 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
-    public void Truncate(long newCount) => _list.Truncate(newCount);
+    public void Truncate(long newCount)
+    {
+        _list.Truncate(newCount);
+        _index = null;
+    }
 
     /// <inheritdoc cref="ListMmf{T}.Flush"/>
     public void Flush() => _list.Flush();
@@ -118,44 +137,30 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
-    public long LowerBound(T value)
-    {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        long index = SortedSearch.LowerBound(ref items, value, 0, count);
-        GC.KeepAlive(_list);
-        return index;
-    }
+    public long LowerBound(T value) => Bound(value, inclusive: false);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is not less than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long LowerBound(T value, long first, long last)
-    {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        CheckRange(first, last, count);
-        long index = SortedSearch.LowerBound(ref items, value, first, last);
-        GC.KeepAlive(_list);
-        return index;
-    }
+    public long LowerBound(T value, long first, long last) => Bound(value, first, last, inclusive: false);
 
     /// <summary>The first index whose item is greater than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
-    public long UpperBound(T value)
-    {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        long index = SortedSearch.UpperBound(ref items, value, 0, count);
-        GC.KeepAlive(_list);
-        return index;
-    }
+    public long UpperBound(T value) => Bound(value, inclusive: true);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long UpperBound(T value, long first, long last)
-    {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        CheckRange(first, last, count);
-        long index = SortedSearch.UpperBound(ref items, value, first, last);
-        GC.KeepAlive(_list);
-        return index;
-    }
+    public long UpperBound(T value, long first, long last) => Bound(value, first, last, inclusive: true);
+
+    /// <summary>
+    /// The <see cref="LowerBound(T)"/> of every value in <paramref name="values"/>, into <paramref name="results"/>:
+    /// the same answers as one search at a time, but the searches of a batch overlap their memory misses, which makes
+    /// each of them several times cheaper on a large list. All are answered against one count. No allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => _ = Bounds(values, results, inclusive: false);
+
+    /// <summary>The <see cref="UpperBound(T)"/> of every value in <paramref name="values"/>; see <see cref="LowerBound(ReadOnlySpan{T}, Span{long})"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => _ = Bounds(values, results, inclusive: true);
 
     /// <summary>The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it would be inserted.</summary>
     public IndexRange EqualRange(T value) => EqualRange(value, 0, Count);
@@ -164,12 +169,8 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public IndexRange EqualRange(T value, long first, long last)
     {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        CheckRange(first, last, count);
-        long start = SortedSearch.LowerBound(ref items, value, first, last);
-        var range = new IndexRange(start, SortedSearch.UpperBound(ref items, value, start, last));
-        GC.KeepAlive(_list);
-        return range;
+        long start = LowerBound(value, first, last);
+        return new IndexRange(start, Math.Max(start, UpperBound(value, first, last)));
     }
 
     /// <summary>
@@ -182,22 +183,15 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long BinarySearch(T value, long first, long last)
     {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        CheckRange(first, last, count);
-        long index = SortedSearch.LowerBound(ref items, value, first, last);
-        long found = index < last && items[index] == value ? index : ~index;
-        GC.KeepAlive(_list);
-        return found;
+        long index = LowerBound(value, first, last);
+        return index < last && _list[index] == value ? index : ~index;
     }
 
     /// <summary>The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the first not less than <paramref name="to"/>.</summary>
     public IndexRange FindRange(T from, T to)
     {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        long start = SortedSearch.LowerBound(ref items, from, 0, count);
-        long end = to > from ? SortedSearch.LowerBound(ref items, to, start, count) : start;
-        GC.KeepAlive(_list);
-        return new IndexRange(start, end);
+        long start = LowerBound(from);
+        return new IndexRange(start, to > from ? Math.Max(start, LowerBound(to)) : start);
     }
 
     /// <summary>
@@ -237,6 +231,95 @@ public sealed class SortedListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <inheritdoc/>
     public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
+
+    /// <summary>LowerBound (<paramref name="inclusive"/> false) or UpperBound over the whole list, against one count snapshot.</summary>
+    private long Bound(T value, bool inclusive)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        PageIndex<T>? index = IndexFor(items.Pointer, count);
+        long result = index is not null
+            ? IndexedSearch.Bound(index, items.Pointer, count, value, inclusive)
+            : inclusive ? SortedSearch.UpperBound(ref items, value, 0, count) : SortedSearch.LowerBound(ref items, value, 0, count);
+        GC.KeepAlive(_list);
+        return result;
+    }
+
+    /// <summary>
+    /// The bound within <c>[first, last)</c>. Over a wide range, the bound over the whole list clamped to the range
+    /// (the list is sorted, so that is the same answer), which the index makes fast.
+    /// </summary>
+    private long Bound(T value, long first, long last, bool inclusive)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        CheckRange(first, last, count);
+        PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
+        long result = index is not null
+            ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, inclusive), first, last)
+            : inclusive ? SortedSearch.UpperBound(ref items, value, first, last) : SortedSearch.LowerBound(ref items, value, first, last);
+        GC.KeepAlive(_list);
+        return result;
+    }
+
+    /// <summary>The LowerBound of each value against one count snapshot, which it returns (for the DateTime batches).</summary>
+    internal long LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, inclusive: false);
+
+    private long Bounds(ReadOnlySpan<T> values, Span<long> results, bool inclusive)
+    {
+        if (results.Length < values.Length)
+        {
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the {values.Length:N0} values.", nameof(results));
+        }
+
+        PointerSource<T> items = _list.Snapshot(out long count);
+        PageIndex<T>? index = IndexFor(items.Pointer, count);
+        if (index is not null)
+        {
+            IndexedSearch.Bounds(index, items.Pointer, count, values, results, inclusive);
+        }
+        else
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                results[i] = inclusive ? SortedSearch.UpperBound(ref items, values[i], 0, count) : SortedSearch.LowerBound(ref items, values[i], 0, count);
+            }
+        }
+
+        GC.KeepAlive(_list);
+        return count;
+    }
+
+    /// <summary>
+    /// The page index for a search of the first <paramref name="count"/> items: built on the first search of a
+    /// large enough list, extended when the list has grown by more than an eighth (the items past the index are
+    /// searched as part of its last page until then), dropped when the count went down (a truncation).
+    /// </summary>
+    private PageIndex<T>? IndexFor(T* items, long count)
+    {
+        PageIndex<T>? index = _index;
+        if (index is not null)
+        {
+            if (count < index.IndexedCount)
+            {
+                index = _index = null;
+            }
+            else
+            {
+                if ((count - index.IndexedCount) * sizeof(T) > Math.Max(index.FenceCount / 8, DefaultIndexMinimumPages) * PageIndex<T>.PageBytes)
+                {
+                    index.Extend(items, count);
+                }
+
+                return index;
+            }
+        }
+
+        if (!_indexed || !PageIndex<T>.IsWorthwhile(count, IndexMinimumPages))
+        {
+            return null;
+        }
+
+        return _index = PageIndex<T>.Build(items, count);
+    }
 
     internal static void CheckRange(long first, long last, long count)
     {

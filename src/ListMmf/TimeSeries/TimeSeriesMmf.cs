@@ -23,7 +23,7 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
 {
     private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
     {
-        Keys = new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order);
+        Keys = new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order, options);
     }
 
     /// <summary>The stored keys, with the same searches keyed by <typeparamref name="TKey"/>.</summary>
@@ -83,6 +83,18 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long UpperBound(DateTime time, long first, long last) => SearchRange(TryKeyAfter(time, out TKey key), key, first, last);
 
+    /// <summary>
+    /// The <see cref="LowerBound(DateTime)"/> of every time in <paramref name="times"/>, into
+    /// <paramref name="results"/>, searched together so that their memory misses overlap; see
+    /// <see cref="SortedListMmf{T}.LowerBound(ReadOnlySpan{T}, Span{long})"/>. No allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, after: false);
+
+    /// <summary>The <see cref="UpperBound(DateTime)"/> of every time in <paramref name="times"/>; see <see cref="LowerBound(ReadOnlySpan{DateTime}, Span{long})"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    public void UpperBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, after: true);
+
     /// <summary>The indices of the timestamps equal to <paramref name="time"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(DateTime time)
     {
@@ -124,6 +136,42 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
 
     /// <inheritdoc/>
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
+
+    /// <summary>
+    /// Converts the times to keys a chunk at a time on the stack, searches each chunk as a batch, and answers the
+    /// times past every key with the end: the smallest key at or after a time, searched with LowerBound, gives both
+    /// bounds (for UpperBound, the smallest key after the time).
+    /// </summary>
+    private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, bool after)
+    {
+        if (results.Length < times.Length)
+        {
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the {times.Length:N0} times.", nameof(results));
+        }
+
+        const int Chunk = 64;
+        Span<TKey> keys = stackalloc TKey[Chunk];
+        Span<bool> beyond = stackalloc bool[Chunk];
+        for (int start = 0; start < times.Length; start += Chunk)
+        {
+            int size = Math.Min(Chunk, times.Length - start);
+            for (int i = 0; i < size; i++)
+            {
+                DateTime time = times[start + i];
+                beyond[i] = !(after ? TryKeyAfter(time, out keys[i]) : TryKeyAtOrAfter(time, out keys[i]));
+            }
+
+            Span<long> chunkResults = results.Slice(start, size);
+            long count = Keys.LowerBoundOfEach(keys[..size], chunkResults);
+            for (int i = 0; i < size; i++)
+            {
+                if (beyond[i])
+                {
+                    chunkResults[i] = count;
+                }
+            }
+        }
+    }
 
     /// <summary>
     /// The first index in <c>[first, last)</c> whose key is not less than <paramref name="key"/>; when no key

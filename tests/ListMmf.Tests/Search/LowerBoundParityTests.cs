@@ -43,6 +43,109 @@ public sealed class LowerBoundParityTests : IDisposable
         return data;
     }
 
+    /// <summary>
+    /// Lengths around the page index's boundaries for Int32 items: the first page holds 1,020 (the header takes 16
+    /// bytes), the others 1,024; a node holds 16 fences, so 16 and 256 pages end a node and a level.
+    /// </summary>
+    public static TheoryData<int> BoundaryLengths()
+    {
+        var data = new TheoryData<int>();
+        foreach (int pages in new[] { 1, 2, 16, 17, 256, 257 })
+        {
+            int items = 1_020 + ((pages - 1) * 1_024);
+            data.Add(items - 1);
+            data.Add(items);
+            data.Add(items + 1);
+        }
+
+        return data;
+    }
+
+    [Theory, MemberData(nameof(BoundaryLengths))]
+    public void EveryImplementationAgreesAtPageAndNodeBoundaries(int length)
+    {
+        var random = new Random(length);
+        int[] items = Enumerable.Range(0, length).Select(_ => random.Next(-length, length)).Order().ToArray();
+        Assert.Empty(Disagreements($"length {length}", items, Targets(items, random)));
+    }
+
+    [Theory, MemberData(nameof(BoundaryLengths))]
+    public void BatchedSearchesAgreeWithALinearScanAtPageAndNodeBoundaries(int length)
+    {
+        var random = new Random(length);
+        int[] items = Enumerable.Range(0, length).Select(_ => random.Next(-length, length)).Order().ToArray();
+        Assert.Empty(BatchDisagreements($"length {length}", items, Targets(items, random)));
+    }
+
+    [Theory, MemberData(nameof(Shapes))]
+    public void BatchedSearchesAgreeWithALinearScan(string shape, int[] items)
+    {
+        Assert.Empty(BatchDisagreements(shape, items, Targets(items, new Random(shape.Length))));
+    }
+
+    [Theory, MemberData(nameof(RandomShapes))]
+    public void BatchedSearchesAgreeOnRandomSortedData(int seed, int length)
+    {
+        var random = new Random(seed);
+        int[] items = Enumerable.Range(0, length).Select(_ => random.Next(-50, 50)).Order().ToArray();
+        Assert.Empty(BatchDisagreements($"seed {seed}", items, Targets(items, random)));
+    }
+
+    [Fact]
+    public void IndexOfAWritersGrowingListAgreesAfterEveryGrowth()
+    {
+        string path = _directory.File("growing.bt");
+        var random = new Random(3);
+        var items = new List<int>();
+        using var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual);
+        writer.IndexMinimumPages = 1;
+        using var reader = SortedSearchers.OpenSorted<int>(path, MappingBackend.Default, indexed: true);
+        int value = 0;
+        var disagreements = new List<string>();
+        for (int batch = 0; batch < 300; batch++)
+        {
+            int[] added = Enumerable.Range(0, random.Next(1, 3_000)).Select(_ => value += random.Next(0, 3)).ToArray();
+            writer.AddRange(added);
+            items.AddRange(added);
+            for (int i = 0; i < 20; i++)
+            {
+                int target = random.Next(-1, value + 2);
+                long expected = items.BinarySearchLowerBound(target);
+                Check(disagreements, $"after batch {batch}", "writer", "LowerBound", target, 0, items.Count, expected, writer.LowerBound(target));
+                Check(disagreements, $"after batch {batch}", "reader", "LowerBound", target, 0, items.Count, expected, reader.LowerBound(target));
+            }
+        }
+
+        Assert.NotNull(writer.Index);
+        Assert.True(writer.Index!.IndexedCount >= items.Count / 2, $"the writer's index covers {writer.Index.IndexedCount:N0} of {items.Count:N0} items");
+        Assert.Empty(disagreements.Take(20));
+    }
+
+    [Fact]
+    public void IndexIsDroppedWhenTheWriterTruncates()
+    {
+        string path = _directory.File("truncated.bt");
+        using var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual);
+        writer.IndexMinimumPages = 1;
+        writer.AddRange(Enumerable.Range(0, 50_000).ToArray());
+        Assert.Equal(30_000, writer.LowerBound(30_000));
+
+        writer.Truncate(10_000);
+        writer.AddRange(Enumerable.Range(20_000, 40_000).ToArray());
+
+        Assert.Equal(10_000, writer.LowerBound(15_000));
+        Assert.Equal(20_000, writer.LowerBound(30_000));
+    }
+
+    [Fact]
+    public void BatchWithAShorterResultSpanIsRefused()
+    {
+        string path = WriteSortedFile([1, 2, 3]);
+        using var list = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read);
+
+        Assert.Throws<ArgumentException>(() => list.LowerBound([1, 2, 3], new long[2]));
+    }
+
     [Theory, MemberData(nameof(Shapes))]
     public void EveryImplementationAgreesWithALinearScan(string shape, int[] items)
     {
@@ -133,6 +236,40 @@ public sealed class LowerBoundParityTests : IDisposable
         return disagreements.Take(20).ToList();
     }
 
+    /// <summary>The batch searches, with and without the index, against a linear scan: all targets in one call, and in odd-sized pieces.</summary>
+    private List<string> BatchDisagreements(string shape, int[] items, List<int> targets)
+    {
+        string path = WriteSortedFile(items);
+        var disagreements = new List<string>();
+        int[] all = targets.ToArray();
+        long[] expectedLower = all.Select(t => LinearLowerBound(items, t, 0, items.Length)).ToArray();
+        long[] expectedUpper = all.Select(t => LinearUpperBound(items, t, 0, items.Length)).ToArray();
+        foreach (bool indexed in new[] { true, false })
+        {
+            using SortedListMmf<int> list = SortedSearchers.OpenSorted<int>(path, MappingBackend.Default, indexed);
+            foreach (int piece in new[] { all.Length, 1, 7, 33, 100 })
+            {
+                var lower = new long[all.Length];
+                var upper = new long[all.Length];
+                for (int start = 0; start < all.Length; start += piece)
+                {
+                    int size = Math.Min(piece, all.Length - start);
+                    list.LowerBound(all.AsSpan(start, size), lower.AsSpan(start, size));
+                    list.UpperBound(all.AsSpan(start, size), upper.AsSpan(start, size));
+                }
+
+                string name = $"batched{(indexed ? " indexed" : "")} by {piece}";
+                for (int i = 0; i < all.Length; i++)
+                {
+                    Check(disagreements, shape, name, "LowerBound", all[i], 0, items.Length, expectedLower[i], lower[i]);
+                    Check(disagreements, shape, name, "UpperBound", all[i], 0, items.Length, expectedUpper[i], upper[i]);
+                }
+            }
+        }
+
+        return disagreements.Take(20).ToList();
+    }
+
     private static void Check(List<string> disagreements, string shape, string name, string search, int target, long first, long last, long expected, long actual)
     {
         if (expected != actual)
@@ -190,5 +327,30 @@ public sealed class LowerBoundParityTests : IDisposable
         using var list = new ListMmf<int>(RepositoryFiles.Path("data-samples", "MES-2024-03-12-timestamps.bt"), FileAccess.Read);
         int from = (int)new DateTimeOffset(2024, 3, 12, 14, 30, 0, TimeSpan.Zero).ToUnixTimeSeconds();
         return list.Where(s => s >= from && s < from + 3_600).ToArray();
+    }
+}
+
+/// <summary>LowerBound over a sorted list, for checking against.</summary>
+internal static class SortedListExtensions
+{
+    public static long BinarySearchLowerBound(this List<int> items, int target)
+    {
+        int first = 0;
+        int count = items.Count;
+        while (count > 0)
+        {
+            int step = count / 2;
+            if (items[first + step] < target)
+            {
+                first += step + 1;
+                count -= step + 1;
+            }
+            else
+            {
+                count = step;
+            }
+        }
+
+        return first;
     }
 }

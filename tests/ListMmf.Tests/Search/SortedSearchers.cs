@@ -15,7 +15,10 @@ public interface ISortedSearcher : IDisposable
     long UpperBound(int value, long first, long last);
 }
 
-/// <summary>Every search implementation of the library over one file: the two mapping backends, the four file readers, and a managed array.</summary>
+/// <summary>
+/// Every search implementation of the library over one file: the two mapping backends with a plain binary search
+/// and with the page index (forced on for lists of any size), the four file readers, and a managed array.
+/// </summary>
 public static class SortedSearchers
 {
     public static List<ISortedSearcher> OpenAll(string path, int[] items)
@@ -23,7 +26,8 @@ public static class SortedSearchers
         var searchers = new List<ISortedSearcher>();
         foreach (MappingBackend backend in Backends.All)
         {
-            searchers.Add(new Mapped(path, backend));
+            searchers.Add(new Mapped(path, backend, indexed: false));
+            searchers.Add(new Mapped(path, backend, indexed: true));
         }
 
         searchers.Add(new FileReader("FileStream", new FileStreamSortedReader<int>(path)));
@@ -34,11 +38,17 @@ public static class SortedSearchers
         return searchers;
     }
 
-    private sealed class Mapped(string path, MappingBackend backend) : ISortedSearcher
+    private sealed class Mapped : ISortedSearcher
     {
-        private readonly SortedListMmf<int> _list = new(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, Backends.Options(backend));
+        private readonly SortedListMmf<int> _list;
 
-        public string Name => $"mmap/{backend}";
+        public Mapped(string path, MappingBackend backend, bool indexed)
+        {
+            _list = OpenSorted<int>(path, backend, indexed);
+            Name = indexed ? $"mmap indexed/{backend}" : $"mmap/{backend}";
+        }
+
+        public string Name { get; }
 
         public long LowerBound(int value, long first, long last) =>
             first == 0 && last == _list.Count ? _list.LowerBound(value) : _list.LowerBound(value, first, last);
@@ -47,6 +57,15 @@ public static class SortedSearchers
             first == 0 && last == _list.Count ? _list.UpperBound(value) : _list.UpperBound(value, first, last);
 
         public void Dispose() => _list.Dispose();
+    }
+
+    /// <summary>A reader of the sorted file, with the page index forced on for any size or turned off.</summary>
+    public static SortedListMmf<T> OpenSorted<T>(string path, MappingBackend backend, bool indexed)
+        where T : unmanaged, System.Numerics.IComparisonOperators<T, T, bool>
+    {
+        var list = new SortedListMmf<T>(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, new ListMmfOptions { Backend = backend, SearchIndex = indexed });
+        list.IndexMinimumPages = 1;
+        return list;
     }
 
     private sealed class FileReader(string name, SortedFileReader<int> reader) : ISortedSearcher

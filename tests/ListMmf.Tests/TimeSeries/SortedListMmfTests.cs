@@ -136,7 +136,7 @@ public sealed class SortedListMmfTests : IDisposable
 
     [Fact]
     public void DoubleKeysAgreeWithALinearScan() =>
-        AssertSearchesAgree(seed => Math.Round(seed.NextDouble() * 100, 1) - 50, [double.NegativeInfinity, double.PositiveInfinity, -0.0, 0.0, 0.05, -50.0, 50.0]);
+        AssertSearchesAgree(seed => Math.Round(seed.NextDouble() * 100, 1) - 50, [double.NegativeInfinity, double.PositiveInfinity, -0.0, 0.0, 0.05, -50.0, 50.0, double.NaN]);
 
     [Fact]
     public async Task ReaderSearchingWhileTheWriterAppendsAlwaysSearchesACompletePrefix()
@@ -171,22 +171,44 @@ public sealed class SortedListMmfTests : IDisposable
         Assert.Equal(Items, reader.Count);
     }
 
+    /// <summary>
+    /// Plain, indexed (forced on) and batched searches of 5,000 keys (several pages and index nodes for every key
+    /// width) against a linear scan.
+    /// </summary>
     private void AssertSearchesAgree<T>(Func<Random, T> next, T[] extraTargets)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         var random = new Random(11);
-        T[] items = Enumerable.Range(0, 777).Select(_ => next(random)).Order().ToArray();
-        using var list = new SortedListMmf<T>(FilePath, TimeSeriesOrder.AscendingOrEqual);
-        list.AddRange(items);
-        foreach (T target in items.Concat(extraTargets).Concat(Enumerable.Range(0, 100).Select(_ => next(random))))
+        T[] items = Enumerable.Range(0, 5_000).Select(_ => next(random)).Order().ToArray();
+        using (var writer = new SortedListMmf<T>(FilePath, TimeSeriesOrder.AscendingOrEqual))
         {
-            long lower = items.TakeWhile(item => item < target).LongCount();
-            long upper = items.TakeWhile(item => item <= target).LongCount();
-            Assert.Equal(lower, list.LowerBound(target));
-            Assert.Equal(upper, list.UpperBound(target));
-            Assert.Equal(new IndexRange(lower, upper), list.EqualRange(target));
-            Assert.Equal(upper > lower ? lower : ~lower, list.BinarySearch(target));
-            Assert.Equal(Math.Min(Math.Max(lower, 100), 600), list.LowerBound(target, 100, 600));
+            writer.AddRange(items);
+        }
+
+        T[] targets = items.Where((_, i) => i % 7 == 0).Concat(extraTargets).Concat(Enumerable.Range(0, 100).Select(_ => next(random))).ToArray();
+        foreach (bool indexed in new[] { false, true })
+        {
+            using SortedListMmf<T> list = Search.SortedSearchers.OpenSorted<T>(FilePath, MappingBackend.Default, indexed);
+            var lowers = new long[targets.Length];
+            var uppers = new long[targets.Length];
+            list.LowerBound(targets, lowers);
+            list.UpperBound(targets, uppers);
+            for (int i = 0; i < targets.Length; i++)
+            {
+                T target = targets[i];
+                long lower = items.TakeWhile(item => item < target).LongCount();
+                long upper = items.TakeWhile(item => item <= target).LongCount();
+                Assert.Equal(lower, list.LowerBound(target));
+                Assert.Equal(upper, list.UpperBound(target));
+                Assert.Equal(lower, lowers[i]);
+                Assert.Equal(upper, uppers[i]);
+                Assert.Equal(new IndexRange(lower, upper), list.EqualRange(target));
+                Assert.Equal(upper > lower ? lower : ~lower, list.BinarySearch(target));
+                Assert.Equal(Math.Min(Math.Max(lower, 100), 600), list.LowerBound(target, 100, 600));
+                Assert.Equal(Math.Min(Math.Max(upper, 100), 4_900), list.UpperBound(target, 100, 4_900));
+            }
+
+            Assert.Equal(indexed, list.Index is not null);
         }
     }
 }

@@ -15,11 +15,16 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     protected override int WouldBlock => Libc.Linux.WouldBlock;
 
     /// <summary>Best effort: kernels before 5.14 do not know the advice, and the caller loses only the head start.</summary>
-    public override void PrefaultWritable(byte* address, long length)
+    public override void PrefaultWritable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateWrite);
+
+    /// <summary>Best effort, as <see cref="PrefaultWritable"/>.</summary>
+    public override void PrefaultReadable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateRead);
+
+    private static void Advise(byte* address, long length, int advice)
     {
         long pageSize = System.Environment.SystemPageSize;
         long misalignment = (long)((nuint)address % (nuint)pageSize);
-        _ = Libc.Advise((nint)(address - misalignment), (nuint)(length + misalignment), Libc.Linux.MadvPopulateWrite);
+        _ = Libc.Advise((nint)(address - misalignment), (nuint)(length + misalignment), advice);
     }
 
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)

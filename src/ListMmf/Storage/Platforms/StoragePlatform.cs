@@ -61,6 +61,11 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>Faults the range in, readable, so that later reads take no page fault. Best effort; a no-op where unsupported.</summary>
+    public virtual void PrefaultReadable(byte* address, long length)
+    {
+    }
+
     /// <summary>
     /// Takes the exclusive, non-blocking writer lock on the sidecar <paramref name="lockPath"/> and returns the
     /// handle that holds it (closing it releases the lock; the system releases it when the process dies).

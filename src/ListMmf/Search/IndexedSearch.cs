@@ -1,0 +1,168 @@
+using System;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.X86;
+
+namespace ListMmf.Search;
+
+/// <summary>
+/// LowerBound and UpperBound over a sorted list through its <see cref="PageIndex{T}"/>: the index finds the page,
+/// then a search inside the page finds the item. One query at a time, or many interleaved so that their memory
+/// misses overlap. <c>inclusive</c> false is LowerBound (first item not less than the value), true is UpperBound
+/// (first item greater). Results are exactly those of <see cref="SortedSearch"/> over <c>[0, count)</c>.
+/// </summary>
+internal static unsafe class IndexedSearch
+{
+    /// <summary>Queries searched together; their state lives on the stack.</summary>
+    public const int Group = 32;
+
+    /// <summary>Below this many items, the in-page search is a plain binary search; above, it probes 7 points at once.</summary>
+    private const long WideRange = 64;
+
+    /// <summary>The bound of <paramref name="value"/> among the first <paramref name="count"/> items, at least the index's count.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long Bound<T>(PageIndex<T> index, T* items, long count, T value, bool inclusive)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
+        long rank = index.Rank(value, inclusive);
+        if (rank == 0)
+        {
+            return 0;
+        }
+
+        long first = PageIndex<T>.FirstItemOf(rank - 1);
+        long end = rank < index.FenceCount ? PageIndex<T>.FirstItemOf(rank) : count;
+        return Within(items, first, end - first, value, inclusive);
+    }
+
+    /// <summary>
+    /// The bounds of every value in <paramref name="values"/>, in groups of <see cref="Group"/> whose index descents
+    /// and page searches advance in lock step, each step prefetching what the next one reads.
+    /// </summary>
+    public static void Bounds<T>(PageIndex<T> index, T* items, long count, ReadOnlySpan<T> values, Span<long> results, bool inclusive)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
+        Span<long> first = stackalloc long[Group];
+        Span<long> length = stackalloc long[Group];
+        int nodeKeys = PageIndex<T>.KeysPerNode;
+        for (int start = 0; start < values.Length; start += Group)
+        {
+            int size = Math.Min(Group, values.Length - start);
+            ReadOnlySpan<T> group = values.Slice(start, size);
+            Span<long> rank = results.Slice(start, size);
+            rank.Clear();
+
+            for (int level = index.Levels - 1; level >= 0; level--)
+            {
+                T* keys = index.KeysOf(level);
+                long levelLength = index.LengthOf(level);
+                T* below = level > 0 ? index.KeysOf(level - 1) : null;
+                for (int q = 0; q < size; q++)
+                {
+                    long nodeStart = rank[q] * nodeKeys;
+                    if (rank[q] < 0 || nodeStart >= levelLength)
+                    {
+                        // Every node below ends before the value: so does every fence (marked -1).
+                        rank[q] = -1;
+                        continue;
+                    }
+
+                    rank[q] = nodeStart + NodeSearch.CountBelow(keys + nodeStart, (int)Math.Min(nodeKeys, levelLength - nodeStart), group[q], inclusive);
+                    if (below != null)
+                    {
+                        Prefetch(below + (rank[q] * nodeKeys));
+                    }
+                }
+            }
+
+            for (int q = 0; q < size; q++)
+            {
+                long r = rank[q] < 0 ? index.FenceCount : rank[q];
+                first[q] = r == 0 ? 0 : PageIndex<T>.FirstItemOf(r - 1);
+                length[q] = r == 0 ? 0 : (r < index.FenceCount ? PageIndex<T>.FirstItemOf(r) : count) - first[q];
+                Prefetch(items + first[q] + (length[q] >> 1));
+            }
+
+            // The binary searches of the group, one probe each per round: the probes of a round are independent.
+            for (bool active = true; active;)
+            {
+                active = false;
+                for (int q = 0; q < size; q++)
+                {
+                    long n = length[q];
+                    if (n == 0)
+                    {
+                        continue;
+                    }
+
+                    long step = n >> 1;
+                    long middle = first[q] + step;
+                    if (Before(items[middle], group[q], inclusive))
+                    {
+                        first[q] = middle + 1;
+                        n -= step + 1;
+                    }
+                    else
+                    {
+                        n = step;
+                    }
+
+                    length[q] = n;
+                    if (n > 0)
+                    {
+                        Prefetch(items + first[q] + (n >> 1));
+                        active = true;
+                    }
+                }
+            }
+
+            first[..size].CopyTo(results.Slice(start, size));
+        }
+    }
+
+    /// <summary>
+    /// The bound within <c>[first, first + length)</c> (or <c>first + length</c>): while the range is wide, seven
+    /// probes at once, whose memory misses overlap, narrow it eightfold; then a binary search.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static long Within<T>(T* items, long first, long length, T value, bool inclusive)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
+        while (length >= WideRange)
+        {
+            long step = length >> 3;
+            T* probes = items + first;
+            int below = (Before(probes[step], value, inclusive) ? 1 : 0)
+                + (Before(probes[2 * step], value, inclusive) ? 1 : 0)
+                + (Before(probes[3 * step], value, inclusive) ? 1 : 0)
+                + (Before(probes[4 * step], value, inclusive) ? 1 : 0)
+                + (Before(probes[5 * step], value, inclusive) ? 1 : 0)
+                + (Before(probes[6 * step], value, inclusive) ? 1 : 0)
+                + (Before(probes[7 * step], value, inclusive) ? 1 : 0);
+
+            // The answer lies after the last probe before the value and at or before the first probe that is not.
+            long newFirst = below == 0 ? first : first + (below * step) + 1;
+            long end = below == 7 ? first + length : first + ((below + 1) * step);
+            first = newFirst;
+            length = end - newFirst;
+        }
+
+        var source = new PointerSource<T>(items);
+        return inclusive
+            ? SortedSearch.UpperBound(ref source, value, first, first + length)
+            : SortedSearch.LowerBound(ref source, value, first, first + length);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool Before<T>(T item, T value, bool inclusive)
+        where T : IComparisonOperators<T, T, bool> => inclusive ? item <= value : item < value;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Prefetch(void* address)
+    {
+        if (Sse.IsSupported)
+        {
+            Sse.Prefetch0(address);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics;
+
+namespace ListMmf.Search;
+
+/// <summary>
+/// Counts the keys of one 64-byte node that are less than (or at most) a value: one vector compare and a population
+/// count where the hardware and the key type allow (Vector512, Vector256, Vector128, chosen when the JIT compiles
+/// it), a loop elsewhere. Only the first <c>valid</c> keys count; the rest of the node is never compared.
+/// </summary>
+internal static unsafe class NodeSearch
+{
+    /// <summary>Keys per node: a 64-byte cache line of them, at least 4 (wider keys get a multi-line node and the scalar loop).</summary>
+    public static int KeysPerNode<T>() where T : unmanaged => sizeof(T) <= 16 ? 64 / sizeof(T) : 4;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int CountBelow<T>(T* node, int valid, T value, bool inclusive)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
+        if (Vector512.IsHardwareAccelerated && Vector512<T>.IsSupported && sizeof(T) * KeysPerNode<T>() == 64)
+        {
+            Vector512<T> keys = Vector512.Load(node);
+            Vector512<T> target = Vector512.Create(value);
+            ulong mask = (inclusive ? Vector512.LessThanOrEqual(keys, target) : Vector512.LessThan(keys, target)).ExtractMostSignificantBits();
+            return BitOperations.PopCount(mask & ValidMask(valid));
+        }
+
+        if (Vector256.IsHardwareAccelerated && Vector256<T>.IsSupported && sizeof(T) * KeysPerNode<T>() == 64)
+        {
+            Vector256<T> target = Vector256.Create(value);
+            Vector256<T> low = Vector256.Load(node);
+            Vector256<T> high = Vector256.Load(node + Vector256<T>.Count);
+            ulong lowMask = (inclusive ? Vector256.LessThanOrEqual(low, target) : Vector256.LessThan(low, target)).ExtractMostSignificantBits();
+            ulong highMask = (inclusive ? Vector256.LessThanOrEqual(high, target) : Vector256.LessThan(high, target)).ExtractMostSignificantBits();
+            return BitOperations.PopCount((lowMask | (highMask << Vector256<T>.Count)) & ValidMask(valid));
+        }
+
+        if (Vector128.IsHardwareAccelerated && Vector128<T>.IsSupported && sizeof(T) * KeysPerNode<T>() == 64)
+        {
+            Vector128<T> target = Vector128.Create(value);
+            ulong mask = 0;
+            for (int part = 0; part < 4; part++)
+            {
+                Vector128<T> keys = Vector128.Load(node + (part * Vector128<T>.Count));
+                ulong bits = (inclusive ? Vector128.LessThanOrEqual(keys, target) : Vector128.LessThan(keys, target)).ExtractMostSignificantBits();
+                mask |= bits << (part * Vector128<T>.Count);
+            }
+
+            return BitOperations.PopCount(mask & ValidMask(valid));
+        }
+
+        int count = 0;
+        for (int i = 0; i < valid; i++)
+        {
+            count += (inclusive ? node[i] <= value : node[i] < value) ? 1 : 0;
+        }
+
+        return count;
+    }
+
+    /// <summary>The low <paramref name="valid"/> bits set (valid is at most 64).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong ValidMask(int valid) => valid >= 64 ? ulong.MaxValue : (1UL << valid) - 1;
+}

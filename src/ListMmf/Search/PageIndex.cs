@@ -1,0 +1,172 @@
+using System;
+using System.Collections.Generic;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+
+namespace ListMmf.Search;
+
+/// <summary>
+/// An in-RAM index of a sorted ListMmf file that is never written to the file: the fence (the first item that
+/// starts in each 4 KiB page of the file, the 16-byte header included in the offsets) and, above it, a static
+/// B-tree of 64-byte nodes (each level holds the last key of every node of the level below). A search descends one
+/// node per level, then searches one page of the file.
+/// </summary>
+/// <remarks>
+/// <para>For 776M Int32 timestamps: 757,813 fence keys (2.9 MiB) and 50,523 keys above them (198 KiB).</para>
+/// <para>Append-only. It covers the items below <see cref="IndexedCount"/>, which a writer published and never
+/// changes (Truncate aside, see the README); a search with a larger count snapshot searches the items past the
+/// last fence as part of the last page. <see cref="Extend"/> adds the new pages' fences.</para>
+/// </remarks>
+internal sealed unsafe class PageIndex<T>
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+{
+    /// <summary>The file page size the fence follows; the same on every system, so the index is too.</summary>
+    public const int PageBytes = 4096;
+
+    private static readonly int NodeKeys = NodeSearch.KeysPerNode<T>();
+
+    private AlignedBuffer<T> _fences;
+
+    /// <summary>Level 0 is the fence, then the levels above it; each padded to whole nodes.</summary>
+    private AlignedBuffer<T>[] _levels = [];
+
+    /// <summary>The keys of each level (the buffers' pointers, read without touching the buffers on the hot path).</summary>
+    private nint[] _levelKeys = [];
+
+    private long[] _levelLengths = [];
+
+    private PageIndex(long capacity) => _fences = new AlignedBuffer<T>(RoundUpToNode(Math.Max(capacity, NodeKeys)));
+
+    /// <summary>The number of fence keys: pages whose first item is below <see cref="IndexedCount"/>.</summary>
+    public long FenceCount { get; private set; }
+
+    /// <summary>The item count the index was built for.</summary>
+    public long IndexedCount { get; private set; }
+
+    /// <summary>The bytes the index holds in RAM.</summary>
+    public long Bytes
+    {
+        get
+        {
+            long bytes = _fences.Bytes;
+            for (int level = 1; level < _levels.Length; level++)
+            {
+                bytes += _levels[level].Bytes;
+            }
+
+            return bytes;
+        }
+    }
+
+    /// <summary>Whether an index pays for itself: items no wider than a cache line, and at least this many pages.</summary>
+    public static bool IsWorthwhile(long count, long minimumPages) =>
+        sizeof(T) <= 64 && count > 0 && PageOf(count - 1) + 1 >= minimumPages;
+
+    /// <summary>Builds the index of the first <paramref name="count"/> items at <paramref name="items"/>.</summary>
+    public static PageIndex<T> Build(T* items, long count)
+    {
+        var index = new PageIndex<T>(FencesFor(count));
+        index.Extend(items, count);
+        return index;
+    }
+
+    /// <summary>The index of the first item that starts in page <paramref name="page"/> of the file.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long FirstItemOf(long page) =>
+        page == 0 ? 0 : ((page * PageBytes) - ListMmfHeader.Size + sizeof(T) - 1) / sizeof(T);
+
+    /// <summary>Adds the fences of the pages that the items up to <paramref name="count"/> reach, and rebuilds the levels above.</summary>
+    public void Extend(T* items, long count)
+    {
+        long fences = FencesFor(count);
+        if (fences > _fences.Length)
+        {
+            var grown = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, _fences.Length * 2)));
+            Buffer.MemoryCopy(_fences.Pointer, grown.Pointer, grown.Length * sizeof(T), FenceCount * sizeof(T));
+            _fences = grown;
+        }
+
+        for (long page = FenceCount; page < fences; page++)
+        {
+            _fences.Pointer[page] = items[FirstItemOf(page)];
+        }
+
+        FenceCount = fences;
+        IndexedCount = count;
+        BuildLevels();
+    }
+
+    /// <summary>
+    /// How many fence keys are less than <paramref name="value"/> (at most, when <paramref name="inclusive"/>):
+    /// one node per level, top down.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public long Rank(T value, bool inclusive)
+    {
+        nint[] levelKeys = _levelKeys;
+        long[] levelLengths = _levelLengths;
+        long rank = 0;
+        for (int level = levelKeys.Length - 1; level >= 0; level--)
+        {
+            long start = rank * NodeKeys;
+            long length = levelLengths[level];
+            if (start >= length)
+            {
+                // Every node of the level below ends before the value: so does every fence.
+                return FenceCount;
+            }
+
+            rank = start + NodeSearch.CountBelow((T*)levelKeys[level] + start, (int)Math.Min(NodeKeys, length - start), value, inclusive);
+        }
+
+        return rank;
+    }
+
+    /// <summary>The number of levels, the fence (level 0) included.</summary>
+    internal int Levels => _levelKeys.Length;
+
+    /// <summary>The keys of a level: 0 is the fence, 1 the first level above it.</summary>
+    internal T* KeysOf(int level) => (T*)_levelKeys[level];
+
+    /// <summary>The number of keys in a level.</summary>
+    internal long LengthOf(int level) => _levelLengths[level];
+
+    internal static int KeysPerNode => NodeKeys;
+
+    /// <summary>The page holding the start of item <paramref name="index"/>.</summary>
+    private static long PageOf(long index) => (ListMmfHeader.Size + (index * sizeof(T))) / PageBytes;
+
+    private static long FencesFor(long count) => count == 0 ? 0 : PageOf(count - 1) + 1;
+
+    private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
+
+    private void BuildLevels()
+    {
+        var levels = new List<AlignedBuffer<T>> { _fences };
+        var lengths = new List<long> { FenceCount };
+        while (lengths[^1] > NodeKeys)
+        {
+            T* below = levels[^1].Pointer;
+            long belowLength = lengths[^1];
+            long length = (belowLength + NodeKeys - 1) / NodeKeys;
+            var keys = new AlignedBuffer<T>(RoundUpToNode(length));
+            for (long node = 0; node < length; node++)
+            {
+                keys.Pointer[node] = below[Math.Min((node * NodeKeys) + NodeKeys, belowLength) - 1];
+            }
+
+            levels.Add(keys);
+            lengths.Add(length);
+        }
+
+        _levels = [.. levels];
+        _levelLengths = [.. lengths];
+        var pointers = new nint[_levels.Length];
+        for (int level = 0; level < pointers.Length; level++)
+        {
+            pointers[level] = (nint)_levels[level].Pointer;
+        }
+
+        _levelKeys = pointers;
+    }
+}
