@@ -16,7 +16,8 @@ internal abstract class LowerBoundRunner : IDisposable
     /// <summary>The implementations, in the order the tables list them; mmap first, the baseline.</summary>
     public static readonly string[] Names =
     [
-        "mmap (Posix)", "MemoryMappedFile", "FileStream + Span", "BinaryReader", "Buffered 64 KiB", "RandomAccess (pread)", "int[] in RAM",
+        "mmap (Posix)", "MemoryMappedFile", "mmap indexed", "mmap batched 16", "mmap batched 64",
+        "FileStream + Span", "BinaryReader", "Buffered 64 KiB", "RandomAccess (pread)", "int[] in RAM",
     ];
 
     public string Name { get; }
@@ -42,8 +43,11 @@ internal abstract class LowerBoundRunner : IDisposable
 
     public static LowerBoundRunner Open(string name, string path) => name switch
     {
-        "mmap (Posix)" => new Mapped(name, path, OperatingSystem.IsWindows() ? MappingBackend.Default : MappingBackend.Posix),
-        "MemoryMappedFile" => new Mapped(name, path, MappingBackend.MemoryMappedFile),
+        "mmap (Posix)" => new Mapped(name, path, MappingBackend.Default, indexed: false, batch: 1),
+        "MemoryMappedFile" => new Mapped(name, path, MappingBackend.MemoryMappedFile, indexed: false, batch: 1),
+        "mmap indexed" => new Mapped(name, path, MappingBackend.Default, indexed: true, batch: 1),
+        "mmap batched 16" => new Mapped(name, path, MappingBackend.Default, indexed: true, batch: 16),
+        "mmap batched 64" => new Mapped(name, path, MappingBackend.Default, indexed: true, batch: 64),
         "FileStream + Span" => new FileReader(name, new FileStreamSortedReader<int>(path)),
         "BinaryReader" => new FileReader(name, new BinaryReaderSortedReader<int>(path)),
         "Buffered 64 KiB" => new FileReader(name, new BufferedSortedReader<int>(path)),
@@ -52,20 +56,66 @@ internal abstract class LowerBoundRunner : IDisposable
         _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown implementation."),
     };
 
+    /// <summary>The index build of the first indexed runner, if any: time and bytes.</summary>
+    public static (TimeSpan Time, long Bytes)? IndexBuildOf(IEnumerable<LowerBoundRunner> runners)
+    {
+        foreach (LowerBoundRunner runner in runners)
+        {
+            if (runner is Mapped { IndexBuild: { } build })
+            {
+                return build;
+            }
+        }
+
+        return null;
+    }
+
     /// <summary>Searches every target; writes each LowerBound to <paramref name="results"/>.</summary>
     public abstract void Run(ReadOnlySpan<int> targets, Span<long> results);
 
     public abstract void Dispose();
 
-    private sealed class Mapped(string name, string path, MappingBackend backend) : LowerBoundRunner(name)
+    /// <summary>
+    /// The mapped search: the plain binary search (the baseline, index off), the page index one query at a time, or
+    /// the batched search in batches of <c>batch</c>. An index is built here, before anything is timed.
+    /// </summary>
+    private sealed class Mapped : LowerBoundRunner
     {
-        private readonly SortedListMmf<int> _list = new(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, new ListMmfOptions { Backend = backend });
+        private readonly SortedListMmf<int> _list;
+        private readonly int _batch;
+
+        public Mapped(string name, string path, MappingBackend backend, bool indexed, int batch)
+            : base(name)
+        {
+            _list = new(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, new ListMmfOptions { Backend = backend, SearchIndex = indexed });
+            _batch = batch;
+            if (indexed)
+            {
+                long start = System.Diagnostics.Stopwatch.GetTimestamp();
+                _list.LowerBound(0);
+                IndexBuild = (System.Diagnostics.Stopwatch.GetElapsedTime(start), _list.Index?.Bytes ?? 0);
+            }
+        }
+
+        /// <summary>How long the first search took, building the index, and the index's size.</summary>
+        public (TimeSpan Time, long Bytes)? IndexBuild { get; }
 
         public override void Run(ReadOnlySpan<int> targets, Span<long> results)
         {
-            for (int i = 0; i < targets.Length; i++)
+            if (_batch == 1)
             {
-                results[i] = _list.LowerBound(targets[i]);
+                for (int i = 0; i < targets.Length; i++)
+                {
+                    results[i] = _list.LowerBound(targets[i]);
+                }
+
+                return;
+            }
+
+            for (int start = 0; start < targets.Length; start += _batch)
+            {
+                int size = Math.Min(_batch, targets.Length - start);
+                _list.LowerBound(targets.Slice(start, size), results.Slice(start, size));
             }
         }
 

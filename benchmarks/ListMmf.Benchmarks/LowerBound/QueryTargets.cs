@@ -21,6 +21,9 @@ internal static class QueryTargets
     /// </summary>
     public static int[] Fresh(int first, int last, int count) => Uniform(first, last, count, seed: 2_000);
 
+    /// <summary>Fresh targets from another seed, for the first-searches-after-open measurement.</summary>
+    public static int[] AfterOpen(int first, int last, int count, int run) => Uniform(first, last, count, seed: 3_000 + (ulong)run);
+
     private static int[] Uniform(int first, int last, int count, ulong seed)
     {
         var random = new SplitMix64(seed);

@@ -45,6 +45,7 @@ internal static class QuickCommand
             results.AddRange(Measure("fresh", runners, rounds, new TargetSet(QueryTargets.Fresh(first, last, FreshPoolTargets), reuse: false)));
 
             Print(results, elements, rounds);
+            ColdStart.Print(path, first, last, LowerBoundRunner.IndexBuildOf(runners));
             if (jsonPath is not null)
             {
                 File.WriteAllText(jsonPath, JsonSerializer.Serialize(results, QuickResultJson.Default.ListQuickResult));

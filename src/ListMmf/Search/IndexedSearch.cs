@@ -16,9 +16,6 @@ internal static unsafe class IndexedSearch
     /// <summary>Queries searched together; their state lives on the stack.</summary>
     public const int Group = 32;
 
-    /// <summary>Below this many items, the in-page search is a plain binary search; above, it probes 7 points at once.</summary>
-    private const long WideRange = 64;
-
     /// <summary>The bound of <paramref name="value"/> among the first <paramref name="count"/> items, at least the index's count.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long Bound<T>(PageIndex<T> index, T* items, long count, T value, bool inclusive)
@@ -121,36 +118,32 @@ internal static unsafe class IndexedSearch
     }
 
     /// <summary>
-    /// The bound within <c>[first, first + length)</c> (or <c>first + length</c>): while the range is wide, seven
-    /// probes at once, whose memory misses overlap, narrow it eightfold; then a binary search.
+    /// The bound within <c>[first, first + length)</c> (or <c>first + length</c>): a binary search that, at each
+    /// step, prefetches both items the next step may probe, so that the next miss is already under way whichever
+    /// way the comparison goes (the branch predictor's guess covers one of them; the prefetch the other).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static long Within<T>(T* items, long first, long length, T value, bool inclusive)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        while (length >= WideRange)
+        while (length > 0)
         {
-            long step = length >> 3;
-            T* probes = items + first;
-            int below = (Before(probes[step], value, inclusive) ? 1 : 0)
-                + (Before(probes[2 * step], value, inclusive) ? 1 : 0)
-                + (Before(probes[3 * step], value, inclusive) ? 1 : 0)
-                + (Before(probes[4 * step], value, inclusive) ? 1 : 0)
-                + (Before(probes[5 * step], value, inclusive) ? 1 : 0)
-                + (Before(probes[6 * step], value, inclusive) ? 1 : 0)
-                + (Before(probes[7 * step], value, inclusive) ? 1 : 0);
-
-            // The answer lies after the last probe before the value and at or before the first probe that is not.
-            long newFirst = below == 0 ? first : first + (below * step) + 1;
-            long end = below == 7 ? first + length : first + ((below + 1) * step);
-            first = newFirst;
-            length = end - newFirst;
+            long step = length >> 1;
+            long middle = first + step;
+            Prefetch(items + first + (step >> 1));
+            Prefetch(items + middle + 1 + ((length - step - 1) >> 1));
+            if (Before(items[middle], value, inclusive))
+            {
+                first = middle + 1;
+                length -= step + 1;
+            }
+            else
+            {
+                length = step;
+            }
         }
 
-        var source = new PointerSource<T>(items);
-        return inclusive
-            ? SortedSearch.UpperBound(ref source, value, first, first + length)
-            : SortedSearch.LowerBound(ref source, value, first, first + length);
+        return first;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
