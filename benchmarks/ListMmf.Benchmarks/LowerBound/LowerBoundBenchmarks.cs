@@ -6,7 +6,8 @@ namespace ListMmf.Benchmarks.LowerBound;
 
 /// <summary>
 /// The seed study's measurement: 1,000 LowerBound searches per operation over the reference timestamp file, by
-/// every implementation, with mmap as the baseline. <c>OperationsPerInvoke</c> makes the Mean read per search;
+/// every implementation (the plain mapped binary search, the page index one query at a time and in batches of 16
+/// and 64, the file readers, a managed array), with the plain mapped search as the baseline. <c>OperationsPerInvoke</c> makes the Mean read per search;
 /// ns per search is also µs per 1,000 searches. The dataset is the one the <c>lowerbound</c> command prepared
 /// (its size passed in <c>LISTMMF_DATASET_ELEMENTS</c>).
 /// </summary>
@@ -33,6 +34,15 @@ public class LowerBoundBenchmarks
     [GlobalSetup(Target = nameof(MemoryMappedFile))]
     public void SetupMemoryMappedFile() => Setup("MemoryMappedFile");
 
+    [GlobalSetup(Target = nameof(MmapIndexed))]
+    public void SetupMmapIndexed() => Setup("mmap indexed");
+
+    [GlobalSetup(Target = nameof(MmapBatched16))]
+    public void SetupMmapBatched16() => Setup("mmap batched 16");
+
+    [GlobalSetup(Target = nameof(MmapBatched64))]
+    public void SetupMmapBatched64() => Setup("mmap batched 64");
+
     [GlobalSetup(Target = nameof(FileStreamSpan))]
     public void SetupFileStreamSpan() => Setup("FileStream + Span");
 
@@ -56,6 +66,15 @@ public class LowerBoundBenchmarks
 
     [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "MemoryMappedFile")]
     public long MemoryMappedFile() => Search();
+
+    [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "mmap indexed")]
+    public long MmapIndexed() => Search();
+
+    [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "mmap batched 16")]
+    public long MmapBatched16() => Search();
+
+    [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "mmap batched 64")]
+    public long MmapBatched64() => Search();
 
     [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "FileStream + Span")]
     public long FileStreamSpan() => Search();

@@ -28,6 +28,52 @@ public sealed class ListMmfTimeSeriesDateTimeSecondsTests : IDisposable
         }
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void BatchedDateTimeSearchesAnswerAsOneAtATime(bool indexed)
+    {
+        var random = new Random(5);
+        int second = 1_700_000_000;
+        int[] seconds = new int[20_000];
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            seconds[i] = second += random.Next(0, 3);
+        }
+
+        using (var writer = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual))
+        {
+            writer.Keys.AddRange(seconds);
+        }
+
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, new ListMmfOptions { SearchIndex = indexed });
+        series.Keys.IndexMinimumPages = 1;
+        var times = new DateTime[500];
+        for (int i = 0; i < times.Length; i++)
+        {
+            times[i] = DateTime.UnixEpoch.AddSeconds(random.Next(1_699_999_990, second + 10) + (random.Next(2) * 0.5));
+        }
+
+        times[0] = DateTime.MinValue;
+        times[1] = DateTime.MaxValue;
+        times[2] = new DateTime(1850, 1, 1);
+        times[3] = new DateTime(2100, 1, 1);
+        var lower = new long[times.Length];
+        var upper = new long[times.Length];
+
+        series.LowerBound(times, lower);
+        series.UpperBound(times, upper);
+
+        for (int i = 0; i < times.Length; i++)
+        {
+            Assert.Equal(series.LowerBound(times[i]), lower[i]);
+            Assert.Equal(series.UpperBound(times[i]), upper[i]);
+        }
+
+        Assert.Equal(indexed, series.Keys.Index is not null);
+        Assert.Throws<ArgumentException>(() => series.LowerBound(times, new long[times.Length - 1]));
+    }
+
     [Fact]
     public void SeedCodeFindsTheFirstTickAtOrAfterTheSearchTime()
     {

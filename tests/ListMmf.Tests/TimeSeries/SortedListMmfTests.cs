@@ -100,14 +100,27 @@ public sealed class SortedListMmfTests : IDisposable
     public void SearchesAllocateNothing()
     {
         using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual);
+        series.Keys.IndexMinimumPages = 1;
         series.Keys.AddRange(Enumerable.Range(0, 10_000).Select(i => 1_700_000_000 + (i / 3)).ToArray());
         var at = DateTime.UnixEpoch.AddSeconds(1_700_001_000.5);
-        long sum = Search(series, at);
+        DateTime[] times = Enumerable.Range(0, 100).Select(i => at.AddSeconds(i)).ToArray();
+        int[] keys = Enumerable.Range(0, 100).Select(i => 1_700_000_000 + (i * 30)).ToArray();
+        var results = new long[100];
+        long sum = Search(series, at) + SearchBatches(series, times, keys, results);
         long allocated = GC.GetAllocatedBytesForCurrentThread();
-        sum += Search(series, at);
+        sum += Search(series, at) + SearchBatches(series, times, keys, results);
         allocated = GC.GetAllocatedBytesForCurrentThread() - allocated;
         Assert.Equal(0, allocated);
         Assert.True(sum > 0);
+
+        static long SearchBatches(ListMmfTimeSeriesDateTimeSeconds series, DateTime[] times, int[] keys, long[] results)
+        {
+            series.LowerBound(times, results);
+            series.UpperBound(times, results);
+            series.Keys.LowerBound(keys, results);
+            series.Keys.UpperBound(keys, results);
+            return results[^1];
+        }
 
         static long Search(ListMmfTimeSeriesDateTimeSeconds series, DateTime at)
         {
