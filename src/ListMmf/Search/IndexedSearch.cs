@@ -118,34 +118,32 @@ internal static unsafe class IndexedSearch
     }
 
     /// <summary>
-    /// The bound within <c>[first, first + length)</c> (or <c>first + length</c>): a branch-free halving search
-    /// (the start moves by the lower half when the probe is before the value) that prefetches the probes of the next
-    /// two steps, both ways, so that each step's load was requested two steps before it is needed. Measured against
-    /// a branchy binary search prefetching one step ahead and against 8-way probing: see benchmarks/README.md.
+    /// The bound within <c>[first, first + length)</c> (or <c>first + length</c>): a binary search that, at each
+    /// step, prefetches both items the next step may probe, so that the next miss is already under way whichever
+    /// way the comparison goes (the branch predictor's guess covers one of them; the prefetch the other).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static long Within<T>(T* items, long first, long length, T value, bool inclusive)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        T* start = items + first;
-        long n = length;
-        while (n > 1)
+        while (length > 0)
         {
-            long half = n >> 1;
-            long quarter = (n - half) >> 1;
-            Prefetch(start + quarter - 1);
-            Prefetch(start + half + quarter - 1);
-            long eighth = (n - half - quarter) >> 1;
-            Prefetch(start + eighth - 1);
-            Prefetch(start + quarter + eighth - 1);
-            Prefetch(start + half + eighth - 1);
-            Prefetch(start + half + quarter + eighth - 1);
-            start = Before(start[half - 1], value, inclusive) ? start + half : start;
-            n -= half;
+            long step = length >> 1;
+            long middle = first + step;
+            Prefetch(items + first + (step >> 1));
+            Prefetch(items + middle + 1 + ((length - step - 1) >> 1));
+            if (Before(items[middle], value, inclusive))
+            {
+                first = middle + 1;
+                length -= step + 1;
+            }
+            else
+            {
+                length = step;
+            }
         }
 
-        long index = start - items;
-        return n == 1 && length > 0 && Before(*start, value, inclusive) ? index + 1 : index;
+        return first;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
