@@ -22,8 +22,14 @@ namespace ListMmf;
 public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
-    /// <summary>Below this many file pages a plain binary search is as fast: its probes stay in the CPU caches.</summary>
-    internal const long DefaultIndexMinimumPages = 64;
+    /// <summary>
+    /// Below this many file pages (32 MiB) the plain binary search is faster: its probes stay in the CPU caches
+    /// (a 4 MiB list: the index took 2.7x as long with fixed targets and 1.07x with fresh ones, `quick` in CI).
+    /// </summary>
+    internal const long DefaultIndexMinimumPages = 8_192;
+
+    /// <summary>The index is extended once the items past it fill more than this many pages, or an eighth of it.</summary>
+    private const long ExtensionSlackPages = 64;
 
     /// <summary>A ranged search uses the index (and clamps its answer) only over ranges of at least this many items.</summary>
     private const long IndexedRangeItems = 4096;
@@ -304,7 +310,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
             }
             else
             {
-                if ((count - index.IndexedCount) * sizeof(T) > Math.Max(index.FenceCount / 8, DefaultIndexMinimumPages) * PageIndex<T>.PageBytes)
+                if ((count - index.IndexedCount) * sizeof(T) > Math.Max(index.FenceCount / 8, ExtensionSlackPages) * PageIndex<T>.PageBytes)
                 {
                     index.Extend(items, count);
                 }
