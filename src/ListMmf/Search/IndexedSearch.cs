@@ -41,12 +41,13 @@ internal static unsafe class IndexedSearch
     {
         Span<long> first = stackalloc long[Group];
         Span<long> length = stackalloc long[Group];
+        Span<long> ranks = stackalloc long[Group];
         int nodeKeys = PageIndex<T>.KeysPerNode;
         for (int start = 0; start < values.Length; start += Group)
         {
             int size = Math.Min(Group, values.Length - start);
             ReadOnlySpan<T> group = values.Slice(start, size);
-            Span<long> rank = results.Slice(start, size);
+            Span<long> rank = ranks[..size];
             rank.Clear();
 
             for (int level = index.Levels - 1; level >= 0; level--)

@@ -91,9 +91,10 @@ internal sealed unsafe class PageIndex<T>
             _fences.Pointer[page] = items[FirstItemOf(page)];
         }
 
+        // The levels first, the counts last: if building them fails, the index still describes what it had.
+        BuildLevels(fences);
         FenceCount = fences;
         IndexedCount = count;
-        BuildLevels();
     }
 
     /// <summary>
@@ -140,10 +141,10 @@ internal sealed unsafe class PageIndex<T>
 
     private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
 
-    private void BuildLevels()
+    private void BuildLevels(long fenceCount)
     {
         var levels = new List<AlignedBuffer<T>> { _fences };
-        var lengths = new List<long> { FenceCount };
+        var lengths = new List<long> { fenceCount };
         while (lengths[^1] > NodeKeys)
         {
             T* below = levels[^1].Pointer;

@@ -266,10 +266,13 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         return result;
     }
 
-    /// <summary>The LowerBound of each value against one count snapshot, which it returns (for the DateTime batches).</summary>
-    internal long LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, inclusive: false);
+    /// <summary>
+    /// The LowerBound of each value among the first <paramref name="count"/> items at most (for the DateTime
+    /// batches, which answer all their chunks against one count).
+    /// </summary>
+    internal void LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results, long count) => Bounds(values, results, inclusive: false, count);
 
-    private long Bounds(ReadOnlySpan<T> values, Span<long> results, bool inclusive)
+    private long Bounds(ReadOnlySpan<T> values, Span<long> results, bool inclusive, long countLimit = long.MaxValue)
     {
         if (results.Length < values.Length)
         {
@@ -277,6 +280,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         PointerSource<T> items = _list.Snapshot(out long count);
+        count = Math.Min(count, countLimit);
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         if (index is not null)
         {

@@ -150,6 +150,7 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
         }
 
         const int Chunk = 64;
+        long count = Keys.Count;
         Span<TKey> keys = stackalloc TKey[Chunk];
         Span<bool> beyond = stackalloc bool[Chunk];
         for (int start = 0; start < times.Length; start += Chunk)
@@ -162,7 +163,7 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
             }
 
             Span<long> chunkResults = results.Slice(start, size);
-            long count = Keys.LowerBoundOfEach(keys[..size], chunkResults);
+            Keys.LowerBoundOfEach(keys[..size], chunkResults, count);
             for (int i = 0; i < size; i++)
             {
                 if (beyond[i])

@@ -136,6 +136,57 @@ public sealed class SortedListMmfTests : IDisposable
     }
 
     [Fact]
+    public void ByteKeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => (byte)seed.Next(0, 256), [(byte)0, (byte)1, byte.MaxValue, (byte)128]);
+
+    [Fact]
+    public void Int16KeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => (short)seed.Next(short.MinValue, short.MaxValue), [short.MinValue, short.MaxValue, (short)0, (short)-1]);
+
+    [Fact]
+    public void TwelveByteStructKeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => new Key12(seed.Next(0, 50), seed.Next(0, 3), seed.Next(0, 2)), [new Key12(-1, 0, 0), new Key12(50, 0, 0), new Key12(25, 1, 1)]);
+
+    [Fact]
+    public void FortyByteStructKeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => new Key40(seed.NextInt64(0, 5_000)), [new Key40(-1), new Key40(long.MaxValue), new Key40(2_500)]);
+
+    [Fact]
+    public void BatchWrittenOverItsOwnValuesGivesTheSameAnswers()
+    {
+        using (var writer = new SortedListMmf<long>(FilePath, TimeSeriesOrder.AscendingOrEqual))
+        {
+            writer.AddRange(Enumerable.Range(0, 20_000).Select(i => (long)i * 3).ToArray());
+        }
+
+        using SortedListMmf<long> list = Search.SortedSearchers.OpenSorted<long>(FilePath, MappingBackend.Default, indexed: true);
+        long[] values = Enumerable.Range(0, 100).Select(i => (long)i * 601).ToArray();
+        long[] expected = values.Select(list.LowerBound).ToArray();
+
+        list.LowerBound(values, values);
+
+        Assert.Equal(expected, values);
+    }
+
+    [Fact]
+    public void ReaderIndexIsRebuiltWhenTheCountGoesDown()
+    {
+        using var writer = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual);
+        writer.AddRange(Enumerable.Range(0, 50_000).ToArray());
+        using SortedListMmf<int> reader = Search.SortedSearchers.OpenSorted<int>(FilePath, MappingBackend.Default, indexed: true);
+        Assert.Equal(30_000, reader.LowerBound(30_000));
+        long indexedBefore = reader.Index!.IndexedCount;
+
+        writer.Truncate(10_000);
+        Assert.Equal(10_000, reader.LowerBound(30_000));
+        writer.AddRange(Enumerable.Range(20_000, 5_000).ToArray());
+
+        Assert.Equal(10_000, reader.LowerBound(15_000));
+        Assert.Equal(15_000, reader.UpperBound(24_999));
+        Assert.True(reader.Index!.IndexedCount < indexedBefore, "the reader kept the index of the truncated items");
+    }
+
+    [Fact]
     public void UInt32KeysAgreeWithALinearScan() =>
         AssertSearchesAgree(seed => (uint)seed.Next(0, 400) * 10_000_000u, [0u, 1u, uint.MaxValue, 2_000_000_000u, 3_990_000_000u]);
 
@@ -151,14 +202,17 @@ public sealed class SortedListMmfTests : IDisposable
     public void DoubleKeysAgreeWithALinearScan() =>
         AssertSearchesAgree(seed => Math.Round(seed.NextDouble() * 100, 1) - 50, [double.NegativeInfinity, double.PositiveInfinity, -0.0, 0.0, 0.05, -50.0, 50.0, double.NaN]);
 
-    [Fact]
-    public async Task ReaderSearchingWhileTheWriterAppendsAlwaysSearchesACompletePrefix()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task ReaderSearchingWhileTheWriterAppendsAlwaysSearchesACompletePrefix(bool indexed)
     {
         // Item i is 2i, so LowerBound(t) over the first c items is min(ceil(t / 2), c).
         const int Items = 400_000;
         using var writer = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending);
         writer.Add(0);
-        using var reader = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending, FileAccess.Read, new ListMmfOptions { Backend = MappingBackend.MemoryMappedFile });
+        using var reader = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending, FileAccess.Read, new ListMmfOptions { Backend = MappingBackend.MemoryMappedFile, SearchIndex = indexed });
+        reader.IndexMinimumPages = 1;
         Task writing = Task.Run(() =>
         {
             for (int i = 1; i < Items; i++)
@@ -185,20 +239,20 @@ public sealed class SortedListMmfTests : IDisposable
     }
 
     /// <summary>
-    /// Plain, indexed (forced on) and batched searches of 5,000 keys (several pages and index nodes for every key
-    /// width) against a linear scan.
+    /// Plain, indexed (forced on) and batched searches of 20,000 keys (several pages, nodes and index levels for
+    /// every key width) against a linear scan, whole-list and over ranges narrower and wider than the index's.
     /// </summary>
     private void AssertSearchesAgree<T>(Func<Random, T> next, T[] extraTargets)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         var random = new Random(11);
-        T[] items = Enumerable.Range(0, 5_000).Select(_ => next(random)).Order().ToArray();
+        T[] items = Enumerable.Range(0, 20_000).Select(_ => next(random)).Order().ToArray();
         using (var writer = new SortedListMmf<T>(FilePath, TimeSeriesOrder.AscendingOrEqual))
         {
             writer.AddRange(items);
         }
 
-        T[] targets = items.Where((_, i) => i % 7 == 0).Concat(extraTargets).Concat(Enumerable.Range(0, 100).Select(_ => next(random))).ToArray();
+        T[] targets = items.Where((_, i) => i % 97 == 0).Concat(extraTargets).Concat(Enumerable.Range(0, 100).Select(_ => next(random))).ToArray();
         foreach (bool indexed in new[] { false, true })
         {
             using SortedListMmf<T> list = Search.SortedSearchers.OpenSorted<T>(FilePath, MappingBackend.Default, indexed);
@@ -209,8 +263,8 @@ public sealed class SortedListMmfTests : IDisposable
             for (int i = 0; i < targets.Length; i++)
             {
                 T target = targets[i];
-                long lower = items.TakeWhile(item => item < target).LongCount();
-                long upper = items.TakeWhile(item => item <= target).LongCount();
+                long lower = LinearCount(items, item => item < target);
+                long upper = LinearCount(items, item => item <= target);
                 Assert.Equal(lower, list.LowerBound(target));
                 Assert.Equal(upper, list.UpperBound(target));
                 Assert.Equal(lower, lowers[i]);
@@ -218,10 +272,54 @@ public sealed class SortedListMmfTests : IDisposable
                 Assert.Equal(new IndexRange(lower, upper), list.EqualRange(target));
                 Assert.Equal(upper > lower ? lower : ~lower, list.BinarySearch(target));
                 Assert.Equal(Math.Min(Math.Max(lower, 100), 600), list.LowerBound(target, 100, 600));
-                Assert.Equal(Math.Min(Math.Max(upper, 100), 4_900), list.UpperBound(target, 100, 4_900));
+                Assert.Equal(Math.Min(Math.Max(lower, 3_000), 17_000), list.LowerBound(target, 3_000, 17_000));
+                Assert.Equal(Math.Min(Math.Max(upper, 100), 19_900), list.UpperBound(target, 100, 19_900));
             }
 
             Assert.Equal(indexed, list.Index is not null);
         }
+    }
+
+    private static long LinearCount<T>(T[] items, Func<T, bool> before)
+    {
+        long count = 0;
+        while (count < items.Length && before(items[count]))
+        {
+            count++;
+        }
+
+        return count;
+    }
+
+    /// <summary>A 12-byte key, compared field by field: no vector path, and a size that divides neither 16 nor 4096.</summary>
+    private readonly record struct Key12(int A, int B, int C) : IComparisonOperators<Key12, Key12, bool>, IComparable<Key12>
+    {
+        public int CompareTo(Key12 other) => Compare(this, other);
+
+        public static bool operator <(Key12 left, Key12 right) => Compare(left, right) < 0;
+
+        public static bool operator >(Key12 left, Key12 right) => Compare(left, right) > 0;
+
+        public static bool operator <=(Key12 left, Key12 right) => Compare(left, right) <= 0;
+
+        public static bool operator >=(Key12 left, Key12 right) => Compare(left, right) >= 0;
+
+        private static int Compare(Key12 left, Key12 right) =>
+            left.A != right.A ? left.A.CompareTo(right.A) : left.B != right.B ? left.B.CompareTo(right.B) : left.C.CompareTo(right.C);
+    }
+
+    /// <summary>A 40-byte key: four keys to a node, nodes wider than a cache line.</summary>
+    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential, Size = 40)]
+    private readonly record struct Key40(long Value) : IComparisonOperators<Key40, Key40, bool>, IComparable<Key40>
+    {
+        public int CompareTo(Key40 other) => Value.CompareTo(other.Value);
+
+        public static bool operator <(Key40 left, Key40 right) => left.Value < right.Value;
+
+        public static bool operator >(Key40 left, Key40 right) => left.Value > right.Value;
+
+        public static bool operator <=(Key40 left, Key40 right) => left.Value <= right.Value;
+
+        public static bool operator >=(Key40 left, Key40 right) => left.Value >= right.Value;
     }
 }
