@@ -15,7 +15,8 @@ namespace ListMmf.Search;
 /// <para>For 776M Int32 timestamps: 757,813 fence keys (2.9 MiB) and 50,523 keys above them (198 KiB).</para>
 /// <para>Append-only. It covers the items below <see cref="IndexedCount"/>, which a writer published and never
 /// changes (Truncate aside, see the README); a search with a larger count snapshot searches the items past the
-/// last fence as part of the last page. <see cref="Extend"/> adds the new pages' fences.</para>
+/// last fence as part of the last page. <see cref="Extend"/> makes a new index with the new pages' fences; an
+/// index never changes once built, so a search that holds one is never disturbed by a newer one.</para>
 /// </remarks>
 internal sealed unsafe class PageIndex<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
@@ -25,23 +26,38 @@ internal sealed unsafe class PageIndex<T>
 
     private static readonly int NodeKeys = NodeSearch.KeysPerNode<T>();
 
-    private AlignedBuffer<T> _fences;
+    private readonly AlignedBuffer<T> _fences;
 
     /// <summary>Level 0 is the fence, then the levels above it; each padded to whole nodes.</summary>
-    private AlignedBuffer<T>[] _levels = [];
+    private readonly AlignedBuffer<T>[] _levels;
 
     /// <summary>The keys of each level (the buffers' pointers, read without touching the buffers on the hot path).</summary>
-    private nint[] _levelKeys = [];
+    private readonly nint[] _levelKeys;
 
-    private long[] _levelLengths = [];
+    private readonly long[] _levelLengths;
 
-    private PageIndex(long capacity) => _fences = new AlignedBuffer<T>(RoundUpToNode(Math.Max(capacity, NodeKeys)));
+    /// <summary>
+    /// An index over <paramref name="fences"/>, whose first <paramref name="fenceCount"/> keys are written. Never
+    /// changed afterwards: a search that holds it may run while a newer index is built beside it.
+    /// </summary>
+    private PageIndex(AlignedBuffer<T> fences, long fenceCount, long indexedCount)
+    {
+        _fences = fences;
+        FenceCount = fenceCount;
+        IndexedCount = indexedCount;
+        (_levels, _levelLengths) = BuildLevels(fences, fenceCount);
+        _levelKeys = new nint[_levels.Length];
+        for (int level = 0; level < _levelKeys.Length; level++)
+        {
+            _levelKeys[level] = (nint)_levels[level].Pointer;
+        }
+    }
 
     /// <summary>The number of fence keys: pages whose first item is below <see cref="IndexedCount"/>.</summary>
-    public long FenceCount { get; private set; }
+    public long FenceCount { get; }
 
     /// <summary>The item count the index was built for.</summary>
-    public long IndexedCount { get; private set; }
+    public long IndexedCount { get; }
 
     /// <summary>The bytes the index holds in RAM.</summary>
     public long Bytes
@@ -65,9 +81,10 @@ internal sealed unsafe class PageIndex<T>
     /// <summary>Builds the index of the first <paramref name="count"/> items at <paramref name="items"/>.</summary>
     public static PageIndex<T> Build(T* items, long count)
     {
-        var index = new PageIndex<T>(FencesFor(count));
-        index.Extend(items, count);
-        return index;
+        long fences = FencesFor(count);
+        var buffer = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, NodeKeys)));
+        ReadFences(buffer, items, 0, fences);
+        return new PageIndex<T>(buffer, fences, count);
     }
 
     /// <summary>The index of the first item that starts in page <paramref name="page"/> of the file.</summary>
@@ -75,26 +92,23 @@ internal sealed unsafe class PageIndex<T>
     public static long FirstItemOf(long page) =>
         page == 0 ? 0 : ((page * PageBytes) - ListMmfHeader.Size + sizeof(T) - 1) / sizeof(T);
 
-    /// <summary>Adds the fences of the pages that the items up to <paramref name="count"/> reach, and rebuilds the levels above.</summary>
-    public void Extend(T* items, long count)
+    /// <summary>
+    /// The index of the items up to <paramref name="count"/>: this one's fences plus those of the pages added since,
+    /// and new levels above them. This index stays as it was (its fence buffer is shared, and only written past its
+    /// own fences), so a search still holding it stays right.
+    /// </summary>
+    public PageIndex<T> Extend(T* items, long count)
     {
         long fences = FencesFor(count);
-        if (fences > _fences.Length)
+        AlignedBuffer<T> buffer = _fences;
+        if (fences > buffer.Length)
         {
-            var grown = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, _fences.Length * 2)));
-            Buffer.MemoryCopy(_fences.Pointer, grown.Pointer, grown.Length * sizeof(T), FenceCount * sizeof(T));
-            _fences = grown;
+            buffer = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, _fences.Length * 2)));
+            Buffer.MemoryCopy(_fences.Pointer, buffer.Pointer, buffer.Length * sizeof(T), FenceCount * sizeof(T));
         }
 
-        for (long page = FenceCount; page < fences; page++)
-        {
-            _fences.Pointer[page] = items[FirstItemOf(page)];
-        }
-
-        // The levels first, the counts last: if building them fails, the index still describes what it had.
-        BuildLevels(fences);
-        FenceCount = fences;
-        IndexedCount = count;
+        ReadFences(buffer, items, FenceCount, fences);
+        return new PageIndex<T>(buffer, fences, count);
     }
 
     /// <summary>
@@ -141,9 +155,17 @@ internal sealed unsafe class PageIndex<T>
 
     private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
 
-    private void BuildLevels(long fenceCount)
+    private static void ReadFences(AlignedBuffer<T> buffer, T* items, long fromPage, long toPage)
     {
-        var levels = new List<AlignedBuffer<T>> { _fences };
+        for (long page = fromPage; page < toPage; page++)
+        {
+            buffer.Pointer[page] = items[FirstItemOf(page)];
+        }
+    }
+
+    private static (AlignedBuffer<T>[] Levels, long[] Lengths) BuildLevels(AlignedBuffer<T> fences, long fenceCount)
+    {
+        var levels = new List<AlignedBuffer<T>> { fences };
         var lengths = new List<long> { fenceCount };
         while (lengths[^1] > NodeKeys)
         {
@@ -160,14 +182,6 @@ internal sealed unsafe class PageIndex<T>
             lengths.Add(length);
         }
 
-        _levels = [.. levels];
-        _levelLengths = [.. lengths];
-        var pointers = new nint[_levels.Length];
-        for (int level = 0; level < pointers.Length; level++)
-        {
-            pointers[level] = (nint)_levels[level].Pointer;
-        }
-
-        _levelKeys = pointers;
+        return ([.. levels], [.. lengths]);
     }
 }

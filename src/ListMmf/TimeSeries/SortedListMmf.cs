@@ -316,7 +316,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
             {
                 if ((count - index.IndexedCount) * sizeof(T) > Math.Max(index.FenceCount / 8, ExtensionSlackPages) * PageIndex<T>.PageBytes)
                 {
-                    index.Extend(items, count);
+                    index = _index = index.Extend(items, count);
                 }
 
                 return index;
