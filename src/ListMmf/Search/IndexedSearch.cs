@@ -21,15 +21,8 @@ internal static unsafe class IndexedSearch
     public static long Bound<T>(PageIndex<T> index, T* items, long count, T value, bool inclusive)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        long rank = index.Rank(value, inclusive);
-        if (rank == 0)
-        {
-            return 0;
-        }
-
-        long first = PageIndex<T>.FirstItemOf(rank - 1);
-        long end = rank < index.FenceCount ? PageIndex<T>.FirstItemOf(rank) : count;
-        return Within(items, first, end - first, value, inclusive);
+        (long first, long length) = index.ItemsOfRank(index.Rank(value, inclusive), count);
+        return Within(items, first, length, value, inclusive);
     }
 
     /// <summary>
@@ -75,9 +68,7 @@ internal static unsafe class IndexedSearch
 
             for (int q = 0; q < size; q++)
             {
-                long r = rank[q] < 0 ? index.FenceCount : rank[q];
-                first[q] = r == 0 ? 0 : PageIndex<T>.FirstItemOf(r - 1);
-                length[q] = r == 0 ? 0 : (r < index.FenceCount ? PageIndex<T>.FirstItemOf(r) : count) - first[q];
+                (first[q], length[q]) = index.ItemsOfRank(rank[q] < 0 ? index.FenceCount : rank[q], count);
                 Prefetch(items + first[q] + (length[q] >> 1));
             }
 

@@ -137,6 +137,24 @@ internal sealed unsafe class PageIndex<T>
         return rank;
     }
 
+    /// <summary>
+    /// The items a bound with fence rank <paramref name="rank"/> lies among, within the first <paramref name="count"/>
+    /// items: the page after the last fence key before the value, up to the next fence (or the end, past the last
+    /// one). Rank 0 (no fence key before the value): the empty range at 0.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public (long First, long Length) ItemsOfRank(long rank, long count)
+    {
+        if (rank == 0)
+        {
+            return (0, 0);
+        }
+
+        long first = FirstItemOf(rank - 1);
+        long end = rank < FenceCount ? FirstItemOf(rank) : count;
+        return (first, end - first);
+    }
+
     /// <summary>The number of levels, the fence (level 0) included.</summary>
     internal int Levels => _levelKeys.Length;
 

@@ -34,6 +34,13 @@ internal static class SortedSearch
         return first;
     }
 
+    /// <summary><see cref="UpperBound"/> when <paramref name="inclusive"/>, else <see cref="LowerBound"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long Bound<T, TSource>(ref TSource source, T value, long first, long last, bool inclusive)
+        where T : IComparisonOperators<T, T, bool>
+        where TSource : struct, IItemSource<T> =>
+        inclusive ? UpperBound(ref source, value, first, last) : LowerBound(ref source, value, first, last);
+
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long UpperBound<T, TSource>(ref TSource source, T value, long first, long last)

@@ -63,16 +63,10 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         size = (size + pageSize - 1) / pageSize * pageSize;
 
         // The descriptor is used raw only for this call; the mapping does not need it afterwards.
-        bool referenced = false;
-        File.SafeFileHandle.DangerousAddRef(ref referenced);
         MappedMemoryHandle reservation;
-        try
+        using (var lease = new DescriptorLease(File.SafeFileHandle))
         {
-            reservation = MappedMemoryHandle.Map((int)File.SafeFileHandle.DangerousGetHandle(), size, IsWritable, Path);
-        }
-        finally
-        {
-            File.SafeFileHandle.DangerousRelease();
+            reservation = MappedMemoryHandle.Map(lease.Descriptor, size, IsWritable, Path);
         }
 
         _reservations.Add(reservation);

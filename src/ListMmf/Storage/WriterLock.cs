@@ -14,14 +14,7 @@ internal sealed class WriterLock : IDisposable
 {
     private readonly SafeHandle _handle;
 
-    private WriterLock(SafeHandle handle, string lockPath)
-    {
-        _handle = handle;
-        LockPath = lockPath;
-    }
-
-    /// <summary>The sidecar that holds the lock.</summary>
-    public string LockPath { get; }
+    private WriterLock(SafeHandle handle) => _handle = handle;
 
     /// <summary>The sidecar that guards the file at <paramref name="path"/>, reached by whatever name.</summary>
     public static string PathFor(string path) => SidecarOf(StoragePlatform.Current.CanonicalPath(System.IO.Path.GetFullPath(path)));
@@ -32,7 +25,7 @@ internal sealed class WriterLock : IDisposable
     public static WriterLock Acquire(string path)
     {
         string lockPath = PathFor(path);
-        return new WriterLock(StoragePlatform.Current.LockWriter(lockPath, path), lockPath);
+        return new WriterLock(StoragePlatform.Current.LockWriter(lockPath, path));
     }
 
     private static string SidecarOf(string canonicalPath) => canonicalPath + ".writer-lock";

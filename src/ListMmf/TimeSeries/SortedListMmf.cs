@@ -162,11 +162,11 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// each of them several times cheaper on a large list. All are answered against one count. No allocation.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
-    public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => _ = Bounds(values, results, inclusive: false);
+    public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, inclusive: false);
 
     /// <summary>The <see cref="UpperBound(T)"/> of every value in <paramref name="values"/>; see <see cref="LowerBound(ReadOnlySpan{T}, Span{long})"/>.</summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
-    public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => _ = Bounds(values, results, inclusive: true);
+    public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, inclusive: true);
 
     /// <summary>The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it would be inserted.</summary>
     public IndexRange EqualRange(T value) => EqualRange(value, 0, Count);
@@ -245,7 +245,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         long result = index is not null
             ? IndexedSearch.Bound(index, items.Pointer, count, value, inclusive)
-            : inclusive ? SortedSearch.UpperBound(ref items, value, 0, count) : SortedSearch.LowerBound(ref items, value, 0, count);
+            : SortedSearch.Bound(ref items, value, 0, count, inclusive);
         GC.KeepAlive(_list);
         return result;
     }
@@ -261,7 +261,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
         long result = index is not null
             ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, inclusive), first, last)
-            : inclusive ? SortedSearch.UpperBound(ref items, value, first, last) : SortedSearch.LowerBound(ref items, value, first, last);
+            : SortedSearch.Bound(ref items, value, first, last, inclusive);
         GC.KeepAlive(_list);
         return result;
     }
@@ -272,7 +272,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// </summary>
     internal void LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results, long count) => Bounds(values, results, inclusive: false, count);
 
-    private long Bounds(ReadOnlySpan<T> values, Span<long> results, bool inclusive, long countLimit = long.MaxValue)
+    private void Bounds(ReadOnlySpan<T> values, Span<long> results, bool inclusive, long countLimit = long.MaxValue)
     {
         if (results.Length < values.Length)
         {
@@ -290,12 +290,11 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         {
             for (int i = 0; i < values.Length; i++)
             {
-                results[i] = inclusive ? SortedSearch.UpperBound(ref items, values[i], 0, count) : SortedSearch.LowerBound(ref items, values[i], 0, count);
+                results[i] = SortedSearch.Bound(ref items, values[i], 0, count, inclusive);
             }
         }
 
         GC.KeepAlive(_list);
-        return count;
     }
 
     /// <summary>

@@ -22,22 +22,13 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     private static void Advise(byte* address, long length, int advice)
     {
-        long pageSize = System.Environment.SystemPageSize;
-        long misalignment = (long)((nuint)address % (nuint)pageSize);
-        _ = Libc.Advise((nint)(address - misalignment), (nuint)(length + misalignment), advice);
+        (nint start, long alignedLength) = PageAligned(address, length);
+        _ = Libc.Advise(start, (nuint)alignedLength, advice);
     }
 
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)
     {
-        bool referenced = false;
-        file.SafeFileHandle.DangerousAddRef(ref referenced);
-        try
-        {
-            Libc.Fallocate((int)file.SafeFileHandle.DangerousGetHandle(), oldLength, newLength - oldLength, path);
-        }
-        finally
-        {
-            file.SafeFileHandle.DangerousRelease();
-        }
+        using var lease = new DescriptorLease(file.SafeFileHandle);
+        Libc.Fallocate(lease.Descriptor, oldLength, newLength - oldLength, path);
     }
 }

@@ -29,16 +29,8 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     public override void FlushFile(SafeFileHandle file, string path)
     {
-        bool referenced = false;
-        file.DangerousAddRef(ref referenced);
-        try
-        {
-            SyncDescriptor((int)file.DangerousGetHandle(), path);
-        }
-        finally
-        {
-            file.DangerousRelease();
-        }
+        using var lease = new DescriptorLease(file);
+        SyncDescriptor(lease.Descriptor, path);
     }
 
     /// <summary>
@@ -65,10 +57,15 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     public override void FlushView(byte* address, long length, string path)
     {
-        // msync needs a page-aligned start.
-        long pageSize = Environment.SystemPageSize;
-        long misalignment = (long)((nuint)address % (nuint)pageSize);
-        Libc.Sync(address - misalignment, length + misalignment, MsSync, path);
+        (nint start, long alignedLength) = PageAligned(address, length);
+        Libc.Sync((byte*)start, alignedLength, MsSync, path);
+    }
+
+    /// <summary>The range from the start of the page holding <paramref name="address"/>: msync and madvise need a page-aligned start.</summary>
+    protected static (nint Start, long Length) PageAligned(byte* address, long length)
+    {
+        long misalignment = (long)((nuint)address % (nuint)Environment.SystemPageSize);
+        return ((nint)(address - misalignment), length + misalignment);
     }
 
     /// <summary>
