@@ -206,6 +206,29 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         Volatile.Write(ref *_count, count + items.Length);
     }
 
+    /// <summary>
+    /// Room for <paramref name="length"/> items past the published count, growing the file if needed, for a caller
+    /// that fills them in place and then publishes them with <see cref="PublishReserved"/>; until then no reader sees
+    /// them, and a caller that gives up simply never publishes.
+    /// </summary>
+    internal Span<T> Reserve(int length)
+    {
+        long count = *_count;
+        if ((ulong)count >= (ulong)_appendLimit || (ulong)length > (ulong)(_appendLimit - count))
+        {
+            PrepareAppend(count, length);
+        }
+
+        return new Span<T>(_items + count, length);
+    }
+
+    /// <summary>Publishes the first <paramref name="length"/> items of the last <see cref="Reserve"/>.</summary>
+    internal void PublishReserved(int length)
+    {
+        long count = *_count;
+        Volatile.Write(ref *_count, count + length);
+    }
+
     /// <summary>Grows the file, if needed, so that it holds at least <paramref name="capacity"/> items.</summary>
     /// <returns>The capacity afterwards.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative or more than any file can hold.</exception>
@@ -447,6 +470,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         /// <inheritdoc/>
         public readonly T Current => _current;
+
+        /// <summary>The index of <see cref="Current"/>.</summary>
+        internal readonly long Index => _index;
 
         readonly object IEnumerator.Current => Current;
 

@@ -1,13 +1,20 @@
 namespace ListMmf;
 
 /// <summary>Options for opening a <see cref="ListMmf{T}"/>.</summary>
-public sealed class ListMmfOptions
+public sealed record ListMmfOptions
 {
     /// <summary>The options used when none are given.</summary>
     public static ListMmfOptions Default { get; } = new();
 
     /// <summary>How the file is mapped. <see cref="MappingBackend.Default"/> picks the best one for the system.</summary>
     public MappingBackend Backend { get; init; }
+
+    /// <summary>
+    /// Whether a writer creates the file when it is missing (the default). Set it to false where a missing file
+    /// means a mistyped path: the open then throws <see cref="System.IO.FileNotFoundException"/> instead of
+    /// starting an empty list. Readers never create files.
+    /// </summary>
+    public bool CreateIfMissing { get; init; } = true;
 
     /// <summary>
     /// The capacity, in items, that a new file is created with. Ignored when the file exists. 0 (the default)

@@ -78,6 +78,11 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
                 writerLock = WriterLock.Acquire(path);
                 if (!File.Exists(path))
                 {
+                    if (!options.CreateIfMissing)
+                    {
+                        throw new FileNotFoundException($"'{path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", path);
+                    }
+
                     // A create interrupted before its rename leaves no file, so this is where its leftovers are.
                     RemoveLeftoverTemporaries(path);
                     Create(path, dataType, initialLength);
@@ -266,33 +271,14 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     /// the directory durable: a crash never leaves a file at <paramref name="path"/> without a valid header, and a
     /// new file does not vanish after a power loss.
     /// </summary>
-    private static void Create(string path, DataType dataType, long length)
-    {
-        StoragePlatform platform = StoragePlatform.Current;
-        string temporary = $"{path}.{Guid.NewGuid():N}.tmp";
-        try
+    private static void Create(string path, DataType dataType, long length) =>
+        DurableFile.Create(path, (dataType, length, path), static (file, state) =>
         {
-            using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
-            {
-                Span<byte> header = stackalloc byte[ListMmfHeader.Size];
-                new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)dataType, 0).Write(header);
-                file.Write(header);
-                platform.Extend(file, ListMmfHeader.Size, length, path);
-                platform.FlushFile(file.SafeFileHandle, path);
-            }
-
-            File.Move(temporary, path, overwrite: false);
-            platform.FlushDirectory(System.IO.Path.GetDirectoryName(path)!, path);
-        }
-        catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
-        {
-            throw new ListMmfException(path, $"could not create the file: {exception.Message}", exception);
-        }
-        finally
-        {
-            TryDelete(temporary);
-        }
-    }
+            Span<byte> header = stackalloc byte[ListMmfHeader.Size];
+            new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)state.dataType, 0).Write(header);
+            file.Write(header);
+            StoragePlatform.Current.Extend(file, ListMmfHeader.Size, state.length, state.path);
+        });
 
     /// <summary>
     /// Deletes the temporary files of creates that were interrupted (the process killed between creating and
@@ -308,20 +294,8 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             string candidateName = System.IO.Path.GetFileName(candidate);
             if (candidateName.StartsWith(name, StringComparison.Ordinal) && TemporarySuffix().IsMatch(candidateName.AsSpan(name.Length)))
             {
-                TryDelete(candidate);
+                DurableFile.TryDelete(candidate);
             }
-        }
-    }
-
-    private static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            // A temporary file that cannot be removed is harmless; the next writer tries again.
         }
     }
 

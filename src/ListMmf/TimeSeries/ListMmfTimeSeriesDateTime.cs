@@ -19,6 +19,14 @@ public sealed class ListMmfTimeSeriesDateTime : TimeSeriesMmf<long>
     {
     }
 
+    /// <summary>
+    /// Opens the existing series at <paramref name="path"/> for reading. It never creates a file: a missing one is a
+    /// <see cref="FileNotFoundException"/>, so a mistyped path is not mistaken for an empty series.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
+    public static ListMmfTimeSeriesDateTime OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
+        new(path, order, FileAccess.Read, options);
+
     private protected override bool TryKeyAtOrAfter(DateTime time, out long key)
     {
         key = time.Ticks;

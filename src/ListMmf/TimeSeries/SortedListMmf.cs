@@ -60,6 +60,12 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// <summary>The smallest list, in file pages, that gets a page index; tests lower it to reach the index with small lists.</summary>
     internal long IndexMinimumPages { get; set; } = DefaultIndexMinimumPages;
 
+    /// <summary>The list under the sorted view.</summary>
+    internal ListMmf<T> List => _list;
+
+    /// <summary>How messages show a key; the time series show their keys as times.</summary>
+    internal Func<T, string>? DescribeKey { get; init; }
+
     /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
     internal PageIndex<T>? Index => _index;
 
@@ -103,18 +109,26 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
             return;
         }
 
-        long count = _list.Count;
-        if (count > 0)
+        CheckOrder(items, _list.Count);
+        _list.AddRange(items);
+    }
+
+    /// <summary>Checks that <paramref name="items"/>, appended after the first <paramref name="count"/> items, keep the order.</summary>
+    /// <exception cref="ListMmfOrderException">The first item that would break it.</exception>
+    internal void CheckOrder(ReadOnlySpan<T> items, long count)
+    {
+        if (count > 0 && !items.IsEmpty)
         {
             CheckFollows(_list[count - 1], items[0], count);
         }
 
         for (int i = 1; i < items.Length; i++)
         {
-            CheckFollows(items[i - 1], items[i], count + i);
+            if (!Follows(items[i - 1], items[i]))
+            {
+                CheckFollows(items[i - 1], items[i], count + i);
+            }
         }
-
-        _list.AddRange(items);
     }
 
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
@@ -217,7 +231,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
             {
                 throw new ListMmfOrderException(
                     Path,
-                    $"the stored item at index {i:N0} ({items[i]}) does not follow the one before it ({items[i - 1]}) in {Order} order; the file is corrupt.",
+                    $"the stored item at index {i:N0} ({Describe(items[i])}) does not follow the one before it ({Describe(items[i - 1])}) in {Order} order; the file is corrupt.",
                     i);
             }
         }
@@ -347,8 +361,10 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         {
             throw new ListMmfOrderException(
                 Path,
-                $"{next} cannot be appended at index {index:N0} after {previous}: the list is {Order}. Nothing was written.",
+                $"{Describe(next)} cannot be appended at index {index:N0} after {Describe(previous)}: the list is {Order}. Nothing was written.",
                 index);
         }
     }
+
+    private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
 }

@@ -1,6 +1,9 @@
 using System;
+using System.Collections;
+using System.Collections.Generic;
 using System.IO;
 using System.Numerics;
+using System.Runtime.InteropServices;
 
 namespace ListMmf;
 
@@ -18,12 +21,15 @@ namespace ListMmf;
 /// clamps it into a wrong answer.</para>
 /// </remarks>
 /// <typeparam name="TKey">The stored key.</typeparam>
-public abstract class TimeSeriesMmf<TKey> : IDisposable
+public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>, IDisposable
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
 {
     private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
     {
-        Keys = new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order, options);
+        Keys = new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order, options)
+        {
+            DescribeKey = Describe,
+        };
     }
 
     /// <summary>The stored keys, with the same searches keyed by <typeparamref name="TKey"/>.</summary>
@@ -31,6 +37,9 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
 
     /// <summary>The full path of the file.</summary>
     public string Path => Keys.Path;
+
+    /// <summary>The data-type code in the file's header.</summary>
+    public DataType DataType => Keys.DataType;
 
     /// <summary>The order the series keeps.</summary>
     public TimeSeriesOrder Order => Keys.Order;
@@ -49,7 +58,7 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
             TKey key = Keys[index];
             if (!TryToDateTime(key, out DateTime time))
             {
-                throw new ListMmfFormatException(Path, $"the item at index {index:N0} ({key}) is outside the range of DateTime.");
+                ThrowOutsideDateTime(index, key);
             }
 
             return time;
@@ -67,6 +76,35 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
         }
 
         Keys.Add(key);
+    }
+
+    /// <summary>
+    /// Appends all of <paramref name="times"/> and publishes them with one count update, if the key type holds each
+    /// exactly and together they keep the order. Each time is converted once, straight into the file.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The key type cannot hold one of the times exactly; nothing was written.</exception>
+    /// <exception cref="ListMmfOrderException">A time would break the order; nothing was written.</exception>
+    public void AddRange(ReadOnlySpan<DateTime> times)
+    {
+        if (times.IsEmpty)
+        {
+            return;
+        }
+
+        ListMmf<TKey> list = Keys.List;
+        long count = list.Count;
+        Span<TKey> keys = list.Reserve(times.Length);
+        for (int i = 0; i < times.Length; i++)
+        {
+            if (!TryExactKey(times[i], out keys[i]))
+            {
+                throw new ArgumentOutOfRangeException(nameof(times), times[i], $"'{Path}' stores {typeof(TKey).Name} keys, which cannot hold {times[i]:O} (at {i:N0} in the span) exactly. Nothing was written.");
+            }
+        }
+
+        // Checked after the conversion, in the reserved space that no reader sees until it is published.
+        Keys.CheckOrder(keys, count);
+        list.PublishReserved(times.Length);
     }
 
     /// <summary>The first index whose timestamp is at or after <paramref name="time"/>, or <see cref="Count"/>.</summary>
@@ -117,6 +155,39 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
 
     /// <summary>The stored keys of <paramref name="range"/>, straight over the mapping.</summary>
     public ReadOnlySpan<TKey> AsSpan(IndexRange range) => Keys.AsSpan(range);
+
+    /// <summary>
+    /// The timestamps of <paramref name="range"/> as DateTimes, converted once from the mapping into
+    /// <paramref name="destination"/> (for DateTime-ticks series, a plain copy).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the series.</exception>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
+    /// <exception cref="ListMmfFormatException">A stored key is outside the range of DateTime.</exception>
+    public void CopyTo(IndexRange range, Span<DateTime> destination)
+    {
+        ReadOnlySpan<TKey> keys = Keys.AsSpan(range);
+        if (destination.Length < keys.Length)
+        {
+            throw new ArgumentException($"The destination holds {destination.Length:N0} items, fewer than the {keys.Length:N0} in the range.", nameof(destination));
+        }
+
+        for (int i = 0; i < keys.Length; i++)
+        {
+            if (!TryToDateTime(keys[i], out destination[i]))
+            {
+                ThrowOutsideDateTime(range.Start + i, keys[i]);
+            }
+        }
+
+        GC.KeepAlive(Keys);
+    }
+
+    /// <summary>Enumerates the timestamps present when enumeration starts, as DateTimes, without allocating.</summary>
+    public Enumerator GetEnumerator() => new(this, Keys.GetEnumerator());
+
+    IEnumerator<DateTime> IEnumerable<DateTime>.GetEnumerator() => GetEnumerator();
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
     /// <inheritdoc cref="SortedListMmf{T}.Verify"/>
     public void Verify() => Keys.Verify();
@@ -199,4 +270,64 @@ public abstract class TimeSeriesMmf<TKey> : IDisposable
     private protected abstract bool TryExactKey(DateTime time, out TKey key);
 
     private protected abstract bool TryToDateTime(TKey key, out DateTime time);
+
+    /// <summary>A key for messages: the time it stands for, and the stored key when that differs.</summary>
+    private string Describe(TKey key) =>
+        !TryToDateTime(key, out DateTime time) ? $"{key} (outside DateTime's range)"
+        : typeof(TKey) == typeof(long) ? $"{time:yyyy-MM-dd HH:mm:ss.fffffff}"
+        : $"{time:yyyy-MM-dd HH:mm:ss} ({key})";
+
+    private void ThrowOutsideDateTime(long index, TKey key) =>
+        throw new ListMmfFormatException(Path, $"the item at index {index:N0} ({key}) is outside the range of DateTime.");
+
+    /// <summary>Enumerates a series' timestamps as DateTimes; see <see cref="GetEnumerator"/>.</summary>
+    [StructLayout(LayoutKind.Auto)]
+    public struct Enumerator : IEnumerator<DateTime>
+    {
+        private readonly TimeSeriesMmf<TKey> _series;
+        private ListMmf<TKey>.Enumerator _keys;
+        private DateTime _current;
+
+        internal Enumerator(TimeSeriesMmf<TKey> series, ListMmf<TKey>.Enumerator keys)
+        {
+            _series = series;
+            _keys = keys;
+            _current = default;
+        }
+
+        /// <inheritdoc/>
+        public readonly DateTime Current => _current;
+
+        readonly object IEnumerator.Current => Current;
+
+        /// <inheritdoc cref="ListMmf{T}.Enumerator.MoveNext"/>
+        /// <exception cref="ListMmfFormatException">A stored key is outside the range of DateTime.</exception>
+        public bool MoveNext()
+        {
+            if (!_keys.MoveNext())
+            {
+                _current = default;
+                return false;
+            }
+
+            if (!_series.TryToDateTime(_keys.Current, out _current))
+            {
+                _series.ThrowOutsideDateTime(_keys.Index, _keys.Current);
+            }
+
+            return true;
+        }
+
+        /// <inheritdoc/>
+        public void Reset()
+        {
+            _keys.Reset();
+            _current = default;
+        }
+
+        /// <inheritdoc/>
+        public readonly void Dispose()
+        {
+        }
+    }
 }

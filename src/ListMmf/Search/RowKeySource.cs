@@ -1,0 +1,19 @@
+using System.Runtime.CompilerServices;
+
+namespace ListMmf.Search;
+
+/// <summary>The keys of rows read straight from memory, each picked by <typeparamref name="TSelector"/> as it is probed.</summary>
+internal readonly unsafe struct RowKeySource<TRow, TKey, TSelector> : IItemSource<TKey>
+    where TRow : unmanaged
+    where TSelector : IKeySelector<TRow, TKey>
+{
+    private readonly TRow* _rows;
+
+    public RowKeySource(TRow* rows) => _rows = rows;
+
+    public TKey this[long index]
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => TSelector.KeyOf(in _rows[index]);
+    }
+}

@@ -1,0 +1,165 @@
+using System;
+using System.IO;
+using System.Runtime.CompilerServices;
+
+namespace ListMmf;
+
+/// <summary>A column of a <see cref="TimeSeriesTable"/>; <see cref="TableColumn{T}"/> reads and writes its values.</summary>
+public abstract class TableColumn
+{
+    private protected TableColumn(TimeSeriesTable table, TableColumnInfo info, string path, bool isTime)
+    {
+        Table = table;
+        Info = info;
+        Path = path;
+        IsTime = isTime;
+    }
+
+    /// <summary>The column's name.</summary>
+    public string Name => Info.Name;
+
+    /// <summary>The data-type code of the column's file.</summary>
+    public DataType DataType => Info.DataType;
+
+    /// <summary>The full path of the column's file.</summary>
+    public string Path { get; }
+
+    /// <summary>Whether this is the table's time column, which only the table's row appends write.</summary>
+    public bool IsTime { get; }
+
+    internal TableColumnInfo Info { get; }
+
+    private protected TimeSeriesTable Table { get; }
+
+    /// <summary>How many values the column's file holds: the published rows, plus those of a row being added.</summary>
+    internal abstract long StoredCount { get; }
+
+    /// <summary>Drops the values past <paramref name="rows"/>: those of a refused row, or of a writer that stopped before publishing.</summary>
+    internal abstract void TrimTo(long rows);
+
+    internal abstract void Flush();
+
+    internal abstract void Verify();
+
+    internal abstract void Dispose();
+
+    /// <summary>Opens the value column <paramref name="info"/> with the item type its data-type code stores.</summary>
+    internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) => info.DataType switch
+    {
+        DataType.SByte => TableColumn<sbyte>.OpenTyped(table, info, path, access, options),
+        DataType.Byte => TableColumn<byte>.OpenTyped(table, info, path, access, options),
+        DataType.Int16 => TableColumn<short>.OpenTyped(table, info, path, access, options),
+        DataType.UInt16 => TableColumn<ushort>.OpenTyped(table, info, path, access, options),
+        DataType.Int32 or DataType.UnixSeconds => TableColumn<int>.OpenTyped(table, info, path, access, options),
+        DataType.UInt32 => TableColumn<uint>.OpenTyped(table, info, path, access, options),
+        DataType.Int64 or DataType.DateTime => TableColumn<long>.OpenTyped(table, info, path, access, options),
+        DataType.UInt64 => TableColumn<ulong>.OpenTyped(table, info, path, access, options),
+        DataType.Single => TableColumn<float>.OpenTyped(table, info, path, access, options),
+        DataType.Double => TableColumn<double>.OpenTyped(table, info, path, access, options),
+        _ => throw new ArgumentOutOfRangeException(nameof(info), info.DataType, $"Column '{info.Name}': {info.DataType} cannot be a table column."),
+    };
+}
+
+/// <summary>
+/// A column of a <see cref="TimeSeriesTable"/> holding <typeparamref name="T"/> values, one per row. Reads are
+/// bounded by the table's published rows, never by the column's own file, so a reader sees no value of a row that is
+/// not complete. The writer adds one value per column, then publishes the row with
+/// <see cref="TimeSeriesTable.AddRow(DateTime)"/>.
+/// </summary>
+/// <typeparam name="T">The stored value type.</typeparam>
+public sealed class TableColumn<T> : TableColumn
+    where T : unmanaged
+{
+    private readonly ListMmf<T> _list;
+
+    internal TableColumn(TimeSeriesTable table, TableColumnInfo info, ListMmf<T> list, bool isTime)
+        : base(table, info, list.Path, isTime)
+    {
+        _list = list;
+    }
+
+    /// <summary>The value of <paramref name="row"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or not below the table's <see cref="TimeSeriesTable.RowCount"/>.</exception>
+    public T this[long row]
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            long rows = Table.RowCount;
+            if ((ulong)row >= (ulong)rows)
+            {
+                ThrowHelper.IndexOutOfRange(row, rows);
+            }
+
+            return _list[row];
+        }
+    }
+
+    /// <summary>
+    /// Stores <paramref name="value"/> as this column's value of the row being added; the row becomes visible when
+    /// <see cref="TimeSeriesTable.AddRow(DateTime)"/> publishes it.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The table was opened read-only, or this is the time column.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Add(T value)
+    {
+        if (IsTime)
+        {
+            ThrowTimeColumn();
+        }
+
+        _list.Add(value);
+    }
+
+    /// <summary>
+    /// Stores <paramref name="values"/> as this column's values of the rows being added; they become visible when
+    /// <see cref="TimeSeriesTable.AddRows(ReadOnlySpan{DateTime})"/> (or an overload) publishes the rows.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The table was opened read-only, or this is the time column.</exception>
+    public void AddRange(ReadOnlySpan<T> values)
+    {
+        if (IsTime)
+        {
+            ThrowTimeColumn();
+        }
+
+        _list.AddRange(values);
+    }
+
+    /// <summary>The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange"/>), straight over the mapping.</summary>
+    /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan"/>.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than <see cref="int.MaxValue"/> rows.</exception>
+    public ReadOnlySpan<T> AsSpan(IndexRange range)
+    {
+        long rows = Table.RowCount;
+        if (range.Start < 0 || range.Length is < 0 or > int.MaxValue || range.End > rows)
+        {
+            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, rows);
+        }
+
+        return _list.AsSpan(range.Start, (int)range.Length);
+    }
+
+    /// <summary>The values of <paramref name="length"/> rows from <paramref name="start"/>, straight over the mapping.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows.</exception>
+    public ReadOnlySpan<T> AsSpan(long start, int length) => AsSpan(new IndexRange(start, start + length));
+
+    /// <inheritdoc/>
+    public override string ToString() => $"TableColumn<{typeof(T).Name}>('{Name}', '{Path}')";
+
+    internal override long StoredCount => _list.Count;
+
+    internal override void TrimTo(long rows) => _list.Truncate(rows);
+
+    internal override void Flush() => _list.Flush();
+
+    internal override void Verify() => _list.Verify();
+
+    internal override void Dispose() => _list.Dispose();
+
+    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
+        new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true), isTime: false);
+
+    private void ThrowTimeColumn() =>
+        throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are added with TimeSeriesTable.AddRow or AddRows, after a value in every other column.");
+}

@@ -1,0 +1,130 @@
+using System;
+using System.IO;
+using System.Text.Json;
+
+namespace ListMmf;
+
+/// <summary>
+/// The table's <c>table.json</c>: a small, human-readable file naming the columns, their types and files, and the
+/// time column. The data stay in the column files, in the ListMmf format; the manifest is written once, when the
+/// table is created, and published whole by a rename.
+/// </summary>
+/// <example>
+/// <code>
+/// {
+///   "format": "ListMmf.TimeSeriesTable",
+///   "version": 1,
+///   "order": "AscendingOrEqual",
+///   "time": { "name": "time", "type": "UnixSeconds", "file": "time.mmf" },
+///   "columns": [ { "name": "price", "type": "Double", "file": "price.mmf" } ]
+/// }
+/// </code>
+/// </example>
+internal static class TableManifest
+{
+    private const string Format = "ListMmf.TimeSeriesTable";
+    private const int Version = 1;
+
+    public static byte[] Write(TimeSeriesTableSchema schema)
+    {
+        using var stream = new MemoryStream();
+        using (var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
+        {
+            json.WriteStartObject();
+            json.WriteString("format", Format);
+            json.WriteNumber("version", Version);
+            json.WriteString("order", schema.Order.ToString());
+            json.WritePropertyName("time");
+            WriteColumn(json, schema.Time);
+            json.WriteStartArray("columns");
+            foreach (TableColumnInfo column in schema.Columns)
+            {
+                WriteColumn(json, column);
+            }
+
+            json.WriteEndArray();
+            json.WriteEndObject();
+        }
+
+        stream.WriteByte((byte)'\n');
+        return stream.ToArray();
+    }
+
+    /// <summary>Reads and validates the manifest at <paramref name="path"/>.</summary>
+    /// <exception cref="FileNotFoundException">There is no manifest.</exception>
+    /// <exception cref="ListMmfFormatException">The manifest is not a valid table manifest; the message says what is wrong.</exception>
+    public static TimeSeriesTableSchema Read(string path)
+    {
+        byte[] bytes;
+        try
+        {
+            bytes = File.ReadAllBytes(path);
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
+        {
+            throw new FileNotFoundException(
+                $"'{Path.GetDirectoryName(path)}' is not a table: it has no {TimeSeriesTable.ManifestFileName}. Create a table with TimeSeriesTable.Create; a table being created has no manifest until all its columns exist.",
+                path,
+                exception);
+        }
+
+        try
+        {
+            using JsonDocument document = JsonDocument.Parse(bytes);
+            JsonElement root = document.RootElement;
+            if (String(root, "format") != Format)
+            {
+                throw Invalid($"\"format\" is not \"{Format}\"");
+            }
+
+            if (Property(root, "version", JsonValueKind.Number).GetInt32() != Version)
+            {
+                throw Invalid($"\"version\" {Property(root, "version", JsonValueKind.Number)} is not one this library reads ({Version})");
+            }
+
+            TimeSeriesOrder order = Enum.TryParse(String(root, "order"), ignoreCase: false, out TimeSeriesOrder parsed) && Enum.IsDefined(parsed)
+                ? parsed
+                : throw Invalid("\"order\" is neither \"Ascending\" nor \"AscendingOrEqual\"");
+            JsonElement time = Property(root, "time", JsonValueKind.Object);
+            var schema = new TimeSeriesTableSchema(String(time, "name"), Type(time), order, String(time, "file"));
+            foreach (JsonElement column in Property(root, "columns", JsonValueKind.Array).EnumerateArray())
+            {
+                if (column.ValueKind != JsonValueKind.Object)
+                {
+                    throw Invalid("an entry of \"columns\" is not an object");
+                }
+
+                schema.Add(String(column, "name"), Type(column), String(column, "file"));
+            }
+
+            return schema;
+        }
+        catch (Exception exception) when (exception is JsonException or ArgumentException or FormatException or InvalidOperationException)
+        {
+            throw new ListMmfFormatException(path, $"the table manifest is not valid: {exception.Message}");
+        }
+    }
+
+    private static void WriteColumn(Utf8JsonWriter json, TableColumnInfo column)
+    {
+        json.WriteStartObject();
+        json.WriteString("name", column.Name);
+        json.WriteString("type", column.DataType.ToString());
+        json.WriteString("file", column.FileName);
+        json.WriteEndObject();
+    }
+
+    private static DataType Type(JsonElement column) =>
+        Enum.TryParse(String(column, "type"), ignoreCase: false, out DataType type) && Enum.IsDefined(type)
+            ? type
+            : throw Invalid($"column type \"{String(column, "type")}\" is not a data type");
+
+    private static string String(JsonElement element, string name) => Property(element, name, JsonValueKind.String).GetString()!;
+
+    private static JsonElement Property(JsonElement element, string name, JsonValueKind kind) =>
+        element.TryGetProperty(name, out JsonElement value) && value.ValueKind == kind
+            ? value
+            : throw Invalid($"\"{name}\" is missing or not a{(kind == JsonValueKind.Array ? "n" : "")} {kind.ToString().ToLowerInvariant()}");
+
+    private static FormatException Invalid(string problem) => new(problem + ".");
+}

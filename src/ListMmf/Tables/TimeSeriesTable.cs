@@ -1,0 +1,515 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using ListMmf.Storage;
+
+namespace ListMmf;
+
+/// <summary>
+/// A table of ticks or bars in a folder: one time column and any number of value columns, each an ordinary ListMmf
+/// file (readable on its own by <see cref="ListMmf{T}"/>, the existing ListMmf library, or the Python reader), with
+/// a small manifest, <c>table.json</c>, naming them. Rows are appended by one writer and read live by any number of
+/// readers, in this process or others, and searched by time.
+/// </summary>
+/// <remarks>
+/// <para><b>Publication.</b> The writer stores a row's value in every value column first
+/// (<see cref="TableColumn{T}.Add"/>), then appends its time (<see cref="AddRow(DateTime)"/>): the time column's count,
+/// written last with release semantics, is the table's published <see cref="RowCount"/>, and every read of a column
+/// is bounded by it (acquire). A reader therefore never sees a row whose columns are not all written, on x64 and
+/// ARM64 alike. The value columns may run ahead of it while a row is being added.</para>
+/// <para><b>Crashes.</b> A writer that dies between its value columns and the time column leaves values past the
+/// published rows; the next writer's open trims them and says so in <see cref="Repairs"/>. Published rows are never
+/// lost. A column holding fewer values than the published rows is damage by another program: the open refuses it
+/// and changes nothing.</para>
+/// <para><b>Writers.</b> One writer per table: the writer holds a lock on the table (a sidecar of the manifest) and
+/// every column file's own writer lock while it is open.</para>
+/// <para>An instance is not thread-safe: give each thread its own reader.</para>
+/// </remarks>
+/// <example>
+/// <code>
+/// var schema = new TimeSeriesTableSchema("time").Add&lt;double&gt;("price").Add&lt;int&gt;("size");
+/// using var table = TimeSeriesTable.Create(folder, schema);
+/// TableColumn&lt;double&gt; price = table.Column&lt;double&gt;("price");
+/// TableColumn&lt;int&gt; size = table.Column&lt;int&gt;("size");
+/// price.Add(4501.25);
+/// size.Add(3);
+/// table.AddRow(new DateTime(2024, 1, 2, 14, 30, 0));
+///
+/// using var reader = TimeSeriesTable.Open(folder, FileAccess.Read);
+/// IndexRange morning = reader.FindRange(from, to);
+/// double volume = 0;
+/// foreach (int s in reader.Column&lt;int&gt;("size").AsSpan(morning)) volume += s;
+/// </code>
+/// </example>
+public sealed class TimeSeriesTable : IDisposable
+{
+    /// <summary>The manifest's file name in the table's folder.</summary>
+    public const string ManifestFileName = "table.json";
+
+    private readonly WriterLock? _lock;
+    private readonly ITimeSeries _time;
+    private readonly TableColumn[] _values;
+    private readonly TableColumn[] _columns;
+    private readonly Dictionary<string, TableColumn> _byName = new(StringComparer.Ordinal);
+    private readonly List<string> _repairs = [];
+    private readonly bool _hasManifest;
+
+    private TimeSeriesTable(string path, TimeSeriesTableSchema? schema, FileAccess access, ListMmfOptions? options, bool create)
+    {
+        Path = path;
+        IsWritable = access == FileAccess.ReadWrite;
+        string manifest = System.IO.Path.Combine(path, ManifestFileName);
+        _hasManifest = schema is null || create;
+        var opened = new List<TableColumn>();
+        ITimeSeries? time = null;
+        try
+        {
+            if (IsWritable)
+            {
+                _lock = LockTable(manifest);
+            }
+
+            if (create && File.Exists(manifest))
+            {
+                throw new ListMmfException(path, $"the folder already holds a table ({ManifestFileName}); open it with TimeSeriesTable.Open.");
+            }
+
+            Schema = schema ?? TableManifest.Read(manifest);
+            ListMmfOptions columnOptions = (options ?? ListMmfOptions.Default) with { CreateIfMissing = create };
+            TableColumnInfo timeInfo = Schema.Time;
+            time = OpenPart(timeInfo, () => timeInfo.DataType == DataType.UnixSeconds
+                ? (ITimeSeries)new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions)
+                : new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions));
+            _time = time;
+            opened.Add(time switch
+            {
+                ListMmfTimeSeriesDateTimeSeconds seconds => new TableColumn<int>(this, timeInfo, seconds.Keys.List, isTime: true),
+                ListMmfTimeSeriesDateTime ticks => new TableColumn<long>(this, timeInfo, ticks.Keys.List, isTime: true),
+                _ => throw new InvalidOperationException("Unknown time series."),
+            });
+            foreach (TableColumnInfo info in Schema.Columns)
+            {
+                opened.Add(OpenPart(info, () => TableColumn.Open(this, info, PathOf(info), access, columnOptions)));
+            }
+
+            _columns = opened.ToArray();
+            _values = _columns[1..];
+            foreach (TableColumn column in _columns)
+            {
+                _byName.Add(column.Name, column);
+            }
+
+            CheckColumnLengths(trim: IsWritable);
+            if (create)
+            {
+                DurableFile.Create(manifest, TableManifest.Write(Schema), static (file, bytes) => file.Write(bytes));
+            }
+        }
+        catch
+        {
+            foreach (TableColumn column in opened)
+            {
+                column.Dispose();
+            }
+
+            time?.Dispose();
+            _lock?.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Creates a table in <paramref name="directory"/> (created if missing) and opens it for writing. Column files
+    /// that already exist there, such as the parallel files of the existing ListMmf library, become the table's
+    /// columns if their types match; the manifest is written last, so a reader never opens a table half created.
+    /// </summary>
+    /// <exception cref="ListMmfException">The folder already holds a table, or a file could not be created.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
+    /// <exception cref="ListMmfDataTypeException">An existing column file holds another type than the schema says.</exception>
+    /// <exception cref="ListMmfFormatException">An existing column file is not valid, or holds fewer values than the time column has rows.</exception>
+    public static TimeSeriesTable Create(string directory, TimeSeriesTableSchema schema, ListMmfOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        ArgumentNullException.ThrowIfNull(schema);
+        string path = System.IO.Path.GetFullPath(directory);
+        System.IO.Directory.CreateDirectory(path);
+        return new TimeSeriesTable(path, schema, FileAccess.ReadWrite, options, create: true);
+    }
+
+    /// <summary>
+    /// Opens the table in <paramref name="directory"/>, described by its manifest: for writing by default (one
+    /// writer; the open trims values a crashed writer left past the published rows, see <see cref="Repairs"/>), or
+    /// read-only with <see cref="FileAccess.Read"/>. Never creates anything.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">The folder or its manifest does not exist (a table being created has no manifest yet).</exception>
+    /// <exception cref="ListMmfFormatException">The manifest is not valid, names a column whose file is missing, or a column is damaged.</exception>
+    /// <exception cref="ListMmfDataTypeException">A column file holds another type than the manifest says.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
+    public static TimeSeriesTable Open(string directory, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        return new TimeSeriesTable(System.IO.Path.GetFullPath(directory), schema: null, CheckAccess(access), options, create: false);
+    }
+
+    /// <summary>
+    /// Opens the column files that <paramref name="schema"/> names in <paramref name="directory"/> as a table,
+    /// without a manifest: for a folder of parallel files written by the existing ListMmf library. Nothing is
+    /// created and no manifest is read or written; a writer trims value columns that ran ahead of the time column.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">A column's file does not exist.</exception>
+    /// <exception cref="ListMmfDataTypeException">A column file holds another type than the schema says.</exception>
+    /// <exception cref="ListMmfFormatException">A column file is not valid, or holds fewer values than the time column has rows.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
+    public static TimeSeriesTable Open(string directory, TimeSeriesTableSchema schema, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        ArgumentNullException.ThrowIfNull(schema);
+        string path = System.IO.Path.GetFullPath(directory);
+        if (!System.IO.Directory.Exists(path))
+        {
+            throw new FileNotFoundException($"'{path}': the table's folder does not exist.", path);
+        }
+
+        return new TimeSeriesTable(path, schema, CheckAccess(access), options, create: false);
+    }
+
+    /// <summary>The full path of the table's folder.</summary>
+    public string Path { get; }
+
+    /// <summary>The table's columns and order.</summary>
+    public TimeSeriesTableSchema Schema { get; }
+
+    /// <summary>Whether this instance is the table's writer.</summary>
+    public bool IsWritable { get; }
+
+    /// <summary>The columns, the time column first.</summary>
+    public IReadOnlyList<TableColumn> Columns => _columns;
+
+    /// <summary>
+    /// What this writer's open repaired, one line per column: values a writer that stopped (a crash, a kill) had
+    /// stored past the published rows, now trimmed. Empty for readers and after a clean shutdown.
+    /// </summary>
+    public IReadOnlyList<string> Repairs => _repairs;
+
+    /// <summary>
+    /// The published rows: the time column's count, read with acquire semantics. Every value of every row below it
+    /// is completely written.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The table has been disposed.</exception>
+    public long RowCount => _time.Count;
+
+    /// <summary>The column named <paramref name="name"/> (the time column too, read-only), as <typeparamref name="T"/> values.</summary>
+    /// <exception cref="ArgumentException">The table has no column of that name.</exception>
+    /// <exception cref="ListMmfDataTypeException">The column does not store <typeparamref name="T"/> values.</exception>
+    public TableColumn<T> Column<T>(string name)
+        where T : unmanaged
+    {
+        if (!_byName.TryGetValue(name, out TableColumn? column))
+        {
+            throw new ArgumentException($"Table '{Path}' has no column '{name}'; its columns are {string.Join(", ", _byName.Keys)}.", nameof(name));
+        }
+
+        return column as TableColumn<T>
+            ?? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds {DataTypes.Describe(column.DataType)}, not {typeof(T).Name} values.");
+    }
+
+    /// <summary>The time of <paramref name="row"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is not below <see cref="RowCount"/>.</exception>
+    public DateTime TimeAt(long row) => _time[row];
+
+    /// <summary>The times of <paramref name="range"/>, converted once into <paramref name="destination"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows.</exception>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
+    public void CopyTimes(IndexRange range, Span<DateTime> destination) => _time.CopyTo(range, destination);
+
+    /// <summary>The first row whose time is at or after <paramref name="time"/>, or <see cref="RowCount"/>; the time series' rules apply.</summary>
+    public long LowerBound(DateTime time) => _time.LowerBound(time);
+
+    /// <summary>The first row whose time is after <paramref name="time"/>, or <see cref="RowCount"/>.</summary>
+    public long UpperBound(DateTime time) => _time.UpperBound(time);
+
+    /// <summary>The rows with times in <c>[from, to)</c>; give the range to <see cref="TableColumn{T}.AsSpan(IndexRange)"/> for each column's values.</summary>
+    public IndexRange FindRange(DateTime from, DateTime to) => _time.FindRange(from, to);
+
+    /// <summary>The last <paramref name="count"/> published rows, or all of them if there are fewer.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
+    public IndexRange LastRows(long count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        long rows = RowCount;
+        return new IndexRange(rows - Math.Min(count, rows), rows);
+    }
+
+    /// <summary>
+    /// The rows published from <paramref name="row"/> on, for a live reader that polls: keep the range's
+    /// <see cref="IndexRange.End"/> and ask again from there.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or past <see cref="RowCount"/> (the table was truncated).</exception>
+    public IndexRange RowsSince(long row)
+    {
+        long rows = RowCount;
+        if ((ulong)row > (ulong)rows)
+        {
+            ThrowHelper.ArgumentOutOfRange(nameof(row), row, $"The row must be at least 0 and at most RowCount ({rows:N0}); a row past it means the table was truncated.");
+        }
+
+        return new IndexRange(row, rows);
+    }
+
+    /// <summary>
+    /// Publishes the row being added at <paramref name="time"/>: every value column must hold exactly one value for
+    /// it (<see cref="TableColumn{T}.Add"/>). No allocation.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">A value column holds no value, or more than one, for the row; the row's values in every column were discarded.</exception>
+    /// <exception cref="ListMmfOrderException">The time would break the order; the row's values were discarded.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The time column cannot hold <paramref name="time"/> exactly (a fraction of a second in a seconds column); the row's values were discarded.</exception>
+    /// <exception cref="NotSupportedException">The table was opened read-only.</exception>
+    public void AddRow(DateTime time)
+    {
+        long rows = BeginPublish(1);
+        try
+        {
+            _time.Add(time);
+        }
+        catch
+        {
+            DiscardPending(rows);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Publishes <paramref name="times"/>.Length rows at once: every value column must hold exactly that many values
+    /// for them (<see cref="TableColumn{T}.AddRange"/>). The times are checked and converted straight into the
+    /// time column; no allocation.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">A value column does not hold exactly one value per row; the values were discarded.</exception>
+    /// <exception cref="ListMmfOrderException">A time would break the order; nothing was published and the values were discarded.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The time column cannot hold a time exactly; nothing was published and the values were discarded.</exception>
+    public void AddRows(ReadOnlySpan<DateTime> times)
+    {
+        long rows = BeginPublish(times.Length);
+        try
+        {
+            _time.AddRange(times);
+        }
+        catch
+        {
+            DiscardPending(rows);
+            throw;
+        }
+    }
+
+    /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the Unix seconds a seconds time column stores: a copy of the keys.</summary>
+    /// <exception cref="ListMmfDataTypeException">The time column stores DateTime ticks.</exception>
+    public void AddRows(ReadOnlySpan<int> unixSeconds) =>
+        AddKeys(_time as ListMmfTimeSeriesDateTimeSeconds ?? throw WrongTimeKeys("Unix seconds (int)"), unixSeconds);
+
+    /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the DateTime ticks a ticks time column stores: a copy of the keys.</summary>
+    /// <exception cref="ListMmfDataTypeException">The time column stores Unix seconds.</exception>
+    public void AddRows(ReadOnlySpan<long> ticks) =>
+        AddKeys(_time as ListMmfTimeSeriesDateTime ?? throw WrongTimeKeys("DateTime ticks (long)"), ticks);
+
+    /// <summary>
+    /// Lowers <see cref="RowCount"/> to <paramref name="rows"/>, a maintenance operation with the contract of
+    /// <see cref="ListMmf{T}.Truncate"/>: the time column first, so that readers stop seeing the rows before their
+    /// values go.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="rows"/> is negative or more than <see cref="RowCount"/>.</exception>
+    public void Truncate(long rows)
+    {
+        ThrowIfReadOnly();
+        _time.Truncate(rows);
+        DiscardPending(rows);
+    }
+
+    /// <summary>
+    /// Makes the published rows durable: every value column first, then the time column, so that a durable row
+    /// count never gets ahead of its values.
+    /// </summary>
+    /// <exception cref="ListMmfException">The system reported that writing or flushing failed.</exception>
+    public void Flush()
+    {
+        ThrowIfReadOnly();
+        foreach (TableColumn column in _values)
+        {
+            column.Flush();
+        }
+
+        _time.Flush();
+    }
+
+    /// <summary>
+    /// Checks every column's file as <see cref="ListMmf{T}.Verify"/> does, the order of the time column, and that
+    /// every value column holds a value for every published row.
+    /// </summary>
+    /// <exception cref="ListMmfOrderException">The first time out of order.</exception>
+    /// <exception cref="ListMmfFormatException">A column's header is damaged or a value column is shorter than the rows.</exception>
+    public void Verify()
+    {
+        _time.Verify();
+        foreach (TableColumn column in _values)
+        {
+            column.Verify();
+        }
+
+        CheckColumnLengths(trim: false);
+    }
+
+    /// <summary>Closes every column and gives up the table's writer lock.</summary>
+    public void Dispose()
+    {
+        foreach (TableColumn column in _values)
+        {
+            column.Dispose();
+        }
+
+        _time.Dispose();
+        _lock?.Dispose();
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"TimeSeriesTable('{Path}', {_columns.Length} columns)";
+
+    private string PathOf(TableColumnInfo column) => System.IO.Path.Combine(Path, column.FileName);
+
+    private void AddKeys<TKey>(TimeSeriesMmf<TKey> time, ReadOnlySpan<TKey> keys)
+        where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool>
+    {
+        long rows = BeginPublish(keys.Length);
+        try
+        {
+            time.Keys.AddRange(keys);
+        }
+        catch
+        {
+            DiscardPending(rows);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Before publishing <paramref name="added"/> rows: the writer's published rows, once every value column holds
+    /// exactly that many values past them.
+    /// </summary>
+    private long BeginPublish(int added)
+    {
+        ThrowIfReadOnly();
+        long rows = _time.Count;
+        foreach (TableColumn column in _values)
+        {
+            long pending = column.StoredCount - rows;
+            if (pending != added)
+            {
+                DiscardPending(rows);
+                throw new InvalidOperationException(
+                    $"'{Path}': column '{column.Name}' holds {pending:N0} value{(pending == 1 ? "" : "s")} for the {added:N0} row{(added == 1 ? "" : "s")} being added; add exactly one value per row to every value column, then the times. The pending values of every column were discarded.");
+            }
+        }
+
+        return rows;
+    }
+
+    private void DiscardPending(long rows)
+    {
+        foreach (TableColumn column in _values)
+        {
+            if (column.StoredCount > rows)
+            {
+                column.TrimTo(rows);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Every value column must hold at least the published rows; a writer trims the values past them, which a
+    /// writer that stopped before publishing left. Checked for all columns before any is changed.
+    /// </summary>
+    private void CheckColumnLengths(bool trim)
+    {
+        long rows = _time.Count;
+        foreach (TableColumn column in _values)
+        {
+            long stored = column.StoredCount;
+            if (stored < rows)
+            {
+                throw new ListMmfFormatException(
+                    column.Path,
+                    $"column '{column.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} published rows: the table is damaged (a column file replaced or truncated by another program). Nothing was changed.");
+            }
+        }
+
+        if (!trim)
+        {
+            return;
+        }
+
+        foreach (TableColumn column in _values)
+        {
+            long stored = column.StoredCount;
+            if (stored > rows)
+            {
+                column.TrimTo(rows);
+                _repairs.Add($"column '{column.Name}' held {stored - rows:N0} value{(stored - rows == 1 ? "" : "s")} past the {rows:N0} published rows, left by a writer that stopped before publishing them; trimmed to {rows:N0}.");
+            }
+        }
+    }
+
+    /// <summary>Opens one column's file, with errors that name the table and the column.</summary>
+    private T OpenPart<T>(TableColumnInfo column, Func<T> open)
+    {
+        string file = PathOf(column);
+        try
+        {
+            return open();
+        }
+        catch (FileNotFoundException exception) when (_hasManifest)
+        {
+            throw new ListMmfFormatException(Path, $"the manifest names column '{column.Name}', stored in '{column.FileName}', which does not exist: the table is damaged. ({exception.Message})");
+        }
+        catch (FileNotFoundException exception)
+        {
+            throw new FileNotFoundException($"'{Path}': column '{column.Name}' has no file '{column.FileName}'.", file, exception);
+        }
+        catch (ListMmfLockedException exception)
+        {
+            throw new ListMmfLockedException(exception.FilePath, $"column '{column.Name}' of table '{Path}' is open for writing elsewhere: {exception.Problem}", exception);
+        }
+        catch (ListMmfDataTypeException exception)
+        {
+            throw new ListMmfDataTypeException(exception.FilePath, $"column '{column.Name}' of table '{Path}' is declared {column.DataType}, but {exception.Problem}");
+        }
+        catch (ListMmfFormatException exception)
+        {
+            throw new ListMmfFormatException(exception.FilePath, $"column '{column.Name}' of table '{Path}': {exception.Problem}");
+        }
+    }
+
+    private WriterLock LockTable(string manifest)
+    {
+        try
+        {
+            return WriterLock.Acquire(manifest);
+        }
+        catch (ListMmfLockedException exception)
+        {
+            throw new ListMmfLockedException(Path, "another writer has the table open for writing; a table has one writer at a time.", exception);
+        }
+    }
+
+    private ListMmfDataTypeException WrongTimeKeys(string given) =>
+        new(_time.Path, $"the time column of table '{Path}' stores {DataTypes.Describe(_time.DataType)}; rows cannot be added with {given} keys.");
+
+    private void ThrowIfReadOnly()
+    {
+        if (!IsWritable)
+        {
+            ThrowHelper.ReadOnly(Path);
+        }
+    }
+
+    private static FileAccess CheckAccess(FileAccess access) =>
+        access is FileAccess.Read or FileAccess.ReadWrite
+            ? access
+            : throw new ArgumentOutOfRangeException(nameof(access), access, "A table is opened with FileAccess.Read or FileAccess.ReadWrite.");
+}

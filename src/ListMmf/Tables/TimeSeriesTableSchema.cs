@@ -1,0 +1,134 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+
+namespace ListMmf;
+
+/// <summary>
+/// The columns of a <see cref="TimeSeriesTable"/>: one time column (Unix seconds or DateTime ticks) and any number
+/// of value columns of the standard numeric types, each stored in a file of its own.
+/// </summary>
+/// <example>
+/// <code>
+/// var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual)
+///     .Add&lt;double&gt;("price")
+///     .Add&lt;int&gt;("size");
+/// </code>
+/// A folder of parallel files written by the existing ListMmf library is described by naming its files:
+/// <code>
+/// var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual, "ES.Timestamps.bt")
+///     .Add&lt;double&gt;("price", "ES.Prices.bt");
+/// </code>
+/// </example>
+public sealed class TimeSeriesTableSchema
+{
+    /// <summary>The extension of the column files whose names the schema chooses.</summary>
+    public const string DefaultFileExtension = ".mmf";
+
+    private readonly List<TableColumnInfo> _columns = [];
+
+    /// <summary>Describes a table whose time column is <paramref name="timeColumn"/>.</summary>
+    /// <param name="timeColumn">The time column's name.</param>
+    /// <param name="timeType"><see cref="DataType.UnixSeconds"/> (Int32 seconds) or <see cref="DataType.DateTime"/> (Int64 ticks).</param>
+    /// <param name="order">The order the times keep.</param>
+    /// <param name="fileName">The time column's file; the name plus <see cref="DefaultFileExtension"/> when null.</param>
+    /// <exception cref="ArgumentException">The name or file name is not a valid file name, or the type is not a time type.</exception>
+    public TimeSeriesTableSchema(string timeColumn, DataType timeType = DataType.UnixSeconds, TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual, string? fileName = null)
+    {
+        if (timeType is not (DataType.UnixSeconds or DataType.DateTime))
+        {
+            throw new ArgumentException($"The time column '{timeColumn}' must be UnixSeconds or DateTime, not {timeType}.", nameof(timeType));
+        }
+
+        if (order is not (TimeSeriesOrder.Ascending or TimeSeriesOrder.AscendingOrEqual))
+        {
+            throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
+        }
+
+        Time = Describe(timeColumn, timeType, fileName);
+        Order = order;
+    }
+
+    /// <summary>The time column.</summary>
+    public TableColumnInfo Time { get; }
+
+    /// <summary>The order the time column keeps.</summary>
+    public TimeSeriesOrder Order { get; }
+
+    /// <summary>The value columns, in the order they were added.</summary>
+    public IReadOnlyList<TableColumnInfo> Columns => _columns;
+
+    /// <summary>Adds a value column of <typeparamref name="T"/>: a standard numeric type (sbyte to ulong, float, double).</summary>
+    /// <exception cref="ArgumentException">The name or file name is invalid or already used, or <typeparamref name="T"/> is not a standard numeric type.</exception>
+    public TimeSeriesTableSchema Add<T>(string name, string? fileName = null)
+        where T : unmanaged => Add(name, DataTypes.For<T>(), fileName);
+
+    /// <summary>Adds a value column stored with <paramref name="dataType"/>.</summary>
+    /// <exception cref="ArgumentException">The name or file name is invalid or already used, or the type cannot be a value column.</exception>
+    public TimeSeriesTableSchema Add(string name, DataType dataType, string? fileName = null)
+    {
+        if (!IsValueType(dataType))
+        {
+            throw new ArgumentException($"Column '{name}': {dataType} cannot be a table column; the columns hold SByte, Byte, Int16, UInt16, Int32, UInt32, Int64, UInt64, Single, Double, DateTime or UnixSeconds.", nameof(dataType));
+        }
+
+        TableColumnInfo column = Describe(name, dataType, fileName);
+        foreach (TableColumnInfo existing in _columns.Prepend(Time))
+        {
+            if (string.Equals(existing.Name, column.Name, StringComparison.OrdinalIgnoreCase))
+            {
+                throw new ArgumentException($"Column '{name}': the table already has a column named '{existing.Name}' (names are compared ignoring case).", nameof(name));
+            }
+
+            if (string.Equals(existing.FileName, column.FileName, StringComparison.OrdinalIgnoreCase))
+            {
+                throw new ArgumentException($"Column '{name}': its file '{column.FileName}' is already the file of column '{existing.Name}' (file names are compared ignoring case).", nameof(fileName));
+            }
+        }
+
+        _columns.Add(column);
+        return this;
+    }
+
+    /// <summary>Whether a column may store <paramref name="dataType"/>: the fixed-width standard codes.</summary>
+    internal static bool IsValueType(DataType dataType) =>
+        dataType is >= DataType.SByte and <= DataType.UnixSeconds;
+
+    private static TableColumnInfo Describe(string name, DataType dataType, string? fileName)
+    {
+        CheckFileName(name, "name", nameof(name));
+        fileName ??= name + DefaultFileExtension;
+        CheckFileName(fileName, "file name", nameof(fileName));
+        if (string.Equals(fileName, TimeSeriesTable.ManifestFileName, StringComparison.OrdinalIgnoreCase)
+            || fileName.EndsWith(".writer-lock", StringComparison.OrdinalIgnoreCase)
+            || fileName.EndsWith(".tmp", StringComparison.OrdinalIgnoreCase))
+        {
+            throw new ArgumentException($"Column '{name}': '{fileName}' is a name the table uses for its own files.", nameof(fileName));
+        }
+
+        return new TableColumnInfo(name, dataType, fileName);
+    }
+
+    /// <summary>
+    /// A name that is a plain file name on every system the library runs on: no separators, no characters Windows
+    /// forbids, not "." or "..", not ending in a space or a dot, at most 200 characters.
+    /// </summary>
+    private static void CheckFileName(string value, string what, string paramName)
+    {
+        ArgumentNullException.ThrowIfNull(value, paramName);
+        string? problem =
+            value.Length == 0 ? "is empty"
+            : value.Length > 200 ? "is longer than 200 characters"
+            : value is "." or ".." ? "is not a file name"
+            : value.IndexOfAny(ForbiddenCharacters) >= 0 || value.Any(char.IsControl) ? "holds a character that cannot be in a file name (/ \\ : * ? \" < > | or a control character)"
+            : value[^1] is ' ' or '.' ? "ends with a space or a dot, which Windows drops from file names"
+            : null;
+        if (problem is not null)
+        {
+            throw new ArgumentException($"The column {what} '{value}' {problem}.", paramName);
+        }
+    }
+
+    private static readonly char[] ForbiddenCharacters = ['/', '\\', ':', '*', '?', '"', '<', '>', '|', Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar];
+}
