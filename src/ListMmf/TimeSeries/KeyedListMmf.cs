@@ -2,7 +2,6 @@ using System;
 using System.Collections;
 using System.Collections.Generic;
 using System.IO;
-using System.Numerics;
 using ListMmf.Search;
 
 namespace ListMmf;
@@ -22,11 +21,12 @@ namespace ListMmf;
 /// the searches trust the stored order, and <see cref="Verify"/> checks it.</para>
 /// </remarks>
 /// <typeparam name="TRow">The stored row: any unmanaged struct.</typeparam>
-/// <typeparam name="TKey">The key the rows are sorted by.</typeparam>
+/// <typeparam name="TKey">The key the rows are sorted by, compared with <see cref="IComparable{T}.CompareTo"/> (for
+/// floating-point keys that puts NaN before every number).</typeparam>
 /// <typeparam name="TSelector">Picks the key out of a row.</typeparam>
 public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRow>, IDisposable
     where TRow : unmanaged
-    where TKey : IComparisonOperators<TKey, TKey, bool>
+    where TKey : IComparable<TKey>
     where TSelector : IKeySelector<TRow, TKey>
 {
     private readonly ListMmf<TRow> _list;
@@ -121,8 +121,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long start = SortedSearch.LowerBound(ref keys, key, 0, count);
-        long end = SortedSearch.UpperBound(ref keys, key, start, count);
+        long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
+        long end = SortedSearch.UpperBound(ref keys, new ComparableKey<TKey>(key), start, count);
         GC.KeepAlive(_list);
         return new IndexRange(start, end);
     }
@@ -135,8 +135,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long index = SortedSearch.LowerBound(ref keys, key, 0, count);
-        bool found = index < count && keys[index] == key;
+        long index = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
+        bool found = index < count && keys[index].Value.CompareTo(key) == 0;
         GC.KeepAlive(_list);
         return found ? index : ~index;
     }
@@ -146,8 +146,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long start = SortedSearch.LowerBound(ref keys, from, 0, count);
-        long end = to > from ? SortedSearch.LowerBound(ref keys, to, start, count) : start;
+        long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(from), 0, count);
+        long end = to.CompareTo(from) > 0 ? SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(to), start, count) : start;
         GC.KeepAlive(_list);
         return new IndexRange(start, end);
     }
@@ -176,11 +176,11 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         for (long i = 1; i < count; i++)
         {
-            if (!Follows(keys[i - 1], keys[i]))
+            if (!Follows(keys[i - 1].Value, keys[i].Value))
             {
                 throw new ListMmfOrderException(
                     Path,
-                    $"the key of the stored row at index {i:N0} ({keys[i]}) does not follow the one before it ({keys[i - 1]}) in {Order} order; the file is corrupt.",
+                    $"the key of the stored row at index {i:N0} ({keys[i].Value}) does not follow the one before it ({keys[i - 1].Value}) in {Order} order; the file is corrupt.",
                     i);
             }
         }
@@ -211,7 +211,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long result = SortedSearch.Bound(ref keys, key, 0, count, inclusive);
+        long result = SortedSearch.Bound(ref keys, new ComparableKey<TKey>(key), 0, count, inclusive);
         GC.KeepAlive(_list);
         return result;
     }
@@ -221,13 +221,16 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
         PointerSource<TRow> rows = _list.Snapshot(out long count);
         SortedListMmf<int>.CheckRange(first, last, count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long result = SortedSearch.Bound(ref keys, key, first, last, inclusive);
+        long result = SortedSearch.Bound(ref keys, new ComparableKey<TKey>(key), first, last, inclusive);
         GC.KeepAlive(_list);
         return result;
     }
 
-    /// <summary>Written so that an unordered key such as NaN fails both orders.</summary>
-    private bool Follows(TKey previous, TKey next) => Order == TimeSeriesOrder.Ascending ? previous < next : previous <= next;
+    private bool Follows(TKey previous, TKey next)
+    {
+        int comparison = previous.CompareTo(next);
+        return Order == TimeSeriesOrder.Ascending ? comparison < 0 : comparison <= 0;
+    }
 
     private void CheckFollows(TKey previous, TKey next, long index)
     {

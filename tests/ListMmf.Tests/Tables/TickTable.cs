@@ -1,0 +1,43 @@
+using System;
+
+namespace ListMmf.Tests.Tables;
+
+/// <summary>
+/// The four-column tick table the table tests write and check: every value is a function of the row, so any
+/// reader can tell a complete row from a partial or wrong one.
+/// </summary>
+public static class TickTable
+{
+    public static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
+
+    public static TimeSeriesTableSchema Schema() =>
+        new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual)
+            .Add<double>("price")
+            .Add<int>("size")
+            .Add<long>("sequence");
+
+    /// <summary>Three ticks per second.</summary>
+    public static DateTime Time(long row) => Start.AddSeconds(row / 3);
+
+    public static double Price(long row) => 4500 + ((row % 1000) * 0.25);
+
+    public static int Size(long row) => (int)(row % 97) + 1;
+
+    public static long Sequence(long row) => row * 7;
+
+    /// <summary>Adds one row through the column handles.</summary>
+    public static void AddRow(TimeSeriesTable table, long row)
+    {
+        table.Column<double>("price").Add(Price(row));
+        table.Column<int>("size").Add(Size(row));
+        table.Column<long>("sequence").Add(Sequence(row));
+        table.AddRow(Time(row));
+    }
+
+    /// <summary>Whether the published row holds exactly what <see cref="AddRow"/> wrote.</summary>
+    public static bool IsIntact(TimeSeriesTable table, long row) =>
+        table.TimeAt(row) == Time(row)
+        && table.Column<double>("price")[row] == Price(row)
+        && table.Column<int>("size")[row] == Size(row)
+        && table.Column<long>("sequence")[row] == Sequence(row);
+}

@@ -1,0 +1,169 @@
+using System;
+using System.Linq;
+using Xunit;
+
+namespace ListMmf.Tests.TimeSeries;
+
+public sealed class KeyedListMmfTests : IDisposable
+{
+    private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private struct ByTicks : IKeySelector<Quote192, long>
+    {
+        public static long KeyOf(in Quote192 row) => row.TimestampTicks;
+    }
+
+    private struct ByTime : IKeySelector<Quote192, DateTime>
+    {
+        public static DateTime KeyOf(in Quote192 row) => new(row.TimestampTicks);
+    }
+
+    /// <summary>Quotes in AscendingOrEqual order of whole seconds, with bursts of equal stamps and gaps.</summary>
+    private static Quote192[] Quotes(int count, int seed)
+    {
+        var random = new Random(seed);
+        var quotes = new Quote192[count];
+        long ticks = Start.Ticks;
+        for (int i = 0; i < count; i++)
+        {
+            ticks += random.Next(4) == 0 ? random.Next(1, 5) * TimeSpan.TicksPerSecond : 0;
+            quotes[i] = Quote192.For(i);
+            quotes[i].TimestampTicks = ticks;
+        }
+
+        return quotes;
+    }
+
+    private KeyedListMmf<Quote192, TKey, TSelector> Open<TKey, TSelector>(Quote192[] quotes)
+        where TKey : IComparable<TKey>
+        where TSelector : IKeySelector<Quote192, TKey>
+    {
+        var list = new KeyedListMmf<Quote192, TKey, TSelector>(_directory.File($"quotes-{Guid.NewGuid():N}.bt"), TimeSeriesOrder.AscendingOrEqual);
+        list.AddRange(quotes);
+        return list;
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void SearchesByAFieldAgreeWithALinearScan(int seed)
+    {
+        Quote192[] quotes = Quotes(5000, seed);
+        using var list = Open<long, ByTicks>(quotes);
+        long first = quotes[0].TimestampTicks, last = quotes[^1].TimestampTicks;
+        var random = new Random(seed);
+        for (int i = 0; i < 2000; i++)
+        {
+            long key = first - TimeSpan.TicksPerSecond + (long)(random.NextDouble() * (last - first + (2 * TimeSpan.TicksPerSecond)));
+            if (i % 2 == 0)
+            {
+                key = quotes[random.Next(quotes.Length)].TimestampTicks;
+            }
+
+            long lower = Array.FindIndex(quotes, q => q.TimestampTicks >= key) is var l and >= 0 ? l : quotes.Length;
+            long upper = Array.FindIndex(quotes, q => q.TimestampTicks > key) is var u and >= 0 ? u : quotes.Length;
+            Assert.Equal(lower, list.LowerBound(key));
+            Assert.Equal(upper, list.UpperBound(key));
+            Assert.Equal(new IndexRange(lower, upper), list.EqualRange(key));
+            Assert.Equal(lower < upper ? lower : ~lower, list.BinarySearch(key));
+        }
+    }
+
+    [Fact]
+    public void RangedSearchesAgreeWithALinearScanOfTheRange()
+    {
+        Quote192[] quotes = Quotes(3000, 4);
+        using var list = Open<long, ByTicks>(quotes);
+        var random = new Random(4);
+        for (int i = 0; i < 1000; i++)
+        {
+            int a = random.Next(quotes.Length + 1), b = random.Next(quotes.Length + 1);
+            (int from, int to) = (Math.Min(a, b), Math.Max(a, b));
+            long key = quotes[random.Next(quotes.Length)].TimestampTicks;
+            int lower = from;
+            while (lower < to && quotes[lower].TimestampTicks < key)
+            {
+                lower++;
+            }
+
+            int upper = lower;
+            while (upper < to && quotes[upper].TimestampTicks <= key)
+            {
+                upper++;
+            }
+
+            Assert.Equal(lower, list.LowerBound(key, from, to));
+            Assert.Equal(upper, list.UpperBound(key, from, to));
+        }
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => list.LowerBound(0, 5, 4));
+        Assert.Throws<ArgumentOutOfRangeException>(() => list.LowerBound(0, 0, quotes.Length + 1));
+    }
+
+    [Fact]
+    public void DateTimeKeysFollowTheTimeSeriesRules()
+    {
+        Quote192[] quotes = Quotes(2000, 5);
+        using var list = Open<DateTime, ByTime>(quotes);
+        var random = new Random(5);
+        for (int i = 0; i < 1000; i++)
+        {
+            DateTime time = new DateTime(quotes[random.Next(quotes.Length)].TimestampTicks).AddMilliseconds(random.Next(-1500, 1500));
+            long lower = Array.FindIndex(quotes, q => q.TimestampTicks >= time.Ticks) is var l and >= 0 ? l : quotes.Length;
+            long upper = Array.FindIndex(quotes, q => q.TimestampTicks > time.Ticks) is var u and >= 0 ? u : quotes.Length;
+            Assert.Equal(lower, list.LowerBound(time));
+            Assert.Equal(upper, list.UpperBound(time));
+            Assert.Equal(lower, list.LowerBound(DateTime.SpecifyKind(time, DateTimeKind.Utc)));
+        }
+
+        DateTime from = new(quotes[100].TimestampTicks), to = new(quotes[900].TimestampTicks);
+        IndexRange range = list.FindRange(from, to);
+        Assert.All(list.AsSpan(range).ToArray(), q => Assert.InRange(q.TimestampTicks, from.Ticks, to.Ticks - 1));
+    }
+
+    [Fact]
+    public void ARowOutOfOrderIsRefusedAndNothingWritten()
+    {
+        Quote192[] quotes = Quotes(10, 6);
+        using var list = Open<long, ByTicks>(quotes);
+        Quote192 early = Quote192.For(10);
+        early.TimestampTicks = quotes[^1].TimestampTicks - 1;
+
+        var error = Assert.Throws<ListMmfOrderException>(() => list.Add(early));
+        var batchError = Assert.Throws<ListMmfOrderException>(() => list.AddRange([quotes[^1], early]));
+
+        Assert.Equal(10, error.Index);
+        Assert.Equal(11, batchError.Index);
+        Assert.Equal(10, list.Count);
+    }
+
+    [Fact]
+    public void VerifyReportsTheFirstRowWhoseKeyIsOutOfOrder()
+    {
+        Quote192[] quotes = Quotes(100, 7);
+        using var list = Open<long, ByTicks>(quotes);
+        Quote192 early = Quote192.For(100);
+        early.TimestampTicks = 0;
+        list.Rows.Add(early);
+        list.Rows.Add(quotes[^1]);
+
+        var error = Assert.Throws<ListMmfOrderException>(list.Verify);
+
+        Assert.Equal(100, error.Index);
+    }
+
+    [Fact]
+    public void RowsReadBackWhole()
+    {
+        Quote192[] quotes = Quotes(300, 8);
+        using var list = Open<long, ByTicks>(quotes);
+
+        Assert.Equal(quotes, list.ToArray());
+        Assert.Equal(quotes[123], list[123]);
+        Assert.Equal(quotes[123].TimestampTicks, list.KeyAt(123));
+    }
+}
