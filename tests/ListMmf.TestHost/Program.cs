@@ -17,6 +17,7 @@ namespace ListMmf.TestHost;
 /// <item><c>flush PATH</c>: opens the existing file as its writer, appends 10,000 items and flushes.</item>
 /// <item><c>check PATH</c>: opens the file as a reader and verifies it (<see cref="ListMmf{T}.Verify"/>).</item>
 /// <item><c>stress-write PATH SECONDS</c> and <c>stress-read PATH SECONDS</c>: see <see cref="Stress"/>.</item>
+/// <item><c>table-write</c>, <c>table-read</c> and <c>table-crash</c>: see <see cref="Tables"/>.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
 /// (message on standard error), 5 a ListMmfLockedException.
@@ -40,6 +41,9 @@ public static class Program
                 ["check", string path] => Check(path),
                 ["stress-write", string path, string seconds] => Stress.Write(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["stress-read", string path, string seconds] => Stress.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["table-write", string directory, string rows] => Tables.Write(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
+                ["table-read", string directory, string rows, string seconds] => Tables.Read(directory, long.Parse(rows, CultureInfo.InvariantCulture), TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["table-crash", string directory, string rows] => Tables.Crash(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
                 _ => Usage(),
             };
         }
@@ -190,7 +194,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS | table-read DIR ROWS SECONDS | table-crash DIR ROWS");
         return 3;
     }
 }

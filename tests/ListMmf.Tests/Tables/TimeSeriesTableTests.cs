@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Linq;
+using ListMmf.TestHost;
 using Xunit;
 
 namespace ListMmf.Tests.Tables;

@@ -1,10 +1,10 @@
 using System;
 
-namespace ListMmf.Tests.Tables;
+namespace ListMmf.TestHost;
 
 /// <summary>
-/// The four-column tick table the table tests write and check: every value is a function of the row, so any
-/// reader can tell a complete row from a partial or wrong one.
+/// The four-column tick table the table tests write and check, in this process or in child processes: every value
+/// is a function of the row, so any reader can tell a complete row from a partial or wrong one.
 /// </summary>
 public static class TickTable
 {
@@ -32,6 +32,24 @@ public static class TickTable
         table.Column<int>("size").Add(Size(row));
         table.Column<long>("sequence").Add(Sequence(row));
         table.AddRow(Time(row));
+    }
+
+    /// <summary>Adds <paramref name="count"/> rows from <paramref name="first"/> as one batch: a span per column, then the times.</summary>
+    public static void AddRows(TimeSeriesTable table, long first, int count, double[] prices, int[] sizes, long[] sequences, int[] seconds)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            long row = first + i;
+            prices[i] = Price(row);
+            sizes[i] = Size(row);
+            sequences[i] = Sequence(row);
+            seconds[i] = (int)((Time(row) - DateTime.UnixEpoch).Ticks / TimeSpan.TicksPerSecond);
+        }
+
+        table.Column<double>("price").AddRange(prices.AsSpan(0, count));
+        table.Column<int>("size").AddRange(sizes.AsSpan(0, count));
+        table.Column<long>("sequence").AddRange(sequences.AsSpan(0, count));
+        table.AddRows(seconds.AsSpan(0, count));
     }
 
     /// <summary>Whether the published row holds exactly what <see cref="AddRow"/> wrote.</summary>

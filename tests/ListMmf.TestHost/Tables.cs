@@ -1,0 +1,121 @@
+using System;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Threading;
+
+namespace ListMmf.TestHost;
+
+/// <summary>
+/// The table tests' child processes, over a <see cref="TickTable"/>:
+/// <list type="bullet">
+/// <item><c>table-write DIR ROWS</c>: creates the table with no spare capacity and appends ROWS rows, one at a time
+/// and in batches of varying size, so that every column grows many times; prints the column file lengths.</item>
+/// <item><c>table-read DIR ROWS SECONDS</c>: waits for the table, then polls it until it has seen ROWS rows, checking
+/// every value of every row it sees; prints what it counted.</item>
+/// <item><c>table-crash DIR ROWS</c>: creates the table, adds ROWS rows, stores values of the next row in two of
+/// the three value columns, prints "staged" and waits to be killed.</item>
+/// </list>
+/// </summary>
+public static class Tables
+{
+    public static int Write(string directory, long rows)
+    {
+        var random = new Random(1);
+        var prices = new double[4096];
+        var sizes = new int[4096];
+        var sequences = new long[4096];
+        var seconds = new int[4096];
+        using TimeSeriesTable table = TimeSeriesTable.Create(directory, TickTable.Schema());
+        long row = 0;
+        while (row < rows)
+        {
+            if (random.Next(2) == 0)
+            {
+                TickTable.AddRow(table, row++);
+                continue;
+            }
+
+            int count = (int)Math.Min(random.Next(1, prices.Length), rows - row);
+            TickTable.AddRows(table, row, count, prices, sizes, sequences, seconds);
+            row += count;
+        }
+
+        string lengths = string.Join(",", table.Columns.Select(column => new FileInfo(column.Path).Length));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={table.RowCount} lengths={lengths}"));
+        return 0;
+    }
+
+    public static int Read(string directory, long rows, TimeSpan timeout)
+    {
+        var clock = Stopwatch.StartNew();
+        using TimeSeriesTable table = OpenWhenCreated(directory, clock, timeout);
+        long seen = 0, polls = 0, partial = 0, wrong = 0;
+        while (seen < rows && clock.Elapsed < timeout)
+        {
+            IndexRange range = table.RowsSince(seen);
+            polls++;
+            if (range.IsEmpty)
+            {
+                Thread.Yield();
+                continue;
+            }
+
+            ReadOnlySpan<double> prices = table.Column<double>("price").AsSpan(range);
+            ReadOnlySpan<int> sizes = table.Column<int>("size").AsSpan(range);
+            ReadOnlySpan<long> sequences = table.Column<long>("sequence").AsSpan(range);
+            ReadOnlySpan<int> seconds = table.Column<int>("time").AsSpan(range);
+            for (int i = 0; i < prices.Length; i++)
+            {
+                long row = range.Start + i;
+
+                // A value still zero is one the writer had not stored: a partial row. Any other difference is a wrong value.
+                bool unwritten = prices[i] == 0 || sizes[i] == 0 || (sequences[i] == 0 && row != 0) || seconds[i] == 0;
+                bool intact = prices[i] == TickTable.Price(row) && sizes[i] == TickTable.Size(row) && sequences[i] == TickTable.Sequence(row)
+                    && UnixTime(seconds[i]) == TickTable.Time(row);
+                partial += !intact && unwritten ? 1 : 0;
+                wrong += !intact && !unwritten ? 1 : 0;
+            }
+
+            seen = range.End;
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={seen} polls={polls} partial={partial} wrong={wrong}"));
+        return seen >= rows ? (partial + wrong == 0 ? 0 : 1) : 2;
+    }
+
+    public static int Crash(string directory, long rows)
+    {
+        using TimeSeriesTable table = TimeSeriesTable.Create(directory, TickTable.Schema());
+        for (long row = 0; row < rows; row++)
+        {
+            TickTable.AddRow(table, row);
+        }
+
+        table.Column<double>("price").Add(TickTable.Price(rows));
+        table.Column<int>("size").Add(TickTable.Size(rows));
+        Console.WriteLine("staged");
+        Console.Out.Flush();
+        Console.In.ReadToEnd();
+        return 0;
+    }
+
+    private static DateTime UnixTime(int seconds) => DateTime.UnixEpoch.AddSeconds(seconds);
+
+    /// <summary>A table has no manifest until it is created; a reader started beside its writer waits for it.</summary>
+    private static TimeSeriesTable OpenWhenCreated(string directory, Stopwatch clock, TimeSpan timeout)
+    {
+        while (true)
+        {
+            try
+            {
+                return TimeSeriesTable.Open(directory, FileAccess.Read);
+            }
+            catch (FileNotFoundException) when (clock.Elapsed < timeout)
+            {
+                Thread.Sleep(1);
+            }
+        }
+    }
+}
