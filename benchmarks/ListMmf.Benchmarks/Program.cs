@@ -15,13 +15,14 @@ namespace ListMmf.Benchmarks;
 /// <item><c>quick [--elements N] [--rounds R] [--json PATH] [--svg PATH]</c>: the same comparison in seconds, without BenchmarkDotNet.</item>
 /// <item><c>dataset [--elements N]</c>: generates or verifies the dataset and prints its hash.</item>
 /// <item><c>ipc [--readers 1,3,6,9,12] [--seconds S]</c>: one writer, many reader processes: append and visibility latency.</item>
+/// <item><c>table-latency [--rows N] [--rounds R]</c>: per-row append latency of a four-column table, as percentiles.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, dataset, ipc, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, dataset, ipc, table-latency, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -41,6 +42,7 @@ public static class Program
                 "dataset" => RunDataset(rest),
                 "ipc" => RunIpc(rest),
                 "ipc-reader" => RunIpcReader(rest),
+                "table-latency" => RunTableLatency(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
                 "sample" => throw new UsageException("usage: sample DIRECTORY"),
                 _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
@@ -79,6 +81,18 @@ public static class Program
             (int)line.Count("--rounds", 15, minimum: 1),
             line.Text("--json"),
             line.Text("--svg"));
+    }
+
+    private static int RunTableLatency(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("table-latency", args, ["--rows", "--rounds"]);
+        long rows = line.Count("--rows", 1_000_000, minimum: 1);
+        if (rows > 100_000_000)
+        {
+            throw new UsageException("--rows takes at most 100,000,000 (the timings are kept in memory)");
+        }
+
+        return Tables.TableLatencyCommand.Run((int)rows, (int)line.Count("--rounds", 5, minimum: 1));
     }
 
     private static int RunIpc(ReadOnlySpan<string> args)

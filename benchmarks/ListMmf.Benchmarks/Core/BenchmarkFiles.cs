@@ -25,6 +25,23 @@ internal static class BenchmarkFiles
         return path;
     }
 
+    /// <summary>A fresh, empty folder for one benchmark's table; any folder of that name is removed first.</summary>
+    public static string FreshDirectory(string name)
+    {
+        string path = Path.Combine(Directory, $"{name}-{Environment.ProcessId}");
+        DeleteDirectory(path);
+        return path;
+    }
+
+    /// <summary>Removes a folder the benchmarks wrote, if it exists.</summary>
+    public static void DeleteDirectory(string path)
+    {
+        if (System.IO.Directory.Exists(path))
+        {
+            System.IO.Directory.Delete(path, recursive: true);
+        }
+    }
+
     /// <summary>A fresh file named after <paramref name="name"/> holding <paramref name="items"/>; returns its path.</summary>
     public static string WithItems(string name, int[] items)
     {
