@@ -564,6 +564,39 @@ public sealed class TimeSeriesTableTests : IDisposable
         Assert.Throws<ListMmfDataTypeException>(() => table.AddRows(new[] { 1 }));
     }
 
+    [Fact]
+    public void AddingRowsAndBatchesAllocatesNothing()
+    {
+        using TimeSeriesTable table = TimeSeriesTable.Create(Folder, TickTable.Schema(), new ListMmfOptions { InitialCapacity = 20_000 });
+        TableColumn<double> price = table.Column<double>("price");
+        TableColumn<int> size = table.Column<int>("size");
+        TableColumn<long> sequence = table.Column<long>("sequence");
+        double[] prices = [1, 2];
+        int[] sizes = [1, 2];
+        long[] sequences = [1, 2];
+        DateTime[] times = [TickTable.Start, TickTable.Start];
+        table.Column<double>("price").Add(0);
+        table.Column<int>("size").Add(0);
+        table.Column<long>("sequence").Add(0);
+        table.AddRow(TickTable.Start);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1000; i++)
+        {
+            price.Add(i);
+            size.Add(i);
+            sequence.Add(i);
+            table.AddRow(TickTable.Start);
+            price.AddRange(prices);
+            size.AddRange(sizes);
+            sequence.AddRange(sequences);
+            table.AddRows(times);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(3001, table.RowCount);
+    }
+
     private static void AddValues(TimeSeriesTable table, long[] rows)
     {
         table.Column<double>("price").AddRange(rows.Select(TickTable.Price).ToArray());
