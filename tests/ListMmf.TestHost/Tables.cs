@@ -10,10 +10,12 @@ namespace ListMmf.TestHost;
 /// <summary>
 /// The table tests' child processes, over a <see cref="TickTable"/>:
 /// <list type="bullet">
-/// <item><c>table-write DIR ROWS</c>: creates the table with no spare capacity and appends ROWS rows, one at a time
-/// and in batches of varying size, so that every column grows many times; prints the column file lengths.</item>
-/// <item><c>table-read DIR ROWS SECONDS</c>: waits for the table, then polls it until it has seen ROWS rows, checking
-/// every value of every row it sees; prints what it counted.</item>
+/// <item><c>table-write DIR ROWS</c>: creates the table, prints "created", waits for a line on standard input (the
+/// readers are open), then appends ROWS rows, one at a time and in batches of varying size, so that every column
+/// grows many times; prints the column file lengths.</item>
+/// <item><c>table-read DIR ROWS SECONDS</c>: opens the table (waiting for it to be created), prints "open", then polls
+/// it until it has seen ROWS rows, checking every value of every row it sees; prints what it counted, with the
+/// number of polls that found new rows.</item>
 /// <item><c>table-crash DIR ROWS</c>: creates the table, adds ROWS rows, stores values of the next row in two of
 /// the three value columns, prints "staged" and waits to be killed.</item>
 /// </list>
@@ -28,6 +30,9 @@ public static class Tables
         var sequences = new long[4096];
         var seconds = new int[4096];
         using TimeSeriesTable table = TimeSeriesTable.Create(directory, TickTable.Schema());
+        Console.WriteLine("created");
+        Console.Out.Flush();
+        Console.In.ReadLine();
         long row = 0;
         while (row < rows)
         {
@@ -51,7 +56,9 @@ public static class Tables
     {
         var clock = Stopwatch.StartNew();
         using TimeSeriesTable table = OpenWhenCreated(directory, clock, timeout);
-        long seen = 0, polls = 0, partial = 0, wrong = 0;
+        Console.WriteLine("open");
+        Console.Out.Flush();
+        long seen = 0, polls = 0, views = 0, partial = 0, wrong = 0;
         while (seen < rows && clock.Elapsed < timeout)
         {
             IndexRange range = table.RowsSince(seen);
@@ -62,6 +69,7 @@ public static class Tables
                 continue;
             }
 
+            views++;
             ReadOnlySpan<double> prices = table.Column<double>("price").AsSpan(range);
             ReadOnlySpan<int> sizes = table.Column<int>("size").AsSpan(range);
             ReadOnlySpan<long> sequences = table.Column<long>("sequence").AsSpan(range);
@@ -81,7 +89,7 @@ public static class Tables
             seen = range.End;
         }
 
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={seen} polls={polls} partial={partial} wrong={wrong}"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={seen} polls={polls} views={views} partial={partial} wrong={wrong}"));
         return seen >= rows ? (partial + wrong == 0 ? 0 : 1) : 2;
     }
 

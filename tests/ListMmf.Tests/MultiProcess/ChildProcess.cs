@@ -62,6 +62,13 @@ public sealed class ChildProcess : IDisposable
     /// <summary>Waits for the first line the child prints, e.g. "writing" once it holds the file.</summary>
     public string? ReadLine() => _process.StandardOutput.ReadLine();
 
+    /// <summary>Writes a line to the child's standard input (a "go" to a child that waits for one).</summary>
+    public void WriteLine(string line)
+    {
+        _process.StandardInput.WriteLine(line);
+        _process.StandardInput.Flush();
+    }
+
     /// <summary>Closes the child's standard input (a "hold" child then exits).</summary>
     public void CloseInput() => _process.StandardInput.Close();
 

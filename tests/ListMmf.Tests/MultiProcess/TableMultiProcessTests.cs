@@ -32,16 +32,20 @@ public sealed class TableMultiProcessTests : IDisposable
     public void ReadersOfATableBeingWrittenNeverSeeAPartialOrWrongRow()
     {
         string rows = Rows.ToString(CultureInfo.InvariantCulture);
+        using var writer = ChildProcess.Start("table-write", Folder, rows);
+        Assert.Equal("created", writer.ReadLine());
         var readers = Enumerable.Range(0, 3)
             .Select(_ => ChildProcess.Start("table-read", Folder, rows, Deadline.TotalSeconds.ToString(CultureInfo.InvariantCulture)))
             .ToList();
         try
         {
-            using var writer = ChildProcess.Start("table-write", Folder, rows);
+            // Every reader has the table open and is polling before the first row is added.
+            Assert.All(readers, reader => Assert.Equal("open", reader.ReadLine()));
+            writer.WriteLine("go");
             Assert.Equal(0, writer.WaitForExit(Deadline));
             string writerLine = writer.ReadLine() ?? "";
             string report = $"table stress, {Rows:N0} rows, 4 columns: writer {writerLine}";
-            long partial = 0, wrong = 0, checkedRows = 0;
+            long partial = 0, wrong = 0, checkedRows = 0, views = 0;
             foreach (ChildProcess reader in readers)
             {
                 int exit = reader.WaitForExit(Deadline);
@@ -51,13 +55,17 @@ public sealed class TableMultiProcessTests : IDisposable
                 partial += Figure(line, "partial");
                 wrong += Figure(line, "wrong");
                 checkedRows += Figure(line, "rows");
+                views += Figure(line, "views");
             }
 
-            report += $"{Environment.NewLine}  total: {checkedRows:N0} rows checked by 3 readers, {partial} partial, {wrong} wrong";
+            report += $"{Environment.NewLine}  total: {checkedRows:N0} rows checked by 3 readers in {views:N0} polls that found new rows, {partial} partial, {wrong} wrong";
             Publish(report);
             Assert.Equal(3 * Rows, checkedRows);
             Assert.Equal(0, partial);
             Assert.Equal(0, wrong);
+
+            // The readers followed the writer live: they met the table in many pieces, not once it was complete.
+            Assert.True(views >= 30, $"the readers found new rows in only {views} polls");
 
             // 64 KiB to 8 MiB: every value column doubled at least seven times under the readers.
             long[] lengths = Regex.Match(writerLine, @"lengths=([\d,]+)").Groups[1].Value.Split(',').Select(long.Parse).ToArray();
