@@ -318,6 +318,19 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
+    /// The XXH3-64 hash (seed 0) of the bytes of the published items, as <c>xxhsum -H3</c> computes it over those
+    /// bytes: a fingerprint for checking that two copies of a list hold the same items.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public ulong ComputeXxHash3()
+    {
+        long count = Count;
+        ulong hash = Hashing.XxHash3.Hash64((byte*)_items, count * sizeof(T));
+        GC.KeepAlive(this);
+        return hash;
+    }
+
+    /// <summary>
     /// The items for a search: the count is read once (acquire), then the pointer, which reading the count may
     /// have moved; every item below that count is completely written. The caller keeps the list alive
     /// (<see cref="GC.KeepAlive"/>) until its last read through the source: a collected list is unmapped.

@@ -66,14 +66,24 @@ internal readonly struct ListMmfHeader
     /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
     public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path) where T : unmanaged
     {
+        ListMmfHeader header = ReadConsistent(file, path, out long length);
+        header.Validate<T>(path, length);
+        return header;
+    }
+
+    /// <summary>
+    /// Reads the header and then the file's length, again until two reads of the header agree; see
+    /// <see cref="ReadAndValidate{T}"/>. Nothing is validated but the header's presence.
+    /// </summary>
+    public static ListMmfHeader ReadConsistent(SafeFileHandle file, string path, out long length)
+    {
         for (int attempt = 1; ; attempt++)
         {
             ListMmfHeader header = Read(file, path);
-            long length = RandomAccess.GetLength(file);
+            length = RandomAccess.GetLength(file);
             ListMmfHeader again = Read(file, path);
             if (again.Equals(header))
             {
-                header.Validate<T>(path, length);
                 return header;
             }
 
@@ -81,9 +91,7 @@ internal readonly struct ListMmfHeader
             {
                 // A writer that never pauses: the smaller of two reads is a count it published (a torn read would
                 // have to be torn twice the same way to pass), and no larger than what the length was read against.
-                var settled = new ListMmfHeader(header.Version, header.DataTypeCode, Math.Min(header.Count, again.Count));
-                settled.Validate<T>(path, length);
-                return settled;
+                return new ListMmfHeader(header.Version, header.DataTypeCode, Math.Min(header.Count, again.Count));
             }
         }
     }
@@ -111,6 +119,18 @@ internal readonly struct ListMmfHeader
     /// <summary>Checks this header against the item type and the file length; see <see cref="ReadAndValidate{T}"/>.</summary>
     public void Validate<T>(string path, long fileLength) where T : unmanaged
     {
+        ValidateCode(path);
+        if (!DataTypes.CanHold<T>(DataType))
+        {
+            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(DataType)} and cannot be opened as {DataTypes.ListName<T>()}.");
+        }
+
+        ValidateCount(path, fileLength, Unsafe.SizeOf<T>());
+    }
+
+    /// <summary>The checks that need no item type: a known version and data-type code.</summary>
+    public void ValidateCode(string path)
+    {
         if (Version != CurrentVersion)
         {
             throw new ListMmfFormatException(path, $"the header has version {Version}; this library reads version {CurrentVersion} only.");
@@ -120,18 +140,16 @@ internal readonly struct ListMmfHeader
         {
             throw new ListMmfFormatException(path, $"the header has data-type code {DataTypeCode}, which is not a known ListMmf data type.");
         }
+    }
 
-        if (!DataTypes.CanHold<T>(DataType))
-        {
-            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(DataType)} and cannot be opened as {DataTypes.ListName<T>()}.");
-        }
-
+    /// <summary>The count against the file: not negative, and its items of <paramref name="itemSize"/> bytes within <paramref name="fileLength"/>.</summary>
+    public void ValidateCount(string path, long fileLength, int itemSize)
+    {
         if (Count < 0)
         {
             throw new ListMmfFormatException(path, $"the header has a negative count ({Count:N0}).");
         }
 
-        int itemSize = Unsafe.SizeOf<T>();
         long itemsThatFit = (fileLength - Size) / itemSize;
         if (Count > itemsThatFit)
         {

@@ -33,6 +33,15 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     public static ListMmfTimeSeriesDateTimeSeconds OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
         new(path, order, FileAccess.Read, options);
 
+    /// <summary>The time that <paramref name="unixSeconds"/> stands for (seconds since 1970-01-01 00:00:00, no time zone applied).</summary>
+    public static DateTime ToDateTime(int unixSeconds) => UnixTime.FromSeconds(unixSeconds);
+
+    /// <summary>
+    /// The Unix seconds that stand for <paramref name="time"/> exactly; false for a time with a fraction of a second
+    /// or outside 1901-12-13 to 2038-01-19, which a seconds series cannot hold.
+    /// </summary>
+    public static bool TryGetUnixSeconds(DateTime time, out int unixSeconds) => TryExact(time, out unixSeconds);
+
     private protected override bool TryKeyAtOrAfter(DateTime time, out int key)
     {
         long seconds = UnixTime.FloorSeconds(time, out bool whole);
@@ -42,7 +51,9 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     private protected override bool TryKeyAfter(DateTime time, out int key) =>
         Narrow(UnixTime.FloorSeconds(time, out _) + 1, out key);
 
-    private protected override bool TryExactKey(DateTime time, out int key)
+    private protected override bool TryExactKey(DateTime time, out int key) => TryExact(time, out key);
+
+    private static bool TryExact(DateTime time, out int key)
     {
         long seconds = UnixTime.FloorSeconds(time, out bool whole);
         key = (int)seconds;

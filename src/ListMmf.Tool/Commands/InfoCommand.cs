@@ -1,0 +1,71 @@
+using System;
+using System.CommandLine;
+using System.Globalization;
+using System.IO;
+using ListMmf.Tool.Files;
+
+namespace ListMmf.Tool.Commands;
+
+/// <summary><c>info FILE...</c>: what a file's header says, and its first and last items.</summary>
+internal static class InfoCommand
+{
+    public static Command Create(TextWriter output)
+    {
+        var paths = new Argument<string[]>("FILE") { Description = "ListMmf files or table folders.", Arity = ArgumentArity.OneOrMore };
+        var command = new Command("info", "Show the version, type, count, capacity and length of ListMmf files, with their first and last items.") { paths };
+        command.SetAction(parse =>
+        {
+            foreach (string path in parse.GetValue(paths)!)
+            {
+                if (Directory.Exists(path))
+                {
+                    Table(output, path);
+                }
+                else
+                {
+                    File(output, ListMmfFileInfo.Read(path));
+                }
+            }
+
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    private static void File(TextWriter output, ListMmfFileInfo info)
+    {
+        output.WriteLine(info.Path);
+        output.WriteLine($"  version {info.Version}, data type {info.DataType} (code {(int)info.DataType}), {(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
+        output.WriteLine($"  count {info.Count:N0}, capacity {(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
+        if (info.DataType is < DataType.SByte or > DataType.UnixSeconds || info.Count == 0)
+        {
+            return;
+        }
+
+        using ColumnView column = ColumnView.Open(info.Path, info.Path, info.DataType);
+        long count = Math.Min(column.Count, info.Count);
+        output.WriteLine($"  first {column.Format(0)}, last {column.Format(count - 1)}");
+        if (column.IsTime && count > 1)
+        {
+            double days = (column.TimeAt(count - 1) - column.TimeAt(0)).TotalDays;
+            output.WriteLine(days > 0 ? $"  {count / days:N1} items per day over {days:N2} days" : "  every item at the same time");
+        }
+    }
+
+    private static void Table(TextWriter output, string path)
+    {
+        using var table = TimeSeriesTable.Open(path, FileAccess.Read);
+        output.WriteLine(table.Path);
+        output.WriteLine($"  table of {table.RowCount:N0} rows, {table.Schema.Order}, time column '{table.Schema.Time.Name}' ({table.Schema.Time.DataType})");
+        foreach (TableColumn column in table.Columns)
+        {
+            output.WriteLine($"  column {column.Name}: {column.DataType}, {System.IO.Path.GetFileName(column.Path)}");
+        }
+
+        if (table.RowCount > 0)
+        {
+            bool ticks = table.Schema.Time.DataType == DataType.DateTime;
+            output.WriteLine($"  first {Times.Format(table.TimeAt(0), ticks)}, last {Times.Format(table.TimeAt(table.RowCount - 1), ticks)}");
+        }
+    }
+}

@@ -1,0 +1,83 @@
+using System.CommandLine;
+using System.IO;
+using ListMmf.Tool.Files;
+
+namespace ListMmf.Tool.Commands;
+
+/// <summary>
+/// <c>verify FILE...</c>: the header, every item readable through the file, the order of time series (the first
+/// violation with its index and both times), and the XXH3 of the items. Exit code 1 if any file has a problem.
+/// </summary>
+internal static class VerifyCommand
+{
+    public static Command Create(TextWriter output)
+    {
+        var paths = new Argument<string[]>("FILE") { Description = "ListMmf files or table folders.", Arity = ArgumentArity.OneOrMore };
+        var command = new Command("verify", "Check ListMmf files: header, readable items, time order, and the XXH3 of the items; exit code 1 on any problem.") { paths };
+        command.SetAction(parse =>
+        {
+            int result = Cli.Success;
+            foreach (string path in parse.GetValue(paths)!)
+            {
+                try
+                {
+                    if (Directory.Exists(path))
+                    {
+                        VerifyTable(output, path);
+                    }
+                    else
+                    {
+                        VerifyFile(output, path, ListMmfFileInfo.Read(path).DataType);
+                    }
+                }
+                catch (System.Exception exception) when (exception is IOException or DataException)
+                {
+                    output.WriteLine($"FAILED {path}: {exception.Message.ReplaceLineEndings(" ")}");
+                    result = Cli.BadData;
+                }
+            }
+
+            return result;
+        });
+        return command;
+    }
+
+    private static void VerifyTable(TextWriter output, string path)
+    {
+        using var table = TimeSeriesTable.Open(path, FileAccess.Read);
+        table.Verify();
+        foreach (TableColumn column in table.Columns)
+        {
+            VerifyFile(output, column.Path, column.DataType);
+        }
+
+        output.WriteLine($"OK     {table.Path}: table of {table.RowCount:N0} rows, {table.Columns.Count} columns");
+    }
+
+    private static void VerifyFile(TextWriter output, string path, DataType dataType)
+    {
+        using ColumnView column = ColumnView.Open(path, path, dataType);
+        switch (dataType)
+        {
+            case DataType.UnixSeconds:
+                using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual))
+                {
+                    series.Verify();
+                }
+
+                break;
+            case DataType.DateTime:
+                using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual))
+                {
+                    series.Verify();
+                }
+
+                break;
+            default:
+                column.Verify();
+                break;
+        }
+
+        output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items, XXH3 {column.Hash():x16}");
+    }
+}

@@ -1,0 +1,79 @@
+using System;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Text;
+using ListMmf.Tool.Files;
+
+namespace ListMmf.Tool.Csv;
+
+/// <summary>
+/// Writes a table or a file as CSV: a header of the column names, then a line per row, <c>\n</c>-terminated, UTF-8
+/// without a BOM. Numbers are written invariant, in their shortest round-trip form (so 4500.50 becomes 4500.5);
+/// times in the format asked for, which must hold them exactly.
+/// </summary>
+internal static class CsvExporter
+{
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+
+    /// <summary>Exports the rows with times in [<paramref name="from"/>, <paramref name="to"/>) (all rows when both are null); returns how many.</summary>
+    public static long Run(Source source, Stream output, DateTime? from, DateTime? to, TimeFormat timeFormat)
+    {
+        long first = from is { } start ? source.LowerBound(start) : 0;
+        long last = to is { } end ? Math.Max(first, source.LowerBound(end)) : source.Count;
+        var buffer = new byte[1 << 20];
+        int used = 0;
+        string header = string.Join(",", source.Columns.Select(column => Quote(column.Name)));
+        used += Encoding.UTF8.GetBytes(header + "\n", buffer);
+        for (long row = first; row < last; row++)
+        {
+            if (buffer.Length - used < 4096)
+            {
+                output.Write(buffer, 0, used);
+                used = 0;
+            }
+
+            for (int i = 0; i < source.Columns.Count; i++)
+            {
+                ColumnView column = source.Columns[i];
+                Span<byte> destination = buffer.AsSpan(used);
+                int written = column.IsTime
+                    ? WriteTime(column, row, timeFormat, destination)
+                    : column.TryWriteUtf8(row, destination, out int length) ? length : throw new DataException($"row {row:N0}, column '{column.Name}': the value is too long to export.");
+                used += written;
+                buffer[used++] = i + 1 < source.Columns.Count ? (byte)',' : (byte)'\n';
+            }
+        }
+
+        output.Write(buffer, 0, used);
+        output.Flush();
+        return last - first;
+    }
+
+    private static int WriteTime(ColumnView column, long row, TimeFormat format, Span<byte> destination)
+    {
+        long ticks = column.TimeAt(row).Ticks;
+        if (format == TimeFormat.Iso)
+        {
+            string pattern = column.DataType == DataType.UnixSeconds ? "yyyy-MM-ddTHH:mm:ss" : "yyyy-MM-ddTHH:mm:ss.fffffff";
+            new DateTime(ticks).TryFormat(destination, out int written, pattern, CultureInfo.InvariantCulture);
+            return written;
+        }
+
+        long sinceEpoch = ticks - EpochTicks;
+        (long value, long remainder) = format == TimeFormat.Unix ? Math.DivRem(sinceEpoch, TimeSpan.TicksPerSecond)
+            : format == TimeFormat.UnixMilliseconds ? Math.DivRem(sinceEpoch, TimeSpan.TicksPerMillisecond)
+            : format == TimeFormat.UnixNanoseconds ? (sinceEpoch * 100, 0)
+            : throw new UsageException($"--time-format takes iso, unix, unixms or unixns, not '{format.Name}'.");
+        if (remainder != 0)
+        {
+            throw new DataException($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} has a part finer than {format.Name} can hold; export with --time-format unixns or iso. Nothing is rounded.");
+        }
+
+        value.TryFormat(destination, out int length, default, CultureInfo.InvariantCulture);
+        return length;
+    }
+
+    private static string Quote(string name) =>
+        name.AsSpan().IndexOfAny(",\"") >= 0 ? $"\"{name.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : name;
+}

@@ -1,0 +1,278 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.IO.Compression;
+using System.Linq;
+using System.Text;
+
+namespace ListMmf.Tool.Csv;
+
+/// <summary>What an import is asked to do: see <c>listmmf import csv --help</c>.</summary>
+/// <param name="Csv">The CSV file; gzip when it starts with the gzip magic bytes.</param>
+/// <param name="Output">The table's folder: created, or appended to when it holds a table.</param>
+/// <param name="TimeColumn">The CSV column of the times.</param>
+/// <param name="TimeFormat">How the times are written; null to decide by the first row.</param>
+/// <param name="Columns">The value columns: CSV column name and type.</param>
+/// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or by the format (null).</param>
+/// <param name="Order">For a new table: the order the times must keep; null for Ascending.</param>
+internal sealed record ImportRequest(string Csv, string Output, string TimeColumn, TimeFormat? TimeFormat, IReadOnlyList<(string Name, string Type)> Columns, bool? TicksTime, TimeSeriesOrder? Order);
+
+/// <summary>
+/// Imports CSV rows into a <see cref="TimeSeriesTable"/>: each field parsed straight from the UTF-8 bytes into a
+/// batch per column, and each batch published as rows once every column holds it. A bad row stops the import with
+/// its line and column named, and the rows this import added are removed, so a failed import leaves the table as
+/// it was (a live reader may have seen them meanwhile: the Truncate contract).
+/// </summary>
+internal static class CsvImporter
+{
+    private const int Batch = 1 << 16;
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+
+    /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the bytes read so far and the file's length.</summary>
+    public static long Run(ImportRequest request, Action<long, long>? progress = null)
+    {
+        using var file = new FileStream(request.Csv, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
+        using Stream input = IsGzip(file) ? new GZipStream(file, CompressionMode.Decompress) : file;
+        var lines = new CsvLineReader(input);
+        if (!lines.TryReadLine(out ReadOnlySpan<byte> headerLine))
+        {
+            throw new DataException($"'{request.Csv}' is empty: a CSV needs a header line naming its columns.");
+        }
+
+        string[] header = CsvFields.Names(StripBom(headerLine));
+        int timeField = FieldOf(request, header, request.TimeColumn);
+        ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(column.Name, FieldOf(request, header, column.Name), column.Type, Batch)).ToArray();
+        int lastField = sinks.Select(sink => sink.Field).Append(timeField).Max();
+        int[] sinkOfField = Enumerable.Repeat(-1, lastField + 1).ToArray();
+        for (int i = 0; i < sinks.Length; i++)
+        {
+            sinkOfField[sinks[i].Field] = i;
+        }
+
+        var scratch = new byte[1 << 16];
+        var times = new long[Batch];
+        var lineNumbers = new long[Batch];
+        bool createdFolder = !Directory.Exists(request.Output);
+        TimeSeriesTable? table = null;
+        long startRows = 0;
+        try
+        {
+            TimeFormat? format = request.TimeFormat;
+            long previous = long.MinValue;
+            int pending = 0;
+            long added = 0;
+            while (lines.TryReadLine(out ReadOnlySpan<byte> line))
+            {
+                if (line.IsEmpty)
+                {
+                    continue;
+                }
+
+                if (scratch.Length < line.Length)
+                {
+                    scratch = new byte[line.Length * 2];
+                }
+
+                var fields = new CsvFields(line, scratch);
+                for (int field = 0; field <= lastField; field++)
+                {
+                    if (!fields.HasMore)
+                    {
+                        throw Row(request, lines.LineNumber, $"has {field} field{(field == 1 ? "" : "s")}; the columns imported need {lastField + 1}");
+                    }
+
+                    ReadOnlySpan<byte> text;
+                    try
+                    {
+                        text = fields.Next();
+                    }
+                    catch (FormatException exception)
+                    {
+                        throw Row(request, lines.LineNumber, $"field {field + 1}: {exception.Message}");
+                    }
+
+                    if (field == timeField)
+                    {
+                        format ??= TimeFormat.Detect(text);
+                        table ??= OpenTable(request, format, out startRows, out previous);
+                        times[pending] = Time(request, table, format, text, lines.LineNumber, ref previous);
+                    }
+                    else if (sinkOfField[field] is int sink and >= 0 && !sinks[sink].TryParse(text, pending))
+                    {
+                        throw Row(request, lines.LineNumber, $"column '{sinks[sink].Name}': '{Encoding.UTF8.GetString(text)}' is not a {request.Columns[sink].Type}");
+                    }
+                }
+
+                lineNumbers[pending] = lines.LineNumber;
+                if (++pending == Batch)
+                {
+                    Publish(table!, sinks, times, pending);
+                    added += pending;
+                    pending = 0;
+                    progress?.Invoke(file.Position, file.Length);
+                }
+            }
+
+            if (pending > 0)
+            {
+                Publish(table!, sinks, times, pending);
+                added += pending;
+            }
+
+            progress?.Invoke(file.Length, file.Length);
+            return added;
+        }
+        catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
+        {
+            Undo(table, startRows, request, createdFolder);
+            throw new DataException($"'{request.Csv}' line {lines.LineNumber + 1}: the gzip data is damaged or cut short ({exception.Message}); nothing was imported.", exception);
+        }
+        catch
+        {
+            Undo(table, startRows, request, createdFolder);
+            throw;
+        }
+        finally
+        {
+            table?.Dispose();
+        }
+    }
+
+    private static void Publish(TimeSeriesTable table, ColumnSink[] sinks, long[] times, int count)
+    {
+        foreach (ColumnSink sink in sinks)
+        {
+            sink.AppendTo(table, count);
+        }
+
+        if (table.Schema.Time.DataType == DataType.DateTime)
+        {
+            table.AddRows(times.AsSpan(0, count));
+            return;
+        }
+
+        // In place: seconds[i] overwrites bytes of times[i / 2], which the loop has already read.
+        Span<int> seconds = System.Runtime.InteropServices.MemoryMarshal.Cast<long, int>(times.AsSpan(0, count));
+        for (int i = 0; i < count; i++)
+        {
+            seconds[i] = (int)((times[i] - EpochTicks) / TimeSpan.TicksPerSecond);
+        }
+
+        table.AddRows(seconds[..count]);
+    }
+
+    /// <summary>The row's time as ticks, checked against the time column's resolution and the order.</summary>
+    private static long Time(ImportRequest request, TimeSeriesTable table, TimeFormat format, ReadOnlySpan<byte> text, long line, ref long previous)
+    {
+        if (!format.TryParse(text, out long ticks, out string? problem))
+        {
+            throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' {problem}");
+        }
+
+        if (table.Schema.Time.DataType == DataType.UnixSeconds)
+        {
+            if (ticks % TimeSpan.TicksPerSecond != 0)
+            {
+                throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' has a fraction of a second, and the table's time column holds whole Unix seconds (import into a new table with --time-type ticks); it is not truncated");
+            }
+
+            if (!ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(ticks), out _))
+            {
+                throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' is outside the Unix seconds a seconds time column holds (1901-12-13 to 2038-01-19)");
+            }
+        }
+
+        bool ascending = table.Schema.Order == TimeSeriesOrder.Ascending;
+        if (ticks < previous || (ascending && ticks == previous))
+        {
+            throw Row(
+                request,
+                line,
+                ticks == previous
+                    ? $"time '{Encoding.UTF8.GetString(text)}' equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
+                    : $"time '{Encoding.UTF8.GetString(text)}' ({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's ({new DateTime(previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order");
+        }
+
+        previous = ticks;
+        return ticks;
+    }
+
+    /// <summary>Opens the table in the output folder, or creates it from the request; the last time already in it is where the order continues.</summary>
+    private static TimeSeriesTable OpenTable(ImportRequest request, TimeFormat format, out long rows, out long lastTicks)
+    {
+        TimeSeriesTable table;
+        if (File.Exists(Path.Combine(request.Output, TimeSeriesTable.ManifestFileName)))
+        {
+            table = TimeSeriesTable.Open(request.Output);
+            CheckSchema(request, table);
+        }
+        else
+        {
+            bool ticks = request.TicksTime ?? format.HasSubSeconds;
+            var schema = new TimeSeriesTableSchema(request.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, request.Order ?? TimeSeriesOrder.Ascending);
+            foreach ((string name, string type) in request.Columns)
+            {
+                schema.Add(name, ColumnSink.For(name, 0, type, 0).DataType);
+            }
+
+            table = TimeSeriesTable.Create(request.Output, schema);
+        }
+
+        rows = table.RowCount;
+        lastTicks = rows > 0 ? table.TimeAt(rows - 1).Ticks : long.MinValue;
+        return table;
+    }
+
+    private static void CheckSchema(ImportRequest request, TimeSeriesTable table)
+    {
+        TimeSeriesTableSchema schema = table.Schema;
+        string problem =
+            schema.Time.Name != request.TimeColumn ? $"its time column is '{schema.Time.Name}', not '{request.TimeColumn}'"
+            : request.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
+            : request.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
+            : schema.Columns.Count != request.Columns.Count ? $"it has the columns {string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
+            : schema.Columns.Zip(request.Columns).FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != ColumnSink.For(pair.Second.Name, 0, pair.Second.Type, 0).DataType) is ({ } column, var asked)
+                ? $"its column '{column.Name}' holds {column.DataType}, and the import gives '{asked.Name}' as {asked.Type}"
+                : "";
+        if (problem.Length > 0)
+        {
+            table.Dispose();
+            throw new DataException($"'{request.Output}' holds a table that this import does not match: {problem}.");
+        }
+    }
+
+    private static void Undo(TimeSeriesTable? table, long startRows, ImportRequest request, bool createdFolder)
+    {
+        if (table is not null && table.IsWritable)
+        {
+            table.Truncate(Math.Min(startRows, table.RowCount));
+            table.Dispose();
+        }
+
+        if (createdFolder && Directory.Exists(request.Output))
+        {
+            Directory.Delete(request.Output, recursive: true);
+        }
+    }
+
+    private static int FieldOf(ImportRequest request, string[] header, string name)
+    {
+        int field = Array.IndexOf(header, name);
+        return field >= 0
+            ? field
+            : throw new DataException($"'{request.Csv}': the header has no column '{name}'; its columns are {string.Join(", ", header)}.");
+    }
+
+    private static bool IsGzip(FileStream file)
+    {
+        Span<byte> magic = stackalloc byte[2];
+        int read = file.ReadAtLeast(magic, 2, throwOnEndOfStream: false);
+        file.Position = 0;
+        return read == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    }
+
+    private static ReadOnlySpan<byte> StripBom(ReadOnlySpan<byte> line) => line.StartsWith("\uFEFF"u8) ? line[3..] : line;
+
+    private static DataException Row(ImportRequest request, long line, string problem) =>
+        new($"'{request.Csv}' line {line:N0}: {problem}. Nothing was imported.");
+}

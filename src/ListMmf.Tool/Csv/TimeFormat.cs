@@ -1,0 +1,206 @@
+using System;
+using System.Buffers.Text;
+using System.Globalization;
+using System.Text;
+
+namespace ListMmf.Tool.Csv;
+
+/// <summary>
+/// How a CSV time column is written: <c>unix</c> (seconds), <c>unixms</c>, <c>unixns</c>, <c>iso</c> (ISO 8601), or a
+/// .NET custom format such as <c>yyyyMMdd HHmmss</c>. Times are read to DateTime ticks and never rounded: a time
+/// finer than the ticks (a nanosecond stamp that is not a multiple of 100 ns) is refused.
+/// </summary>
+internal sealed class TimeFormat
+{
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+
+    private readonly string? _custom;
+
+    private TimeFormat(string name, string? custom)
+    {
+        Name = name;
+        _custom = custom;
+    }
+
+    public static TimeFormat Unix { get; } = new("unix", null);
+
+    public static TimeFormat UnixMilliseconds { get; } = new("unixms", null);
+
+    public static TimeFormat UnixNanoseconds { get; } = new("unixns", null);
+
+    public static TimeFormat Iso { get; } = new("iso", null);
+
+    public string Name { get; }
+
+    /// <summary>Whether the format can hold a fraction of a second (so a new table gets a ticks time column).</summary>
+    public bool HasSubSeconds => this != Unix;
+
+    public static TimeFormat Parse(string text) => text switch
+    {
+        "unix" => Unix,
+        "unixms" => UnixMilliseconds,
+        "unixns" => UnixNanoseconds,
+        "iso" => Iso,
+        _ => new TimeFormat(text, text),
+    };
+
+    /// <summary>With no format given: a column of integers is Unix seconds, anything else ISO 8601 (decided by the first row).</summary>
+    public static TimeFormat Detect(ReadOnlySpan<byte> firstValue)
+    {
+        ReadOnlySpan<byte> digits = firstValue.Length > 0 && firstValue[0] == '-' ? firstValue[1..] : firstValue;
+        return !digits.IsEmpty && digits.IndexOfAnyExceptInRange((byte)'0', (byte)'9') < 0 ? Unix : Iso;
+    }
+
+    /// <summary>The DateTime ticks <paramref name="text"/> stands for; false with the reason when it does not parse.</summary>
+    public bool TryParse(ReadOnlySpan<byte> text, out long ticks, out string? problem)
+    {
+        problem = null;
+        if (this == Unix || this == UnixMilliseconds || this == UnixNanoseconds)
+        {
+            if (!Utf8Parser.TryParse(text, out long value, out int consumed) || consumed != text.Length)
+            {
+                ticks = 0;
+                problem = $"is not an integer ({Name})";
+                return false;
+            }
+
+            return FromUnix(value, out ticks, out problem);
+        }
+
+        if (this == Iso && TryParseIso(text, out ticks, out problem))
+        {
+            return true;
+        }
+
+        if (problem is not null)
+        {
+            ticks = 0;
+            return false;
+        }
+
+        return TryParseSlow(text, out ticks, out problem);
+    }
+
+    private bool FromUnix(long value, out long ticks, out string? problem)
+    {
+        (long unitTicks, long perTick) = this == Unix ? (TimeSpan.TicksPerSecond, 1L) : this == UnixMilliseconds ? (TimeSpan.TicksPerMillisecond, 1L) : (1L, 100L);
+        ticks = 0;
+        if (value % perTick != 0)
+        {
+            problem = "has a part finer than 100 ns, which DateTime ticks cannot hold; it is not rounded";
+            return false;
+        }
+
+        long units = value / perTick;
+        long limit = (DateTime.MaxValue.Ticks - EpochTicks) / unitTicks;
+        if (units > limit || units < -EpochTicks / unitTicks)
+        {
+            problem = "is outside the range of DateTime";
+            return false;
+        }
+
+        ticks = EpochTicks + (units * unitTicks);
+        problem = null;
+        return true;
+    }
+
+    /// <summary>
+    /// The common shape fast: <c>yyyy-MM-dd</c>, then <c>T</c> or a space and <c>HH:mm:ss</c> with up to seven
+    /// fraction digits and an optional <c>Z</c>. False with no problem for any other shape (the slow path tries).
+    /// </summary>
+    private static bool TryParseIso(ReadOnlySpan<byte> text, out long ticks, out string? problem)
+    {
+        ticks = 0;
+        problem = null;
+        if (text.Length > 0 && text[^1] == 'Z')
+        {
+            text = text[..^1];
+        }
+
+        if (text.Length < 10 || text[4] != '-' || text[7] != '-'
+            || !Digits(text[..4], out int year) || !Digits(text[5..7], out int month) || !Digits(text[8..10], out int day))
+        {
+            return false;
+        }
+
+        int hour = 0, minute = 0, second = 0;
+        long fraction = 0;
+        if (text.Length > 10)
+        {
+            if (text.Length < 19 || (text[10] != 'T' && text[10] != ' ') || text[13] != ':' || text[16] != ':'
+                || !Digits(text[11..13], out hour) || !Digits(text[14..16], out minute) || !Digits(text[17..19], out second))
+            {
+                return false;
+            }
+
+            if (text.Length > 19)
+            {
+                ReadOnlySpan<byte> digits = text[20..];
+                if (text[19] != '.' || digits.IsEmpty || digits.IndexOfAnyExceptInRange((byte)'0', (byte)'9') >= 0)
+                {
+                    return false;
+                }
+
+                if (digits.Length > 7 && digits[7..].IndexOfAnyExcept((byte)'0') >= 0)
+                {
+                    problem = "has a part finer than 100 ns, which DateTime ticks cannot hold; it is not rounded";
+                    return false;
+                }
+
+                for (int i = 0; i < 7; i++)
+                {
+                    fraction = (fraction * 10) + (i < digits.Length ? digits[i] - '0' : 0);
+                }
+            }
+        }
+
+        if (year < 1 || month is < 1 or > 12 || day < 1 || day > DateTime.DaysInMonth(year, month) || hour > 23 || minute > 59 || second > 59)
+        {
+            problem = "is not a valid date and time";
+            return false;
+        }
+
+        ticks = new DateTime(year, month, day, hour, minute, second).Ticks + fraction;
+        return true;
+    }
+
+    private bool TryParseSlow(ReadOnlySpan<byte> text, out long ticks, out string? problem)
+    {
+        Span<char> chars = stackalloc char[128];
+        ticks = 0;
+        problem = $"is not a time in the format '{Name}'";
+        if (text.Length > chars.Length || !Encoding.UTF8.TryGetChars(text, chars, out int length))
+        {
+            return false;
+        }
+
+        const DateTimeStyles Styles = DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal;
+        bool parsed = _custom is null
+            ? DateTime.TryParse(chars[..length], CultureInfo.InvariantCulture, Styles, out DateTime time)
+            : DateTime.TryParseExact(chars[..length], _custom, CultureInfo.InvariantCulture, Styles, out time);
+        if (!parsed)
+        {
+            return false;
+        }
+
+        ticks = time.Ticks;
+        problem = null;
+        return true;
+    }
+
+    private static bool Digits(ReadOnlySpan<byte> text, out int value)
+    {
+        value = 0;
+        foreach (byte c in text)
+        {
+            if ((uint)(c - '0') > 9)
+            {
+                return false;
+            }
+
+            value = (value * 10) + (c - '0');
+        }
+
+        return true;
+    }
+}

@@ -1,0 +1,107 @@
+using System;
+using System.Globalization;
+using System.IO;
+
+namespace ListMmf.Tool.Files;
+
+/// <summary>
+/// One file's items, of whatever standard type its header says, as text: what <c>head</c>, <c>tail</c>, <c>info</c>
+/// and <c>verify</c> show. Time files show their items as times.
+/// </summary>
+internal abstract class ColumnView : IDisposable
+{
+    protected ColumnView(string name, DataType dataType)
+    {
+        Name = name;
+        DataType = dataType;
+    }
+
+    public string Name { get; }
+
+    public DataType DataType { get; }
+
+    public bool IsTime => DataType is DataType.UnixSeconds or DataType.DateTime;
+
+    public abstract long Count { get; }
+
+    public abstract string Format(long index);
+
+    /// <summary>Writes the item at <paramref name="index"/> as UTF-8 text (numbers in their shortest round-trip form).</summary>
+    public abstract bool TryWriteUtf8(long index, Span<byte> destination, out int written);
+
+    /// <summary>The item at <paramref name="index"/> of a time file, as a time.</summary>
+    public abstract DateTime TimeAt(long index);
+
+    public abstract ulong Hash();
+
+    /// <summary>Checks the header again and that every item can be read through the file; see <see cref="ListMmf{T}.Verify"/>.</summary>
+    public abstract void Verify();
+
+    public abstract void Dispose();
+
+    /// <summary>Opens the file at <paramref name="path"/> read-only with the item type its code names.</summary>
+    /// <exception cref="DataException">The code is not a standard numeric or time type.</exception>
+    public static ColumnView Open(string path, string name, DataType dataType) => dataType switch
+    {
+        DataType.SByte => Of<sbyte>(path, name, dataType),
+        DataType.Byte => Of<byte>(path, name, dataType),
+        DataType.Int16 => Of<short>(path, name, dataType),
+        DataType.UInt16 => Of<ushort>(path, name, dataType),
+        DataType.Int32 => Of<int>(path, name, dataType),
+        DataType.UInt32 => Of<uint>(path, name, dataType),
+        DataType.Int64 => Of<long>(path, name, dataType),
+        DataType.UInt64 => Of<ulong>(path, name, dataType),
+        DataType.Single => Of<float>(path, name, dataType),
+        DataType.Double => Of<double>(path, name, dataType),
+        DataType.DateTime => new ColumnView<long>(path, name, dataType, ticks => Times.Format(new DateTime(ticks), ticks: true), ticks => new DateTime(ticks)),
+        DataType.UnixSeconds => new ColumnView<int>(path, name, dataType, seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false), ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
+        _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}); this command shows the standard numeric and time types (codes 2-13)."),
+    };
+
+    private static ColumnView<T> Of<T>(string path, string name, DataType dataType)
+        where T : unmanaged, ISpanFormattable, IUtf8SpanFormattable =>
+        new(path, name, dataType, value => value.ToString(null, CultureInfo.InvariantCulture), time: null);
+}
+
+/// <summary>A <see cref="ColumnView"/> over <typeparamref name="T"/> items.</summary>
+internal sealed class ColumnView<T> : ColumnView
+    where T : unmanaged, IUtf8SpanFormattable
+{
+    private readonly ListMmf<T> _list;
+    private readonly Func<T, string> _format;
+    private readonly Func<T, DateTime>? _time;
+
+    public ColumnView(string path, string name, DataType dataType, Func<T, string> format, Func<T, DateTime>? time)
+        : base(name, dataType)
+    {
+        _list = new ListMmf<T>(path, FileAccess.Read);
+        _format = format;
+        _time = time;
+    }
+
+    public override long Count => _list.Count;
+
+    public override string Format(long index)
+    {
+        T item = _list[index];
+        return _format(item);
+    }
+
+    public override bool TryWriteUtf8(long index, Span<byte> destination, out int written)
+    {
+        T item = _list[index];
+        return item.TryFormat(destination, out written, default, CultureInfo.InvariantCulture);
+    }
+
+    public override DateTime TimeAt(long index)
+    {
+        T item = _list[index];
+        return _time is null ? throw new InvalidOperationException($"{Name} holds no times.") : _time(item);
+    }
+
+    public override ulong Hash() => _list.ComputeXxHash3();
+
+    public override void Verify() => _list.Verify();
+
+    public override void Dispose() => _list.Dispose();
+}

@@ -1,0 +1,52 @@
+using System.IO;
+using ListMmf.Storage;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf;
+
+/// <summary>
+/// What the header of a ListMmf file says, read without knowing its item type: for tools that look inside any
+/// file, and for code that must choose the type to open a file with.
+/// </summary>
+/// <param name="Path">The full path of the file.</param>
+/// <param name="Version">The format version (0).</param>
+/// <param name="DataType">The data-type code.</param>
+/// <param name="ItemSize">The bytes per item the code implies; 0 where the header does not say (AnyStruct, Bit).</param>
+/// <param name="Count">The published count of items (of bits, for a bit file).</param>
+/// <param name="Capacity">How many items the file has room for; -1 where the item size is unknown.</param>
+/// <param name="FileLength">The file's length in bytes.</param>
+public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType, int ItemSize, long Count, long Capacity, long FileLength)
+{
+    /// <summary>
+    /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
+    /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
+    /// The file is only read.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
+    /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file; the message says why.</exception>
+    /// <exception cref="ListMmfException">The path is a directory, or the file cannot be read.</exception>
+    public static ListMmfFileInfo Read(string path)
+    {
+        string fullPath = System.IO.Path.GetFullPath(path);
+        if (Directory.Exists(fullPath))
+        {
+            throw new ListMmfException(fullPath, "the path is a directory, not a ListMmf file.");
+        }
+
+        using SafeFileHandle file = ListMmfStorage.OpenExisting(fullPath, FileAccess.Read, FileOptions.None);
+        ListMmfHeader header = ListMmfHeader.ReadConsistent(file, fullPath, out long length);
+        header.ValidateCode(fullPath);
+        int itemSize = DataTypes.WidthOf(header.DataType);
+        if (itemSize > 0)
+        {
+            header.ValidateCount(fullPath, length, itemSize);
+        }
+        else if (header.Count < 0)
+        {
+            throw new ListMmfFormatException(fullPath, $"the header has a negative count ({header.Count:N0}).");
+        }
+
+        long capacity = itemSize > 0 ? (length - ListMmfHeader.Size) / itemSize : -1;
+        return new ListMmfFileInfo(fullPath, header.Version, header.DataType, itemSize, header.Count, capacity, length);
+    }
+}

@@ -1,0 +1,299 @@
+"""Read ListMmf files from Python (standard library; numpy when it is importable).
+
+A ListMmf file is a 16-byte little-endian header followed by the items:
+
+    offset 0   Int32  version (0 is the only known version)
+    offset 4   Int32  data-type code (see ``TYPES``)
+    offset 8   Int64  count: how many items are real (the published length)
+    offset 16  items, little-endian
+
+The file is usually longer than ``16 + count * item_size``: its length is capacity. A writer process may be
+appending while this module reads, so each call takes one snapshot of the count (the header is read until two
+reads agree, as the C# library does) and never looks past that many items.
+
+Functions:
+
+``read_header(path)``  the header as a ``Header``, checked against the file length.
+``open_items(path)``   the items: a read-only ``numpy.memmap`` with numpy, else a read-only ``memoryview`` over an
+                       ``mmap``; for the odd-width integer codes a decoded int64 array (numpy) or list of ints.
+``open_times(path)``   DateTime (12) and UnixSeconds (13) items as ``datetime64`` (numpy) or naive ``datetime``.
+
+Every problem with a file raises ``ListMmfError`` (a ``ValueError``) whose message starts with the file's path.
+
+Command line: ``python3 listmmf.py FILE...`` prints each file's header and its first and last few items; it exits
+1, with one line on stderr per bad file, if any file could not be read.
+"""
+
+import collections
+import datetime
+import mmap
+import os
+import struct
+import sys
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+HEADER_SIZE = 16
+"""Size of the header in bytes; the first item starts here."""
+
+VERSION = 0
+"""The only header version this reader knows."""
+
+_TypeInfo = collections.namedtuple("_TypeInfo", "name size fmt dtype")
+
+TYPES = {
+    0: _TypeInfo("AnyStruct", None, None, None),
+    1: _TypeInfo("Bit", None, None, None),
+    2: _TypeInfo("SByte", 1, "b", "<i1"),
+    3: _TypeInfo("Byte", 1, "B", "<u1"),
+    4: _TypeInfo("Int16", 2, "h", "<i2"),
+    5: _TypeInfo("UInt16", 2, "H", "<u2"),
+    6: _TypeInfo("Int32", 4, "i", "<i4"),
+    7: _TypeInfo("UInt32", 4, "I", "<u4"),
+    8: _TypeInfo("Int64", 8, "q", "<i8"),
+    9: _TypeInfo("UInt64", 8, "Q", "<u8"),
+    10: _TypeInfo("Single", 4, "f", "<f4"),
+    11: _TypeInfo("Double", 8, "d", "<f8"),
+    12: _TypeInfo("DateTime", 8, "q", "<i8"),
+    13: _TypeInfo("UnixSeconds", 4, "i", "<i4"),
+    14: _TypeInfo("Int24", 3, None, None),
+    15: _TypeInfo("Int40", 5, None, None),
+    16: _TypeInfo("Int48", 6, None, None),
+    17: _TypeInfo("Int56", 7, None, None),
+    18: _TypeInfo("UInt24", 3, None, None),
+    19: _TypeInfo("UInt40", 5, None, None),
+    20: _TypeInfo("UInt48", 6, None, None),
+    21: _TypeInfo("UInt56", 7, None, None),
+}
+"""Data-type code -> (name, item size in bytes or None, struct/memoryview format, numpy dtype).
+
+A format of None with a size marks an odd-width integer (codes 14-17 signed, 18-21 unsigned), decoded by copying.
+"""
+
+_UNSUPPORTED = {
+    0: "AnyStruct items are not supported by this reader: the header records neither the struct's size nor its layout",
+    1: "Bit items (packed bits) are not supported by this reader",
+}
+
+DATETIME = 12
+UNIX_SECONDS = 13
+
+_DOTNET_EPOCH = datetime.datetime(1, 1, 1)
+_UNIX_EPOCH = datetime.datetime(1970, 1, 1)
+_UNIX_EPOCH_TICKS = 621355968000000000
+""".NET ticks (100 ns units since 0001-01-01) of 1970-01-01T00:00:00."""
+_MAX_TICKS = 3155378975999999999
+"""Ticks of .NET DateTime.MaxValue, 9999-12-31T23:59:59.9999999."""
+
+_HEADER_READS = 64
+"""How often the header is read while a writer keeps changing the count under it."""
+
+
+class ListMmfError(ValueError):
+    """A file that is not a readable ListMmf file, or items this reader cannot return."""
+
+
+Header = collections.namedtuple("Header", "version code type_name item_size count file_length")
+Header.__doc__ = """A checked ListMmf header.
+
+version, code: the header fields; type_name: the code's name ('Int32', 'UnixSeconds', ...); item_size: bytes per
+item, or None for AnyStruct and Bit; count: the number of real items; file_length: the file's length in bytes when
+the header was read (capacity, usually more than 16 + count * item_size).
+"""
+
+
+def _read_raw_header(f, path):
+    """Reads the 16 header bytes of the open file ``f`` and returns (version, code, count)."""
+    f.seek(0)
+    raw = f.read(HEADER_SIZE)
+    if len(raw) < HEADER_SIZE:
+        raise ListMmfError(
+            f"{path}: the file is {os.fstat(f.fileno()).st_size:,} bytes long, "
+            f"shorter than the {HEADER_SIZE}-byte ListMmf header")
+    return struct.unpack("<iiq", raw)
+
+
+def _read_header(f, path):
+    """Reads and checks the header of the open file ``f``; see ``read_header``.
+
+    The length is read after the header, so a writer that grows the file before publishing a larger count never
+    makes a healthy file look truncated. The header is read again until two reads agree (a read is not atomic with
+    the writer's store of the count); beside a writer that never pauses, the smaller count of the last try is used.
+    """
+    for _ in range(_HEADER_READS):
+        first = _read_raw_header(f, path)
+        length = os.fstat(f.fileno()).st_size
+        again = _read_raw_header(f, path)
+        if first == again:
+            break
+    version, code, count = again[0], again[1], min(first[2], again[2])
+
+    if version != VERSION:
+        raise ListMmfError(f"{path}: the header has version {version}; this reader knows version {VERSION} only")
+    info = TYPES.get(code)
+    if info is None:
+        raise ListMmfError(f"{path}: the header has data-type code {code}, which is not a known ListMmf data type")
+    if count < 0:
+        raise ListMmfError(f"{path}: the header has a negative count ({count:,})")
+    if info.size is not None:
+        room = (length - HEADER_SIZE) // info.size
+        if count > room:
+            raise ListMmfError(
+                f"{path}: the header claims {count:,} items of {info.size} bytes but the file is only "
+                f"{length:,} bytes long (room for {room:,}); it was truncated or the count is damaged")
+    return Header(version, code, info.name, info.size, count, length)
+
+
+def read_header(path):
+    """Returns the checked ``Header`` of the ListMmf file at ``path``.
+
+    Raises ``ListMmfError`` if the file is shorter than 16 bytes, has an unknown version or data-type code, a
+    negative count, or a count whose items run past the end of the file (not checked for AnyStruct and Bit, whose
+    item size the header does not give). Raises ``OSError`` if the file cannot be opened.
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        return _read_header(f, path)
+
+
+def _decode_odd_width(f, header, path):
+    """Reads and decodes the odd-width (3, 5, 6 or 7-byte) little-endian integers of ``header``."""
+    width, signed = header.item_size, header.code <= 17
+    f.seek(HEADER_SIZE)
+    data = f.read(header.count * width)
+    if len(data) != header.count * width:
+        raise ListMmfError(f"{path}: only {len(data):,} of the {header.count * width:,} item bytes could be read")
+    if np is not None:
+        raw = np.frombuffer(data, dtype=np.uint8).reshape(header.count, width)
+        wide = np.zeros((header.count, 8), dtype=np.uint8)
+        wide[:, :width] = raw
+        if signed:
+            wide[:, width:] = np.where(raw[:, -1] >= 0x80, np.uint8(0xFF), np.uint8(0))[:, None]
+        return wide.view("<i8").reshape(header.count)
+    return [int.from_bytes(data[i:i + width], "little", signed=signed) for i in range(0, len(data), width)]
+
+
+def _open(path):
+    """Returns (header, items) of the file at ``path`` from one header snapshot; items is None for codes 0 and 1."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        header = _read_header(f, path)
+        info = TYPES[header.code]
+        if header.code in _UNSUPPORTED:
+            return header, None
+        if info.fmt is None:
+            return header, _decode_odd_width(f, header, path)
+        if np is not None:
+            return header, np.memmap(f, dtype=info.dtype, mode="r", offset=HEADER_SIZE, shape=(header.count,))
+        if sys.byteorder != "little" or struct.calcsize(info.fmt) != info.size:
+            raise ListMmfError(
+                f"{path}: without numpy this reader needs a little-endian host whose '{info.fmt}' items are "
+                f"{info.size} bytes; this one is {sys.byteorder}-endian with {struct.calcsize(info.fmt)}-byte items")
+        mapped = mmap.mmap(f.fileno(), HEADER_SIZE + header.count * info.size, access=mmap.ACCESS_READ)
+        return header, memoryview(mapped)[HEADER_SIZE:].cast(info.fmt)
+
+
+def open_items(path):
+    """Returns the first ``count`` items of the ListMmf file at ``path``, as stored.
+
+    Codes 2-13: with numpy a read-only ``numpy.memmap`` of shape (count,) and the little-endian dtype of the code
+    (DateTime as raw int64 ticks, UnixSeconds as raw int32 seconds); without numpy a read-only ``memoryview`` of
+    format 'b', 'B', 'h', 'H', 'i', 'I', 'q', 'Q', 'f' or 'd' over a read-only ``mmap`` of the file. Both map only
+    the header and ``count`` items, so items a writer appends later are never seen.
+
+    Codes 14-21 (Int24 ... UInt56): a copy, decoded and sign-extended for the signed codes, as a numpy int64 array
+    or a list of ints.
+
+    Raises ``ListMmfError`` for a bad header (see ``read_header``) and for AnyStruct and Bit files.
+    """
+    header, items = _open(path)
+    if items is None:
+        raise ListMmfError(f"{os.fspath(path)}: {_UNSUPPORTED[header.code]}")
+    return items
+
+
+def _ticks_error(path, index, ticks):
+    return ListMmfError(
+        f"{path}: item {index:,} is {ticks:,} ticks, outside the .NET DateTime range 0 to {_MAX_TICKS:,}")
+
+
+def _to_times(path, header, items):
+    """Converts the raw items of a DateTime or UnixSeconds file to times; see ``open_times``."""
+    if np is not None:
+        values = np.array(items, dtype=np.int64)
+        if header.code == UNIX_SECONDS:
+            return values.view("datetime64[s]")
+        bad = (values < 0) | (values > _MAX_TICKS)
+        if bad.any():
+            index = int(np.argmax(bad))
+            raise _ticks_error(path, index, int(values[index]))
+        return ((values - _UNIX_EPOCH_TICKS) // 10).view("datetime64[us]")
+    if header.code == UNIX_SECONDS:
+        return [_UNIX_EPOCH + datetime.timedelta(seconds=s) for s in items]
+    times = []
+    for index, ticks in enumerate(items):
+        if not 0 <= ticks <= _MAX_TICKS:
+            raise _ticks_error(path, index, ticks)
+        times.append(_DOTNET_EPOCH + datetime.timedelta(microseconds=ticks // 10))
+    return times
+
+
+def open_times(path):
+    """Returns the items of a DateTime (code 12) or UnixSeconds (code 13) file as times, without time zones.
+
+    With numpy: a ``datetime64[s]`` array for UnixSeconds, and a ``datetime64[us]`` array for DateTime ticks
+    (converted as (ticks - 621355968000000000) // 10, which covers the whole .NET range, 0001 to 9999).
+    Without numpy: a list of naive ``datetime.datetime``. Times are taken as stored: no time zone is applied.
+
+    .NET ticks have 100 ns resolution and both forms hold microseconds, so the seventh fractional digit of a
+    DateTime is dropped (rounded down toward the earlier time).
+
+    Raises ``ListMmfError`` for a bad header, a file of another type, or ticks outside the .NET DateTime range.
+    """
+    header, items = _open(path)
+    if header.code not in (DATETIME, UNIX_SECONDS):
+        raise ListMmfError(
+            f"{os.fspath(path)}: the file holds {header.type_name} items (code {header.code}), not times; "
+            f"open_times reads DateTime (12) and UnixSeconds (13) files")
+    return _to_times(os.fspath(path), header, items)
+
+
+def _show(path, shown=5):
+    """Prints the header of ``path`` and its first and last ``shown`` items (times as times and raw values)."""
+    header, items = _open(path)
+    size = "?" if header.item_size is None else header.item_size
+    print(f"{path}: version {header.version}, {header.type_name} (code {header.code}), {size}-byte items, "
+          f"count {header.count:,}, file {header.file_length:,} bytes")
+    if items is None:
+        print(f"  items not shown: {_UNSUPPORTED[header.code]}")
+        return
+    n = len(items)
+    indices = list(range(n)) if n <= 2 * shown else [*range(shown), None, *range(n - shown, n)]
+    raw = [items[i] for i in indices if i is not None]
+    times = _to_times(path, header, raw) if header.code in (DATETIME, UNIX_SECONDS) else None
+    values = iter(raw if times is None else [f"{t}  ({r})" for t, r in zip(times, raw)])
+    for i in indices:
+        print("  ..." if i is None else f"  [{i}] {next(values)}")
+
+
+def main(argv=None):
+    """Command-line entry: shows each file named in ``argv``; returns 0, 1 if any file was bad, 2 without files."""
+    paths = sys.argv[1:] if argv is None else argv
+    if not paths:
+        print("usage: python3 listmmf.py FILE...", file=sys.stderr)
+        return 2
+    status = 0
+    for path in paths:
+        try:
+            _show(path)
+        except (ListMmfError, OSError) as error:
+            print(f"listmmf: {error}", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,358 @@
+"""Tests of src/python/listmmf.py, stdlib unittest only.
+
+Run from the repository root:
+
+    python3 -m unittest discover -s tests/python -v
+
+Every test runs under the standard-library path and, when numpy is importable, under the numpy path as well.
+
+Hand-made files: ``HeaderTests``, ``ItemTests`` and ``CommandLineTests`` write their own files with ``struct`` into a
+temporary directory (header errors, every standard type, odd widths, times, a count that grows after opening).
+
+C# fixtures: ``FixtureTests`` reads a directory named by the environment variable ``LISTMMF_PY_FIXTURES``, and is
+skipped when it is unset. The directory holds ListMmf files written by the C# library and ``expected.json``, a JSON
+object mapping each file name (relative to the directory, e.g. "Int32.bt") to
+
+    {"code": <data-type code, int>, "values": [<the items, in order>]}
+
+    codes 2-9:   "values" are JSON integers, exactly as stored (UInt64 up to 18446744073709551615).
+    code 10:     JSON numbers; each must round trip to the stored float32 (the test compares
+                 struct.unpack('<f', struct.pack('<f', v))[0]). Finite values only (JSON has no NaN/Infinity).
+    code 11:     JSON numbers that round trip exactly to the stored double (C# "R" or the default .NET Core 3.0+
+                 formatting). Finite values only.
+    codes 12-13: "values" are the raw stored integers (DateTime.Ticks, Unix seconds), plus
+                 "iso": [<the same times as 'YYYY-MM-DDTHH:MM:SS' strings>], whole seconds, no zone, no fraction.
+
+Every code 2 to 13 must appear in at least one file. The header count of each file must equal len(values); its
+length may (and should) exceed 16 + count * item size.
+"""
+
+import datetime
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_MODULE_DIR = os.path.join(_REPO, "src", "python")
+sys.path.insert(0, _MODULE_DIR)
+
+import listmmf  # noqa: E402  (imported from src/python, added to the path above)
+
+BACKENDS = ["stdlib"] + (["numpy"] if listmmf.np is not None else [])
+
+_FORMATS = {2: "b", 3: "B", 4: "h", 5: "H", 6: "i", 7: "I", 8: "q", 9: "Q", 10: "f", 11: "d", 12: "q", 13: "i"}
+
+
+def backend(name):
+    """A context manager under which ``listmmf`` uses the named path ('stdlib' hides numpy)."""
+    return mock.patch.object(listmmf, "np", None if name == "stdlib" else listmmf.np)
+
+
+def plain(items):
+    """The items as a list of Python numbers, from a list, a memoryview or a numpy array."""
+    return items if isinstance(items, list) else items.tolist()
+
+
+def is_read_only(items):
+    """Whether a memoryview or numpy array refuses writes."""
+    return items.readonly if isinstance(items, memoryview) else not items.flags.writeable
+
+
+def as_datetimes(times):
+    """The times as naive datetime.datetime objects, from a list or a numpy datetime64[s]/[us] array."""
+    return times if isinstance(times, list) else times.tolist()
+
+
+def write_file(path, payload=b"", version=0, code=6, count=0, capacity_bytes=0):
+    """Writes a 16-byte header and ``payload``, then non-zero filler up to ``capacity_bytes`` of item space."""
+    filler = b"\xa5" * max(0, capacity_bytes - len(payload))
+    with open(path, "wb") as f:
+        f.write(struct.pack("<iiq", version, code, count) + payload + filler)
+    return path
+
+
+class TempDirTestCase(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+
+class HeaderTests(TempDirTestCase):
+    def assert_bad(self, path, *words):
+        """Both read_header and open_items raise ListMmfError naming the file and containing ``words``."""
+        for call in (listmmf.read_header, listmmf.open_items):
+            for name in BACKENDS:
+                with self.subTest(call=call.__name__, backend=name), backend(name):
+                    with self.assertRaises(listmmf.ListMmfError) as caught:
+                        call(path)
+                    message = str(caught.exception)
+                    self.assertTrue(message.startswith(path + ": "), message)
+                    for word in words:
+                        self.assertIn(word, message)
+                    self.assertIsInstance(caught.exception, ValueError)
+
+    def test_header_fields(self):
+        path = write_file(self.path("a.bt"), struct.pack("<3i", 1, 2, 3), code=6, count=3, capacity_bytes=40)
+        self.assertEqual(listmmf.read_header(path), listmmf.Header(0, 6, "Int32", 4, 3, 56))
+
+    def test_empty_file(self):
+        self.assert_bad(self._truncate(write_file(self.path("empty.bt")), 0), "0 bytes", "shorter than the 16-byte")
+
+    def test_short_file(self):
+        self.assert_bad(self._truncate(write_file(self.path("short.bt")), 10), "10 bytes", "shorter than the 16-byte")
+
+    def test_unknown_version(self):
+        self.assert_bad(write_file(self.path("v1.bt"), version=1), "version 1")
+
+    def test_unknown_code(self):
+        self.assert_bad(write_file(self.path("c99.bt"), code=99), "data-type code 99")
+
+    def test_negative_code(self):
+        self.assert_bad(write_file(self.path("c-1.bt"), code=-1), "data-type code -1")
+
+    def test_negative_count(self):
+        self.assert_bad(write_file(self.path("neg.bt"), code=6, count=-1, capacity_bytes=64), "negative count (-1)")
+
+    def test_count_past_end(self):
+        path = write_file(self.path("past.bt"), struct.pack("<2i", 1, 2), code=6, count=3)
+        self.assert_bad(path, "claims 3 items of 4 bytes", "24 bytes long", "room for 2")
+
+    def test_count_past_end_by_a_partial_item(self):
+        path = write_file(self.path("partial.bt"), struct.pack("<2i", 1, 2) + b"\0\0\0", code=6, count=3)
+        self.assert_bad(path, "claims 3 items", "room for 2")
+
+    def test_huge_count(self):
+        self.assert_bad(write_file(self.path("huge.bt"), code=11, count=2**63 - 1, capacity_bytes=64), "claims")
+
+    def test_count_filling_the_file_exactly(self):
+        path = write_file(self.path("exact.bt"), struct.pack("<2i", 7, 8), code=6, count=2)
+        self.assertEqual(listmmf.read_header(path).count, 2)
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                self.assertEqual(plain(listmmf.open_items(path)), [7, 8])
+
+    @staticmethod
+    def _truncate(path, length):
+        os.truncate(path, length)
+        return path
+
+
+class ItemTests(TempDirTestCase):
+    STANDARD = {
+        2: [-128, -1, 0, 1, 127],
+        3: [0, 1, 128, 255],
+        4: [-32768, -1, 0, 32767],
+        5: [0, 1, 65535],
+        6: [-2**31, -1, 0, 2**31 - 1],
+        7: [0, 1, 2**32 - 1],
+        8: [-2**63, -1, 0, 2**63 - 1],
+        9: [0, 1, 2**63, 2**64 - 1],
+        10: [0.0, -0.0, 1.5, -3.4028234663852886e38, struct.unpack("<f", struct.pack("<f", 0.1))[0],
+             1.401298464324817e-45],
+        11: [0.0, 0.1, -1.7976931348623157e308, 5e-324, 2.0 / 3.0],
+        12: [0, 638458560000000000, 3155378975999999999],
+        13: [-2**31, 0, 1710198042, 2**31 - 1],
+    }
+
+    def write_values(self, code, values, name=None):
+        fmt = "<%d%s" % (len(values), _FORMATS[code])
+        path = self.path(name or "code%d.bt" % code)
+        return write_file(path, struct.pack(fmt, *values), code=code, count=len(values), capacity_bytes=100)
+
+    def test_standard_types(self):
+        for code, values in self.STANDARD.items():
+            path = self.write_values(code, values)
+            for name in BACKENDS:
+                with self.subTest(code=code, backend=name), backend(name):
+                    items = listmmf.open_items(path)
+                    self.assertEqual(len(items), len(values))
+                    self.assertEqual(plain(items), values)
+                    self.assertTrue(is_read_only(items))
+
+    def test_stdlib_items_are_memoryviews_of_the_right_format(self):
+        for code, fmt in _FORMATS.items():
+            path = self.write_values(code, self.STANDARD[code])
+            with self.subTest(code=code), backend("stdlib"):
+                items = listmmf.open_items(path)
+                self.assertIsInstance(items, memoryview)
+                self.assertEqual(items.format, fmt)
+                with self.assertRaises(TypeError):
+                    items[0] = 0
+
+    def test_empty_list(self):
+        path = write_file(self.path("none.bt"), code=8, count=0, capacity_bytes=64)
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                self.assertEqual(plain(listmmf.open_items(path)), [])
+
+    def test_count_is_read_once(self):
+        path = self.write_values(6, [1, 2, 3, 4])
+        with open(path, "r+b") as f:
+            f.seek(8)
+            f.write(struct.pack("<q", 2))
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                items = listmmf.open_items(path)
+                with open(path, "r+b") as f:  # a writer publishes two more items after the reader opened
+                    f.seek(8)
+                    f.write(struct.pack("<q", 4))
+                self.assertEqual(plain(items), [1, 2])
+                with open(path, "r+b") as f:
+                    f.seek(8)
+                    f.write(struct.pack("<q", 2))
+
+    def test_odd_widths(self):
+        cases = {
+            14: (3, True, [-1, 8388607, -8388608, 0, 1, -2]),
+            15: (5, True, [-1, 2**39 - 1, -2**39, 0x0102030405]),
+            16: (6, True, [-1, 2**47 - 1, -2**47, 12345678901]),
+            17: (7, True, [-1, 2**55 - 1, -2**55, -12345678901]),
+            18: (3, False, [0, 1, 8388608, 16777215]),
+            19: (5, False, [0, 2**39, 2**40 - 1]),
+            20: (6, False, [0, 2**47, 2**48 - 1]),
+            21: (7, False, [0, 2**55, 2**56 - 1]),
+        }
+        for code, (width, signed, values) in cases.items():
+            payload = b"".join(v.to_bytes(width, "little", signed=signed) for v in values)
+            path = write_file(self.path("odd%d.bt" % code), payload, code=code, count=len(values), capacity_bytes=99)
+            self.assertEqual(listmmf.read_header(path).item_size, width)
+            for name in BACKENDS:
+                with self.subTest(code=code, backend=name), backend(name):
+                    self.assertEqual(plain(listmmf.open_items(path)), values)
+
+    def test_odd_width_count_past_end(self):
+        path = write_file(self.path("odd-past.bt"), b"\xff" * 8, code=14, count=3)
+        with self.assertRaisesRegex(listmmf.ListMmfError, "claims 3 items of 3 bytes"):
+            listmmf.open_items(path)
+
+    def test_any_struct_and_bit_are_refused(self):
+        for code, name in ((0, "AnyStruct"), (1, "Bit")):
+            path = write_file(self.path("code%d.bt" % code), b"\xff" * 64, code=code, count=5)
+            header = listmmf.read_header(path)
+            self.assertEqual((header.type_name, header.item_size, header.count), (name, None, 5))
+            for backend_name in BACKENDS:
+                with self.subTest(code=code, backend=backend_name), backend(backend_name):
+                    with self.assertRaisesRegex(listmmf.ListMmfError, name + ".*not supported by this reader"):
+                        listmmf.open_items(path)
+
+    def test_unix_seconds(self):
+        path = self.write_values(13, [0, 1710198042, -1, 2**31 - 1])
+        expected = [datetime.datetime(1970, 1, 1), datetime.datetime(2024, 3, 11, 23, 0, 42),
+                    datetime.datetime(1969, 12, 31, 23, 59, 59), datetime.datetime(2038, 1, 19, 3, 14, 7)]
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                self.assertEqual(as_datetimes(listmmf.open_times(path)), expected)
+
+    def test_datetime_ticks(self):
+        def ticks(dt):
+            return (dt - datetime.datetime(1, 1, 1)) // datetime.timedelta(microseconds=1) * 10
+
+        noon = datetime.datetime(2024, 3, 12, 12, 0, 0, 123456)
+        path = self.write_values(12, [0, ticks(noon) + 7, ticks(datetime.datetime(1969, 12, 31, 23, 59, 59)) + 9,
+                                      3155378975999999999])
+        expected = [datetime.datetime(1, 1, 1), noon,  # the 7th digit (100 ns) is dropped
+                    datetime.datetime(1969, 12, 31, 23, 59, 59), datetime.datetime(9999, 12, 31, 23, 59, 59, 999999)]
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                self.assertEqual(as_datetimes(listmmf.open_times(path)), expected)
+
+    def test_ticks_outside_the_datetime_range(self):
+        for value in (-1, 3155378976000000000):
+            path = self.write_values(12, [0, value], name="bad-ticks.bt")
+            for name in BACKENDS:
+                with self.subTest(ticks=value, backend=name), backend(name):
+                    with self.assertRaisesRegex(listmmf.ListMmfError, "item 1 is .* ticks, outside"):
+                        listmmf.open_times(path)
+
+    def test_open_times_refuses_other_types(self):
+        path = self.write_values(8, [1, 2])
+        with self.assertRaisesRegex(listmmf.ListMmfError, "Int64 items \\(code 8\\), not times"):
+            listmmf.open_times(path)
+
+    def test_repository_sample(self):
+        path = os.path.join(_REPO, "data-samples", "MES-2024-03-12-timestamps.bt")
+        if not os.path.exists(path):
+            self.skipTest("data-samples/MES-2024-03-12-timestamps.bt is not in this checkout")
+        header = listmmf.read_header(path)
+        self.assertEqual((header.code, header.count, header.file_length), (13, 338754, 2 * 1024 * 1024))
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                times = as_datetimes(listmmf.open_times(path))
+                self.assertEqual(len(times), 338754)
+                self.assertTrue(all(a <= b for a, b in zip(times, times[1:])))
+                self.assertGreaterEqual(times[0], datetime.datetime(2024, 3, 11, 23, 0))  # 17:00 CT (UTC-6)
+                self.assertLess(times[-1], datetime.datetime(2024, 3, 12, 22, 0))  # 16:00 CT
+
+
+class CommandLineTests(TempDirTestCase):
+    def run_cli(self, *paths):
+        return subprocess.run([sys.executable, os.path.join(_MODULE_DIR, "listmmf.py"), *paths],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_good_file(self):
+        path = write_file(self.path("t.bt"), struct.pack("<12i", *range(12)), code=13, count=12, capacity_bytes=64)
+        result = self.run_cli(path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stderr, "")
+        lines = result.stdout.splitlines()
+        self.assertIn("UnixSeconds (code 13)", lines[0])
+        self.assertIn("count 12", lines[0])
+        self.assertEqual(lines[1], "  [0] 1970-01-01 00:00:00  (0)")
+        self.assertEqual(lines[6], "  ...")
+        self.assertEqual(lines[-1], "  [11] 1970-01-01 00:00:11  (11)")
+        self.assertEqual(len(lines), 12)
+
+    def test_bad_file(self):
+        good = write_file(self.path("good.bt"), struct.pack("<2d", 1.5, 2.5), code=11, count=2)
+        bad = write_file(self.path("bad.bt"), code=99)
+        result = self.run_cli(good, bad)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stderr.count("\n"), 1, result.stderr)
+        self.assertIn(bad, result.stderr)
+        self.assertIn("data-type code 99", result.stderr)
+        self.assertIn("[1] 2.5", result.stdout)
+
+    def test_any_struct_file_shows_its_header(self):
+        result = self.run_cli(write_file(self.path("s.bt"), b"\0" * 32, code=0, count=2))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("items not shown: AnyStruct items are not supported", result.stdout)
+
+
+_FIXTURES = os.environ.get("LISTMMF_PY_FIXTURES")
+
+
+@unittest.skipUnless(_FIXTURES, "LISTMMF_PY_FIXTURES is not set (the directory of files written by the C# side)")
+class FixtureTests(unittest.TestCase):
+    def test_fixtures(self):
+        with open(os.path.join(_FIXTURES, "expected.json"), encoding="utf-8") as f:
+            expected = json.load(f)
+        self.assertIsInstance(expected, dict)
+        self.assertLessEqual(set(range(2, 14)), {spec["code"] for spec in expected.values()},
+                             "expected.json must cover every data-type code 2 to 13")
+        for file_name, spec in sorted(expected.items()):
+            path = os.path.join(_FIXTURES, file_name)
+            code, values = spec["code"], spec["values"]
+            if code == 10:
+                values = [struct.unpack("<f", struct.pack("<f", v))[0] for v in values]
+            header = listmmf.read_header(path)
+            self.assertEqual((header.version, header.code, header.count), (0, code, len(values)), file_name)
+            for name in BACKENDS:
+                with self.subTest(file=file_name, backend=name), backend(name):
+                    self.assertEqual(plain(listmmf.open_items(path)), values)
+                    if code in (12, 13):
+                        self.assertEqual(len(spec["iso"]), len(values))
+                        times = as_datetimes(listmmf.open_times(path))
+                        self.assertEqual([t.isoformat() for t in times], spec["iso"])
+
+
+if __name__ == "__main__":
+    unittest.main()
