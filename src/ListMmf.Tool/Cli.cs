@@ -33,7 +33,7 @@ internal static class Cli
         ParseResult parse = root.Parse(args);
         if (parse.Errors.Count > 0)
         {
-            error.WriteLine($"listmmf: {string.Join(" ", parse.Errors.Select(e => e.Message))} (see listmmf --help)");
+            error.WriteLine($"listmmf: {OneLine(string.Join(" ", parse.Errors.Select(e => e.Message)))} (see listmmf --help)");
             return BadUsage;
         }
 
@@ -53,5 +53,5 @@ internal static class Cli
         }
     }
 
-    private static string OneLine(string message) => message.ReplaceLineEndings(" ");
+    private static string OneLine(string message) => string.Join(" ", message.Split(['\r', '\n', '\t'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 }

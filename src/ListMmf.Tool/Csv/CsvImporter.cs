@@ -1,7 +1,6 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
-using System.IO.Compression;
 using System.Linq;
 using System.Text;
 
@@ -32,7 +31,7 @@ internal static class CsvImporter
     public static long Run(ImportRequest request, Action<long, long>? progress = null)
     {
         using var file = new FileStream(request.Csv, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
-        using Stream input = IsGzip(file) ? new GZipStream(file, CompressionMode.Decompress) : file;
+        using Stream input = IsGzip(file) ? new CheckedGzipStream(file) : file;
         var lines = new CsvLineReader(input);
         if (!lines.TryReadLine(out ReadOnlySpan<byte> headerLine))
         {
@@ -125,7 +124,7 @@ internal static class CsvImporter
         catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
         {
             Undo(table, startRows, request, createdFolder);
-            throw new DataException($"'{request.Csv}' line {lines.LineNumber + 1}: the gzip data is damaged or cut short ({exception.Message}); nothing was imported.", exception);
+            throw new DataException($"'{request.Csv}' line {lines.LineNumber + 1}: the gzip data is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
         }
         catch
         {

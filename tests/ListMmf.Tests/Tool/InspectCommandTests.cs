@@ -1,0 +1,212 @@
+using System;
+using System.IO;
+using Xunit;
+
+namespace ListMmf.Tests.Tool;
+
+/// <summary>info, verify, head, tail, slice and search: what they show and how they fail.</summary>
+public sealed class InspectCommandTests : IDisposable
+{
+    private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string Seconds(int count, Func<int, int>? secondOf = null)
+    {
+        string path = _directory.File("seconds.bt");
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual);
+        for (int i = 0; i < count; i++)
+        {
+            series.Add(Start.AddSeconds(secondOf?.Invoke(i) ?? i));
+        }
+
+        return path;
+    }
+
+    [Fact]
+    public void InfoShowsTheHeaderAndTheFirstAndLastTimes()
+    {
+        string path = Seconds(100);
+
+        ToolResult result = ToolRunner.Run("info", path);
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("data type UnixSeconds (code 13), 4 bytes per item", result.Output);
+        Assert.Contains("count 100, capacity 16,380, file 65,536 bytes", result.Output);
+        Assert.Contains("first 2024-01-02 09:30:00, last 2024-01-02 09:31:39", result.Output);
+        Assert.Contains("items per day", result.Output);
+    }
+
+    [Fact]
+    public void InfoShowsTheFirstAndLastNumbers()
+    {
+        string path = _directory.File("prices.bt");
+        using (var prices = new ListMmf<double>(path))
+        {
+            prices.AddRange([4500.25, 4501, 4499.5]);
+        }
+
+        ToolResult result = ToolRunner.Run("info", path);
+
+        Assert.Contains("data type Double (code 11), 8 bytes per item", result.Output);
+        Assert.Contains("first 4500.25, last 4499.5", result.Output);
+    }
+
+    [Theory]
+    [InlineData("not a header at all, just text", "version")]
+    [InlineData("", "shorter than the 16-byte ListMmf header")]
+    public void InfoOfAFileThatIsNotListMmfIsBadDataInOneLine(string contents, string problem)
+    {
+        string path = _directory.File("other.txt");
+        File.WriteAllText(path, contents);
+
+        ToolResult result = ToolRunner.Run("info", path);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+        Assert.Contains(problem, result.Error);
+    }
+
+    [Fact]
+    public void InfoOfAFolderThatIsNotATableIsBadData()
+    {
+        ToolResult result = ToolRunner.Run("info", _directory.Path);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+        Assert.Contains("is not a table", result.Error);
+    }
+
+    [Fact]
+    public void InfoOfAMissingFileIsBadData()
+    {
+        ToolResult result = ToolRunner.Run("info", _directory.File("missing.bt"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+    }
+
+    [Fact]
+    public void VerifyPassesAHealthyFileWithItsHash()
+    {
+        string path = Seconds(10);
+
+        ToolResult result = ToolRunner.Run("verify", path);
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("OK", result.Output);
+        Assert.Matches("XXH3 [0-9a-f]{16}", result.Output);
+    }
+
+    [Fact]
+    public void VerifyReportsTheFirstTimeOutOfOrderAsTimesWithItsIndex()
+    {
+        string path = Seconds(5);
+        using (var raw = new ListMmf<int>(path))
+        {
+            raw.Add(raw[0] - 60);
+        }
+
+        ToolResult result = ToolRunner.Run("verify", path);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("index 5", result.Output);
+        Assert.Contains("2024-01-02 09:29:00", result.Output);
+        Assert.Contains("2024-01-02 09:30:04", result.Output);
+    }
+
+    [Fact]
+    public void VerifyOfAFileThatIsNotListMmfFails()
+    {
+        string path = _directory.File("other.txt");
+        File.WriteAllText(path, "0123456789abcdefghij");
+
+        ToolResult result = ToolRunner.Run("verify", path);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("FAILED", result.Output);
+    }
+
+    [Fact]
+    public void HeadAndTailShowRows()
+    {
+        string path = Seconds(50);
+
+        ToolResult head = ToolRunner.Run("head", path, "-n", "2");
+        ToolResult tail = ToolRunner.Run("tail", path, "-n", "2");
+
+        Assert.Contains("0  2024-01-02 09:30:00", head.Output);
+        Assert.Contains("1  2024-01-02 09:30:01", head.Output);
+        Assert.DoesNotContain("09:30:02", head.Output);
+        Assert.Contains("49  2024-01-02 09:30:49", tail.Output);
+        Assert.Contains("(2 rows of 50)", tail.Output);
+    }
+
+    [Fact]
+    public void SliceShowsTheRowsOfATimeRange()
+    {
+        string path = Seconds(50);
+
+        ToolResult result = ToolRunner.Run("slice", path, "--from", "2024-01-02T09:30:10", "--to", "2024-01-02T09:30:13");
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("(3 rows of 50)", result.Output);
+        Assert.Contains("09:30:12", result.Output);
+        Assert.DoesNotContain("09:30:13", result.Output);
+    }
+
+    [Fact]
+    public void SearchShowsTheBoundsAndTheRowsAroundThem()
+    {
+        string path = Seconds(30, i => i / 3);
+
+        ToolResult result = ToolRunner.Run("search", path, "2024-01-02T09:30:05");
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("LowerBound 15  UpperBound 18  EqualRange [15, 18): 3 equal", result.Output);
+        Assert.Contains("L =  15", result.Output);
+        Assert.Contains(" U   18", result.Output);
+    }
+
+    [Fact]
+    public void SearchOfANumberFileIsBadData()
+    {
+        string path = _directory.File("prices.bt");
+        using (var prices = new ListMmf<double>(path))
+        {
+            prices.Add(1);
+        }
+
+        ToolResult result = ToolRunner.Run("search", path, "2024-01-02");
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("not times", result.Error);
+    }
+
+    [Theory]
+    [InlineData("search", "FILE", "yesterday")]
+    [InlineData("head", "FILE", "-n", "-3")]
+    [InlineData("slice", "FILE", "--from", "2024-01-02")]
+    [InlineData("info")]
+    [InlineData("nonsense")]
+    public void BadUsageIsExitCodeTwoInOneLine(params string[] args)
+    {
+        string path = Seconds(3);
+        string[] withPath = Array.ConvertAll(args, arg => arg == "FILE" ? path : arg);
+
+        ToolResult result = ToolRunner.Run(withPath);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+    }
+
+    [Fact]
+    public void HelpIsShownWithExitCodeZero()
+    {
+        ToolResult result = ToolRunner.Run("import", "csv", "--help");
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("--time", result.Output);
+    }
+}
