@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Text;
+using CsvHelper;
 
 namespace ListMmf.Tool.Csv;
 
@@ -17,8 +18,8 @@ namespace ListMmf.Tool.Csv;
 internal sealed record ImportRequest(string Csv, string Output, string TimeColumn, TimeFormat? TimeFormat, IReadOnlyList<(string Name, string Type)> Columns, bool? TicksTime, TimeSeriesOrder? Order);
 
 /// <summary>
-/// Imports CSV rows into a <see cref="TimeSeriesTable"/>: each field parsed straight from the UTF-8 bytes into a
-/// batch per column, and each batch published as rows once every column holds it. A bad row stops the import with
+/// Imports CSV rows into a <see cref="TimeSeriesTable"/>: CsvHelper finds the fields (BOM, quotes, any line ends),
+/// each is parsed straight from its UTF-8 bytes into a batch per column, and each batch published as rows once every column holds it. A bad row stops the import with
 /// its line and column named, and the rows this import added are removed, so a failed import leaves the table as
 /// it was (a live reader may have seen them meanwhile: the Truncate contract).
 /// </summary>
@@ -32,80 +33,53 @@ internal static class CsvImporter
     {
         using var file = new FileStream(request.Csv, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
         using Stream input = IsGzip(file) ? new CheckedGzipStream(file) : file;
-        var lines = new CsvLineReader(input);
-        if (!lines.TryReadLine(out ReadOnlySpan<byte> headerLine))
+        var options = new CsvReaderOptions
         {
-            throw new DataException($"'{request.Csv}' is empty: a CSV needs a header line naming its columns.");
-        }
-
-        string[] header = CsvFields.Names(StripBom(headerLine));
+            Separator = ',',
+            TrackLineNumbers = true,
+            MalformedData = CsvMalformedDataHandling.Throw,
+            TrimWhitespace = false,
+        };
+        using var reader = CsvReader.Create(input, options, leaveOpen: true);
+        string[] header = Header(request, reader);
         int timeField = FieldOf(request, header, request.TimeColumn);
         ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(column.Name, FieldOf(request, header, column.Name), column.Type, Batch)).ToArray();
-        int lastField = sinks.Select(sink => sink.Field).Append(timeField).Max();
-        int[] sinkOfField = Enumerable.Repeat(-1, lastField + 1).ToArray();
-        for (int i = 0; i < sinks.Length; i++)
-        {
-            sinkOfField[sinks[i].Field] = i;
-        }
-
-        var scratch = new byte[1 << 16];
+        int fieldsNeeded = sinks.Select(sink => sink.Field).Append(timeField).Max() + 1;
         var times = new long[Batch];
-        var lineNumbers = new long[Batch];
         bool createdFolder = !Directory.Exists(request.Output);
         TimeSeriesTable? table = null;
         long startRows = 0;
+        long line = 1;
         try
         {
             TimeFormat? format = request.TimeFormat;
             long previous = long.MinValue;
             int pending = 0;
             long added = 0;
-            while (lines.TryReadLine(out ReadOnlySpan<byte> line))
+            while (reader.Read())
             {
-                if (line.IsEmpty)
+                line = reader.LineNumber;
+                if (reader.FieldCount < fieldsNeeded)
                 {
-                    continue;
+                    throw Row(request, line, $"has {reader.FieldCount} field{(reader.FieldCount == 1 ? "" : "s")}; the columns imported need {fieldsNeeded}");
                 }
 
-                if (scratch.Length < line.Length)
+                ReadOnlySpan<byte> text = reader.GetSpan(timeField);
+                format ??= TimeFormat.Detect(text);
+                table ??= OpenTable(request, format, out startRows, out previous);
+                times[pending] = Time(request, table, format, text, line, ref previous);
+                foreach (ColumnSink sink in sinks)
                 {
-                    scratch = new byte[line.Length * 2];
-                }
-
-                var fields = new CsvFields(line, scratch);
-                for (int field = 0; field <= lastField; field++)
-                {
-                    if (!fields.HasMore)
+                    ReadOnlySpan<byte> value = reader.GetSpan(sink.Field);
+                    if (!sink.TryParse(value, pending))
                     {
-                        throw Row(request, lines.LineNumber, $"has {field} field{(field == 1 ? "" : "s")}; the columns imported need {lastField + 1}");
-                    }
-
-                    ReadOnlySpan<byte> text;
-                    try
-                    {
-                        text = fields.Next();
-                    }
-                    catch (FormatException exception)
-                    {
-                        throw Row(request, lines.LineNumber, $"field {field + 1}: {exception.Message}");
-                    }
-
-                    if (field == timeField)
-                    {
-                        format ??= TimeFormat.Detect(text);
-                        table ??= OpenTable(request, format, out startRows, out previous);
-                        times[pending] = Time(request, table, format, text, lines.LineNumber, ref previous);
-                    }
-                    else if (sinkOfField[field] is int sink and >= 0 && !sinks[sink].TryParse(text, pending))
-                    {
-                        throw Row(request, lines.LineNumber, $"column '{sinks[sink].Name}': '{Encoding.UTF8.GetString(text)}' is not a {request.Columns[sink].Type}");
+                        throw Row(request, line, $"column '{sink.Name}': '{Encoding.UTF8.GetString(value)}' is not a {request.Columns[Array.IndexOf(sinks, sink)].Type}");
                     }
                 }
 
-                lineNumbers[pending] = lines.LineNumber;
                 if (++pending == Batch)
                 {
-                    Publish(table!, sinks, times, pending);
+                    Publish(table, sinks, times, pending);
                     added += pending;
                     pending = 0;
                     progress?.Invoke(file.Position, file.Length);
@@ -124,7 +98,12 @@ internal static class CsvImporter
         catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
         {
             Undo(table, startRows, request, createdFolder);
-            throw new DataException($"'{request.Csv}' line {lines.LineNumber + 1}: the gzip data is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
+            throw new DataException($"'{request.Csv}' after line {line:N0}: the gzip data is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
+        }
+        catch (CsvFormatException exception)
+        {
+            Undo(table, startRows, request, createdFolder);
+            throw new DataException($"'{request.Csv}': {exception.Message} Nothing was imported.", exception);
         }
         catch
         {
@@ -134,6 +113,19 @@ internal static class CsvImporter
         finally
         {
             table?.Dispose();
+        }
+    }
+
+    private static string[] Header(ImportRequest request, CsvReader reader)
+    {
+        try
+        {
+            string[] names = reader.Headers.Select(name => name.Trim()).ToArray();
+            return names.Length > 0 ? names : throw new DataException($"'{request.Csv}' is empty: a CSV needs a header line naming its columns.");
+        }
+        catch (CsvFormatException exception)
+        {
+            throw new DataException($"'{request.Csv}': the header line is not valid CSV: {exception.Message}", exception);
         }
     }
 
@@ -269,8 +261,6 @@ internal static class CsvImporter
         file.Position = 0;
         return read == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     }
-
-    private static ReadOnlySpan<byte> StripBom(ReadOnlySpan<byte> line) => line.StartsWith("\uFEFF"u8) ? line[3..] : line;
 
     private static DataException Row(ImportRequest request, long line, string problem) =>
         new($"'{request.Csv}' line {line:N0}: {problem}. Nothing was imported.");
