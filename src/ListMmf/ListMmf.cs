@@ -295,7 +295,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <remarks>
     /// What a power loss keeps is the state of the last <see cref="Flush"/> that returned. What was appended after it
     /// may be lost, and because the system writes pages back in any order, the count may then be ahead of its items:
-    /// the items past the last flush may read as zeros. <see cref="Verify"/> checks a file after a crash.
+    /// the items past the last flush may read as zeros. <see cref="Verify()"/> checks a file after a crash.
     /// </remarks>
     /// <exception cref="ListMmfException">The system reported that writing or flushing failed; the data may not be durable.</exception>
     public void Flush()
@@ -311,10 +311,14 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// </summary>
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     /// <exception cref="ListMmfException">Part of the items could not be read.</exception>
-    public void Verify()
+    public void Verify() => Verify(null);
+
+    /// <inheritdoc cref="Verify()"/>
+    /// <param name="progress">Told the fraction of the items read so far, from 0 to 1, as the check goes (on this thread).</param>
+    public void Verify(IProgress<double>? progress)
     {
         ThrowIfDisposed();
-        _storage.Verify<T>();
+        _storage.Verify<T>(progress);
     }
 
     /// <summary>

@@ -1,5 +1,7 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using Xunit;
 
 namespace ListMmf.Tests;
@@ -53,5 +55,26 @@ public sealed class VerifyTests : IDisposable
         }
 
         Assert.Throws<ListMmfFormatException>(list.Verify);
+    }
+
+    [Fact]
+    public void VerifyOfATimeSeriesReportsItsProgressUpToTheWhole()
+    {
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending);
+        series.Keys.AddRange(Enumerable.Range(0, 5_000_000).ToArray());
+        var reports = new List<double>();
+
+        series.Verify(new Recorder(reports));
+
+        Assert.True(reports.Count >= 3, $"{reports.Count} reports");
+        Assert.Equal(1.0, reports[^1]);
+        Assert.Equal(reports.Order(), reports);
+        Assert.Contains(reports, fraction => fraction is > 0 and < 0.5);
+        Assert.Contains(reports, fraction => fraction is > 0.5 and < 1);
+    }
+
+    private sealed class Recorder(List<double> reports) : IProgress<double>
+    {
+        public void Report(double value) => reports.Add(value);
     }
 }

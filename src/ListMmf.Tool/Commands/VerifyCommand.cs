@@ -1,3 +1,4 @@
+using System;
 using System.CommandLine;
 using System.IO;
 using ListMmf.Tool.Files;
@@ -30,7 +31,7 @@ internal static class VerifyCommand
                         VerifyFile(output, path, ListMmfFileInfo.Read(path).DataType);
                     }
                 }
-                catch (System.Exception exception) when (exception is IOException or DataException)
+                catch (Exception exception) when (exception is IOException or DataException)
                 {
                     output.WriteLine($"FAILED {path}: {exception.Message.ReplaceLineEndings(" ")}");
                     result = Cli.BadData;
@@ -57,27 +58,39 @@ internal static class VerifyCommand
     private static void VerifyFile(TextWriter output, string path, DataType dataType)
     {
         using ColumnView column = ColumnView.Open(path, path, dataType);
-        switch (dataType)
+        ProgressBar.Run($"verifying {Path.GetFileName(path)}", show: new FileInfo(path).Length > ProgressBar.LargeFileBytes, report =>
         {
-            case DataType.UnixSeconds:
-                using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual))
-                {
-                    series.Verify();
-                }
+            IProgress<double>? progress = report is null ? null : new ActionProgress(fraction => report((long)(fraction * 1000), 1000));
+            switch (dataType)
+            {
+                case DataType.UnixSeconds:
+                    using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual))
+                    {
+                        series.Verify(progress);
+                    }
 
-                break;
-            case DataType.DateTime:
-                using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual))
-                {
-                    series.Verify();
-                }
+                    break;
+                case DataType.DateTime:
+                    using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual))
+                    {
+                        series.Verify(progress);
+                    }
 
-                break;
-            default:
-                column.Verify();
-                break;
-        }
+                    break;
+                default:
+                    column.Verify(progress);
+                    break;
+            }
+
+            return 0;
+        });
 
         output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items, XXH3 {column.Hash():x16}");
+    }
+
+    /// <summary>Reports on the calling thread (<see cref="Progress{T}"/> would post to the thread pool).</summary>
+    private sealed class ActionProgress(Action<double> report) : IProgress<double>
+    {
+        public void Report(double value) => report(value);
     }
 }

@@ -34,8 +34,8 @@ internal abstract class ColumnView : IDisposable
 
     public abstract ulong Hash();
 
-    /// <summary>Checks the header again and that every item can be read through the file; see <see cref="ListMmf{T}.Verify"/>.</summary>
-    public abstract void Verify();
+    /// <summary>Checks the header again and that every item can be read through the file; see <see cref="ListMmf{T}.Verify()"/>.</summary>
+    public abstract void Verify(IProgress<double>? progress);
 
     public abstract void Dispose();
 
@@ -101,7 +101,7 @@ internal sealed class ColumnView<T> : ColumnView
 
     public override ulong Hash() => _list.ComputeXxHash3();
 
-    public override void Verify() => _list.Verify();
+    public override void Verify(IProgress<double>? progress) => _list.Verify(progress);
 
     public override void Dispose() => _list.Dispose();
 }

@@ -212,7 +212,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     /// that a damaged header or an unreadable block is reported as an exception rather than met by a later read of
     /// the mapping (where an I/O error is a signal the runtime cannot catch).
     /// </summary>
-    public void Verify<T>()
+    public void Verify<T>(IProgress<double>? progress)
         where T : unmanaged
     {
         long offset = 0;
@@ -230,6 +230,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
                 }
 
                 offset += read;
+                progress?.Report((double)offset / end);
             }
         }
         catch (IOException exception) when (exception is not ListMmfException)

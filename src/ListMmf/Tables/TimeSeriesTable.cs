@@ -340,7 +340,7 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     /// <summary>
-    /// Checks every column's file as <see cref="ListMmf{T}.Verify"/> does, the order of the time column, and that
+    /// Checks every column's file as <see cref="ListMmf{T}.Verify()"/> does, the order of the time column, and that
     /// every value column holds a value for every published row.
     /// </summary>
     /// <exception cref="ListMmfOrderException">The first time out of order.</exception>

@@ -18,7 +18,7 @@ namespace ListMmf;
 /// <c>LowerBound(10:00:00.5)</c> over whole-second rows is the first row after every row stamped 10:00:00.</para>
 /// <para>Each search reads the published count once, so a reader searching while the writer appends searches a
 /// complete, sorted prefix. The searches are binary searches over the rows (one row, one cache line, per probe);
-/// the searches trust the stored order, and <see cref="Verify"/> checks it.</para>
+/// the searches trust the stored order, and <see cref="Verify()"/> checks it.</para>
 /// </remarks>
 /// <typeparam name="TRow">The stored row: any unmanaged struct.</typeparam>
 /// <typeparam name="TKey">The key the rows are sorted by, compared with <see cref="IComparable{T}.CompareTo"/> (for
@@ -165,7 +165,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     }
 
     /// <summary>
-    /// Checks the file as <see cref="ListMmf{T}.Verify"/> does, then that every stored row's key keeps the declared
+    /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does, then that every stored row's key keeps the declared
     /// order.
     /// </summary>
     /// <exception cref="ListMmfOrderException">The first row whose key breaks the order; the file is corrupt.</exception>

@@ -16,7 +16,7 @@ namespace ListMmf;
 /// <remarks>
 /// Each search reads the published count once and searches the items below it, so a reader searching while the
 /// writer appends always searches a complete, sorted prefix. The searches trust the stored order;
-/// <see cref="Verify"/> checks it.
+/// <see cref="Verify()"/> checks it.
 /// </remarks>
 /// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>, <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
 public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
@@ -215,18 +215,27 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
-    /// Checks the file as <see cref="ListMmf{T}.Verify"/> does (header and readable items, e.g. after a crash),
+    /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does (header and readable items, e.g. after a crash),
     /// then that every stored item keeps the declared order.
     /// </summary>
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     /// <exception cref="ListMmfException">Part of the items could not be read.</exception>
     /// <exception cref="ListMmfOrderException">The first item that breaks the order; the file is corrupt.</exception>
-    public void Verify()
+    public void Verify() => Verify(null);
+
+    /// <inheritdoc cref="Verify()"/>
+    /// <param name="progress">Told the fraction done, from 0 to 1, as the check goes (on this thread): the first half reads the file, the second checks the order.</param>
+    public void Verify(IProgress<double>? progress)
     {
-        _list.Verify();
+        _list.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
         PointerSource<T> items = _list.Snapshot(out long count);
         for (long i = 1; i < count; i++)
         {
+            if (progress is not null && (i & ((1 << 22) - 1)) == 0)
+            {
+                progress.Report(0.5 + (0.5 * i / count));
+            }
+
             if (!Follows(items[i - 1], items[i]))
             {
                 throw new ListMmfOrderException(
@@ -237,6 +246,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         GC.KeepAlive(_list);
+        progress?.Report(1);
     }
 
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>

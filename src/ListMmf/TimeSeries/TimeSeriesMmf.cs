@@ -189,8 +189,11 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>, 
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    /// <inheritdoc cref="SortedListMmf{T}.Verify"/>
+    /// <inheritdoc cref="SortedListMmf{T}.Verify()"/>
     public void Verify() => Keys.Verify();
+
+    /// <inheritdoc cref="SortedListMmf{T}.Verify(IProgress{double})"/>
+    public void Verify(IProgress<double>? progress) => Keys.Verify(progress);
 
     /// <inheritdoc cref="ListMmf{T}.Flush"/>
     public void Flush() => Keys.Flush();

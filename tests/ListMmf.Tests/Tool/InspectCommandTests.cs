@@ -209,4 +209,23 @@ public sealed class InspectCommandTests : IDisposable
         Assert.Equal(0, result.ExitCode);
         Assert.Contains("--time", result.Output);
     }
+
+    [Fact]
+    public void HeadOfAFolderThatIsNotATableIsBadData()
+    {
+        ToolResult result = ToolRunner.Run("head", _directory.Path);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+    }
+
+    [Fact]
+    public void ExportOfAMissingSourceIsBadData()
+    {
+        ToolResult result = ToolRunner.Run("export", "csv", _directory.File("missing"), "--out", _directory.File("out.csv"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+        Assert.False(File.Exists(_directory.File("out.csv")));
+    }
 }
