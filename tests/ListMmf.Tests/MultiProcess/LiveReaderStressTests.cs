@@ -2,7 +2,6 @@ using System;
 using System.Globalization;
 using System.IO;
 using System.Linq;
-using System.Text.RegularExpressions;
 using Xunit;
 using Xunit.Abstractions;
 
@@ -45,15 +44,15 @@ public sealed class LiveReaderStressTests : IDisposable
                 string line = reader.ReadLine() ?? "";
                 string? firstError = reader.ReadLine();
                 report += $"{Environment.NewLine}  reader {line}{(firstError is null ? "" : " " + firstError)}";
-                opens += Figure(line, "opens");
-                refreshes += Figure(line, "refreshes");
-                falseErrors += Figure(line, "falseErrors");
-                wrongItems += Figure(line, "wrongItems");
+                opens += StressReport.Figure(line, "opens");
+                refreshes += StressReport.Figure(line, "refreshes");
+                falseErrors += StressReport.Figure(line, "falseErrors");
+                wrongItems += StressReport.Figure(line, "wrongItems");
             }
 
             report += $"{Environment.NewLine}  total: {opens + refreshes:N0} opens and refreshes, {falseErrors} false errors, {wrongItems} wrong items";
-            Publish(report);
-            Assert.True(Figure(writerLine, "growths") >= 100, $"the writer grew the file only {writerLine}");
+            StressReport.Publish(_output, report);
+            Assert.True(StressReport.Figure(writerLine, "growths") >= 100, $"the writer grew the file only {writerLine}");
             Assert.Equal(0, falseErrors);
             Assert.Equal(0, wrongItems);
             Assert.True(opens + refreshes >= 100_000, $"only {opens + refreshes:N0} opens and refreshes");
@@ -62,23 +61,6 @@ public sealed class LiveReaderStressTests : IDisposable
         {
             readers.ForEach(reader => reader.Dispose());
         }
-    }
-
-    private void Publish(string report)
-    {
-        _output.WriteLine(report);
-        string? file = Environment.GetEnvironmentVariable("LISTMMF_STRESS_REPORT");
-        if (!string.IsNullOrEmpty(file))
-        {
-            File.AppendAllText(file, report + Environment.NewLine);
-        }
-    }
-
-    private static long Figure(string line, string name)
-    {
-        Match match = Regex.Match(line, $@"\b{name}=(\d+)");
-        Assert.True(match.Success, $"no {name} in '{line}'");
-        return long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
     }
 }
 

@@ -52,14 +52,14 @@ public sealed class TableMultiProcessTests : IDisposable
                 string line = reader.ReadLine() ?? "";
                 report += $"{Environment.NewLine}  reader {line}";
                 Assert.True(exit == 0, $"reader exited with {exit}: {line} {reader.ErrorText()}");
-                partial += Figure(line, "partial");
-                wrong += Figure(line, "wrong");
-                checkedRows += Figure(line, "rows");
-                views += Figure(line, "views");
+                partial += StressReport.Figure(line, "partial");
+                wrong += StressReport.Figure(line, "wrong");
+                checkedRows += StressReport.Figure(line, "rows");
+                views += StressReport.Figure(line, "views");
             }
 
             report += $"{Environment.NewLine}  total: {checkedRows:N0} rows checked by 3 readers in {views:N0} polls that found new rows, {partial} partial, {wrong} wrong";
-            Publish(report);
+            StressReport.Publish(_output, report);
             Assert.Equal(3 * Rows, checkedRows);
             Assert.Equal(0, partial);
             Assert.Equal(0, wrong);
@@ -110,22 +110,5 @@ public sealed class TableMultiProcessTests : IDisposable
         using var writer = ChildProcess.Start("table-crash", Folder, rows.ToString(CultureInfo.InvariantCulture));
         Assert.Equal("staged", writer.ReadLine());
         writer.Kill();
-    }
-
-    private void Publish(string report)
-    {
-        _output.WriteLine(report);
-        string? file = Environment.GetEnvironmentVariable("LISTMMF_STRESS_REPORT");
-        if (!string.IsNullOrEmpty(file))
-        {
-            File.AppendAllText(file, report + Environment.NewLine);
-        }
-    }
-
-    private static long Figure(string line, string name)
-    {
-        Match match = Regex.Match(line, $@"\b{name}=(\d+)");
-        Assert.True(match.Success, $"no {name} in '{line}'");
-        return long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
     }
 }
