@@ -220,19 +220,25 @@ def _ticks_error(path, index, ticks):
         f"{path}: item {index:,} is {ticks:,} ticks, outside the .NET DateTime range 0 to {_MAX_TICKS:,}")
 
 
+# The UnixSeconds value the existing ListMmf library stores for DateTime.MinValue.
+_MIN_VALUE_SECONDS = -2**31
+
+
 def _to_times(path, header, items):
     """Converts the raw items of a DateTime or UnixSeconds file to times; see ``open_times``."""
     if np is not None:
         values = np.array(items, dtype=np.int64)
         if header.code == UNIX_SECONDS:
-            return values.view("datetime64[s]")
+            times = values.view("datetime64[s]").copy()
+            times[values == _MIN_VALUE_SECONDS] = np.datetime64("0001-01-01T00:00:00", "s")
+            return times
         bad = (values < 0) | (values > _MAX_TICKS)
         if bad.any():
             index = int(np.argmax(bad))
             raise _ticks_error(path, index, int(values[index]))
         return ((values - _UNIX_EPOCH_TICKS) // 10).view("datetime64[us]")
     if header.code == UNIX_SECONDS:
-        return [_UNIX_EPOCH + datetime.timedelta(seconds=s) for s in items]
+        return [datetime.datetime.min if s == _MIN_VALUE_SECONDS else _UNIX_EPOCH + datetime.timedelta(seconds=s) for s in items]
     times = []
     for index, ticks in enumerate(items):
         if not 0 <= ticks <= _MAX_TICKS:
@@ -247,6 +253,9 @@ def open_times(path):
     With numpy: a ``datetime64[s]`` array for UnixSeconds, and a ``datetime64[us]`` array for DateTime ticks
     (converted as (ticks - 621355968000000000) // 10, which covers the whole .NET range, 0001 to 9999).
     Without numpy: a list of naive ``datetime.datetime``. Times are taken as stored: no time zone is applied.
+
+    In a UnixSeconds file the value -2**31 stands for .NET's DateTime.MinValue (0001-01-01), as the existing
+    ListMmf library stores it; it becomes 0001-01-01T00:00:00 here too.
 
     .NET ticks have 100 ns resolution and both forms hold microseconds, so the seventh fractional digit of a
     DateTime is dropped (rounded down toward the earlier time).

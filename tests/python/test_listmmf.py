@@ -245,8 +245,10 @@ class ItemTests(TempDirTestCase):
                         listmmf.open_items(path)
 
     def test_unix_seconds(self):
-        path = self.write_values(13, [0, 1710198042, -1, 2**31 - 1])
-        expected = [datetime.datetime(1970, 1, 1), datetime.datetime(2024, 3, 11, 23, 0, 42),
+        # -2**31 is the existing library's DateTime.MinValue; -2**31 + 1 is a real time in 1901.
+        path = self.write_values(13, [-2**31, -2**31 + 1, 0, 1710198042, -1, 2**31 - 1])
+        expected = [datetime.datetime(1, 1, 1), datetime.datetime(1901, 12, 13, 20, 45, 53),
+                    datetime.datetime(1970, 1, 1), datetime.datetime(2024, 3, 11, 23, 0, 42),
                     datetime.datetime(1969, 12, 31, 23, 59, 59), datetime.datetime(2038, 1, 19, 3, 14, 7)]
         for name in BACKENDS:
             with self.subTest(backend=name), backend(name):

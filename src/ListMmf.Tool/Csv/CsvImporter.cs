@@ -173,8 +173,8 @@ internal static class CsvImporter
             }
         }
 
-        bool ascending = table.Schema.Order == TimeSeriesOrder.Ascending;
-        if (ticks < previous || (ascending && ticks == previous))
+        TimeSeriesOrder order = table.Schema.Order;
+        if (order != TimeSeriesOrder.None && (ticks < previous || (order == TimeSeriesOrder.Ascending && ticks == previous)))
         {
             throw Row(
                 request,

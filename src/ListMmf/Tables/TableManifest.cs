@@ -84,7 +84,7 @@ internal static class TableManifest
 
             TimeSeriesOrder order = Enum.TryParse(String(root, "order"), ignoreCase: false, out TimeSeriesOrder parsed) && Enum.IsDefined(parsed)
                 ? parsed
-                : throw Invalid("\"order\" is neither \"Ascending\" nor \"AscendingOrEqual\"");
+                : throw Invalid("\"order\" is not \"None\", \"Ascending\" or \"AscendingOrEqual\"");
             JsonElement time = Property(root, "time", JsonValueKind.Object);
             var schema = new TimeSeriesTableSchema(String(time, "name"), Type(time), order, String(time, "file"));
             foreach (JsonElement column in Property(root, "columns", JsonValueKind.Array).EnumerateArray())

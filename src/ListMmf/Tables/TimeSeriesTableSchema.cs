@@ -41,7 +41,7 @@ public sealed class TimeSeriesTableSchema
             throw new ArgumentException($"The time column '{timeColumn}' must be UnixSeconds or DateTime, not {timeType}.", nameof(timeType));
         }
 
-        if (order is not (TimeSeriesOrder.Ascending or TimeSeriesOrder.AscendingOrEqual))
+        if (!Enum.IsDefined(order))
         {
             throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
         }

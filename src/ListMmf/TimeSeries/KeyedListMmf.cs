@@ -35,7 +35,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="order"/> is not a defined order.</exception>
     public KeyedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
     {
-        if (order is not (TimeSeriesOrder.Ascending or TimeSeriesOrder.AscendingOrEqual))
+        if (!Enum.IsDefined(order))
         {
             throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
         }
@@ -229,7 +229,12 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     private bool Follows(TKey previous, TKey next)
     {
         int comparison = previous.CompareTo(next);
-        return Order == TimeSeriesOrder.Ascending ? comparison < 0 : comparison <= 0;
+        return Order switch
+        {
+            TimeSeriesOrder.Ascending => comparison < 0,
+            TimeSeriesOrder.AscendingOrEqual => comparison <= 0,
+            _ => true,
+        };
     }
 
     private void CheckFollows(TKey previous, TKey next, long index)

@@ -5,7 +5,8 @@ namespace ListMmf;
 
 /// <summary>
 /// A time series of Int32 Unix seconds (data-type code 13, <see cref="DataType.UnixSeconds"/>), the timestamp
-/// files of the existing ListMmf library: 1901-12-13 to 2038-01-19 at one-second resolution.
+/// files of the existing ListMmf library: 1901-12-13 to 2038-01-19 at one-second resolution, with
+/// <see cref="int.MinValue"/> standing for <see cref="DateTime.MinValue"/> as that library stores it.
 /// </summary>
 /// <example>
 /// <code>
@@ -33,17 +34,27 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     public static ListMmfTimeSeriesDateTimeSeconds OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
         new(path, order, FileAccess.Read, options);
 
-    /// <summary>The time that <paramref name="unixSeconds"/> stands for (seconds since 1970-01-01 00:00:00, no time zone applied).</summary>
+    /// <summary>
+    /// The time that <paramref name="unixSeconds"/> stands for: seconds since 1970-01-01 00:00:00, no time zone
+    /// applied; <see cref="int.MinValue"/> stands for <see cref="DateTime.MinValue"/>, as in the existing library.
+    /// </summary>
     public static DateTime ToDateTime(int unixSeconds) => UnixTime.FromSeconds(unixSeconds);
 
     /// <summary>
-    /// The Unix seconds that stand for <paramref name="time"/> exactly; false for a time with a fraction of a second
-    /// or outside 1901-12-13 to 2038-01-19, which a seconds series cannot hold.
+    /// The Unix seconds that stand for <paramref name="time"/> exactly: <see cref="int.MinValue"/> for
+    /// <see cref="DateTime.MinValue"/>; false for a time with a fraction of a second or outside 1901-12-13 20:45:53 to
+    /// 2038-01-19 03:14:07, which a seconds series cannot hold.
     /// </summary>
     public static bool TryGetUnixSeconds(DateTime time, out int unixSeconds) => TryExact(time, out unixSeconds);
 
     private protected override bool TryKeyAtOrAfter(DateTime time, out int key)
     {
+        if (time.Ticks == 0)
+        {
+            key = UnixTime.MinValueKey;
+            return true;
+        }
+
         long seconds = UnixTime.FloorSeconds(time, out bool whole);
         return Narrow(whole ? seconds : seconds + 1, out key);
     }
@@ -55,9 +66,15 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
 
     private static bool TryExact(DateTime time, out int key)
     {
+        if (time.Ticks == 0)
+        {
+            key = UnixTime.MinValueKey;
+            return true;
+        }
+
         long seconds = UnixTime.FloorSeconds(time, out bool whole);
         key = (int)seconds;
-        return whole && seconds == key;
+        return whole && seconds == key && key != UnixTime.MinValueKey;
     }
 
     private protected override bool TryToDateTime(int key, out DateTime time)
@@ -67,12 +84,14 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     }
 
     /// <summary>
-    /// The key for a lower bound of <paramref name="seconds"/>: below int's range every item is at or after it, so
-    /// int.MinValue gives the same index; above it no item is, which the caller answers with the end of the range.
+    /// The key for a lower bound of <paramref name="seconds"/>, for a time after DateTime.MinValue: below the keys
+    /// that stand for times every item at or after it, so the smallest such key gives the same index (int.MinValue
+    /// stands for DateTime.MinValue, before every such time); above int's range no item is, which the caller answers
+    /// with the end of the range.
     /// </summary>
     private static bool Narrow(long seconds, out int key)
     {
-        key = (int)Math.Max(seconds, int.MinValue);
+        key = (int)Math.Max(seconds, UnixTime.MinValueKey + 1L);
         return seconds <= int.MaxValue;
     }
 }

@@ -46,7 +46,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
 
     internal SortedListMmf(ListMmf<T> list, TimeSeriesOrder order, ListMmfOptions? options)
     {
-        if (order is not (TimeSeriesOrder.Ascending or TimeSeriesOrder.AscendingOrEqual))
+        if (!Enum.IsDefined(order))
         {
             list.Dispose();
             throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
@@ -363,7 +363,12 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>Written so that an unordered value such as NaN fails both orders.</summary>
-    private bool Follows(T previous, T next) => Order == TimeSeriesOrder.Ascending ? previous < next : previous <= next;
+    private bool Follows(T previous, T next) => Order switch
+    {
+        TimeSeriesOrder.Ascending => previous < next,
+        TimeSeriesOrder.AscendingOrEqual => previous <= next,
+        _ => true,
+    };
 
     private void CheckFollows(T previous, T next, long index)
     {

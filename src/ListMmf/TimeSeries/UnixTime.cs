@@ -16,5 +16,12 @@ internal static class UnixTime
         return remainder < 0 ? seconds - 1 : seconds;
     }
 
-    public static DateTime FromSeconds(int seconds) => new(EpochTicks + (seconds * TimeSpan.TicksPerSecond), DateTimeKind.Unspecified);
+    /// <summary>
+    /// The key the existing ListMmf library stores for <see cref="DateTime.MinValue"/> in a seconds file (its
+    /// ToUnixSeconds and FromUnixSecondsToDateTime map the two to each other); it never stands for 1901-12-13 20:45:52.
+    /// </summary>
+    public const int MinValueKey = int.MinValue;
+
+    public static DateTime FromSeconds(int seconds) =>
+        seconds == MinValueKey ? DateTime.MinValue : new(EpochTicks + (seconds * TimeSpan.TicksPerSecond), DateTimeKind.Unspecified);
 }

@@ -45,7 +45,7 @@ public sealed class PythonReaderTests : IDisposable
 {
     private static readonly DateTime[] Times =
     [
-        new(1970, 1, 1), new(2001, 9, 9, 1, 46, 40), new(2024, 1, 2, 9, 30, 0), new(2038, 1, 19, 3, 14, 7), new(1901, 12, 13, 20, 45, 52),
+        new(1970, 1, 1), new(2001, 9, 9, 1, 46, 40), new(2024, 1, 2, 9, 30, 0), new(2038, 1, 19, 3, 14, 7), new(1901, 12, 13, 20, 45, 53), DateTime.MinValue,
     ];
 
     private readonly TempDirectory _directory = new();
