@@ -73,9 +73,11 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// Opens the file; a new file is created with the data-type code <paramref name="dataType"/>, and with
-    /// <paramref name="requireDataType"/> an existing file must have exactly that code.
+    /// <paramref name="requireDataType"/> an existing file must have exactly that code. With
+    /// <paramref name="writerLockHeld"/> a writer takes no lock: its caller holds the file's lock (a list that
+    /// replaces its file keeps one lock across the files).
     /// </summary>
-    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType dataType, bool requireDataType)
+    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType dataType, bool requireDataType, bool writerLockHeld = false)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
@@ -85,7 +87,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         options ??= ListMmfOptions.Default;
         Path = System.IO.Path.GetFullPath(path);
-        _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType);
+        _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, writerLockHeld);
         UpdatePointers();
         try
         {
@@ -348,6 +350,26 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>
     internal byte* FileStart => _storage.Pointer;
+
+    /// <summary>
+    /// Whether the file has been replaced by a new one under its path (a widening, a TruncateBeginning): the
+    /// replacing writer marks the old file's header after the rename, so a reader that sees the mark reopens the path.
+    /// </summary>
+    internal bool IsReplaced
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return Volatile.Read(ref *(int*)_storage.Pointer) == ListMmfHeader.ReplacedVersion;
+        }
+    }
+
+    /// <summary>Marks this file replaced (see <see cref="IsReplaced"/>); the writer does it once the new file has been renamed into place.</summary>
+    internal void MarkReplaced()
+    {
+        ThrowIfNotWritable();
+        Volatile.Write(ref *(int*)_storage.Pointer, ListMmfHeader.ReplacedVersion);
+    }
 
     /// <summary>
     /// An allocation-free enumerator over the items present when enumeration starts. It checks the list on every

@@ -18,6 +18,12 @@ internal readonly struct ListMmfHeader
     /// <summary>The only version this library reads and writes; the existing library writes 0 as well.</summary>
     public const int CurrentVersion = 0;
 
+    /// <summary>
+    /// The version a writer stores in a file it has just replaced by a new file under the same path (widened, or
+    /// truncated at the beginning): readers that see it reopen the path. No file is ever opened with it.
+    /// </summary>
+    public const int ReplacedVersion = -1;
+
     /// <summary>Offset of the Int64 count, the published length of the list.</summary>
     public const int CountOffset = 8;
 

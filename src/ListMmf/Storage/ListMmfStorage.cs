@@ -62,7 +62,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     /// interrupted create left behind and creates a missing file; then the header is validated for
     /// <typeparamref name="T"/> and the file mapped.
     /// </summary>
-    public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType)
+    public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType, bool writerLockHeld = false)
         where T : unmanaged
     {
         MappingBackend backend = FileMapping.Resolve(options.Backend);
@@ -75,7 +75,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             if (writable)
             {
                 ThrowIfDirectoryMissing(path);
-                writerLock = WriterLock.Acquire(path);
+                writerLock = writerLockHeld ? null : WriterLock.Acquire(path);
                 if (!File.Exists(path))
                 {
                     if (!options.CreateIfMissing)

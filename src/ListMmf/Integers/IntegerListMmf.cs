@@ -1,0 +1,315 @@
+using System;
+using System.IO;
+using ListMmf.Storage;
+
+namespace ListMmf;
+
+/// <summary>
+/// A list of integers stored at any integer width the format knows (SByte to UInt64, and the odd widths Int24 to
+/// UInt56 that the existing ListMmf library writes to keep prices and volumes small), read and appended as
+/// <see cref="long"/>. With <see cref="OpenSmallest"/> a new list starts at one byte per value and widens when a value
+/// does not fit.
+/// </summary>
+/// <remarks>
+/// <para><b>Replacing the file.</b> Widening and <see cref="TruncateBeginning"/> rewrite the list into a new file
+/// under a temporary name, make it durable, and rename it over the old one: the old file is never changed, so a
+/// failure (a full disk) leaves it whole. The writer then marks the old file replaced; a reader of this type sees the
+/// mark on its next <see cref="Count"/>, read or search, and reopens the path. No reader reads one file's bytes as
+/// another width. A reader that opened the file as a plain <see cref="ListMmf{T}"/> keeps the old file until it
+/// reopens. On Windows the rename fails while another process has the file open; the file is then unchanged and the
+/// exception says so.</para>
+/// <para>An instance is not thread-safe; give each thread its own reader.</para>
+/// </remarks>
+public sealed class IntegerListMmf : IDisposable
+{
+    private const int CopyChunk = 1 << 16;
+
+    private readonly WriterLock? _lock;
+    private readonly ListMmfOptions _options;
+    private IntegerStore _store;
+    private long _min;
+    private long _max;
+    private bool _disposed;
+
+    private IntegerListMmf(string path, FileAccess access, bool widens, ListMmfOptions? options, DataType createAs)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        if (access is not (FileAccess.Read or FileAccess.ReadWrite))
+        {
+            throw new ArgumentOutOfRangeException(nameof(access), access, "An IntegerListMmf is opened with FileAccess.Read or FileAccess.ReadWrite.");
+        }
+
+        Path = System.IO.Path.GetFullPath(path);
+        IsWritable = access == FileAccess.ReadWrite;
+        Widens = widens;
+        _options = options ?? ListMmfOptions.Default;
+        try
+        {
+            if (IsWritable)
+            {
+                ThrowIfDirectoryMissing(Path);
+                _lock = WriterLock.Acquire(Path);
+                if (!File.Exists(Path) && !_options.CreateIfMissing)
+                {
+                    throw new FileNotFoundException($"'{Path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", Path);
+                }
+            }
+
+            _store = IntegerStore.Open(Path, access, _options, createAs);
+            (_min, _max) = IntegerWidths.RangeOf(_store.DataType);
+        }
+        catch
+        {
+            _lock?.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Opens the integer file at <paramref name="path"/>, of any integer code, at its stored width: a writer creates
+    /// a missing file as Int64, and refuses a value the width cannot hold.
+    /// </summary>
+    /// <exception cref="ListMmfDataTypeException">The file holds another type than integers.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the file open.</exception>
+    /// <exception cref="FileNotFoundException">A reader of a missing file.</exception>
+    public static IntegerListMmf Open(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null) =>
+        new(path, access, widens: false, options, DataType.Int64);
+
+    /// <summary>
+    /// Opens the integer file at <paramref name="path"/> for writing in smallest-width mode: a missing file is
+    /// created at one byte per value, and the list widens to the narrowest code that holds every value when one does
+    /// not fit (unsigned codes while no value is negative).
+    /// </summary>
+    /// <exception cref="ListMmfDataTypeException">The file holds another type than integers.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the file open.</exception>
+    public static IntegerListMmf OpenSmallest(string path, ListMmfOptions? options = null) =>
+        new(path, FileAccess.ReadWrite, widens: true, options, DataType.Byte);
+
+    /// <summary>The full path of the file.</summary>
+    public string Path { get; }
+
+    /// <summary>Whether this instance is the file's writer.</summary>
+    public bool IsWritable { get; }
+
+    /// <summary>Whether appends widen the file when a value does not fit (<see cref="OpenSmallest"/>).</summary>
+    public bool Widens { get; }
+
+    /// <summary>The data-type code the values are stored with now.</summary>
+    public DataType DataType => Current.DataType;
+
+    /// <summary>The number of values published.</summary>
+    public long Count => Current.Count;
+
+    /// <summary>The value at <paramref name="index"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not below <see cref="Count"/>.</exception>
+    /// <exception cref="ListMmfFormatException">A UInt64 value above <see cref="long.MaxValue"/>.</exception>
+    public long this[long index] => Current[index];
+
+    /// <summary>Appends <paramref name="value"/>, widening the file first if this list widens and the value does not fit.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The stored width cannot hold the value and the list does not widen; nothing was written.</exception>
+    /// <exception cref="ListMmfException">Widening failed (a full disk); the file is unchanged and nothing was written.</exception>
+    public void Add(long value)
+    {
+        if (value < _min || value > _max)
+        {
+            MakeRoom(value, value);
+        }
+
+        _store.Add(value);
+    }
+
+    /// <summary>Appends all of <paramref name="values"/> with one count update, widening first if needed; see <see cref="Add"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The stored width cannot hold a value and the list does not widen; nothing was written.</exception>
+    public void AddRange(ReadOnlySpan<long> values)
+    {
+        if (values.IsEmpty)
+        {
+            return;
+        }
+
+        long min = long.MaxValue, max = long.MinValue;
+        foreach (long value in values)
+        {
+            min = Math.Min(min, value);
+            max = Math.Max(max, value);
+        }
+
+        if (min < _min || max > _max)
+        {
+            MakeRoom(min, max);
+        }
+
+        _store.AddRange(values);
+    }
+
+    /// <summary>
+    /// The values of <c>[start, start + destination.Length)</c>, converted from the stored width into
+    /// <paramref name="destination"/>.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list.</exception>
+    public void CopyTo(long start, Span<long> destination) => Current.CopyTo(start, destination);
+
+    /// <inheritdoc cref="ListMmf{T}.Truncate"/>
+    public void Truncate(long newCount)
+    {
+        ThrowIfNotWritable();
+        _store.Truncate(newCount);
+    }
+
+    /// <summary>
+    /// Drops the first <paramref name="count"/> values, for rolling windows: a maintenance operation that writes the
+    /// rest into a new file and renames it over this one (see the remarks of <see cref="IntegerListMmf"/>). Readers
+    /// of this type reopen on their next access and see the shorter list; an index a reader kept from before now
+    /// points <paramref name="count"/> values further on.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
+    /// <exception cref="ListMmfException">The new file could not be written (a full disk); the file is unchanged.</exception>
+    public void TruncateBeginning(long count)
+    {
+        ThrowIfNotWritable();
+        long total = _store.Count;
+        if ((ulong)count > (ulong)total)
+        {
+            ThrowHelper.ArgumentOutOfRange(nameof(count), count, $"The count to drop must be at least 0 and at most Count ({total:N0}).");
+        }
+
+        if (count > 0)
+        {
+            Replace(_store.DataType, count, "truncate its beginning");
+        }
+    }
+
+    /// <inheritdoc cref="ListMmf{T}.Flush"/>
+    public void Flush()
+    {
+        ThrowIfNotWritable();
+        _store.Flush();
+    }
+
+    /// <summary>Closes the file; a writer gives up its lock.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        _store.Dispose();
+        _lock?.Dispose();
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => _disposed ? $"IntegerListMmf('{Path}', disposed)" : $"IntegerListMmf('{Path}', {DataType}, Count = {Count:N0})";
+
+    /// <summary>The current file: a reader whose file was replaced reopens the path first.</summary>
+    private IntegerStore Current
+    {
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (!IsWritable && _store.IsReplaced)
+            {
+                Reopen();
+            }
+
+            return _store;
+        }
+    }
+
+    private void Reopen()
+    {
+        IntegerStore replaced = _store;
+        _store = IntegerStore.Open(Path, FileAccess.Read, _options, replaced.DataType);
+        replaced.Dispose();
+        (_min, _max) = IntegerWidths.RangeOf(_store.DataType);
+    }
+
+    /// <summary>Widens so that <c>[min, max]</c> fits beside the stored values, or refuses the values.</summary>
+    private void MakeRoom(long min, long max)
+    {
+        ThrowIfNotWritable();
+        if (!Widens)
+        {
+            long refused = min < _min ? min : max;
+            // Named for the public Add and AddRange, whose values these are.
+            ThrowHelper.ArgumentOutOfRange(
+                "value",
+                refused,
+                $"'{Path}' stores {_store.DataType} values ({_min:N0} to {_max:N0}); {refused:N0} does not fit. Nothing was written; open the list with OpenSmallest to widen it.");
+        }
+
+        var buffer = new long[CopyChunk];
+        long count = _store.Count;
+        for (long start = 0; start < count; start += CopyChunk)
+        {
+            Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
+            _store.CopyTo(start, chunk);
+            foreach (long value in chunk)
+            {
+                min = Math.Min(min, value);
+                max = Math.Max(max, value);
+            }
+        }
+
+        Replace(IntegerWidths.Narrowest(min, max), 0, "widen");
+    }
+
+    /// <summary>
+    /// Writes the values from <paramref name="skip"/> on into a new file of <paramref name="dataType"/>, makes it
+    /// durable, renames it over the file, and marks the old file replaced for its readers.
+    /// </summary>
+    private void Replace(DataType dataType, long skip, string what)
+    {
+        string temporary = $"{Path}.{Guid.NewGuid():N}.tmp";
+        long count = _store.Count;
+        try
+        {
+            var options = _options with { InitialCapacity = count - skip, CreateIfMissing = true };
+            using (IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType))
+            {
+                var buffer = new long[CopyChunk];
+                for (long start = skip; start < count; start += CopyChunk)
+                {
+                    Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
+                    _store.CopyTo(start, chunk);
+                    target.AddRange(chunk);
+                }
+
+                target.Flush();
+            }
+
+            File.Move(temporary, Path, overwrite: true);
+            StoragePlatform.Current.FlushDirectory(System.IO.Path.GetDirectoryName(Path)!, Path);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            DurableFile.TryDelete(temporary);
+            throw new ListMmfException(Path, $"could not {what} the list into a new {dataType} file: {exception.Message} The file is unchanged.", exception);
+        }
+
+        IntegerStore replaced = _store;
+        replaced.MarkReplaced();
+        replaced.Dispose();
+        _store = IntegerStore.Open(Path, FileAccess.ReadWrite, _options, dataType);
+        (_min, _max) = IntegerWidths.RangeOf(dataType);
+    }
+
+    private void ThrowIfNotWritable()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (!IsWritable)
+        {
+            ThrowHelper.ReadOnly(Path);
+        }
+    }
+
+    private static void ThrowIfDirectoryMissing(string path)
+    {
+        string? directory = System.IO.Path.GetDirectoryName(path);
+        if (directory is not null && !Directory.Exists(directory))
+        {
+            throw new DirectoryNotFoundException($"'{path}': the directory '{directory}' does not exist.");
+        }
+    }
+}
