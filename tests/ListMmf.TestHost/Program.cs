@@ -18,6 +18,7 @@ namespace ListMmf.TestHost;
 /// <item><c>check PATH</c>: opens the file as a reader and verifies it (<see cref="ListMmf{T}.Verify"/>).</item>
 /// <item><c>stress-write PATH SECONDS</c> and <c>stress-read PATH SECONDS</c>: see <see cref="Stress"/>.</item>
 /// <item><c>table-write</c>, <c>table-read</c> and <c>table-crash</c>: see <see cref="Tables"/>.</item>
+/// <item><c>int-widen</c>, <c>int-truncate</c> and <c>int-read</c>: see <see cref="Integers"/>.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
 /// (message on standard error), 5 a ListMmfLockedException.
@@ -44,6 +45,9 @@ public static class Program
                 ["table-write", string directory, string rows] => Tables.Write(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
                 ["table-read", string directory, string rows, string seconds] => Tables.Read(directory, long.Parse(rows, CultureInfo.InvariantCulture), TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["table-crash", string directory, string rows] => Tables.Crash(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
+                ["int-widen", string path] => Integers.Widen(path),
+                ["int-truncate", string path] => Integers.Truncate(path),
+                ["int-read", string path, string kind, string seconds] => Integers.Read(path, kind, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 _ => Usage(),
             };
         }
@@ -194,7 +198,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS | table-read DIR ROWS SECONDS | table-crash DIR ROWS");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS | table-read DIR ROWS SECONDS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS");
         return 3;
     }
 }

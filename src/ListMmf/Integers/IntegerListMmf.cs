@@ -160,7 +160,8 @@ public sealed class IntegerListMmf : IDisposable
     /// Drops the first <paramref name="count"/> values, for rolling windows: a maintenance operation that writes the
     /// rest into a new file and renames it over this one (see the remarks of <see cref="IntegerListMmf"/>). Readers
     /// of this type reopen on their next access and see the shorter list; an index a reader kept from before now
-    /// points <paramref name="count"/> values further on.
+    /// points <paramref name="count"/> values further on, and a read past the new count throws
+    /// <see cref="ArgumentOutOfRangeException"/>: read <see cref="Count"/> again.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
     /// <exception cref="ListMmfException">The new file could not be written (a full disk); the file is unchanged.</exception>
