@@ -51,6 +51,7 @@ internal static class ImportCommand
                     "ascending-or-equal" => TimeSeriesOrder.AscendingOrEqual,
                     _ => null,
                 });
+            CheckNames(request);
             if (!File.Exists(request.Csv))
             {
                 throw new DataException($"'{request.Csv}' does not exist.");
@@ -64,6 +65,23 @@ internal static class ImportCommand
         });
 
         return new Command("import", "Bring data in.") { command };
+    }
+
+    /// <summary>The columns become file names: a name that cannot be one, or a repeated name, is a usage error found before anything is read.</summary>
+    private static void CheckNames(ImportRequest request)
+    {
+        try
+        {
+            var schema = new TimeSeriesTableSchema(request.TimeColumn);
+            foreach ((string name, string type) in request.Columns)
+            {
+                schema.Add(name, ColumnSink.For(name, 0, type, 0).DataType);
+            }
+        }
+        catch (ArgumentException exception)
+        {
+            throw new UsageException(exception.Message);
+        }
     }
 
     private static (string Name, string Type) ParseColumn(string spec)

@@ -1,5 +1,6 @@
 using System;
 using System.Globalization;
+using System.Numerics;
 
 namespace ListMmf.Tool.Csv;
 
@@ -43,7 +44,7 @@ internal abstract class ColumnSink
 
 /// <summary>A <see cref="ColumnSink"/> of <typeparamref name="T"/> values.</summary>
 internal sealed class ColumnSink<T> : ColumnSink
-    where T : unmanaged, IUtf8SpanParsable<T>
+    where T : unmanaged, INumberBase<T>
 {
     private readonly T[] _values;
 
@@ -53,7 +54,16 @@ internal sealed class ColumnSink<T> : ColumnSink
         _values = new T[batch];
     }
 
-    public override bool TryParse(ReadOnlySpan<byte> text, int index) => T.TryParse(text, CultureInfo.InvariantCulture, out _values[index]);
+    /// <summary>
+    /// Invariant numbers without thousands separators (a quoted "4501,25" is no number); a float or double beyond
+    /// its range is refused, not stored as infinity, while "Infinity" and "NaN" spelled out are taken as written.
+    /// </summary>
+    public override bool TryParse(ReadOnlySpan<byte> text, int index)
+    {
+        NumberStyles style = typeof(T) == typeof(double) || typeof(T) == typeof(float) ? NumberStyles.Float : NumberStyles.Integer;
+        return T.TryParse(text, style, CultureInfo.InvariantCulture, out _values[index])
+            && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
+    }
 
     public override void AppendTo(TimeSeriesTable table, int count) => table.Column<T>(Name).AddRange(_values.AsSpan(0, count));
 

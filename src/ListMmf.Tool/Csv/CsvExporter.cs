@@ -14,6 +14,7 @@ namespace ListMmf.Tool.Csv;
 /// </summary>
 internal static class CsvExporter
 {
+    private const int FieldRoom = 64;
     private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
 
     /// <summary>Exports the rows with times in [<paramref name="from"/>, <paramref name="to"/>) (all rows when both are null); returns how many.</summary>
@@ -27,19 +28,20 @@ internal static class CsvExporter
         used += Encoding.UTF8.GetBytes(header + "\n", buffer);
         for (long row = first; row < last; row++)
         {
-            if (buffer.Length - used < 4096)
-            {
-                output.Write(buffer, 0, used);
-                used = 0;
-            }
-
             for (int i = 0; i < source.Columns.Count; i++)
             {
+                // Room for the longest field (a double, a time, a 20-digit integer) and its separator.
+                if (buffer.Length - used < FieldRoom)
+                {
+                    output.Write(buffer, 0, used);
+                    used = 0;
+                }
+
                 ColumnView column = source.Columns[i];
-                Span<byte> destination = buffer.AsSpan(used);
+                Span<byte> destination = buffer.AsSpan(used, FieldRoom - 1);
                 int written = column.IsTime
                     ? WriteTime(column, row, timeFormat, destination)
-                    : column.TryWriteUtf8(row, destination, out int length) ? length : throw new DataException($"row {row:N0}, column '{column.Name}': the value is too long to export.");
+                    : column.TryWriteUtf8(row, destination, out int length) ? length : throw new InvalidOperationException($"row {row:N0}, column '{column.Name}': a value longer than {FieldRoom - 1} bytes.");
                 used += written;
                 buffer[used++] = i + 1 < source.Columns.Count ? (byte)',' : (byte)'\n';
             }
@@ -56,23 +58,28 @@ internal static class CsvExporter
         if (format == TimeFormat.Iso)
         {
             string pattern = column.DataType == DataType.UnixSeconds ? "yyyy-MM-ddTHH:mm:ss" : "yyyy-MM-ddTHH:mm:ss.fffffff";
-            new DateTime(ticks).TryFormat(destination, out int written, pattern, CultureInfo.InvariantCulture);
-            return written;
+            return new DateTime(ticks).TryFormat(destination, out int written, pattern, CultureInfo.InvariantCulture)
+                ? written
+                : throw new InvalidOperationException("A time longer than its field.");
         }
 
         long sinceEpoch = ticks - EpochTicks;
         (long value, long remainder) = format == TimeFormat.Unix ? Math.DivRem(sinceEpoch, TimeSpan.TicksPerSecond)
             : format == TimeFormat.UnixMilliseconds ? Math.DivRem(sinceEpoch, TimeSpan.TicksPerMillisecond)
-            : format == TimeFormat.UnixNanoseconds ? (sinceEpoch * 100, 0)
+            : format == TimeFormat.UnixNanoseconds ? (Math.Abs(sinceEpoch) <= long.MaxValue / 100 ? sinceEpoch * 100 : throw OutsideNanoseconds(row, ticks), 0)
             : throw new UsageException($"--time-format takes iso, unix, unixms or unixns, not '{format.Name}'.");
         if (remainder != 0)
         {
             throw new DataException($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} has a part finer than {format.Name} can hold; export with --time-format unixns or iso. Nothing is rounded.");
         }
 
-        value.TryFormat(destination, out int length, default, CultureInfo.InvariantCulture);
-        return length;
+        return value.TryFormat(destination, out int length, default, CultureInfo.InvariantCulture)
+            ? length
+            : throw new InvalidOperationException("A number longer than its field.");
     }
+
+    private static DataException OutsideNanoseconds(long row, long ticks) =>
+        new($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} is outside what Int64 Unix nanoseconds hold (1677-09-21 to 2262-04-11); export with --time-format iso or unixms.");
 
     private static string Quote(string name) =>
         name.AsSpan().IndexOfAny(",\"") >= 0 ? $"\"{name.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : name;

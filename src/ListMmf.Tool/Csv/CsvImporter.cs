@@ -21,12 +21,12 @@ internal sealed record ImportRequest(string Csv, string Output, string TimeColum
 /// Imports CSV rows into a <see cref="TimeSeriesTable"/>: CsvHelper finds the fields (BOM, quotes, any line ends),
 /// each is parsed straight from its UTF-8 bytes into a batch per column, and each batch published as rows once every column holds it. A bad row stops the import with
 /// its line and column named, and the rows this import added are removed, so a failed import leaves the table as
-/// it was (a live reader may have seen them meanwhile: the Truncate contract).
+/// it was (a live reader may have seen them meanwhile: the Truncate contract), and a table it created is removed. A
+/// finished import is flushed to the device before it reports success.
 /// </summary>
 internal static class CsvImporter
 {
     private const int Batch = 1 << 16;
-    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
 
     /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the bytes read so far and the file's length.</summary>
     public static long Run(ImportRequest request, Action<long, long>? progress = null)
@@ -46,9 +46,9 @@ internal static class CsvImporter
         ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(column.Name, FieldOf(request, header, column.Name), column.Type, Batch)).ToArray();
         int fieldsNeeded = sinks.Select(sink => sink.Field).Append(timeField).Max() + 1;
         var times = new long[Batch];
-        bool createdFolder = !Directory.Exists(request.Output);
         TimeSeriesTable? table = null;
         long startRows = 0;
+        string[]? created = null;
         long line = 1;
         try
         {
@@ -66,7 +66,7 @@ internal static class CsvImporter
 
                 ReadOnlySpan<byte> text = reader.GetSpan(timeField);
                 format ??= TimeFormat.Detect(text);
-                table ??= OpenTable(request, format, out startRows, out previous);
+                table ??= OpenTable(request, format, out startRows, out previous, out created);
                 times[pending] = Time(request, table, format, text, line, ref previous);
                 foreach (ColumnSink sink in sinks)
                 {
@@ -92,22 +92,23 @@ internal static class CsvImporter
                 added += pending;
             }
 
+            table?.Flush();
             progress?.Invoke(file.Length, file.Length);
             return added;
         }
         catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
         {
-            Undo(table, startRows, request, createdFolder);
+            Undo(table, startRows, created);
             throw new DataException($"'{request.Csv}' after line {line:N0}: the gzip data is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
         }
         catch (CsvFormatException exception)
         {
-            Undo(table, startRows, request, createdFolder);
+            Undo(table, startRows, created);
             throw new DataException($"'{request.Csv}': {exception.Message} Nothing was imported.", exception);
         }
         catch
         {
-            Undo(table, startRows, request, createdFolder);
+            Undo(table, startRows, created);
             throw;
         }
         finally
@@ -142,11 +143,12 @@ internal static class CsvImporter
             return;
         }
 
-        // In place: seconds[i] overwrites bytes of times[i / 2], which the loop has already read.
+        // In place: seconds[i] overwrites bytes of times[i / 2], which the loop has already read. Each time was
+        // checked to be a whole Unix second (or DateTime.MinValue, stored as int.MinValue) when it was parsed.
         Span<int> seconds = System.Runtime.InteropServices.MemoryMarshal.Cast<long, int>(times.AsSpan(0, count));
         for (int i = 0; i < count; i++)
         {
-            seconds[i] = (int)((times[i] - EpochTicks) / TimeSpan.TicksPerSecond);
+            ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(times[i]), out seconds[i]);
         }
 
         table.AddRows(seconds[..count]);
@@ -189,10 +191,12 @@ internal static class CsvImporter
     }
 
     /// <summary>Opens the table in the output folder, or creates it from the request; the last time already in it is where the order continues.</summary>
-    private static TimeSeriesTable OpenTable(ImportRequest request, TimeFormat format, out long rows, out long lastTicks)
+    private static TimeSeriesTable OpenTable(ImportRequest request, TimeFormat format, out long rows, out long lastTicks, out string[]? created)
     {
         TimeSeriesTable table;
-        if (File.Exists(Path.Combine(request.Output, TimeSeriesTable.ManifestFileName)))
+        created = null;
+        string manifest = Path.Combine(request.Output, TimeSeriesTable.ManifestFileName);
+        if (File.Exists(manifest))
         {
             table = TimeSeriesTable.Open(request.Output);
             CheckSchema(request, table);
@@ -206,7 +210,9 @@ internal static class CsvImporter
                 schema.Add(name, ColumnSink.For(name, 0, type, 0).DataType);
             }
 
+            string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(request.Output, column.FileName)).Where(path => !File.Exists(path))];
             table = TimeSeriesTable.Create(request.Output, schema);
+            created = [manifest, .. files];
         }
 
         rows = table.RowCount;
@@ -232,17 +238,29 @@ internal static class CsvImporter
         }
     }
 
-    private static void Undo(TimeSeriesTable? table, long startRows, ImportRequest request, bool createdFolder)
+    /// <summary>
+    /// Removes the rows this import added; a table it created goes too (its manifest and the column files it
+    /// created, not files it adopted), removed while this import still holds the table's lock, so that no other
+    /// writer can have opened it meanwhile. The lock files stay, as they always do.
+    /// </summary>
+    private static void Undo(TimeSeriesTable? table, long startRows, string[]? created)
     {
-        if (table is not null && table.IsWritable)
+        if (table is null || !table.IsWritable)
         {
-            table.Truncate(Math.Min(startRows, table.RowCount));
-            table.Dispose();
+            return;
         }
 
-        if (createdFolder && Directory.Exists(request.Output))
+        table.Truncate(Math.Min(startRows, table.RowCount));
+        foreach (string path in created ?? [])
         {
-            Directory.Delete(request.Output, recursive: true);
+            try
+            {
+                File.Delete(path);
+            }
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+            {
+                // Windows refuses to delete a file another process has open; the empty file does no harm.
+            }
         }
     }
 

@@ -6,8 +6,9 @@ using System.Text;
 namespace ListMmf.Tool.Csv;
 
 /// <summary>
-/// How a CSV time column is written: <c>unix</c> (seconds), <c>unixms</c>, <c>unixns</c>, <c>iso</c> (ISO 8601), or a
-/// .NET custom format such as <c>yyyyMMdd HHmmss</c>. Times are read to DateTime ticks and never rounded: a time
+/// How a CSV time column is written: <c>unix</c> (seconds), <c>unixms</c>, <c>unixns</c>, <c>iso</c> (ISO 8601 without
+/// an offset: <c>yyyy-MM-ddTHH:mm:ss</c>, a space for the T, up to 7 fraction digits, an optional Z), or a .NET custom
+/// format such as <c>yyyyMMdd HHmmss</c> (an offset in it, <c>zzz</c>, converts to UTC). Times are read to DateTime ticks and never rounded: a time
 /// finer than the ticks (a nanosecond stamp that is not a multiple of 100 ns) is refused.
 /// </summary>
 internal sealed class TimeFormat
@@ -35,13 +36,15 @@ internal sealed class TimeFormat
     /// <summary>Whether the format can hold a fraction of a second (so a new table gets a ticks time column).</summary>
     public bool HasSubSeconds => this != Unix;
 
+    /// <exception cref="UsageException">The text is neither a format name nor a .NET custom format with a year, a day and an hour.</exception>
     public static TimeFormat Parse(string text) => text switch
     {
         "unix" => Unix,
         "unixms" => UnixMilliseconds,
         "unixns" => UnixNanoseconds,
         "iso" => Iso,
-        _ => new TimeFormat(text, text),
+        _ when text.Contains('y', StringComparison.Ordinal) && text.Contains('d', StringComparison.Ordinal) && text.Contains('H', StringComparison.OrdinalIgnoreCase) => new TimeFormat(text, text),
+        _ => throw new UsageException($"time format '{text}': give unix, unixms, unixns, iso, or a .NET custom format with the year, day and hour (such as 'yyyyMMdd HHmmss')."),
     };
 
     /// <summary>With no format given: a column of integers is Unix seconds, anything else ISO 8601 (decided by the first row).</summary>
@@ -67,18 +70,15 @@ internal sealed class TimeFormat
             return FromUnix(value, out ticks, out problem);
         }
 
-        if (this == Iso && TryParseIso(text, out ticks, out problem))
+        if (this == Iso)
         {
-            return true;
+            // Only the shapes the fast parser knows: nothing is guessed (a time without a date) or rounded.
+            bool parsed = TryParseIso(text, out ticks, out problem);
+            problem ??= parsed ? null : "is not an ISO 8601 time (yyyy-MM-ddTHH:mm:ss, a space for the T, up to 7 fraction digits, Z)";
+            return parsed;
         }
 
-        if (problem is not null)
-        {
-            ticks = 0;
-            return false;
-        }
-
-        return TryParseSlow(text, out ticks, out problem);
+        return TryParseCustom(text, out ticks, out problem);
     }
 
     private bool FromUnix(long value, out long ticks, out string? problem)
@@ -164,7 +164,7 @@ internal sealed class TimeFormat
         return true;
     }
 
-    private bool TryParseSlow(ReadOnlySpan<byte> text, out long ticks, out string? problem)
+    private bool TryParseCustom(ReadOnlySpan<byte> text, out long ticks, out string? problem)
     {
         Span<char> chars = stackalloc char[128];
         ticks = 0;
@@ -174,11 +174,8 @@ internal sealed class TimeFormat
             return false;
         }
 
-        const DateTimeStyles Styles = DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal;
-        bool parsed = _custom is null
-            ? DateTime.TryParse(chars[..length], CultureInfo.InvariantCulture, Styles, out DateTime time)
-            : DateTime.TryParseExact(chars[..length], _custom, CultureInfo.InvariantCulture, Styles, out time);
-        if (!parsed)
+        const DateTimeStyles Styles = DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal | DateTimeStyles.NoCurrentDateDefault;
+        if (!DateTime.TryParseExact(chars[..length], _custom, CultureInfo.InvariantCulture, Styles, out DateTime time))
         {
             return false;
         }

@@ -110,6 +110,12 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
             int length = Math.Min(Chunk, destination.Length - done);
             ReadOnlySpan<TRaw> source = _list.AsSpan(start + done, length);
             Span<long> target = destination.Slice(done, length);
+            if (typeof(TRaw) == typeof(long))
+            {
+                System.Runtime.InteropServices.MemoryMarshal.Cast<TRaw, long>(source).CopyTo(target);
+                continue;
+            }
+
             for (int i = 0; i < source.Length; i++)
             {
                 target[i] = Checked(source[i], start + done + i);

@@ -11,7 +11,7 @@ namespace ListMmf.Storage;
 internal static class DurableFile
 {
     /// <summary>Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file.</summary>
-    /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place; nothing was left at <paramref name="path"/>.</exception>
+    /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place (nothing was left at <paramref name="path"/>), or, once it was in place, the directory could not be made durable (the message says so).</exception>
     public static void Create<TState>(string path, TState state, Action<FileStream, TState> write)
     {
         StoragePlatform platform = StoragePlatform.Current;

@@ -75,6 +75,11 @@ public sealed class TimeSeriesTable : IDisposable
             }
 
             Schema = schema ?? TableManifest.Read(manifest);
+            if (create)
+            {
+                CheckAdoptedFiles();
+            }
+
             ListMmfOptions columnOptions = (options ?? ListMmfOptions.Default) with { CreateIfMissing = create };
             TableColumnInfo timeInfo = Schema.Time;
             time = OpenPart(timeInfo, () => timeInfo.DataType == DataType.UnixSeconds
@@ -99,7 +104,9 @@ public sealed class TimeSeriesTable : IDisposable
                 _byName.Add(column.Name, column);
             }
 
-            CheckColumnLengths(trim: IsWritable);
+            // Create adopts files as they are and never trims them: a value file ahead of the time column is
+            // refused there (CheckAdoptedFiles), so that a mistyped time file name cannot empty the value files.
+            CheckColumnLengths(trim: IsWritable && !create);
             if (create)
             {
                 DurableFile.Create(manifest, TableManifest.Write(Schema), static (file, bytes) => file.Write(bytes));
@@ -148,7 +155,15 @@ public sealed class TimeSeriesTable : IDisposable
     public static TimeSeriesTable Open(string directory, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
-        return new TimeSeriesTable(System.IO.Path.GetFullPath(directory), schema: null, CheckAccess(access), options, create: false);
+        string path = System.IO.Path.GetFullPath(directory);
+
+        // Checked before a writer takes the table's lock, so that opening a folder that is no table leaves nothing in it.
+        if (!File.Exists(System.IO.Path.Combine(path, ManifestFileName)))
+        {
+            TableManifest.Read(System.IO.Path.Combine(path, ManifestFileName));
+        }
+
+        return new TimeSeriesTable(path, schema: null, CheckAccess(access), options, create: false);
     }
 
     /// <summary>
@@ -307,8 +322,21 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the DateTime ticks a ticks time column stores: a copy of the keys.</summary>
     /// <exception cref="ListMmfDataTypeException">The time column stores Unix seconds.</exception>
-    public void AddRows(ReadOnlySpan<long> ticks) =>
-        AddKeys(_time as ListMmfTimeSeriesDateTime ?? throw WrongTimeKeys("DateTime ticks (long)"), ticks);
+    /// <exception cref="ArgumentOutOfRangeException">A value is not a DateTime's ticks (negative, or past DateTime.MaxValue); nothing was published and the values were discarded.</exception>
+    public void AddRows(ReadOnlySpan<long> ticks)
+    {
+        var series = _time as ListMmfTimeSeriesDateTime ?? throw WrongTimeKeys("DateTime ticks (long)");
+        for (int i = 0; i < ticks.Length; i++)
+        {
+            if ((ulong)ticks[i] > (ulong)DateTime.MaxValue.Ticks)
+            {
+                DiscardPending(RowCount);
+                ThrowHelper.ArgumentOutOfRange(nameof(ticks), ticks[i], $"'{Path}': the tick value at {i:N0} in the span is not a DateTime's ticks (0 to {DateTime.MaxValue.Ticks:N0}). Nothing was published; the pending values were discarded.");
+            }
+        }
+
+        AddKeys(series, ticks);
+    }
 
     /// <summary>
     /// Lowers <see cref="RowCount"/> to <paramref name="rows"/>, a maintenance operation with the contract of
@@ -372,6 +400,32 @@ public sealed class TimeSeriesTable : IDisposable
     public override string ToString() => $"TimeSeriesTable('{Path}', {_columns.Length} columns)";
 
     private string PathOf(TableColumnInfo column) => System.IO.Path.Combine(Path, column.FileName);
+
+    /// <summary>
+    /// Before Create opens anything: the files already in the folder are adopted as they are. A value file may not
+    /// be missing, nor hold more values than the time column has rows, when the time column already holds rows;
+    /// nothing is created or changed when one does.
+    /// </summary>
+    private void CheckAdoptedFiles()
+    {
+        string timePath = PathOf(Schema.Time);
+        long rows = File.Exists(timePath) ? ListMmfFileInfo.Read(timePath).Count : 0;
+        foreach (TableColumnInfo column in Schema.Columns)
+        {
+            string columnPath = PathOf(column);
+            bool exists = File.Exists(columnPath);
+            long stored = exists ? ListMmfFileInfo.Read(columnPath).Count : 0;
+            if (rows > 0 && !exists)
+            {
+                throw new ListMmfFormatException(Path, $"the time column '{Schema.Time.Name}' ({Schema.Time.FileName}) already holds {rows:N0} rows, but column '{column.Name}' has no file '{column.FileName}'; a table's columns hold a value for every row. Nothing was created.");
+            }
+
+            if (stored > rows)
+            {
+                throw new ListMmfFormatException(columnPath, $"column '{column.Name}' of table '{Path}' holds {stored:N0} values, more than the {rows:N0} rows of the time column '{Schema.Time.Name}' ({Schema.Time.FileName}); Create adopts files as they are and does not trim them (check the file names; TimeSeriesTable.Open with a schema trims values past the rows). Nothing was created or changed.");
+            }
+        }
+    }
 
     private void AddKeys<TKey>(TimeSeriesMmf<TKey> time, ReadOnlySpan<TKey> keys)
         where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool>

@@ -96,6 +96,10 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         {
             CheckFollows(_list[count - 1], item, count);
         }
+        else if (Order != TimeSeriesOrder.None && IsUnordered(item))
+        {
+            ThrowUnordered(item, count);
+        }
 
         _list.Add(item);
     }
@@ -120,6 +124,10 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         if (count > 0 && !items.IsEmpty)
         {
             CheckFollows(_list[count - 1], items[0], count);
+        }
+        else if (!items.IsEmpty && Order != TimeSeriesOrder.None && IsUnordered(items[0]))
+        {
+            ThrowUnordered(items[0], count);
         }
 
         for (int i = 1; i < items.Length; i++)
@@ -380,6 +388,17 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
                 index);
         }
     }
+
+    /// <summary>Whether <paramref name="item"/> is not even equal to itself, as NaN.</summary>
+    private static bool IsUnordered(T item)
+    {
+        T same = item;
+        return !(item <= same);
+    }
+
+    /// <summary>A value such as NaN, which no order can place, even as the first item.</summary>
+    private void ThrowUnordered(T item, long index) =>
+        throw new ListMmfOrderException(Path, $"{Describe(item)} cannot be appended at index {index:N0}: it is unordered (not even equal to itself), and the list is {Order}. Nothing was written.", index);
 
     private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
 }

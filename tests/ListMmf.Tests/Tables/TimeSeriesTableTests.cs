@@ -339,7 +339,7 @@ public sealed class TimeSeriesTableTests : IDisposable
         using (var times = new ListMmfTimeSeriesDateTimeSeconds(_directory.File("ticks/time.mmf"), TimeSeriesOrder.AscendingOrEqual))
         using (var prices = new ListMmf<double>(_directory.File("ticks/price.mmf")))
         {
-            prices.AddRange([1.0, 2.0, 3.0]);
+            prices.AddRange([1.0, 2.0]);
             times.Add(TickTable.Start);
             times.Add(TickTable.Start);
         }
@@ -348,8 +348,52 @@ public sealed class TimeSeriesTableTests : IDisposable
         using TimeSeriesTable table = TimeSeriesTable.Create(Folder, schema);
 
         Assert.Equal(2, table.RowCount);
-        Assert.Single(table.Repairs);
+        Assert.Empty(table.Repairs);
         Assert.True(File.Exists(_directory.File("ticks/table.json")));
+    }
+
+    [Fact]
+    public void CreateRefusesAnAdoptedValueFileLongerThanTheTimeColumnAndChangesNothing()
+    {
+        Directory.CreateDirectory(Folder);
+        using (var prices = new ListMmf<double>(_directory.File("ticks/price.mmf")))
+        {
+            prices.AddRange([1.0, 2.0, 3.0]);
+        }
+
+        var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual, "mistyped.mmf").Add<double>("price");
+        var error = Assert.Throws<ListMmfFormatException>(() => TimeSeriesTable.Create(Folder, schema));
+
+        Assert.Contains("does not trim them", error.Message);
+        Assert.False(File.Exists(_directory.File("ticks/mistyped.mmf")));
+        Assert.False(File.Exists(_directory.File("ticks/table.json")));
+        using var price = new ListMmf<double>(_directory.File("ticks/price.mmf"), FileAccess.Read);
+        Assert.Equal(3, price.Count);
+    }
+
+    [Fact]
+    public void OpeningForWritingAFolderThatIsNoTableLeavesNothingInIt()
+    {
+        Directory.CreateDirectory(Folder);
+
+        Assert.Throws<FileNotFoundException>(() => TimeSeriesTable.Open(Folder));
+
+        Assert.Empty(Directory.GetFileSystemEntries(Folder));
+    }
+
+    [Fact]
+    public void TickKeysOutsideDateTimeAreRefusedBeforeAnythingIsPublished()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime).Add<double>("price");
+        using TimeSeriesTable table = TimeSeriesTable.Create(Folder, schema);
+        table.Column<double>("price").AddRange([1.0, 2.0]);
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => table.AddRows(new long[] { TickTable.Start.Ticks, -1 }));
+
+        Assert.Equal(0, table.RowCount);
+        table.Column<double>("price").Add(1.0);
+        table.AddRows(new[] { TickTable.Start.Ticks });
+        Assert.Equal(1, table.RowCount);
     }
 
     [Fact]

@@ -118,7 +118,8 @@ public sealed class CsvCommandTests : IDisposable
         Assert.Equal(1, result.ExitCode);
         Assert.True(result.IsOneErrorLine, result.Error);
         Assert.Contains("gzip", result.Error);
-        Assert.False(Directory.Exists(Table));
+        Assert.False(File.Exists(Path.Combine(Table, TimeSeriesTable.ManifestFileName)));
+        Assert.Empty(Directory.GetFiles(Table, "*.mmf"));
     }
 
     [Fact]
@@ -181,7 +182,8 @@ public sealed class CsvCommandTests : IDisposable
         Assert.Equal(1, result.ExitCode);
         Assert.True(result.IsOneErrorLine, result.Error);
         Assert.Contains("line 100,002: column 'price': 'abc' is not a double", result.Error);
-        Assert.False(Directory.Exists(Table));
+        Assert.False(File.Exists(Path.Combine(Table, TimeSeriesTable.ManifestFileName)));
+        Assert.Empty(Directory.GetFiles(Table, "*.mmf"));
     }
 
     [Fact]
@@ -363,5 +365,101 @@ public sealed class CsvCommandTests : IDisposable
         ToolRunner.Run("export", "csv", path, "--out", back);
 
         Assert.Equal("sizes.bt\n3\n1\n2\n", File.ReadAllText(back));
+    }
+
+    [Theory]
+    [InlineData("\"4501,25\"")]
+    [InlineData("1e400")]
+    public void NumbersAreNeitherGroupedNorOverflowedIntoInfinity(string price)
+    {
+        ToolResult result = Import(Csv(Header + "1704187800," + price + ",1\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("is not a double", result.Error);
+    }
+
+    [Theory]
+    [InlineData("09:30:00")]
+    [InlineData("2024-01-02T09:30:00.123456789+00:00")]
+    public void IsoTimesAreNeitherGuessedNorRounded(string time)
+    {
+        ToolResult result = ToolRunner.Run("import", "csv", Csv("t,p\n" + time + ",1\n"), "--out", Table, "--time", "t:iso", "--column", "p:double");
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("is not an ISO 8601 time", result.Error);
+    }
+
+    [Fact]
+    public void DateTimeMinValueInASecondsColumnIsStoredAsTheExistingLibraryStoresIt()
+    {
+        ToolResult result = ToolRunner.Run("import", "csv", Csv("t,p\n0001-01-01T00:00:00,1\n2024-01-02T09:30:00,2\n"), "--out", Table, "--time", "t:iso", "--time-type", "seconds", "--column", "p:double");
+
+        Assert.Equal(0, result.ExitCode);
+        using var seconds = new ListMmf<int>(Path.Combine(Table, "t.mmf"), FileAccess.Read);
+        Assert.Equal(int.MinValue, seconds[0]);
+    }
+
+    [Theory]
+    [InlineData("t:unixs")]
+    [InlineData("t:")]
+    public void AnUnknownTimeFormatIsAUsageError(string time)
+    {
+        ToolResult result = ToolRunner.Run("import", "csv", Csv("t,p\n1,1\n"), "--out", Table, "--time", time, "--column", "p:double");
+
+        Assert.Equal(2, result.ExitCode);
+    }
+
+    [Theory]
+    [InlineData("a/b:double")]
+    [InlineData("time:double")]
+    public void AColumnNameThatCannotBeAFileOrRepeatsIsAUsageError(string column)
+    {
+        ToolResult result = ToolRunner.Run("import", "csv", Csv(Rows(1)), "--out", Table, "--time", "time", "--column", column);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.False(Directory.Exists(Table));
+    }
+
+    [Fact]
+    public void ExportOfTimesBeyondInt64NanosecondsIsRefused()
+    {
+        ToolRunner.Run("import", "csv", Csv("t,p\n9999-01-01T00:00:00,1\n"), "--out", Table, "--time", "t:iso", "--column", "p:double");
+
+        ToolResult result = ToolRunner.Run("export", "csv", Table, "--time-format", "unixns", "--out", _directory.File("back.csv"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("outside what Int64 Unix nanoseconds hold", result.Error);
+    }
+
+    [Fact]
+    public void ExportOfManyColumnsFillsTheBufferFieldByField()
+    {
+        var schema = new TimeSeriesTableSchema("time");
+        for (int c = 0; c < 200; c++)
+        {
+            schema.Add<double>($"c{c}");
+        }
+
+        using (TimeSeriesTable table = TimeSeriesTable.Create(Table, schema))
+        {
+            for (int row = 0; row < 50; row++)
+            {
+                for (int c = 0; c < 200; c++)
+                {
+                    table.Column<double>($"c{c}").Add(Math.PI * (row + c));
+                }
+
+                table.AddRow(new DateTime(2024, 1, 2).AddSeconds(row));
+            }
+        }
+
+        string back = _directory.File("back.csv");
+        ToolResult result = ToolRunner.Run("export", "csv", Table, "--out", back);
+
+        Assert.Equal(0, result.ExitCode);
+        string[] lines = File.ReadAllLines(back);
+        Assert.Equal(51, lines.Length);
+        Assert.Equal(201, lines[50].Split(',').Length);
+        Assert.Equal((Math.PI * (49 + 199)).ToString("R", CultureInfo.InvariantCulture), lines[50].Split(',')[200]);
     }
 }
