@@ -18,17 +18,22 @@ public class IntegerReadBenchmarks
     private IntegerListMmf? _list;
     private ListMmf<long>? _longs;
 
-    [Params(DataType.Byte, DataType.Int16, DataType.Int24, DataType.Int32, DataType.Int40, DataType.Int48, DataType.Int56, DataType.Int64)]
+    [Params(DataType.SByte, DataType.Int16, DataType.Int24, DataType.Int32, DataType.Int40, DataType.Int48, DataType.Int56, DataType.Int64)]
     public DataType Width { get; set; }
 
     [GlobalSetup]
     public void Setup()
     {
+        // Values spread over the whole signed range of the width, both ends included, so that the smallest-width
+        // list stores them with exactly that code.
         var values = new long[Count];
-        long top = Width == DataType.Byte ? 255 : Width == DataType.Int16 ? 32_767 : 1L << ((8 * DataTypes.WidthOf(Width)) - 2);
-        for (int i = 0; i < Count; i++)
+        (long min, long max) = IntegerWidths.RangeOf(Width);
+        var random = new Data.SplitMix64(11);
+        values[0] = min;
+        values[1] = max;
+        for (int i = 2; i < Count; i++)
         {
-            values[i] = (i * 7919L) % top;
+            values[i] = Width == DataType.Int64 ? (long)random.Next() : min + (long)(random.Next() % (ulong)(max - min + 1));
         }
 
         _path = BenchmarkFiles.Fresh($"integers-{Width}");
@@ -44,6 +49,11 @@ public class IntegerReadBenchmarks
         }
 
         _list = IntegerListMmf.Open(_path, FileAccess.Read);
+        if (_list.DataType != Width)
+        {
+            throw new InvalidOperationException($"The benchmark file was stored as {_list.DataType}, not {Width}.");
+        }
+
         _longs = new ListMmf<long>(_longPath, FileAccess.Read);
     }
 
