@@ -53,6 +53,12 @@ internal static class DataTypes
             return true;
         }
 
+        if (dataType == DataType.Bit)
+        {
+            // Only the bit array opens a bit file: its header counts Int32 words, and its bits start at offset 24.
+            return typeof(T) == typeof(BitWord);
+        }
+
         if (own != DataType.AnyStruct)
         {
             return (dataType == DataType.UnixSeconds && own == DataType.Int32)
