@@ -1,51 +1,20 @@
 using System;
-using System.Buffers.Binary;
 using System.IO;
 using Xunit;
 
 namespace ListMmf.Tests.Compatibility;
 
-/// <summary>
-/// Files written byte by byte in the existing library's layout (a 16-byte header: Int32 version 0, Int32 code,
-/// Int64 count; then the items, little-endian; then unused capacity), not by this library, open with the type their
-/// code names and give back the values written.
-/// </summary>
+/// <summary>Files written byte by byte in the existing library's layout (<see cref="HandMadeFile"/>) open with the type their code names and give back the values written.</summary>
 public sealed class HandMadeFileTests : IDisposable
 {
     private readonly TempDirectory _directory = new();
 
     public void Dispose() => _directory.Dispose();
 
-    /// <summary>Writes a file of <paramref name="count"/> items from <paramref name="items"/>, with spare capacity after them.</summary>
-    private string HandMade(int code, long count, byte[] items)
-    {
-        string path = _directory.File($"code{code}.bt");
-        var bytes = new byte[16 + items.Length + 4096];
-        BinaryPrimitives.WriteInt32LittleEndian(bytes, 0);
-        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(4), code);
-        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(8), count);
-        items.CopyTo(bytes, 16);
-        File.WriteAllBytes(path, bytes);
-        return path;
-    }
-
-    private static byte[] Bytes(int width, params long[] values)
-    {
-        var bytes = new byte[values.Length * width];
-        Span<byte> eight = stackalloc byte[8];
-        for (int i = 0; i < values.Length; i++)
-        {
-            BinaryPrimitives.WriteInt64LittleEndian(eight, values[i]);
-            eight[..width].CopyTo(bytes.AsSpan(i * width));
-        }
-
-        return bytes;
-    }
-
     private T[] Read<T>(int code, int width, params long[] values)
         where T : unmanaged
     {
-        using var list = new ListMmf<T>(HandMade(code, values.Length, Bytes(width, values)), FileAccess.Read);
+        using var list = new ListMmf<T>(HandMadeFile.Write(_directory.File($"code{code}.bt"), code, width, values), FileAccess.Read);
         Assert.Equal((DataType)code, list.DataType);
         return list.AsSpan(0, (int)list.Count).ToArray();
     }
@@ -74,7 +43,7 @@ public sealed class HandMadeFileTests : IDisposable
     public void ATicksFileOpensAsADateTimeSeries()
     {
         var time = new DateTime(2024, 3, 12, 14, 30, 0, 123);
-        using var series = ListMmfTimeSeriesDateTime.OpenRead(HandMade(12, 2, Bytes(8, 0, time.Ticks)), TimeSeriesOrder.AscendingOrEqual);
+        using var series = ListMmfTimeSeriesDateTime.OpenRead(HandMadeFile.Write(_directory.File("ticks.bt"), 12, 8, 0, time.Ticks), TimeSeriesOrder.AscendingOrEqual);
 
         Assert.Equal(DateTime.MinValue, series[0]);
         Assert.Equal(time, series[1]);
@@ -84,7 +53,7 @@ public sealed class HandMadeFileTests : IDisposable
     [Fact]
     public void ASecondsFileOpensAsASecondsSeriesWithItsMinValue()
     {
-        using var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(HandMade(13, 3, Bytes(4, int.MinValue, 1710198042, 1710198043)), TimeSeriesOrder.AscendingOrEqual);
+        using var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(HandMadeFile.Write(_directory.File("seconds.bt"), 13, 4, int.MinValue, 1710198042, 1710198043), TimeSeriesOrder.AscendingOrEqual);
 
         Assert.Equal(DateTime.MinValue, series[0]);
         Assert.Equal(new DateTime(2024, 3, 11, 23, 0, 42), series[1]);
@@ -94,7 +63,7 @@ public sealed class HandMadeFileTests : IDisposable
     [Fact]
     public void AnOddWidthCodeOpensAsAStructOfItsWidth()
     {
-        using var list = new ListMmf<Int24Bytes>(HandMade(14, 2, Bytes(3, -1, 8_388_607)), FileAccess.Read);
+        using var list = new ListMmf<Int24Bytes>(HandMadeFile.Write(_directory.File("int24.bt"), 14, 3, -1, 8_388_607), FileAccess.Read);
 
         Assert.Equal(DataType.Int24, list.DataType);
         Assert.Equal(2, list.Count);
@@ -104,7 +73,7 @@ public sealed class HandMadeFileTests : IDisposable
     [Fact]
     public void AnUnknownCodeIsAFormatError()
     {
-        var error = Assert.Throws<ListMmfFormatException>(() => new ListMmf<int>(HandMade(22, 0, []), FileAccess.Read));
+        var error = Assert.Throws<ListMmfFormatException>(() => new ListMmf<int>(HandMadeFile.Write(_directory.File("code22.bt"), 22, 0, []), FileAccess.Read));
 
         Assert.Contains("data-type code 22", error.Message);
     }

@@ -1,7 +1,7 @@
 using System;
-using System.Buffers.Binary;
 using System.IO;
 using System.Linq;
+using ListMmf.Tests.Compatibility;
 using ListMmf.Tests.Platform;
 using Xunit;
 
@@ -15,23 +15,8 @@ public sealed class IntegerListMmfTests : IDisposable
 
     private string FilePath => _directory.File("values.bt");
 
-    /// <summary>A file in the existing library's layout, written byte by byte: header, then each value's low bytes.</summary>
-    private string HandMade(DataType code, params long[] values)
-    {
-        int width = DataTypes.WidthOf(code);
-        var bytes = new byte[16 + (values.Length * width) + 1024];
-        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(4), (int)code);
-        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(8), values.Length);
-        Span<byte> eight = stackalloc byte[8];
-        for (int i = 0; i < values.Length; i++)
-        {
-            BinaryPrimitives.WriteInt64LittleEndian(eight, values[i]);
-            eight[..width].CopyTo(bytes.AsSpan(16 + (i * width)));
-        }
-
-        File.WriteAllBytes(FilePath, bytes);
-        return FilePath;
-    }
+    private string HandMade(DataType code, params long[] values) =>
+        HandMadeFile.Write(FilePath, (int)code, DataTypes.WidthOf(code), values);
 
     private static long[] All(IntegerListMmf list)
     {
