@@ -16,7 +16,9 @@ namespace ListMmf;
 /// One writer and any number of readers, as for <see cref="ListMmf{T}"/>: the writer stores the bits, then the word
 /// count, then publishes the bit count (release); <see cref="Count"/> reads it (acquire). The bulk operations
 /// (<see cref="And"/>, <see cref="Or"/>, <see cref="Xor"/>, <see cref="Not"/>) work a vector of words at a time;
-/// <see cref="PopCount"/> and <see cref="IndexOfNext"/> 64 bits at a time. An instance is not thread-safe.
+/// <see cref="PopCount"/> and <see cref="IndexOfNext"/> 64 bits at a time; they and <see cref="Flush"/> work on
+/// arrays of up to 2^31 words (68.7 billion bits) and throw <see cref="OverflowException"/> beyond. An instance is
+/// not thread-safe.
 /// </remarks>
 public sealed unsafe class ListMmfBitArray : IDisposable
 {
@@ -47,8 +49,17 @@ public sealed unsafe class ListMmfBitArray : IDisposable
         try
         {
             UpdatePointers();
-            long words = Volatile.Read(ref *_wordCount);
+
+            // The bit count first: a writer stores the word count before it publishes bits in a new word, so a
+            // word count read after the bits covers them; the mapping is refreshed for words the writer grew into.
             long bits = Volatile.Read(ref *_bitCount);
+            long words = Volatile.Read(ref *_wordCount);
+            if (words >= 0 && WordsOffset + (words * sizeof(uint)) > _storage.Length)
+            {
+                _storage.Refresh();
+                UpdatePointers();
+            }
+
             if (words < 0 || WordsOffset + (words * sizeof(uint)) > _storage.Length)
             {
                 throw new ListMmfFormatException(Path, $"the header counts {words:N0} words of bits, but the file is only {_storage.Length:N0} bytes long (the words start at byte {WordsOffset}).");
@@ -97,7 +108,9 @@ public sealed unsafe class ListMmfBitArray : IDisposable
                 ThrowHelper.IndexOutOfRange(index, count);
             }
 
-            return ((_words[index >> 5] >> (int)(index & 31)) & 1) != 0;
+            bool bit = ((_words[index >> 5] >> (int)(index & 31)) & 1) != 0;
+            GC.KeepAlive(this);
+            return bit;
         }
 
         set
@@ -110,6 +123,7 @@ public sealed unsafe class ListMmfBitArray : IDisposable
             }
 
             Set(index, value);
+            GC.KeepAlive(this);
         }
     }
 
@@ -186,6 +200,7 @@ public sealed unsafe class ListMmfBitArray : IDisposable
             }
         }
 
+        GC.KeepAlive(this);
         return -1;
     }
 
@@ -217,6 +232,7 @@ public sealed unsafe class ListMmfBitArray : IDisposable
             words[i] = ~words[i];
         }
 
+        GC.KeepAlive(this);
         return this;
     }
 
@@ -268,6 +284,7 @@ public sealed unsafe class ListMmfBitArray : IDisposable
         }
 
         GC.KeepAlive(other);
+        GC.KeepAlive(this);
         return this;
     }
 

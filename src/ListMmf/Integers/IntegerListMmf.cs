@@ -16,8 +16,10 @@ namespace ListMmf;
 /// failure (a full disk) leaves it whole. The writer then marks the old file replaced; a reader of this type sees the
 /// mark on its next <see cref="Count"/>, read or search, and reopens the path. No reader reads one file's bytes as
 /// another width. A reader that opened the file as a plain <see cref="ListMmf{T}"/> keeps the old file until it
-/// reopens. On Windows the rename fails while another process has the file open; the file is then unchanged and the
-/// exception says so.</para>
+/// reopens. A failure before the rename leaves the file unchanged and says so; once renamed, the new file is the
+/// list (a failure to make the directory durable afterwards is reported as such). On Windows the rename fails while
+/// the file is mapped, by this writer too, so widening and TruncateBeginning are refused there with the file
+/// unchanged (not run on Windows here).</para>
 /// <para>An instance is not thread-safe; give each thread its own reader.</para>
 /// </remarks>
 public sealed class IntegerListMmf : IDisposable
@@ -26,6 +28,7 @@ public sealed class IntegerListMmf : IDisposable
 
     private readonly WriterLock? _lock;
     private readonly ListMmfOptions _options;
+    private readonly string _target = "";
     private IntegerStore _store;
     private long _min;
     private long _max;
@@ -49,6 +52,11 @@ public sealed class IntegerListMmf : IDisposable
             {
                 ThrowIfDirectoryMissing(Path);
                 _lock = WriterLock.Acquire(Path);
+
+                // Replacements are written beside the real file (symbolic links resolved), so that renaming one
+                // over it keeps the link; an interrupted one leaves a temporary file, removed here under the lock.
+                _target = StoragePlatform.Current.CanonicalPath(Path);
+                ListMmfStorage.RemoveLeftoverTemporaries(_target);
                 if (!File.Exists(Path) && !_options.CreateIfMissing)
                 {
                     throw new FileNotFoundException($"'{Path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", Path);
@@ -262,7 +270,7 @@ public sealed class IntegerListMmf : IDisposable
     /// </summary>
     private void Replace(DataType dataType, long skip, string what)
     {
-        string temporary = $"{Path}.{Guid.NewGuid():N}.tmp";
+        string temporary = $"{_target}.{Guid.NewGuid():N}.tmp";
         long count = _store.Count;
         try
         {
@@ -280,8 +288,7 @@ public sealed class IntegerListMmf : IDisposable
                 target.Flush();
             }
 
-            File.Move(temporary, Path, overwrite: true);
-            StoragePlatform.Current.FlushDirectory(System.IO.Path.GetDirectoryName(Path)!, Path);
+            File.Move(temporary, _target, overwrite: true);
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
@@ -289,11 +296,13 @@ public sealed class IntegerListMmf : IDisposable
             throw new ListMmfException(Path, $"could not {what} the list into a new {dataType} file: {exception.Message} The file is unchanged.", exception);
         }
 
+        // Renamed: from here the new file is the list, whatever fails next.
         IntegerStore replaced = _store;
+        _store = IntegerStore.Open(_target, FileAccess.ReadWrite, _options, dataType);
+        (_min, _max) = IntegerWidths.RangeOf(dataType);
         replaced.MarkReplaced();
         replaced.Dispose();
-        _store = IntegerStore.Open(Path, FileAccess.ReadWrite, _options, dataType);
-        (_min, _max) = IntegerWidths.RangeOf(dataType);
+        StoragePlatform.Current.FlushDirectory(System.IO.Path.GetDirectoryName(_target)!, Path);
     }
 
     private void ThrowIfNotWritable()

@@ -41,6 +41,30 @@ internal abstract class IntegerStore : IDisposable
     /// </summary>
     public static IntegerStore Open(string path, FileAccess access, ListMmfOptions options, DataType createAs)
     {
+        // A reader can meet a replacement between reading the code and opening the file, or open a file that is
+        // replaced at once: it tries again, as the replacement is complete by the time it is marked.
+        const int Attempts = 16;
+        for (int attempt = 1; ; attempt++)
+        {
+            try
+            {
+                IntegerStore store = OpenOnce(path, access, options, createAs);
+                if (access == FileAccess.Read && store.IsReplaced && attempt < Attempts)
+                {
+                    store.Dispose();
+                    continue;
+                }
+
+                return store;
+            }
+            catch (ListMmfException) when (access == FileAccess.Read && attempt < Attempts)
+            {
+            }
+        }
+    }
+
+    private static IntegerStore OpenOnce(string path, FileAccess access, ListMmfOptions options, DataType createAs)
+    {
         DataType dataType = File.Exists(path) ? ListMmfFileInfo.Read(path).DataType : createAs;
         if (!IntegerWidths.IsInteger(dataType))
         {

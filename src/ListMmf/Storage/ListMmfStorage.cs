@@ -285,7 +285,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     /// Deletes the temporary files of creates that were interrupted (the process killed between creating and
     /// renaming). Called with the writer lock held, so no other process is creating the file now.
     /// </summary>
-    private static void RemoveLeftoverTemporaries(string path)
+    internal static void RemoveLeftoverTemporaries(string path)
     {
         string directory = System.IO.Path.GetDirectoryName(path)!;
         string name = System.IO.Path.GetFileName(path);

@@ -198,4 +198,39 @@ public sealed class IntegerListMmfTests : IDisposable
         Assert.Equal(DataType.Byte, reader.DataType);
         Assert.Equal(200_000, reader.Count);
     }
+
+    [UnixFact]
+    public void WideningThroughASymbolicLinkReplacesTheTargetAndKeepsTheLink()
+    {
+        string target = _directory.File("real.bt");
+        string link = _directory.File("link.bt");
+        using (IntegerListMmf.OpenSmallest(target))
+        {
+        }
+
+        File.CreateSymbolicLink(link, target);
+        using var list = IntegerListMmf.OpenSmallest(link);
+        list.Add(100_000);
+
+        Assert.NotNull(new FileInfo(link).LinkTarget);
+        Assert.Throws<ListMmfLockedException>(() => IntegerListMmf.OpenSmallest(target));
+        using var reader = IntegerListMmf.Open(target, FileAccess.Read);
+        Assert.Equal(DataType.UInt24, reader.DataType);
+        Assert.Equal(100_000, reader[0]);
+    }
+
+    [Fact]
+    public void AWriterRemovesWhatAnInterruptedReplacementLeft()
+    {
+        using (IntegerListMmf.OpenSmallest(FilePath))
+        {
+        }
+
+        string leftover = $"{FilePath}.{Guid.NewGuid():N}.tmp";
+        File.WriteAllBytes(leftover, new byte[100]);
+
+        using var list = IntegerListMmf.OpenSmallest(FilePath);
+
+        Assert.False(File.Exists(leftover));
+    }
 }
