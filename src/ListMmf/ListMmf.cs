@@ -33,7 +33,16 @@ namespace ListMmf;
 public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     where T : unmanaged
 {
-    private readonly ListMmfStorage _storage;
+    private readonly ListMmfOptions _options;
+
+    /// <summary>The file's storage; replaced when the file is (<see cref="TruncateBeginning"/>).</summary>
+    private ListMmfStorage _storage;
+
+    /// <summary>Storages of files this list has replaced or followed a replacement of: kept mapped, for spans taken before, until disposal.</summary>
+    private List<ListMmfStorage>? _retired;
+
+    /// <summary>The version in the header of the mapping: 0, or <see cref="ListMmfHeader.ReplacedVersion"/> once the file was replaced.</summary>
+    private int* _version;
 
     /// <summary>The published count, in the header of the mapping; points at a zero once disposed.</summary>
     private long* _count;
@@ -86,6 +95,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         options ??= ListMmfOptions.Default;
+        _options = options;
         Path = System.IO.Path.GetFullPath(path);
         _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, writerLockHeld);
         UpdatePointers();
@@ -125,7 +135,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         get
         {
             long count = Volatile.Read(ref *_count);
-            return (ulong)count <= (ulong)_capacity ? count : FollowWriter(count);
+            return (ulong)count <= (ulong)_capacity && *_version == 0 ? count : FollowWriter(count);
         }
     }
 
@@ -270,6 +280,74 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         Volatile.Write(ref *_count, newCount);
     }
 
+    /// <summary>
+    /// Drops the first <paramref name="count"/> items, for rolling windows: a maintenance operation that writes the
+    /// rest into a new file under a temporary name, makes it durable and renames it over this one (the old file is
+    /// never changed, so a failure before the rename, a full disk, leaves it whole), then marks the old file replaced.
+    /// Readers reopen the path on their next <see cref="Count"/>, read or search and see the shorter list; an index
+    /// or count a reader kept from before now points <paramref name="count"/> items further on, and spans and
+    /// enumerators taken before keep showing the old file.
+    /// </summary>
+    /// <remarks>On Windows the rename fails while the file is mapped, by this writer too: the call then throws with
+    /// the file unchanged (not run on Windows here).</remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
+    /// <exception cref="ListMmfException">The new file could not be written or renamed into place; the file is unchanged.</exception>
+    public void TruncateBeginning(long count)
+    {
+        ThrowIfNotWritable();
+        long total = Count;
+        if ((ulong)count > (ulong)total)
+        {
+            ThrowHelper.ArgumentOutOfRange(nameof(count), count, $"The count to drop must be at least 0 and at most Count ({total:N0}).");
+        }
+
+        if (count == 0)
+        {
+            return;
+        }
+
+        string target = StoragePlatform.Current.CanonicalPath(Path);
+        string temporary = $"{target}.{Guid.NewGuid():N}.tmp";
+        try
+        {
+            var options = _options with { InitialCapacity = total - count, CreateIfMissing = true };
+            using (var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, writerLockHeld: true))
+            {
+                for (long start = count; start < total; start += int.MaxValue / 2)
+                {
+                    copy.AddRange(new ReadOnlySpan<T>(_items + start, (int)Math.Min(int.MaxValue / 2, total - start)));
+                }
+
+                copy.Flush();
+            }
+
+            File.Move(temporary, target, overwrite: true);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            DurableFile.TryDelete(temporary);
+            throw new ListMmfException(Path, $"could not truncate the beginning into a new file: {exception.Message} The file is unchanged.", exception);
+        }
+
+        // Renamed: from here the new file is the list. The old storage keeps this writer's lock until disposal.
+        ListMmfStorage replaced = _storage;
+        _storage = ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, writerLockHeld: true);
+        (_retired ??= []).Add(replaced);
+        Volatile.Write(ref *(int*)replaced.Pointer, ListMmfHeader.ReplacedVersion);
+        UpdatePointers();
+        Generation++;
+        StoragePlatform.Current.FlushDirectory(System.IO.Path.GetDirectoryName(target)!, Path);
+    }
+
+    /// <summary>How many times this list has moved to a new file (its own <see cref="TruncateBeginning"/>, or a reader following one): what a page index built over the old items checks.</summary>
+    internal int Generation { get; private set; }
+
+    /// <summary>
+    /// Whether a reader reopens the path when its file is marked replaced (the default); an
+    /// <see cref="IntegerListMmf"/> turns it off for its lists, because it reopens at another width itself.
+    /// </summary>
+    internal bool ReopensOnReplacement { get; init; } = true;
+
     /// <summary>A read-only span over <paramref name="length"/> items starting at <paramref name="start"/>, straight over the mapping.</summary>
     /// <remarks>
     /// The span stays valid across growth, until the list is disposed or collected: keep the list referenced (a
@@ -398,10 +476,15 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         _disposed = true;
         _count = DisposedCount.Pointer;
+        _version = (int*)DisposedCount.Pointer;
         _items = null;
         _capacity = 0;
         _appendLimit = 0;
         _storage.Dispose();
+        foreach (ListMmfStorage retired in _retired ?? [])
+        {
+            retired.Dispose();
+        }
     }
 
     /// <inheritdoc/>
@@ -411,6 +494,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     private void UpdatePointers()
     {
         byte* start = _storage.Pointer;
+        _version = (int*)start;
         _count = (long*)(start + ListMmfHeader.CountOffset);
         _items = (T*)(start + ListMmfHeader.Size);
         _capacity = (_storage.Length - ListMmfHeader.Size) / sizeof(T);
@@ -426,6 +510,18 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     private long FollowWriter(long count)
     {
         ThrowIfDisposed();
+        int version = Volatile.Read(ref *_version);
+        if (version == ListMmfHeader.ReplacedVersion && ReopensOnReplacement && !IsWritable)
+        {
+            Reopen();
+            return Count;
+        }
+
+        if (version is not (0 or ListMmfHeader.ReplacedVersion))
+        {
+            throw new ListMmfFormatException(Path, $"the header's version has changed to {version} since the file was opened; another program damaged it.");
+        }
+
         if (count < 0)
         {
             ThrowHelper.DamagedCount(Path, count, _capacity);
@@ -435,6 +531,19 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         UpdatePointers();
         ThrowIfDamaged(count);
         return count;
+    }
+
+    /// <summary>
+    /// Follows a replacement of the file (see <see cref="TruncateBeginning"/>): opens the path again, whose new file
+    /// was in place before the old one was marked, and keeps the old mapping for the spans taken from it.
+    /// </summary>
+    private void Reopen()
+    {
+        ListMmfStorage replacement = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false);
+        (_retired ??= []).Add(_storage);
+        _storage = replacement;
+        UpdatePointers();
+        Generation++;
     }
 
     /// <summary>The slow path of the appends: a reader or a disposed list, a damaged count, or a full file.</summary>

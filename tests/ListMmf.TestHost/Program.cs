@@ -19,6 +19,7 @@ namespace ListMmf.TestHost;
 /// <item><c>stress-write PATH SECONDS</c> and <c>stress-read PATH SECONDS</c>: see <see cref="Stress"/>.</item>
 /// <item><c>table-write</c>, <c>table-read</c> and <c>table-crash</c>: see <see cref="Tables"/>.</item>
 /// <item><c>int-widen</c>, <c>int-truncate</c> and <c>int-read</c>: see <see cref="Integers"/>.</item>
+/// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
 /// (message on standard error), 5 a ListMmfLockedException.
@@ -48,6 +49,8 @@ public static class Program
                 ["int-widen", string path] => Integers.Widen(path),
                 ["int-truncate", string path] => Integers.Truncate(path),
                 ["int-read", string path, string kind, string seconds] => Integers.Read(path, kind, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["series-truncate", string path] => SeriesTruncation.Write(path),
+                ["series-read", string path, string seconds] => SeriesTruncation.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 _ => Usage(),
             };
         }
@@ -198,7 +201,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS | table-read DIR ROWS SECONDS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS | table-read DIR ROWS SECONDS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS | series-truncate PATH | series-read PATH SECONDS");
         return 3;
     }
 }

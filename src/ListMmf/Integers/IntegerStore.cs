@@ -103,7 +103,7 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
 
     public IntegerStore(string path, FileAccess access, ListMmfOptions options)
     {
-        _list = new ListMmf<TRaw>(path, access, options, TCodec.DataType, requireDataType: true, writerLockHeld: true);
+        _list = new ListMmf<TRaw>(path, access, options, TCodec.DataType, requireDataType: true, writerLockHeld: true) { ReopensOnReplacement = false };
     }
 
     public override DataType DataType => TCodec.DataType;

@@ -38,6 +38,9 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     private readonly bool _indexed;
     private PageIndex<T>? _index;
 
+    /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when the index was built.</summary>
+    private int _indexGeneration;
+
     /// <summary>Opens or creates the sorted list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.</summary>
     public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
         : this(new ListMmf<T>(path, access, options), order, options)
@@ -143,6 +146,13 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     public void Truncate(long newCount)
     {
         _list.Truncate(newCount);
+        _index = null;
+    }
+
+    /// <inheritdoc cref="ListMmf{T}.TruncateBeginning"/>
+    public void TruncateBeginning(long count)
+    {
+        _list.TruncateBeginning(count);
         _index = null;
     }
 
@@ -337,6 +347,12 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     private PageIndex<T>? IndexFor(T* items, long count)
     {
         PageIndex<T>? index = _index;
+        if (index is not null && _indexGeneration != _list.Generation)
+        {
+            // The list moved to a new file (a TruncateBeginning): the index describes the old items.
+            index = _index = null;
+        }
+
         if (index is not null)
         {
             if (count < index.IndexedCount)
@@ -359,6 +375,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
             return null;
         }
 
+        _indexGeneration = _list.Generation;
         return _index = PageIndex<T>.Build(items, count);
     }
 

@@ -201,6 +201,9 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>, 
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
     public void Truncate(long newCount) => Keys.Truncate(newCount);
 
+    /// <inheritdoc cref="ListMmf{T}.TruncateBeginning"/>
+    public void TruncateBeginning(long count) => Keys.TruncateBeginning(count);
+
     /// <inheritdoc cref="ListMmf{T}.Dispose"/>
     public void Dispose()
     {

@@ -44,13 +44,26 @@ public sealed class ReplacementMultiProcessTests : IDisposable
         Assert.True(readerLines.Sum(line => StressReport.Figure(line, "reads")) >= 100, "the readers hardly read");
     }
 
-    private (string WriterLine, string[] ReaderLines) Run(string writerCommand, string kind, TimeSpan readFor)
+    [Fact]
+    public void TimeSeriesReadersFollowEveryTruncateBeginningWithoutAStaleTime()
+    {
+        (string writerLine, string[] readerLines) = Run("series-truncate", null, TimeSpan.FromSeconds(3));
+
+        StressReport.Publish(_output, $"series truncate beginning: writer {writerLine}{string.Concat(readerLines.Select(line => $"{Environment.NewLine}  reader {line}"))}");
+        Assert.Contains($"truncations={ListMmf.TestHost.SeriesTruncation.Rounds}", writerLine);
+        Assert.All(readerLines, line => Assert.Equal(0, StressReport.Figure(line, "wrong")));
+        Assert.True(readerLines.Sum(line => StressReport.Figure(line, "searches")) >= 100, "the readers hardly searched");
+    }
+
+    /// <summary>Starts the writer, then two readers (int-read KIND, or series-read when KIND is null), and lets the writer go once both are open.</summary>
+    private (string WriterLine, string[] ReaderLines) Run(string writerCommand, string? kind, TimeSpan readFor)
     {
         string path = _directory.File("values.bt");
+        string seconds = readFor.TotalSeconds.ToString(CultureInfo.InvariantCulture);
         using var writer = ChildProcess.Start(writerCommand, path);
         Assert.Equal("created", writer.ReadLine());
         var readers = Enumerable.Range(0, 2)
-            .Select(_ => ChildProcess.Start("int-read", path, kind, readFor.TotalSeconds.ToString(CultureInfo.InvariantCulture)))
+            .Select(_ => kind is null ? ChildProcess.Start("series-read", path, seconds) : ChildProcess.Start("int-read", path, kind, seconds))
             .ToList();
         try
         {

@@ -1,0 +1,107 @@
+using System;
+using System.IO;
+using System.Linq;
+using ListMmf.Tests.Platform;
+using Xunit;
+
+namespace ListMmf.Tests;
+
+public sealed class TruncateBeginningTests : IDisposable
+{
+    private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string FilePath => _directory.File("list.bt");
+
+    [Fact]
+    public void TheWriterAndItsReadersSeeTheItemsAfterTheDroppedOnes()
+    {
+        using var writer = new ListMmf<int>(FilePath);
+        writer.AddRange(Enumerable.Range(0, 10_000).ToArray());
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        ReadOnlySpan<int> before = reader.AsSpan(0, 3);
+
+        writer.TruncateBeginning(4_000);
+        writer.Add(10_000);
+
+        Assert.Equal(6_001, writer.Count);
+        Assert.Equal(6_001, reader.Count);
+        Assert.Equal(4_000, reader[0]);
+        Assert.Equal(10_000, reader[6_000]);
+        Assert.Equal([0, 1, 2], before.ToArray());
+        Assert.Empty(Directory.GetFiles(_directory.Path, "*.tmp"));
+    }
+
+    [Fact]
+    public void ASeriesSearchedThroughItsPageIndexAnswersForTheNewItems()
+    {
+        using var writer = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending);
+        writer.AddRange(Enumerable.Range(0, 200_000).Select(i => Start.AddSeconds(i)).ToArray());
+        using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(FilePath, TimeSeriesOrder.Ascending);
+        reader.Keys.IndexMinimumPages = 1;
+        writer.Keys.IndexMinimumPages = 1;
+        Assert.Equal(150_000, reader.LowerBound(Start.AddSeconds(150_000)));
+        Assert.NotNull(reader.Keys.Index);
+
+        writer.TruncateBeginning(100_000);
+        writer.AddRange(Enumerable.Range(200_000, 100_000).Select(i => Start.AddSeconds(i)).ToArray());
+
+        Assert.Equal(50_000, reader.LowerBound(Start.AddSeconds(150_000)));
+        Assert.Equal(150_000, reader.LowerBound(Start.AddSeconds(250_000)));
+        Assert.Equal(0, reader.LowerBound(Start));
+        Assert.Equal(50_000, writer.LowerBound(Start.AddSeconds(150_000)));
+    }
+
+    [Fact]
+    public void TheWriterKeepsItsLockAcrossTheReplacement()
+    {
+        using var writer = new ListMmf<long>(FilePath);
+        writer.AddRange([1, 2, 3]);
+
+        writer.TruncateBeginning(1);
+
+        Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(FilePath));
+    }
+
+    [Fact]
+    public void TruncatingMoreThanTheCountIsRefused()
+    {
+        using var writer = new ListMmf<long>(FilePath);
+        writer.AddRange([1, 2, 3]);
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => writer.TruncateBeginning(4));
+        Assert.Throws<ArgumentOutOfRangeException>(() => writer.TruncateBeginning(-1));
+        Assert.Equal(3, writer.Count);
+    }
+
+    [Fact]
+    public void AReaderCannotTruncate()
+    {
+        using (var writer = new ListMmf<long>(FilePath))
+        {
+            writer.Add(1);
+        }
+
+        using var reader = new ListMmf<long>(FilePath, FileAccess.Read);
+        Assert.Throws<NotSupportedException>(() => reader.TruncateBeginning(1));
+    }
+
+    [TmpfsFact]
+    public void TruncatingOnAFullDiskLeavesTheFileWholeAndSaysSo()
+    {
+        using var disk = new TmpfsMount("size=1m");
+        string path = disk.File("list.bt");
+        using var writer = new ListMmf<long>(path);
+        writer.AddRange(Enumerable.Range(0, 100_000).Select(i => (long)i).ToArray());
+        File.WriteAllBytes(disk.File("filler"), new byte[(1 << 20) - (int)new FileInfo(path).Length - (64 * 1024)]);
+
+        var error = Assert.Throws<ListMmfException>(() => writer.TruncateBeginning(10));
+
+        Assert.Contains("The file is unchanged", error.Message);
+        Assert.Equal(100_000, writer.Count);
+        Assert.Equal(0, writer[0]);
+        Assert.Empty(Directory.GetFiles(disk.Path, "*.tmp"));
+    }
+}
