@@ -71,11 +71,37 @@ public sealed class HandMadeFileTests : IDisposable
     }
 
     [Fact]
+    public void AnAnyStructFileOpensAsTheCallersStruct()
+    {
+        byte[] items = new byte[24];
+        System.Buffers.Binary.BinaryPrimitives.WriteInt64LittleEndian(items, 638_000_000_000_000_000);
+        System.Buffers.Binary.BinaryPrimitives.WriteSingleLittleEndian(items.AsSpan(8), 4500.25f);
+        System.Buffers.Binary.BinaryPrimitives.WriteInt64LittleEndian(items.AsSpan(12), 638_000_000_000_000_001);
+        System.Buffers.Binary.BinaryPrimitives.WriteSingleLittleEndian(items.AsSpan(20), 4500.5f);
+
+        using var list = new ListMmf<Tick12>(HandMadeFile.Write(_directory.File("structs.bt"), 0, 2, items), FileAccess.Read);
+
+        Assert.Equal(DataType.AnyStruct, list.DataType);
+        Assert.Equal(2, list.Count);
+        Assert.Equal(638_000_000_000_000_001, list[1].Ticks);
+        Assert.Equal(4500.5f, list[1].Price);
+    }
+
+    [Fact]
     public void AnUnknownCodeIsAFormatError()
     {
         var error = Assert.Throws<ListMmfFormatException>(() => new ListMmf<int>(HandMadeFile.Write(_directory.File("code22.bt"), 22, 0, []), FileAccess.Read));
 
         Assert.Contains("data-type code 22", error.Message);
+    }
+
+    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential, Pack = 4)]
+    private readonly struct Tick12
+    {
+#pragma warning disable CS0649 // Filled by the mapping.
+        public readonly long Ticks;
+        public readonly float Price;
+#pragma warning restore CS0649
     }
 
     private readonly struct Int24Bytes
