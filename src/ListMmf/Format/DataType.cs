@@ -8,7 +8,7 @@ public enum DataType
 {
     /// <summary>Any fixed-size struct; the header does not record its size.</summary>
     AnyStruct = 0,
-    /// <summary>Packed bits (not supported by <see cref="ListMmf{T}"/>).</summary>
+    /// <summary>Packed bits: opened by <see cref="ListMmfBitArray"/>, not by <see cref="ListMmf{T}"/>.</summary>
     Bit = 1,
     /// <summary><see cref="sbyte"/>.</summary>
     SByte = 2,
