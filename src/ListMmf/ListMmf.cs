@@ -158,7 +158,16 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            if ((ulong)index >= (ulong)Count)
+            // Not Count: the indexer skips the check for a replaced file (TruncateBeginning), so that a read costs
+            // what it did; it reads the file it has, whole and consistent, until Count, a search or AsSpan moves the
+            // list to the new file.
+            long count = Volatile.Read(ref *_count);
+            if ((ulong)count > (ulong)_capacity)
+            {
+                count = FollowWriter(count);
+            }
+
+            if ((ulong)index >= (ulong)count)
             {
                 ThrowIndexOutOfRange(index);
             }
