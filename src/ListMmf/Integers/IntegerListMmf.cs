@@ -50,7 +50,7 @@ public sealed class IntegerListMmf : IDisposable
         {
             if (IsWritable)
             {
-                ThrowIfDirectoryMissing(Path);
+                ListMmfStorage.ThrowIfDirectoryMissing(Path);
                 _lock = WriterLock.Acquire(Path);
 
                 // Replacements are written beside the real file (symbolic links resolved), so that renaming one
@@ -311,15 +311,6 @@ public sealed class IntegerListMmf : IDisposable
         if (!IsWritable)
         {
             ThrowHelper.ReadOnly(Path);
-        }
-    }
-
-    private static void ThrowIfDirectoryMissing(string path)
-    {
-        string? directory = System.IO.Path.GetDirectoryName(path);
-        if (directory is not null && !Directory.Exists(directory))
-        {
-            throw new DirectoryNotFoundException($"'{path}': the directory '{directory}' does not exist.");
         }
     }
 }

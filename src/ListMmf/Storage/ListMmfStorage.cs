@@ -313,7 +313,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         }
     }
 
-    private static void ThrowIfDirectoryMissing(string path)
+    internal static void ThrowIfDirectoryMissing(string path)
     {
         string? directory = System.IO.Path.GetDirectoryName(path);
         if (directory is not null && !Directory.Exists(directory))
