@@ -316,36 +316,26 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         string target = StoragePlatform.Current.CanonicalPath(Path);
-        string temporary = $"{target}.{Guid.NewGuid():N}.tmp";
-        try
+        DurableFile.Replace(target, Path, "truncate the beginning of", temporary =>
         {
             var options = _options with { InitialCapacity = total - count, CreateIfMissing = true };
-            using (var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, writerLockHeld: true))
+            using var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, writerLockHeld: true);
+            for (long start = count; start < total; start += int.MaxValue / 2)
             {
-                for (long start = count; start < total; start += int.MaxValue / 2)
-                {
-                    copy.AddRange(new ReadOnlySpan<T>(_items + start, (int)Math.Min(int.MaxValue / 2, total - start)));
-                }
-
-                copy.Flush();
+                copy.AddRange(new ReadOnlySpan<T>(_items + start, (int)Math.Min(int.MaxValue / 2, total - start)));
             }
 
-            File.Move(temporary, target, overwrite: true);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            DurableFile.TryDelete(temporary);
-            throw new ListMmfException(Path, $"could not truncate the beginning into a new file: {exception.Message} The file is unchanged.", exception);
-        }
+            copy.Flush();
+        });
 
         // Renamed: from here the new file is the list. The old storage keeps this writer's lock until disposal.
         ListMmfStorage replaced = _storage;
         _storage = ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, writerLockHeld: true);
         (_retired ??= []).Add(replaced);
-        Volatile.Write(ref *(int*)replaced.Pointer, ListMmfHeader.ReplacedVersion);
+        replaced.MarkReplaced();
         UpdatePointers();
         Generation++;
-        StoragePlatform.Current.FlushDirectory(System.IO.Path.GetDirectoryName(target)!, Path);
+        DurableFile.FlushDirectoryOf(target, Path);
     }
 
     /// <summary>How many times this list has moved to a new file (its own <see cref="TruncateBeginning"/>, or a reader following one): what a page index built over the old items checks.</summary>
@@ -447,7 +437,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         get
         {
             ThrowIfDisposed();
-            return Volatile.Read(ref *(int*)_storage.Pointer) == ListMmfHeader.ReplacedVersion;
+            return _storage.IsReplaced;
         }
     }
 
@@ -455,7 +445,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     internal void MarkReplaced()
     {
         ThrowIfNotWritable();
-        Volatile.Write(ref *(int*)_storage.Pointer, ListMmfHeader.ReplacedVersion);
+        _storage.MarkReplaced();
     }
 
     /// <summary>

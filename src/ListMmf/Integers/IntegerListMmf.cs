@@ -184,7 +184,7 @@ public sealed class IntegerListMmf : IDisposable
 
         if (count > 0)
         {
-            Replace(_store.DataType, count, "truncate its beginning");
+            Replace(_store.DataType, count, "truncate the beginning of");
         }
     }
 
@@ -270,31 +270,21 @@ public sealed class IntegerListMmf : IDisposable
     /// </summary>
     private void Replace(DataType dataType, long skip, string what)
     {
-        string temporary = $"{_target}.{Guid.NewGuid():N}.tmp";
         long count = _store.Count;
-        try
+        DurableFile.Replace(_target, Path, what, temporary =>
         {
             var options = _options with { InitialCapacity = count - skip, CreateIfMissing = true };
-            using (IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType))
+            using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType);
+            var buffer = new long[CopyChunk];
+            for (long start = skip; start < count; start += CopyChunk)
             {
-                var buffer = new long[CopyChunk];
-                for (long start = skip; start < count; start += CopyChunk)
-                {
-                    Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
-                    _store.CopyTo(start, chunk);
-                    target.AddRange(chunk);
-                }
-
-                target.Flush();
+                Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
+                _store.CopyTo(start, chunk);
+                target.AddRange(chunk);
             }
 
-            File.Move(temporary, _target, overwrite: true);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            DurableFile.TryDelete(temporary);
-            throw new ListMmfException(Path, $"could not {what} the list into a new {dataType} file: {exception.Message} The file is unchanged.", exception);
-        }
+            target.Flush();
+        });
 
         // Renamed: from here the new file is the list, whatever fails next.
         IntegerStore replaced = _store;
@@ -302,7 +292,7 @@ public sealed class IntegerListMmf : IDisposable
         (_min, _max) = IntegerWidths.RangeOf(dataType);
         replaced.MarkReplaced();
         replaced.Dispose();
-        StoragePlatform.Current.FlushDirectory(System.IO.Path.GetDirectoryName(_target)!, Path);
+        DurableFile.FlushDirectoryOf(_target, Path);
     }
 
     private void ThrowIfNotWritable()

@@ -25,7 +25,7 @@ internal static class DurableFile
             }
 
             File.Move(temporary, path, overwrite: false);
-            platform.FlushDirectory(Path.GetDirectoryName(path)!, path);
+            FlushDirectoryOf(path, path);
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
         {
@@ -36,6 +36,36 @@ internal static class DurableFile
             TryDelete(temporary);
         }
     }
+
+    /// <summary>
+    /// Replaces the file at <paramref name="target"/> (a real path, symbolic links resolved) by the one
+    /// <paramref name="write"/> creates and makes durable under the temporary name it is given, renamed over it.
+    /// The caller then moves to the new file and makes the directory durable (<see cref="FlushDirectoryOf"/>): once
+    /// renamed, the new file is the list whatever fails next.
+    /// </summary>
+    /// <param name="target">The file to replace.</param>
+    /// <param name="path">The list's path, for messages.</param>
+    /// <param name="what">What the replacement does, for messages ("widen", "truncate the beginning of").</param>
+    /// <param name="write">Creates the new file at the temporary path given, and makes it durable.</param>
+    /// <exception cref="ListMmfException">The new file could not be written or renamed into place; the old file is unchanged and no temporary file is left.</exception>
+    public static void Replace(string target, string path, string what, Action<string> write)
+    {
+        string temporary = $"{target}.{Guid.NewGuid():N}.tmp";
+        try
+        {
+            write(temporary);
+            File.Move(temporary, target, overwrite: true);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            TryDelete(temporary);
+            throw new ListMmfException(path, $"could not {what} the list into a new file: {exception.Message} The file is unchanged.", exception);
+        }
+    }
+
+    /// <summary>Makes the directory of <paramref name="target"/> durable, after a file was renamed into it.</summary>
+    public static void FlushDirectoryOf(string target, string path) =>
+        StoragePlatform.Current.FlushDirectory(Path.GetDirectoryName(target)!, path);
 
     /// <summary>Deletes <paramref name="path"/> if it can; a leftover temporary file is harmless.</summary>
     public static void TryDelete(string path)

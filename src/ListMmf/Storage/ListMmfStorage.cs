@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Threading;
 using System.Text.RegularExpressions;
 using CommunityToolkit.HighPerformance.Buffers;
 using Microsoft.Win32.SafeHandles;
@@ -183,6 +184,12 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             _mapping.Populate(ListMmfHeader.Size, end - ListMmfHeader.Size);
         }
     }
+
+    /// <summary>Whether the file's header carries <see cref="ListMmfHeader.ReplacedVersion"/>: a writer has renamed a new file over it.</summary>
+    public bool IsReplaced => Volatile.Read(ref *(int*)Pointer) == ListMmfHeader.ReplacedVersion;
+
+    /// <summary>Marks the file replaced, once the new file has been renamed over it, for the readers that still map it.</summary>
+    public void MarkReplaced() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.ReplacedVersion);
 
     /// <summary>Maps what a writer has added to the file since; returns the mapped length.</summary>
     public long Refresh() => _mapping.Refresh();
