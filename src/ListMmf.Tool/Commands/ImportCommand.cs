@@ -75,7 +75,7 @@ internal static class ImportCommand
             var schema = new TimeSeriesTableSchema(request.TimeColumn);
             foreach ((string name, string type) in request.Columns)
             {
-                schema.Add(name, ColumnSink.For(name, 0, type, 0).DataType);
+                schema.Add(name, ColumnSink.DataTypeOf(name, type));
             }
         }
         catch (ArgumentException exception)

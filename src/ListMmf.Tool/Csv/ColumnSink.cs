@@ -25,20 +25,36 @@ internal abstract class ColumnSink
 
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
-    /// <summary>The sink for a column of <paramref name="type"/>: double, float, long, int, short, sbyte, ulong, uint, ushort or byte.</summary>
-    public static ColumnSink For(string name, int field, string type, int batch) => type switch
+    /// <summary>The data-type code a column of <paramref name="type"/> is stored with: double, float, long, int, short, sbyte, ulong, uint, ushort or byte.</summary>
+    /// <exception cref="UsageException">Another type.</exception>
+    public static DataType DataTypeOf(string name, string type) => type switch
     {
-        "double" => new ColumnSink<double>(name, field, batch),
-        "float" => new ColumnSink<float>(name, field, batch),
-        "long" => new ColumnSink<long>(name, field, batch),
-        "int" => new ColumnSink<int>(name, field, batch),
-        "short" => new ColumnSink<short>(name, field, batch),
-        "sbyte" => new ColumnSink<sbyte>(name, field, batch),
-        "ulong" => new ColumnSink<ulong>(name, field, batch),
-        "uint" => new ColumnSink<uint>(name, field, batch),
-        "ushort" => new ColumnSink<ushort>(name, field, batch),
-        "byte" => new ColumnSink<byte>(name, field, batch),
+        "double" => DataType.Double,
+        "float" => DataType.Single,
+        "long" => DataType.Int64,
+        "int" => DataType.Int32,
+        "short" => DataType.Int16,
+        "sbyte" => DataType.SByte,
+        "ulong" => DataType.UInt64,
+        "uint" => DataType.UInt32,
+        "ushort" => DataType.UInt16,
+        "byte" => DataType.Byte,
         _ => throw new UsageException($"--column {name}:{type}: the type must be double, float, long, int, short, sbyte, ulong, uint, ushort or byte."),
+    };
+
+    /// <summary>The sink for a column of <paramref name="type"/> (see <see cref="DataTypeOf"/>), with room for <paramref name="batch"/> rows.</summary>
+    public static ColumnSink For(string name, int field, string type, int batch) => DataTypeOf(name, type) switch
+    {
+        DataType.Double => new ColumnSink<double>(name, field, DataType.Double, batch),
+        DataType.Single => new ColumnSink<float>(name, field, DataType.Single, batch),
+        DataType.Int64 => new ColumnSink<long>(name, field, DataType.Int64, batch),
+        DataType.Int32 => new ColumnSink<int>(name, field, DataType.Int32, batch),
+        DataType.Int16 => new ColumnSink<short>(name, field, DataType.Int16, batch),
+        DataType.SByte => new ColumnSink<sbyte>(name, field, DataType.SByte, batch),
+        DataType.UInt64 => new ColumnSink<ulong>(name, field, DataType.UInt64, batch),
+        DataType.UInt32 => new ColumnSink<uint>(name, field, DataType.UInt32, batch),
+        DataType.UInt16 => new ColumnSink<ushort>(name, field, DataType.UInt16, batch),
+        _ => new ColumnSink<byte>(name, field, DataType.Byte, batch),
     };
 }
 
@@ -48,8 +64,8 @@ internal sealed class ColumnSink<T> : ColumnSink
 {
     private readonly T[] _values;
 
-    public ColumnSink(string name, int field, int batch)
-        : base(name, field, DataTypeOf())
+    public ColumnSink(string name, int field, DataType dataType, int batch)
+        : base(name, field, dataType)
     {
         _values = new T[batch];
     }
@@ -66,16 +82,4 @@ internal sealed class ColumnSink<T> : ColumnSink
     }
 
     public override void AppendTo(TimeSeriesTable table, int count) => table.Column<T>(Name).AddRange(_values.AsSpan(0, count));
-
-    private static DataType DataTypeOf() =>
-        typeof(T) == typeof(double) ? DataType.Double
-        : typeof(T) == typeof(float) ? DataType.Single
-        : typeof(T) == typeof(long) ? DataType.Int64
-        : typeof(T) == typeof(int) ? DataType.Int32
-        : typeof(T) == typeof(short) ? DataType.Int16
-        : typeof(T) == typeof(sbyte) ? DataType.SByte
-        : typeof(T) == typeof(ulong) ? DataType.UInt64
-        : typeof(T) == typeof(uint) ? DataType.UInt32
-        : typeof(T) == typeof(ushort) ? DataType.UInt16
-        : DataType.Byte;
 }

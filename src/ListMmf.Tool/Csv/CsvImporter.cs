@@ -207,7 +207,7 @@ internal static class CsvImporter
             var schema = new TimeSeriesTableSchema(request.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, request.Order ?? TimeSeriesOrder.Ascending);
             foreach ((string name, string type) in request.Columns)
             {
-                schema.Add(name, ColumnSink.For(name, 0, type, 0).DataType);
+                schema.Add(name, ColumnSink.DataTypeOf(name, type));
             }
 
             string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(request.Output, column.FileName)).Where(path => !File.Exists(path))];
@@ -228,7 +228,7 @@ internal static class CsvImporter
             : request.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
             : request.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
             : schema.Columns.Count != request.Columns.Count ? $"it has the columns {string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
-            : schema.Columns.Zip(request.Columns).FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != ColumnSink.For(pair.Second.Name, 0, pair.Second.Type, 0).DataType) is ({ } column, var asked)
+            : schema.Columns.Zip(request.Columns).FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != ColumnSink.DataTypeOf(pair.Second.Name, pair.Second.Type)) is ({ } column, var asked)
                 ? $"its column '{column.Name}' holds {column.DataType}, and the import gives '{asked.Name}' as {asked.Type}"
                 : "";
         if (problem.Length > 0)
