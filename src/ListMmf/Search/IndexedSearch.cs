@@ -72,14 +72,16 @@ internal static unsafe class IndexedSearch
                 Prefetch(items + first[q] + (length[q] >> 1));
             }
 
-            // The binary searches of the group, one probe each per round: the probes of a round are independent.
+            // The binary searches of the group, one probe each per round (the probes of a round are independent),
+            // down to a cache line's worth of items each; then one compare per query.
+            int lineItems = nodeKeys;
             for (bool active = true; active;)
             {
                 active = false;
                 for (int q = 0; q < size; q++)
                 {
                     long n = length[q];
-                    if (n == 0)
+                    if (n <= lineItems)
                     {
                         continue;
                     }
@@ -97,15 +99,24 @@ internal static unsafe class IndexedSearch
                     }
 
                     length[q] = n;
-                    if (n > 0)
+                    if (n > lineItems)
                     {
                         Prefetch(items + first[q] + (n >> 1));
                         active = true;
                     }
+                    else
+                    {
+                        // The compare below reads the items from first on: one line, or two.
+                        Prefetch(items + first[q]);
+                        Prefetch(items + first[q] + n - 1);
+                    }
                 }
             }
 
-            first[..size].CopyTo(results.Slice(start, size));
+            for (int q = 0; q < size; q++)
+            {
+                results[start + q] = first[q] + NodeSearch.CountBelowInPage(items + first[q], (int)length[q], group[q], inclusive);
+            }
         }
     }
 
@@ -118,7 +129,8 @@ internal static unsafe class IndexedSearch
     private static long Within<T>(T* items, long first, long length, T value, bool inclusive)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        while (length > 0)
+        int lineItems = PageIndex<T>.KeysPerNode;
+        while (length > lineItems)
         {
             long step = length >> 1;
             long middle = first + step;
@@ -135,7 +147,8 @@ internal static unsafe class IndexedSearch
             }
         }
 
-        return first;
+        // The last steps would stay in one or two cache lines, each an unpredictable branch: one compare instead.
+        return first + NodeSearch.CountBelowInPage(items + first, (int)length, value, inclusive);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -50,10 +50,38 @@ internal static unsafe class NodeSearch
             return BitOperations.PopCount(mask & ValidMask(valid));
         }
 
+        return CountBelowOneByOne(node, valid, value, inclusive);
+    }
+
+    /// <summary>
+    /// <see cref="CountBelow"/> over <paramref name="valid"/> (at most <see cref="KeysPerNode"/>) keys anywhere in
+    /// a mapping, aligned or not: the vector compare reads 64 bytes, so it is used only when they stay in the
+    /// 4 KiB page of the first key, which is mapped; the page after it may not be, nor may the page of a key past
+    /// the end (so no keys, no read).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int CountBelowInPage<T>(T* keys, int valid, T value, bool inclusive)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
+        const int PageBytes = 4096;
+        if (valid == 0)
+        {
+            return 0;
+        }
+
+        return ((nuint)keys % PageBytes) <= PageBytes - 64
+            ? CountBelow(keys, valid, value, inclusive)
+            : CountBelowOneByOne(keys, valid, value, inclusive);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int CountBelowOneByOne<T>(T* keys, int valid, T value, bool inclusive)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
         int count = 0;
         for (int i = 0; i < valid; i++)
         {
-            count += (inclusive ? node[i] <= value : node[i] < value) ? 1 : 0;
+            count += (inclusive ? keys[i] <= value : keys[i] < value) ? 1 : 0;
         }
 
         return count;

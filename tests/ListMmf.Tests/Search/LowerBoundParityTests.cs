@@ -137,6 +137,36 @@ public sealed class LowerBoundParityTests : IDisposable
         Assert.Equal(20_000, writer.LowerBound(30_000));
     }
 
+    /// <summary>
+    /// The last steps of an indexed search compare a cache line of items at once. In a file that ends exactly at a
+    /// page boundary, the page after the last item is not part of the file (touching it raises SIGBUS): the
+    /// searches near and past the end must read nothing beyond the last item.
+    /// </summary>
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void IndexedSearchesOfAFileEndingOnAPageBoundaryReadNothingPastItsEnd(MappingBackend backend)
+    {
+        const int Items = ((3 * 4096) - 16) / 4;
+        int[] items = Enumerable.Range(0, Items).Select(i => i * 2).ToArray();
+        string path = WriteSortedFile(items);
+        using (var file = new FileStream(path, FileMode.Open, FileAccess.Write))
+        {
+            file.SetLength(3 * 4096);
+        }
+
+        using SortedListMmf<int> list = SortedSearchers.OpenSorted<int>(path, backend, indexed: true);
+        int[] targets = [.. Enumerable.Range((2 * Items) - 40, 50), int.MaxValue];
+        var lower = new long[targets.Length];
+        list.LowerBound(targets, lower);
+        for (int i = 0; i < targets.Length; i++)
+        {
+            long expected = Math.Min((targets[i] + 1L) / 2, Items);
+            Assert.Equal(expected, list.LowerBound(targets[i]));
+            Assert.Equal(expected, lower[i]);
+        }
+
+        Assert.NotNull(list.Index);
+    }
+
     [Fact]
     public void BatchWithAShorterResultSpanIsRefused()
     {

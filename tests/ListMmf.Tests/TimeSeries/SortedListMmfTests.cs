@@ -199,6 +199,18 @@ public sealed class SortedListMmfTests : IDisposable
         AssertSearchesAgree(seed => (ulong)seed.Next(0, 400) * 40_000_000_000_000_000UL, [0UL, 1UL, ulong.MaxValue, ulong.MaxValue - 1]);
 
     [Fact]
+    public void SByteKeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => (sbyte)seed.Next(sbyte.MinValue, sbyte.MaxValue + 1), [sbyte.MinValue, sbyte.MaxValue, (sbyte)0, (sbyte)-1]);
+
+    [Fact]
+    public void UInt16KeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => (ushort)seed.Next(0, 3_000), [ushort.MinValue, ushort.MaxValue, (ushort)1_500, (ushort)2_999]);
+
+    [Fact]
+    public void SingleKeysAgreeWithALinearScan() =>
+        AssertSearchesAgree(seed => MathF.Round((float)seed.NextDouble() * 100, 1) - 50, [float.NegativeInfinity, float.PositiveInfinity, -0.0f, 0.0f, 0.05f, -50.0f, 50.0f, float.NaN]);
+
+    [Fact]
     public void DoubleKeysAgreeWithALinearScan() =>
         AssertSearchesAgree(seed => Math.Round(seed.NextDouble() * 100, 1) - 50, [double.NegativeInfinity, double.PositiveInfinity, -0.0, 0.0, 0.05, -50.0, 50.0, double.NaN]);
 
