@@ -156,6 +156,11 @@ internal static class QuickCommand
         Console.WriteLine();
         Console.WriteLine($"LowerBound over {elements:N0} Int32 timestamps: median of {rounds} interleaved rounds in random order, each implementation searching for {BlockTime.TotalMilliseconds} ms per round.");
         Console.WriteLine($"{RuntimeInformation.OSDescription}, {RuntimeInformation.ProcessArchitecture}, {Environment.ProcessorCount} cores, .NET {Environment.Version}");
+        if (PageCacheState.Describe() is { } pageCache)
+        {
+            Console.WriteLine(pageCache);
+        }
+
         Console.WriteLine();
         Console.WriteLine($"| {"implementation",-22} | {"fixed ns/search",15} | {"vs mmap",8} | {"fresh ns/search",15} | {"vs mmap",8} |");
         Console.WriteLine($"|{new string('-', 24)}|{new string('-', 16)}:|{new string('-', 9)}:|{new string('-', 16)}:|{new string('-', 9)}:|");
