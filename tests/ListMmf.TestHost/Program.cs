@@ -43,8 +43,8 @@ public static class Program
                 ["check", string path] => Check(path),
                 ["stress-write", string path, string seconds] => Stress.Write(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["stress-read", string path, string seconds] => Stress.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
-                ["table-write", string directory, string rows] => Tables.Write(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
-                ["table-read", string directory, string rows, string seconds] => Tables.Read(directory, long.Parse(rows, CultureInfo.InvariantCulture), TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["table-write", string directory, string rows, string seconds, .. string[] progress] => Tables.Write(directory, long.Parse(rows, CultureInfo.InvariantCulture), progress, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["table-read", string directory, string rows, string seconds, string progress] => Tables.Read(directory, long.Parse(rows, CultureInfo.InvariantCulture), TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture)), progress),
                 ["table-crash", string directory, string rows] => Tables.Crash(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
                 ["int-widen", string path] => Integers.Widen(path),
                 ["int-truncate", string path] => Integers.Truncate(path),
@@ -201,7 +201,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS | table-read DIR ROWS SECONDS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS | series-truncate PATH | series-read PATH SECONDS");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS | series-truncate PATH | series-read PATH SECONDS");
         return 3;
     }
 }

@@ -10,19 +10,25 @@ namespace ListMmf.TestHost;
 /// <summary>
 /// The table tests' child processes, over a <see cref="TickTable"/>:
 /// <list type="bullet">
-/// <item><c>table-write DIR ROWS</c>: creates the table, prints "created", waits for a line on standard input (the
-/// readers are open), then appends ROWS rows, one at a time and in batches of varying size, so that every column
-/// grows many times; prints the column file lengths.</item>
-/// <item><c>table-read DIR ROWS SECONDS</c>: opens the table (waiting for it to be created), prints "open", then polls
-/// it until it has seen ROWS rows, checking every value of every row it sees; prints what it counted, with the
-/// number of polls that found new rows.</item>
+/// <item><c>table-write DIR ROWS PROGRESS...</c>: creates the table, prints "created", waits for a line on standard
+/// input (the readers are open), then appends ROWS rows, one at a time and in batches of varying size, so that every
+/// column grows many times; at each of <see cref="Checkpoints"/> points it waits until every reader's PROGRESS file
+/// shows it has seen the rows so far, so that the readers follow the table in many pieces however the two cores are
+/// shared; prints the column file lengths.</item>
+/// <item><c>table-read DIR ROWS SECONDS PROGRESS</c>: opens the table (waiting for it to be created), creates its
+/// PROGRESS file (a list of the row counts it has seen), prints "open", then polls the table until it has seen ROWS
+/// rows, checking every value of every row it sees; prints what it counted, with the number of polls that found new
+/// rows.</item>
 /// <item><c>table-crash DIR ROWS</c>: creates the table, adds ROWS rows, stores values of the next row in two of
 /// the three value columns, prints "staged" and waits to be killed.</item>
 /// </list>
 /// </summary>
 public static class Tables
 {
-    public static int Write(string directory, long rows)
+    /// <summary>Points in a table-write where the writer waits for every reader to have seen its rows.</summary>
+    public const int Checkpoints = 40;
+
+    public static int Write(string directory, long rows, string[] progressPaths, TimeSpan timeout)
     {
         var random = new Random(1);
         var prices = new double[4096];
@@ -33,9 +39,23 @@ public static class Tables
         Console.WriteLine("created");
         Console.Out.Flush();
         Console.In.ReadLine();
+        var clock = Stopwatch.StartNew();
+        ListMmf<long>[] progress = progressPaths.Select(path => new ListMmf<long>(path, FileAccess.Read)).ToArray();
         long row = 0;
+        long checkpoint = rows / Checkpoints;
         while (row < rows)
         {
+            if (row >= checkpoint)
+            {
+                if (!AllHaveSeen(progress, row, clock, timeout))
+                {
+                    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={row}: the readers did not see them within {timeout.TotalSeconds:N0} s"));
+                    return 3;
+                }
+
+                checkpoint += rows / Checkpoints;
+            }
+
             if (random.Next(2) == 0)
             {
                 TickTable.AddRow(table, row++);
@@ -49,13 +69,15 @@ public static class Tables
 
         string lengths = string.Join(",", table.Columns.Select(column => new FileInfo(column.Path).Length));
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={table.RowCount} lengths={lengths}"));
+        Array.ForEach(progress, list => list.Dispose());
         return 0;
     }
 
-    public static int Read(string directory, long rows, TimeSpan timeout)
+    public static int Read(string directory, long rows, TimeSpan timeout, string progressPath)
     {
         var clock = Stopwatch.StartNew();
         using TimeSeriesTable table = OpenWhenCreated(directory, clock, timeout);
+        using var progress = new ListMmf<long>(progressPath);
         Console.WriteLine("open");
         Console.Out.Flush();
         long seen = 0, polls = 0, views = 0, partial = 0, wrong = 0;
@@ -87,10 +109,27 @@ public static class Tables
             }
 
             seen = range.End;
+            progress.Add(seen);
         }
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"rows={seen} polls={polls} views={views} partial={partial} wrong={wrong}"));
         return seen >= rows ? (partial + wrong == 0 ? 0 : 1) : 2;
+    }
+
+    /// <summary>Whether every reader's last reported count reached <paramref name="rows"/> before the deadline (polled, no sleep).</summary>
+    private static bool AllHaveSeen(ListMmf<long>[] progress, long rows, Stopwatch clock, TimeSpan timeout)
+    {
+        while (!progress.All(list => list.Count > 0 && list[list.Count - 1] >= rows))
+        {
+            if (clock.Elapsed > timeout)
+            {
+                return false;
+            }
+
+            Thread.Yield();
+        }
+
+        return true;
     }
 
     public static int Crash(string directory, long rows)
