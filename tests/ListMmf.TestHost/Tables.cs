@@ -10,11 +10,11 @@ namespace ListMmf.TestHost;
 /// <summary>
 /// The table tests' child processes, over a <see cref="TickTable"/>:
 /// <list type="bullet">
-/// <item><c>table-write DIR ROWS PROGRESS...</c>: creates the table, prints "created", waits for a line on standard
+/// <item><c>table-write DIR ROWS SECONDS PROGRESS...</c>: creates the table, prints "created", waits for a line on standard
 /// input (the readers are open), then appends ROWS rows, one at a time and in batches of varying size, so that every
 /// column grows many times; at each of <see cref="Checkpoints"/> points it waits until every reader's PROGRESS file
-/// shows it has seen the rows so far, so that the readers follow the table in many pieces however the two cores are
-/// shared; prints the column file lengths.</item>
+/// shows it has seen the rows so far (for SECONDS at most), so that the readers follow the table in many pieces
+/// however the two cores are shared; prints the column file lengths.</item>
 /// <item><c>table-read DIR ROWS SECONDS PROGRESS</c>: opens the table (waiting for it to be created), creates its
 /// PROGRESS file (a list of the row counts it has seen), prints "open", then polls the table until it has seen ROWS
 /// rows, checking every value of every row it sees; prints what it counted, with the number of polls that found new
