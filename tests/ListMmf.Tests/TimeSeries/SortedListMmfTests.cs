@@ -76,6 +76,46 @@ public sealed class SortedListMmfTests : IDisposable
         Assert.Contains("corrupt", exception.Message, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// The searches trust the order (Verify checks it): over a shuffled file, through the page index, one at a time
+    /// and in batches, every answer is still an index in [0, Count], nothing throws or reads outside the items, and
+    /// the file is not written.
+    /// </summary>
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void SearchesOfAFileOutOfOrderStayInRangeAndChangeNothing(bool indexed)
+    {
+        var random = new Random(5);
+        int[] items = Enumerable.Range(0, 50_000).Select(_ => random.Next(-1_000, 1_000)).ToArray();
+        using (var raw = new ListMmf<int>(FilePath))
+        {
+            raw.AddRange(items);
+        }
+
+        byte[] before = File.ReadAllBytes(FilePath);
+        using (SortedListMmf<int> list = Search.SortedSearchers.OpenSorted<int>(FilePath, MappingBackend.Default, indexed))
+        {
+            int[] targets = [int.MinValue, int.MaxValue, .. Enumerable.Range(0, 2_000).Select(_ => random.Next(-1_100, 1_100))];
+            var lowers = new long[targets.Length];
+            var uppers = new long[targets.Length];
+            list.LowerBound(targets, lowers);
+            list.UpperBound(targets, uppers);
+            for (int i = 0; i < targets.Length; i++)
+            {
+                Assert.InRange(list.LowerBound(targets[i]), 0, items.Length);
+                Assert.InRange(list.UpperBound(targets[i]), 0, items.Length);
+                Assert.InRange(lowers[i], 0, items.Length);
+                Assert.InRange(uppers[i], 0, items.Length);
+            }
+
+            Assert.Equal(indexed, list.Index is not null);
+            Assert.Throws<ListMmfOrderException>(list.Verify);
+        }
+
+        Assert.Equal(before, File.ReadAllBytes(FilePath));
+    }
+
     [Fact]
     public void VerifyOfAnAscendingListReportsDuplicates()
     {
