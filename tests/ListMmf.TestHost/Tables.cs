@@ -42,7 +42,8 @@ public static class Tables
         var clock = Stopwatch.StartNew();
         ListMmf<long>[] progress = progressPaths.Select(path => new ListMmf<long>(path, FileAccess.Read)).ToArray();
         long row = 0;
-        long checkpoint = rows / Checkpoints;
+        long step = Math.Max(rows / Checkpoints, 1);
+        long checkpoint = step;
         while (row < rows)
         {
             if (row >= checkpoint)
@@ -53,7 +54,7 @@ public static class Tables
                     return 3;
                 }
 
-                checkpoint += rows / Checkpoints;
+                checkpoint += step;
             }
 
             if (random.Next(2) == 0)

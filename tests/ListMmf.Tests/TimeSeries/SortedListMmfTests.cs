@@ -78,8 +78,8 @@ public sealed class SortedListMmfTests : IDisposable
 
     /// <summary>
     /// The searches trust the order (Verify checks it): over a shuffled file, through the page index, one at a time
-    /// and in batches, every answer is still an index in [0, Count], nothing throws or reads outside the items, and
-    /// the file is not written.
+    /// and in batches, every answer is still an index in [0, Count], nothing throws, and the file is not written,
+    /// although the list is open for writing.
     /// </summary>
     [Theory]
     [InlineData(false)]
@@ -94,8 +94,9 @@ public sealed class SortedListMmfTests : IDisposable
         }
 
         byte[] before = File.ReadAllBytes(FilePath);
-        using (SortedListMmf<int> list = Search.SortedSearchers.OpenSorted<int>(FilePath, MappingBackend.Default, indexed))
+        using (var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.ReadWrite, new ListMmfOptions { SearchIndex = indexed }))
         {
+            list.IndexMinimumPages = 1;
             int[] targets = [int.MinValue, int.MaxValue, .. Enumerable.Range(0, 2_000).Select(_ => random.Next(-1_100, 1_100))];
             var lowers = new long[targets.Length];
             var uppers = new long[targets.Length];
