@@ -453,7 +453,12 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// step: after the list is disposed, <c>MoveNext</c> throws <see cref="ObjectDisposedException"/>.
     /// </summary>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public Enumerator GetEnumerator() => new(this, Count);
+    public Enumerator GetEnumerator()
+    {
+        // Count first: it may move a reader to a replacement file, whose items the enumeration then reads.
+        long count = Count;
+        return new(this, _items, count);
+    }
 
     IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
 
@@ -597,19 +602,23 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// Enumerates the items present when enumeration started, without allocating. It holds the list, so the list
-    /// stays mapped while it is enumerated, and checks on every step that it has not been disposed.
+    /// stays mapped while it is enumerated, and checks on every step that it has not been disposed. It reads the
+    /// mapping it started on: after a <see cref="TruncateBeginning"/> (or a reader following one) it goes on showing
+    /// the old file, which stays mapped until the list is disposed.
     /// </summary>
     [StructLayout(LayoutKind.Auto)]
     public struct Enumerator : IEnumerator<T>
     {
         private readonly ListMmf<T> _list;
+        private readonly T* _items;
         private readonly long _count;
         private long _index;
         private T _current;
 
-        internal Enumerator(ListMmf<T> list, long count)
+        internal Enumerator(ListMmf<T> list, T* items, long count)
         {
             _list = list;
+            _items = items;
             _count = count;
             _index = -1;
             _current = default;
@@ -627,15 +636,14 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         /// <exception cref="ObjectDisposedException">The list was disposed.</exception>
         public bool MoveNext()
         {
-            T* items = _list._items;
-            if (items == null)
+            if (_list._items == null)
             {
                 ThrowHelper.Disposed(_list.Path);
             }
 
             if (++_index < _count)
             {
-                _current = items[_index];
+                _current = _items[_index];
                 GC.KeepAlive(_list);
                 return true;
             }

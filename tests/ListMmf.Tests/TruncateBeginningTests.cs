@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using ListMmf.Tests.Platform;
@@ -32,6 +33,35 @@ public sealed class TruncateBeginningTests : IDisposable
         Assert.Equal(10_000, reader[6_000]);
         Assert.Equal([0, 1, 2], before.ToArray());
         Assert.Empty(Directory.GetFiles(_directory.Path, "*.tmp"));
+    }
+
+    [Fact]
+    public void EnumeratorsStartedBeforeTheReplacementGoOnShowingTheOldFile()
+    {
+        using var writer = new ListMmf<int>(FilePath);
+        writer.AddRange(Enumerable.Range(0, 100_000).ToArray());
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        ListMmf<int>.Enumerator writing = writer.GetEnumerator();
+        ListMmf<int>.Enumerator reading = reader.GetEnumerator();
+        Assert.True(writing.MoveNext() && reading.MoveNext());
+
+        writer.TruncateBeginning(99_000);
+        Assert.Equal(1_000, reader.Count);
+
+        var seenByWriter = new List<int> { writing.Current };
+        var seenByReader = new List<int> { reading.Current };
+        while (writing.MoveNext())
+        {
+            seenByWriter.Add(writing.Current);
+        }
+
+        while (reading.MoveNext())
+        {
+            seenByReader.Add(reading.Current);
+        }
+
+        Assert.Equal(Enumerable.Range(0, 100_000), seenByWriter);
+        Assert.Equal(Enumerable.Range(0, 100_000), seenByReader);
     }
 
     [Fact]
