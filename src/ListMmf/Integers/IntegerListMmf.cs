@@ -176,16 +176,7 @@ public sealed class IntegerListMmf : IDisposable
     public void TruncateBeginning(long count)
     {
         ThrowIfNotWritable();
-        long total = _store.Count;
-        if ((ulong)count > (ulong)total)
-        {
-            ThrowHelper.ArgumentOutOfRange(nameof(count), count, $"The count to drop must be at least 0 and at most Count ({total:N0}).");
-        }
-
-        if (count > 0)
-        {
-            Replace(_store.DataType, count, "truncate the beginning of");
-        }
+        _store.TruncateBeginning(count);
     }
 
     /// <inheritdoc cref="ListMmf{T}.Flush"/>
@@ -261,22 +252,21 @@ public sealed class IntegerListMmf : IDisposable
             }
         }
 
-        Replace(IntegerWidths.Narrowest(min, max), 0, "widen");
+        Widen(IntegerWidths.Narrowest(min, max), buffer);
     }
 
     /// <summary>
-    /// Writes the values from <paramref name="skip"/> on into a new file of <paramref name="dataType"/>, makes it
-    /// durable, renames it over the file, and marks the old file replaced for its readers.
+    /// Writes the values into a new file of <paramref name="dataType"/>, makes it durable, renames it over the file,
+    /// and marks the old file replaced for its readers. <paramref name="buffer"/> carries the values across.
     /// </summary>
-    private void Replace(DataType dataType, long skip, string what)
+    private void Widen(DataType dataType, long[] buffer)
     {
         long count = _store.Count;
-        DurableFile.Replace(_target, Path, what, temporary =>
+        DurableFile.Replace(_target, Path, "widen", temporary =>
         {
-            var options = _options with { InitialCapacity = count - skip, CreateIfMissing = true };
+            var options = _options with { InitialCapacity = count, CreateIfMissing = true };
             using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType);
-            var buffer = new long[CopyChunk];
-            for (long start = skip; start < count; start += CopyChunk)
+            for (long start = 0; start < count; start += CopyChunk)
             {
                 Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
                 _store.CopyTo(start, chunk);

@@ -28,6 +28,9 @@ internal abstract class IntegerStore : IDisposable
 
     public abstract void Truncate(long newCount);
 
+    /// <summary>Drops the first <paramref name="count"/> values: the list's own copy-and-rename, stored values as they are.</summary>
+    public abstract void TruncateBeginning(long count);
+
     public abstract void Flush();
 
     public abstract void MarkReplaced();
@@ -150,6 +153,8 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
     }
 
     public override void Truncate(long newCount) => _list.Truncate(newCount);
+
+    public override void TruncateBeginning(long count) => _list.TruncateBeginning(count);
 
     public override void Flush() => _list.Flush();
 

@@ -138,6 +138,24 @@ public sealed class IntegerListMmfTests : IDisposable
     }
 
     [Fact]
+    public void TruncateBeginningKeepsStoredValuesALongCannotHold()
+    {
+        using (var raw = new ListMmf<ulong>(FilePath))
+        {
+            raw.AddRange([1UL, ulong.MaxValue, 3UL]);
+        }
+
+        using (var writer = IntegerListMmf.Open(FilePath))
+        {
+            writer.TruncateBeginning(1);
+            Assert.Equal(2, writer.Count);
+        }
+
+        using var stored = new ListMmf<ulong>(FilePath, FileAccess.Read);
+        Assert.Equal([ulong.MaxValue, 3UL], stored.AsSpan(0, 2).ToArray());
+    }
+
+    [Fact]
     public void TheWriterKeepsItsLockAcrossAReplacement()
     {
         using var writer = IntegerListMmf.OpenSmallest(FilePath);
