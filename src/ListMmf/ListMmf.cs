@@ -330,11 +330,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         // Renamed: from here the new file is the list. The old storage keeps this writer's lock until disposal.
         ListMmfStorage replaced = _storage;
-        _storage = ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, writerLockHeld: true);
-        (_retired ??= []).Add(replaced);
+        MoveTo(ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, writerLockHeld: true));
         replaced.MarkReplaced();
-        UpdatePointers();
-        Generation++;
         DurableFile.FlushDirectoryOf(target, Path);
     }
 
@@ -541,13 +538,20 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// Follows a replacement of the file (see <see cref="TruncateBeginning"/>): opens the path again, whose new file
     /// was in place before the old one was marked, and keeps the old mapping for the spans taken from it.
     /// </summary>
-    private void Reopen()
+    private void Reopen() => MoveTo(ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false));
+
+    /// <summary>
+    /// Makes <paramref name="next"/>, a new file at the path, the list's storage, with what the options ask of an
+    /// opened file (prefault, populate); the old storage stays mapped, for spans and enumerators taken from it, until
+    /// the list is disposed.
+    /// </summary>
+    private void MoveTo(ListMmfStorage next)
     {
-        ListMmfStorage replacement = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false);
         (_retired ??= []).Add(_storage);
-        _storage = replacement;
+        _storage = next;
         UpdatePointers();
         Generation++;
+        _storage.Opened(ListMmfHeader.Size + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
     }
 
     /// <summary>The slow path of the appends: a reader or a disposed list, a damaged count, or a full file.</summary>

@@ -333,7 +333,7 @@ public sealed class ListMmfTests : IDisposable
     /// The resident bytes of this process's mappings of <paramref name="path"/>, from /proc/self/smaps, where each
     /// mapping's header line (ending with the path) is followed by its Rss line.
     /// </summary>
-    private static long ResidentBytesOf(string path)
+    internal static long ResidentBytesOf(string path)
     {
         long resident = 0;
         bool inMapping = false;

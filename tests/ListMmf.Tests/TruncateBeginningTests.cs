@@ -64,6 +64,27 @@ public sealed class TruncateBeginningTests : IDisposable
         Assert.Equal(Enumerable.Range(0, 100_000), seenByReader);
     }
 
+    /// <summary>A reader's options apply to the file it moves to as to the one it opened: PopulateOnOpen maps the new items in.</summary>
+    [LinuxFact]
+    public void AReaderThatPopulatesOnOpenPopulatesTheReplacementToo()
+    {
+        const int Items = 2_000_000;
+        using (var filler = new ListMmf<long>(FilePath))
+        {
+            filler.AddRange(Enumerable.Range(0, Items).Select(i => (long)i).ToArray());
+        }
+
+        using var populating = new ListMmf<long>(FilePath, FileAccess.Read, new ListMmfOptions { PopulateOnOpen = true });
+        using (var writer = new ListMmf<long>(FilePath))
+        {
+            writer.TruncateBeginning(Items / 2);
+        }
+
+        Assert.Equal(Items / 2, populating.Count);
+        long resident = ListMmfTests.ResidentBytesOf(populating.Path);
+        Assert.True(resident >= Items / 2 * sizeof(long) * 9 / 10, $"{resident:N0} bytes of the new file resident, of {Items / 2 * sizeof(long):N0}");
+    }
+
     [Fact]
     public void ASeriesSearchedThroughItsPageIndexAnswersForTheNewItems()
     {
