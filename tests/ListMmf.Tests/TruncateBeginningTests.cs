@@ -85,6 +85,27 @@ public sealed class TruncateBeginningTests : IDisposable
         Assert.True(resident >= Items / 2 * sizeof(long) * 9 / 10, $"{resident:N0} bytes of the new file resident, of {Items / 2 * sizeof(long):N0}");
     }
 
+    /// <summary>
+    /// A reader that opens a file already marked replaced opens the path again, for the newer file there; a file
+    /// left marked with nothing newer behind it (damage, or a hand edit) is refused after a bounded number of looks.
+    /// </summary>
+    [Fact]
+    public void AReaderOfAFileLeftMarkedReplacedIsRefusedAfterLookingAgain()
+    {
+        using (var list = new ListMmf<int>(FilePath))
+        {
+            list.AddRange([1, 2, 3]);
+        }
+
+        using (var file = new FileStream(FilePath, FileMode.Open, FileAccess.Write))
+        {
+            file.Write(BitConverter.GetBytes(-1));
+        }
+
+        var exception = Assert.Throws<ListMmfFormatException>(() => new ListMmf<int>(FilePath, FileAccess.Read));
+        Assert.Contains("version -1", exception.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void ASeriesSearchedThroughItsPageIndexAnswersForTheNewItems()
     {

@@ -44,21 +44,15 @@ internal abstract class IntegerStore : IDisposable
     /// </summary>
     public static IntegerStore Open(string path, FileAccess access, ListMmfOptions options, DataType createAs)
     {
-        // A reader can meet a replacement between reading the code and opening the file, or open a file that is
-        // replaced at once: it tries again, as the replacement is complete by the time it is marked.
+        // A reader can meet a widening between reading the code and opening the file, which then holds another
+        // width: it tries again, as the replacement is complete by the time it is marked. (A file replaced just after
+        // it was opened, the list's storage opens again itself; one replaced later, IntegerListMmf follows.)
         const int Attempts = 16;
         for (int attempt = 1; ; attempt++)
         {
             try
             {
-                IntegerStore store = OpenOnce(path, access, options, createAs);
-                if (access == FileAccess.Read && store.IsReplaced && attempt < Attempts)
-                {
-                    store.Dispose();
-                    continue;
-                }
-
-                return store;
+                return OpenOnce(path, access, options, createAs);
             }
             catch (ListMmfException) when (access == FileAccess.Read && attempt < Attempts)
             {

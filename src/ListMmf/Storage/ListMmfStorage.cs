@@ -90,19 +90,25 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
                 }
             }
 
-            FileAccess access = writable ? FileAccess.ReadWrite : FileAccess.Read;
-            SafeFileHandle handle = writable ? OpenForWriting(path) : OpenExisting(path, access, FileOptions.None);
-            try
+            ListMmfHeader header;
+            for (int attempt = 1; ; attempt++)
             {
-                file = new FileStream(handle, access, bufferSize: 0);
-            }
-            catch
-            {
-                handle.Dispose();
-                throw;
+                file = OpenStream(path, writable);
+                header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out long length);
+
+                // A reader can open a file that a writer replaces at once (two replacements close together): the
+                // path holds the newer file by the time the old one is marked, so it opens the path again.
+                if (!writable && header.Version == ListMmfHeader.ReplacedVersion && attempt < ReplacedReopenAttempts)
+                {
+                    file.Dispose();
+                    file = null;
+                    continue;
+                }
+
+                header.Validate<T>(path, length);
+                break;
             }
 
-            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(file.SafeFileHandle, path);
             if (requireDataType && header.DataType != dataType)
             {
                 throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not {DataTypes.Describe(dataType)}.");
@@ -115,6 +121,24 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         {
             file?.Dispose();
             writerLock?.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>How often a reader opens the path again when the file it opened has been replaced already.</summary>
+    private const int ReplacedReopenAttempts = 16;
+
+    private static FileStream OpenStream(string path, bool writable)
+    {
+        FileAccess access = writable ? FileAccess.ReadWrite : FileAccess.Read;
+        SafeFileHandle handle = writable ? OpenForWriting(path) : OpenExisting(path, access, FileOptions.None);
+        try
+        {
+            return new FileStream(handle, access, bufferSize: 0);
+        }
+        catch
+        {
+            handle.Dispose();
             throw;
         }
     }
