@@ -107,6 +107,23 @@ public sealed class TruncateBeginningTests : IDisposable
     }
 
     [Fact]
+    public void TheNextWriterRemovesWhatAnInterruptedTruncateBeginningLeft()
+    {
+        using (var list = new ListMmf<int>(FilePath))
+        {
+            list.AddRange([1, 2, 3]);
+        }
+
+        string leftover = $"{FilePath}.{Guid.NewGuid():N}.tmp";
+        File.WriteAllBytes(leftover, new byte[100]);
+
+        using var writer = new ListMmf<int>(FilePath);
+
+        Assert.False(File.Exists(leftover), "the interrupted replacement's temporary file is still there");
+        Assert.Equal(3, writer.Count);
+    }
+
+    [Fact]
     public void ASeriesSearchedThroughItsPageIndexAnswersForTheNewItems()
     {
         using var writer = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending);

@@ -54,13 +54,8 @@ public sealed class IntegerListMmf : IDisposable
                 _lock = WriterLock.Acquire(Path);
 
                 // Replacements are written beside the real file (symbolic links resolved), so that renaming one
-                // over it keeps the link; an interrupted one leaves a temporary file, removed here under the lock.
+                // over it keeps the link; the storage's writer open removes what an interrupted one left.
                 _target = StoragePlatform.Current.CanonicalPath(Path);
-                ListMmfStorage.RemoveLeftoverTemporaries(_target);
-                if (!File.Exists(Path) && !_options.CreateIfMissing)
-                {
-                    throw new FileNotFoundException($"'{Path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", Path);
-                }
             }
 
             _store = IntegerStore.Open(Path, access, _options, createAs);

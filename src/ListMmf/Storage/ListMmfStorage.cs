@@ -77,6 +77,16 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
             {
                 ThrowIfDirectoryMissing(path);
                 writerLock = writerLockHeld ? null : WriterLock.Acquire(path);
+
+                // Under the lock: what an interrupted create (beside the path) or replacement (beside the real
+                // file, symbolic links resolved) left behind.
+                RemoveLeftoverTemporaries(path);
+                string target = StoragePlatform.Current.CanonicalPath(path);
+                if (target != path)
+                {
+                    RemoveLeftoverTemporaries(target);
+                }
+
                 if (!File.Exists(path))
                 {
                     if (!options.CreateIfMissing)
@@ -84,8 +94,6 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
                         throw new FileNotFoundException($"'{path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", path);
                     }
 
-                    // A create interrupted before its rename leaves no file, so this is where its leftovers are.
-                    RemoveLeftoverTemporaries(path);
                     Create(path, dataType, initialLength);
                 }
             }
