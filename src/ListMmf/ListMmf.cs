@@ -215,16 +215,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened; nothing was written.</exception>
     public void AddRange(ReadOnlySpan<T> items)
     {
-        // Unsigned, and no sum that can wrap: a negative or oversized count, a reader (limit 0) or a disposed list
-        // (count -1) fails the first test; only a count below the limit reaches the subtraction.
-        long count = *_count;
-        if ((ulong)count >= (ulong)_appendLimit || (ulong)items.Length > (ulong)(_appendLimit - count))
-        {
-            PrepareAppend(count, items.Length);
-        }
-
-        items.CopyTo(new Span<T>(_items + count, items.Length));
-        Volatile.Write(ref *_count, count + items.Length);
+        items.CopyTo(Reserve(items.Length));
+        PublishReserved(items.Length);
     }
 
     /// <summary>
@@ -234,6 +226,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// </summary>
     internal Span<T> Reserve(int length)
     {
+        // Unsigned, and no sum that can wrap: a negative or oversized count, a reader (limit 0) or a disposed list
+        // (count -1) fails the first test; only a count below the limit reaches the subtraction.
         long count = *_count;
         if ((ulong)count >= (ulong)_appendLimit || (ulong)length > (ulong)(_appendLimit - count))
         {
@@ -434,7 +428,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         get
         {
             ThrowIfDisposed();
-            return _storage.IsReplaced;
+            return Volatile.Read(ref *_version) == ListMmfHeader.ReplacedVersion;
         }
     }
 

@@ -7,19 +7,16 @@ namespace ListMmf.Tool.Csv;
 /// <summary>A value column being imported: parses its CSV field of each row into a batch, then appends the batch to its table column.</summary>
 internal abstract class ColumnSink
 {
-    protected ColumnSink(string name, int field, DataType dataType)
+    protected ColumnSink(string name, int field)
     {
         Name = name;
         Field = field;
-        DataType = dataType;
     }
 
     public string Name { get; }
 
     /// <summary>The column's field index in the CSV.</summary>
     public int Field { get; }
-
-    public DataType DataType { get; }
 
     public abstract bool TryParse(ReadOnlySpan<byte> text, int index);
 
@@ -45,16 +42,16 @@ internal abstract class ColumnSink
     /// <summary>The sink for a column of <paramref name="type"/> (see <see cref="DataTypeOf"/>), with room for <paramref name="batch"/> rows.</summary>
     public static ColumnSink For(string name, int field, string type, int batch) => DataTypeOf(name, type) switch
     {
-        DataType.Double => new ColumnSink<double>(name, field, DataType.Double, batch),
-        DataType.Single => new ColumnSink<float>(name, field, DataType.Single, batch),
-        DataType.Int64 => new ColumnSink<long>(name, field, DataType.Int64, batch),
-        DataType.Int32 => new ColumnSink<int>(name, field, DataType.Int32, batch),
-        DataType.Int16 => new ColumnSink<short>(name, field, DataType.Int16, batch),
-        DataType.SByte => new ColumnSink<sbyte>(name, field, DataType.SByte, batch),
-        DataType.UInt64 => new ColumnSink<ulong>(name, field, DataType.UInt64, batch),
-        DataType.UInt32 => new ColumnSink<uint>(name, field, DataType.UInt32, batch),
-        DataType.UInt16 => new ColumnSink<ushort>(name, field, DataType.UInt16, batch),
-        _ => new ColumnSink<byte>(name, field, DataType.Byte, batch),
+        DataType.Double => new ColumnSink<double>(name, field, batch),
+        DataType.Single => new ColumnSink<float>(name, field, batch),
+        DataType.Int64 => new ColumnSink<long>(name, field, batch),
+        DataType.Int32 => new ColumnSink<int>(name, field, batch),
+        DataType.Int16 => new ColumnSink<short>(name, field, batch),
+        DataType.SByte => new ColumnSink<sbyte>(name, field, batch),
+        DataType.UInt64 => new ColumnSink<ulong>(name, field, batch),
+        DataType.UInt32 => new ColumnSink<uint>(name, field, batch),
+        DataType.UInt16 => new ColumnSink<ushort>(name, field, batch),
+        _ => new ColumnSink<byte>(name, field, batch),
     };
 }
 
@@ -64,8 +61,8 @@ internal sealed class ColumnSink<T> : ColumnSink
 {
     private readonly T[] _values;
 
-    public ColumnSink(string name, int field, DataType dataType, int batch)
-        : base(name, field, dataType)
+    public ColumnSink(string name, int field, int batch)
+        : base(name, field)
     {
         _values = new T[batch];
     }

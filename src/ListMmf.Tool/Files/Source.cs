@@ -33,8 +33,6 @@ internal sealed class Source : IDisposable
     /// <summary>The rows: a table's published rows, a file's count.</summary>
     public long Count => _table?.RowCount ?? Columns[0].Count;
 
-    public bool HasTimes => _lowerBound is not null;
-
     /// <summary>Opens a table folder (it has a manifest) or a single ListMmf file, read-only.</summary>
     public static Source Open(string path)
     {

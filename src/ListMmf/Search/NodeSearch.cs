@@ -63,13 +63,12 @@ internal static unsafe class NodeSearch
     public static int CountBelowInPage<T>(T* keys, int valid, T value, bool inclusive)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        const int PageBytes = 4096;
         if (valid == 0)
         {
             return 0;
         }
 
-        return ((nuint)keys % PageBytes) <= PageBytes - 64
+        return ((nuint)keys % PageIndex<T>.PageBytes) <= PageIndex<T>.PageBytes - 64
             ? CountBelow(keys, valid, value, inclusive)
             : CountBelowOneByOne(keys, valid, value, inclusive);
     }

@@ -10,12 +10,15 @@ namespace ListMmf.Storage;
 /// </summary>
 internal static class DurableFile
 {
+    /// <summary>The ending of a file being written before it is renamed into place.</summary>
+    public const string TemporaryExtension = ".tmp";
+
     /// <summary>Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file.</summary>
     /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place (nothing was left at <paramref name="path"/>), or, once it was in place, the directory could not be made durable (the message says so).</exception>
     public static void Create<TState>(string path, TState state, Action<FileStream, TState> write)
     {
         StoragePlatform platform = StoragePlatform.Current;
-        string temporary = $"{path}.{Guid.NewGuid():N}.tmp";
+        string temporary = TemporaryFor(path);
         try
         {
             using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
@@ -50,7 +53,7 @@ internal static class DurableFile
     /// <exception cref="ListMmfException">The new file could not be written or renamed into place; the old file is unchanged and no temporary file is left.</exception>
     public static void Replace(string target, string path, string what, Action<string> write)
     {
-        string temporary = $"{target}.{Guid.NewGuid():N}.tmp";
+        string temporary = TemporaryFor(target);
         try
         {
             write(temporary);
@@ -79,4 +82,7 @@ internal static class DurableFile
             // A temporary file that cannot be removed is harmless; the next writer tries again.
         }
     }
+
+    /// <summary>A new temporary name beside <paramref name="path"/>: the path, a random GUID and <see cref="TemporaryExtension"/>.</summary>
+    private static string TemporaryFor(string path) => $"{path}.{Guid.NewGuid():N}{TemporaryExtension}";
 }

@@ -217,9 +217,6 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>Whether the file's header carries <see cref="ListMmfHeader.ReplacedVersion"/>: a writer has renamed a new file over it.</summary>
-    public bool IsReplaced => Volatile.Read(ref *(int*)Pointer) == ListMmfHeader.ReplacedVersion;
-
     /// <summary>Marks the file replaced, once the new file has been renamed over it, for the readers that still map it.</summary>
     public void MarkReplaced() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.ReplacedVersion);
 
@@ -328,7 +325,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     {
         string directory = System.IO.Path.GetDirectoryName(path)!;
         string name = System.IO.Path.GetFileName(path);
-        foreach (string candidate in Directory.EnumerateFiles(directory, "*.tmp", ExactNames))
+        foreach (string candidate in Directory.EnumerateFiles(directory, "*" + DurableFile.TemporaryExtension, ExactNames))
         {
             // Compared here, not by the pattern: a name may hold wildcards, and the pattern's casing rules vary.
             string candidateName = System.IO.Path.GetFileName(candidate);

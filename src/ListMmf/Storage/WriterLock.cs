@@ -28,7 +28,10 @@ internal sealed class WriterLock : IDisposable
         return new WriterLock(StoragePlatform.Current.LockWriter(lockPath, path));
     }
 
-    private static string SidecarOf(string canonicalPath) => canonicalPath + ".writer-lock";
+    /// <summary>The ending of the lock's sidecar file, beside the file it locks.</summary>
+    public const string SidecarSuffix = ".writer-lock";
+
+    private static string SidecarOf(string canonicalPath) => canonicalPath + SidecarSuffix;
 
     public void Dispose() => _handle.Dispose();
 }

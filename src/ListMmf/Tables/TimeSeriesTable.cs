@@ -464,13 +464,16 @@ public sealed class TimeSeriesTable : IDisposable
         return rows;
     }
 
-    private void DiscardPending(long rows)
+    /// <summary>Trims every value column to <paramref name="rows"/>; says what it trimmed in <paramref name="repairs"/>, when given.</summary>
+    private void DiscardPending(long rows, List<string>? repairs = null)
     {
         foreach (TableColumn column in _values)
         {
-            if (column.StoredCount > rows)
+            long stored = column.StoredCount;
+            if (stored > rows)
             {
                 column.TrimTo(rows);
+                repairs?.Add($"column '{column.Name}' held {stored - rows:N0} value{(stored - rows == 1 ? "" : "s")} past the {rows:N0} published rows, left by a writer that stopped before publishing them; trimmed to {rows:N0}.");
             }
         }
     }
@@ -493,19 +496,9 @@ public sealed class TimeSeriesTable : IDisposable
             }
         }
 
-        if (!trim)
+        if (trim)
         {
-            return;
-        }
-
-        foreach (TableColumn column in _values)
-        {
-            long stored = column.StoredCount;
-            if (stored > rows)
-            {
-                column.TrimTo(rows);
-                _repairs.Add($"column '{column.Name}' held {stored - rows:N0} value{(stored - rows == 1 ? "" : "s")} past the {rows:N0} published rows, left by a writer that stopped before publishing them; trimmed to {rows:N0}.");
-            }
+            DiscardPending(rows, _repairs);
         }
     }
 

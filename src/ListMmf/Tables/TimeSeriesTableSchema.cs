@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
@@ -101,8 +102,8 @@ public sealed class TimeSeriesTableSchema
         fileName ??= name + DefaultFileExtension;
         CheckFileName(fileName, "file name", nameof(fileName));
         if (string.Equals(fileName, TimeSeriesTable.ManifestFileName, StringComparison.OrdinalIgnoreCase)
-            || fileName.EndsWith(".writer-lock", StringComparison.OrdinalIgnoreCase)
-            || fileName.EndsWith(".tmp", StringComparison.OrdinalIgnoreCase))
+            || fileName.EndsWith(WriterLock.SidecarSuffix, StringComparison.OrdinalIgnoreCase)
+            || fileName.EndsWith(DurableFile.TemporaryExtension, StringComparison.OrdinalIgnoreCase))
         {
             throw new ArgumentException($"Column '{name}': '{fileName}' is a name the table uses for its own files.", nameof(fileName));
         }
