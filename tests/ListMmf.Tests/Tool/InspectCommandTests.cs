@@ -117,6 +117,33 @@ public sealed class InspectCommandTests : IDisposable
     }
 
     [Fact]
+    public void VerifyOfATableChecksItsTimesInTheTablesOwnOrder()
+    {
+        string folder = _directory.File("ticks");
+        using (TimeSeriesTable table = TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time", order: TimeSeriesOrder.Ascending).Add<double>("price")))
+        {
+            table.Column<double>("price").AddRange([1.0, 2.0]);
+            table.AddRows([Start, Start.AddSeconds(1)]);
+        }
+
+        // A time equal to the one before: fine for a lone file, a violation for an Ascending table.
+        using (var raw = new ListMmf<int>(Path.Combine(folder, "time.mmf")))
+        {
+            raw.Add(raw[1]);
+        }
+
+        using (var price = new ListMmf<double>(Path.Combine(folder, "price.mmf")))
+        {
+            price.Add(3.0);
+        }
+
+        ToolResult result = ToolRunner.Run("verify", folder);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("index 2", result.Output);
+    }
+
+    [Fact]
     public void VerifyOfAFileThatIsNotListMmfFails()
     {
         string path = _directory.File("other.txt");
