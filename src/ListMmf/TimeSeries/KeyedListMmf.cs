@@ -226,16 +226,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
         return result;
     }
 
-    private bool Follows(TKey previous, TKey next)
-    {
-        int comparison = previous.CompareTo(next);
-        return Order switch
-        {
-            TimeSeriesOrder.Ascending => comparison < 0,
-            TimeSeriesOrder.AscendingOrEqual => comparison <= 0,
-            _ => true,
-        };
-    }
+    private bool Follows(TKey previous, TKey next) => Order.Allows(new ComparableKey<TKey>(previous), new ComparableKey<TKey>(next));
 
     private void CheckFollows(TKey previous, TKey next, long index)
     {

@@ -387,13 +387,7 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         }
     }
 
-    /// <summary>Written so that an unordered value such as NaN fails both orders.</summary>
-    private bool Follows(T previous, T next) => Order switch
-    {
-        TimeSeriesOrder.Ascending => previous < next,
-        TimeSeriesOrder.AscendingOrEqual => previous <= next,
-        _ => true,
-    };
+    private bool Follows(T previous, T next) => Order.Allows(previous, next);
 
     private void CheckFollows(T previous, T next, long index)
     {
