@@ -20,8 +20,10 @@ internal static unsafe partial class Libc
     public const int ProtWrite = 0x2;
     public const int MapShared = 0x1;
     public const int OpenReadOnly = 0x0;
-    public const int LockExclusive = 2;
-    public const int LockNonBlocking = 4;
+    public const int OpenReadWrite = 0x2;
+
+    /// <summary>lockf's F_TLOCK: take the record lock at once or fail (same value on both systems).</summary>
+    public const int TryLock = 2;
 
     private const string LibraryName = "libc";
 
@@ -44,8 +46,12 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "fcntl", SetLastError = true)]
     public static partial int FControl(int fd, int command);
 
-    [LibraryImport(LibraryName, EntryPoint = "flock", SetLastError = true)]
-    public static partial int FLock(int fd, int operation);
+    /// <summary>
+    /// <c>lockf(fd, cmd, len)</c>: a POSIX record lock (the fcntl kind, without fcntl's variadic argument). It
+    /// belongs to the process, so a child started by vfork or fork never holds it, unlike a flock.
+    /// </summary>
+    [LibraryImport(LibraryName, EntryPoint = "lockf", SetLastError = true)]
+    public static partial int LockFile(int fd, int command, long length);
 
     /// <summary><c>open(path, flags)</c> without O_CREAT, which alone needs the variadic mode.</summary>
     [LibraryImport(LibraryName, EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
@@ -145,6 +151,7 @@ internal static unsafe partial class Libc
     /// <summary>The errno values that mean "this file system or object does not support the call" (same on both systems).</summary>
     public static class Errors
     {
+        public const int AccessDenied = 13;
         public const int InvalidArgument = 22;
         public const int NotTty = 25;
         public const int NotSupportedLinux = 95;

@@ -1,3 +1,4 @@
+using System;
 using System.IO;
 using System.Runtime.Versioning;
 using ListMmf.Interop;
@@ -8,6 +9,9 @@ namespace ListMmf.Storage;
 [SupportedOSPlatform("linux")]
 internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 {
+    /// <summary>Case-sensitive, as ext4, XFS and Btrfs are.</summary>
+    public override StringComparison PathComparison => StringComparison.Ordinal;
+
     protected override int MsSync => Libc.Linux.MsSync;
 
     protected override int OpenCloseOnExec => Libc.Linux.OpenCloseOnExec;

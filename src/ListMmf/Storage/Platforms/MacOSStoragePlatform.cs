@@ -16,6 +16,9 @@ internal sealed class MacOSStoragePlatform : UnixStoragePlatform
 {
     private const int ZeroChunkBytes = 1 << 20;
 
+    /// <summary>Ignoring case, as APFS and HFS+ do by default.</summary>
+    public override StringComparison PathComparison => StringComparison.OrdinalIgnoreCase;
+
     protected override int MsSync => Libc.MacOS.MsSync;
 
     protected override int OpenCloseOnExec => Libc.MacOS.OpenCloseOnExec;

@@ -74,6 +74,9 @@ internal abstract unsafe class StoragePlatform
     /// <exception cref="ListMmfException">The lock could not be taken for another reason (the sidecar cannot be created, or locking is unavailable); never reported as success.</exception>
     public abstract SafeHandle LockWriter(string lockPath, string path);
 
+    /// <summary>How this system's usual file systems compare names: two paths that compare equal name one file.</summary>
+    public abstract StringComparison PathComparison { get; }
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 

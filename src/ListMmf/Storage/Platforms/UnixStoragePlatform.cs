@@ -7,7 +7,7 @@ using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;
 
-/// <summary>What Linux and macOS share: msync, fsync of directories, flock on the sidecar, realpath.</summary>
+/// <summary>What Linux and macOS share: msync, fsync of directories, a record lock on the sidecar, realpath.</summary>
 [SupportedOSPlatform("linux")]
 [SupportedOSPlatform("macos")]
 internal abstract unsafe class UnixStoragePlatform : StoragePlatform
@@ -20,7 +20,7 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// <summary>This system's value of O_CLOEXEC: the lock's descriptor must not live on in child processes.</summary>
     protected abstract int OpenCloseOnExec { get; }
 
-    /// <summary>This system's value of EWOULDBLOCK, the one flock error that means "another writer".</summary>
+    /// <summary>This system's value of EWOULDBLOCK, which with EACCES means "another writer" for lockf.</summary>
     protected abstract int WouldBlock { get; }
 
     public override bool SupportsPosixMapping => true;
@@ -69,27 +69,31 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     /// <summary>
-    /// flock(LOCK_EX | LOCK_NB) on the sidecar, taken here rather than through .NET's <see cref="FileShare.None"/>,
-    /// which skips the lock when the file system refuses it (ENOTSUP, EACCES) or when
-    /// DOTNET_SYSTEM_IO_DISABLEFILELOCKING is set. Here only EWOULDBLOCK means "another writer"; any other failure
-    /// refuses the writer with the reason.
+    /// A POSIX record lock (lockf F_TLOCK) over the whole sidecar, taken here rather than through .NET's
+    /// <see cref="FileShare.None"/>, which skips locking when the file system refuses it or when
+    /// DOTNET_SYSTEM_IO_DISABLEFILELOCKING is set. Not flock: .NET starts child processes with vfork, and a child
+    /// holds a copy of every descriptor until its exec, so a flock outlived the writer's Dispose; a record lock
+    /// belongs to the process and no child ever holds it. Record locks do not keep out a second descriptor of the
+    /// same process, and closing any descriptor of the file drops them: <see cref="WriterLock"/> keeps a registry
+    /// so that this process opens each sidecar once. Only EACCES and EWOULDBLOCK mean "another writer"; any other
+    /// failure refuses the writer with the reason.
     /// </summary>
     public override SafeHandle LockWriter(string lockPath, string path)
     {
         int fd = OpenLockFile(lockPath, path);
         var handle = new SafeFileHandle(fd, ownsHandle: true);
-        if (Libc.FLock(fd, Libc.LockExclusive | Libc.LockNonBlocking) != 0)
+        if (Libc.LockFile(fd, Libc.TryLock, 0) != 0)
         {
             int errno = Marshal.GetLastPInvokeError();
             handle.Dispose();
-            if (errno == WouldBlock)
+            if (errno == WouldBlock || errno == Libc.Errors.AccessDenied)
             {
                 throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
             }
 
             throw new ListMmfException(
                 path,
-                $"the writer lock '{lockPath}' could not be taken: flock failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and a writer that cannot keep out a second writer is refused.");
+                $"the writer lock '{lockPath}' could not be taken: lockf failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and a writer that cannot keep out a second writer is refused.");
         }
 
         return handle;
@@ -122,13 +126,12 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
         }
     }
 
-    /// <summary>Opens the sidecar read-only, creating it first if it is missing, close-on-exec.</summary>
+    /// <summary>Opens the sidecar for reading and writing (a record lock for writing needs both), creating it first if it is missing, close-on-exec.</summary>
     private int OpenLockFile(string lockPath, string path)
     {
         for (int attempt = 0; ; attempt++)
         {
-            // flock needs no write access: a sidecar another user created stays usable by every writer of the file.
-            int fd = Libc.Open(lockPath, Libc.OpenReadOnly | OpenCloseOnExec);
+            int fd = Libc.Open(lockPath, Libc.OpenReadWrite | OpenCloseOnExec);
             if (fd >= 0)
             {
                 return fd;

@@ -20,6 +20,9 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     private const int FlushRetriesPerWait = 20;
 
+    /// <summary>Ignoring case, as NTFS does.</summary>
+    public override StringComparison PathComparison => StringComparison.OrdinalIgnoreCase;
+
     public override bool SupportsPosixMapping => false;
 
     public override FileMapping MapPosix(FileStream file, string path, bool writable) =>
