@@ -24,7 +24,8 @@ namespace ListMmf;
 /// <para>
 /// An instance is not thread-safe: give each thread its own reader (they are cheap). A span from
 /// <see cref="AsSpan"/> stays valid until the list is disposed or collected, also across growth: earlier
-/// mappings are kept until then.
+/// mappings are kept until then. Across a replacement of the file (<see cref="TruncateBeginning"/>) it stays valid
+/// until the list moves to the file after next: the list keeps the file it left, and closes it at the next move.
 /// </para>
 /// <para>Dispose does not flush to the device: the operating system keeps what reached the mapping even if the
 /// process dies. Call <see cref="Flush"/> for durability against power loss.</para>
@@ -38,8 +39,14 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <summary>The file's storage; replaced when the file is (<see cref="TruncateBeginning"/>).</summary>
     private ListMmfStorage _storage;
 
-    /// <summary>Storages of files this list has replaced or followed a replacement of: kept mapped, for spans taken before, until disposal.</summary>
-    private List<ListMmfStorage>? _retired;
+    /// <summary>The storage of the file this list last moved away from (replaced, or followed a replacement of): kept mapped for spans taken before, until the next move.</summary>
+    private ListMmfStorage? _retired;
+
+    /// <summary>Set when a replacement renamed the new file into place and the list could not open it: every later call throws it.</summary>
+    private ListMmfException? _failure;
+
+    /// <summary>When a reader on a file marked replaced but still at the path looks at the path again (<see cref="Environment.TickCount64"/>).</summary>
+    private long _nextReplacementCheck;
 
     /// <summary>The version in the header of the mapping: 0, or <see cref="ListMmfHeader.ReplacedVersion"/> once the file was replaced.</summary>
     private int* _version;
@@ -82,11 +89,10 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// Opens the file; a new file is created with the data-type code <paramref name="dataType"/>, and with
-    /// <paramref name="requireDataType"/> an existing file must have exactly that code. With
-    /// <paramref name="writerLockHeld"/> a writer takes no lock: its caller holds the file's lock (a list that
-    /// replaces its file keeps one lock across the files).
+    /// <paramref name="requireDataType"/> an existing file must have exactly that code. <paramref name="opening"/>
+    /// says whether a writer takes the file's lock or its caller holds it.
     /// </summary>
-    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType dataType, bool requireDataType, bool writerLockHeld = false)
+    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType dataType, bool requireDataType, WriterOpening opening = WriterOpening.Locked)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
@@ -97,7 +103,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         options ??= ListMmfOptions.Default;
         _options = options;
         Path = System.IO.Path.GetFullPath(path);
-        _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, writerLockHeld);
+        _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, opening);
         UpdatePointers();
         try
         {
@@ -285,16 +291,16 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>
     /// Drops the first <paramref name="count"/> items, for rolling windows: a maintenance operation that writes the
-    /// rest into a new file under a temporary name, makes it durable and renames it over this one (the old file is
-    /// never changed, so a failure before the rename, a full disk, leaves it whole), then marks the old file replaced.
-    /// Readers reopen the path on their next <see cref="Count"/>, read or search and see the shorter list; an index
-    /// or count a reader kept from before now points <paramref name="count"/> items further on, and spans and
-    /// enumerators taken before keep showing the old file.
+    /// rest into a new file under a temporary name, makes it durable and renames it over this one. The old file's
+    /// items are never changed, so a failure before the rename (a full disk) leaves the list as it was.
+    /// Readers move to the new file on their next <see cref="Count"/>, read or search and see the shorter list; an
+    /// index or count a reader kept from before now points <paramref name="count"/> items further on. Spans and
+    /// enumerators taken before keep showing the old file until the list moves again (see the remarks).
     /// </summary>
     /// <remarks>On Windows the rename fails while the file is mapped, by this writer too: the call then throws with
     /// the file unchanged (not run on Windows here).</remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
-    /// <exception cref="ListMmfException">The new file could not be written or renamed into place; the file is unchanged.</exception>
+    /// <exception cref="ListMmfException">The new file could not be written or renamed into place (the list is unchanged); or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
     public void TruncateBeginning(long count)
     {
         ThrowIfNotWritable();
@@ -309,24 +315,24 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
             return;
         }
 
-        string target = StoragePlatform.Current.CanonicalPath(Path);
-        DurableFile.Replace(target, Path, "truncate the beginning of", temporary =>
-        {
-            var options = _options with { InitialCapacity = total - count, CreateIfMissing = true };
-            using var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, writerLockHeld: true);
-            for (long start = count; start < total; start += int.MaxValue / 2)
+        FileReplacement.Replace(
+            Path,
+            _storage,
+            "truncate the beginning of",
+            temporary =>
             {
-                copy.AddRange(new ReadOnlySpan<T>(_items + start, (int)Math.Min(int.MaxValue / 2, total - start)));
-            }
+                var options = _options with { InitialCapacity = total - count, CreateIfMissing = true };
+                using var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, WriterOpening.Copy);
+                for (long start = count; start < total; start += int.MaxValue / 2)
+                {
+                    copy.AddRange(new ReadOnlySpan<T>(_items + start, (int)Math.Min(int.MaxValue / 2, total - start)));
+                }
 
-            copy.Flush();
-        });
-
-        // Renamed: from here the new file is the list. The old storage keeps this writer's lock until disposal.
-        ListMmfStorage replaced = _storage;
-        MoveTo(ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, writerLockHeld: true));
-        replaced.MarkReplaced();
-        DurableFile.FlushDirectoryOf(target, Path);
+                copy.Flush();
+            },
+            target => ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, WriterOpening.LockHeld),
+            MoveTo,
+            Fault);
     }
 
     /// <summary>How many times this list has moved to a new file (its own <see cref="TruncateBeginning"/>, or a reader following one): what a page index built over the old items checks.</summary>
@@ -420,8 +426,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     internal byte* FileStart => _storage.Pointer;
 
     /// <summary>
-    /// Whether the file has been replaced by a new one under its path (a widening, a TruncateBeginning): the
-    /// replacing writer marks the old file's header after the rename, so a reader that sees the mark reopens the path.
+    /// Whether the file has been marked replaced by a new one under its path (a widening, a TruncateBeginning): the
+    /// replacing writer marks the old file's header just before the rename, so a reader that sees the mark looks at
+    /// the path again.
     /// </summary>
     internal bool IsReplaced
     {
@@ -432,11 +439,14 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
     }
 
-    /// <summary>Marks this file replaced (see <see cref="IsReplaced"/>); the writer does it once the new file has been renamed into place.</summary>
-    internal void MarkReplaced()
+    /// <summary>The storage of the file this list maps now: what a replacement of the file marks.</summary>
+    internal ListMmfStorage Storage
     {
-        ThrowIfNotWritable();
-        _storage.MarkReplaced();
+        get
+        {
+            ThrowIfDisposed();
+            return _storage;
+        }
     }
 
     /// <summary>
@@ -448,7 +458,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     {
         // Count first: it may move a reader to a replacement file, whose items the enumeration then reads.
         long count = Count;
-        return new(this, _items, count);
+        return new(this, _items, count, Generation);
     }
 
     IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
@@ -476,10 +486,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         _capacity = 0;
         _appendLimit = 0;
         _storage.Dispose();
-        foreach (ListMmfStorage retired in _retired ?? [])
-        {
-            retired.Dispose();
-        }
+        _retired?.Dispose();
     }
 
     /// <inheritdoc/>
@@ -497,24 +504,31 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
-    /// The count read is not within the mapping: the list is disposed, the count is damaged, or the writer
-    /// published past this reader's mapping. The writer grows the file before it publishes, so the file, read after
-    /// the count, holds every published item: a count still past it is damage.
+    /// The count read is not within the mapping, or the file is marked replaced: the list is disposed, the count is
+    /// damaged, the writer published past this reader's mapping, or a reader's file is being replaced. The writer
+    /// grows the file before it publishes, so the file, read after the count, holds every published item: a count
+    /// still past it is damage.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private long FollowWriter(long count)
     {
         ThrowIfDisposed();
         int version = Volatile.Read(ref *_version);
-        if (version == ListMmfHeader.ReplacedVersion && ReopensOnReplacement && !IsWritable)
+        if (version == ListMmfHeader.ReplacedVersion)
         {
-            Reopen();
-            return Count;
+            if (ReopensOnReplacement && !IsWritable && TryFollowReplacement())
+            {
+                return Count;
+            }
         }
-
-        if (version is not (0 or ListMmfHeader.ReplacedVersion))
+        else if (version != ListMmfHeader.CurrentVersion)
         {
             throw new ListMmfFormatException(Path, $"the header's version has changed to {version} since the file was opened; another program damaged it.");
+        }
+
+        if ((ulong)count <= (ulong)_capacity)
+        {
+            return count;
         }
 
         if (count < 0)
@@ -529,23 +543,59 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
-    /// Follows a replacement of the file (see <see cref="TruncateBeginning"/>): opens the path again, whose new file
-    /// was in place before the old one was marked, and keeps the old mapping for the spans taken from it.
+    /// The reader's file is marked replaced: it moves to the file at the path, unless that is marked too (the
+    /// writer has not renamed yet, or died before it did: the file is still the list's), in which case it reads on
+    /// and looks again a little later, so that such a file costs no system call per read.
     /// </summary>
-    private void Reopen() => MoveTo(ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false));
+    private bool TryFollowReplacement()
+    {
+        if (Environment.TickCount64 < _nextReplacementCheck)
+        {
+            return false;
+        }
+
+        ListMmfStorage next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: 1);
+        if (next.IsMarkedReplaced)
+        {
+            next.Dispose();
+            _nextReplacementCheck = FileReplacement.NextCheck();
+            return false;
+        }
+
+        MoveTo(next);
+        return true;
+    }
 
     /// <summary>
     /// Makes <paramref name="next"/>, a new file at the path, the list's storage, with what the options ask of an
-    /// opened file (prefault, populate); the old storage stays mapped, for spans and enumerators taken from it, until
-    /// the list is disposed.
+    /// opened file (prefault, populate). The storage left stays mapped, for spans and enumerators taken from it,
+    /// until the next move; the one left before that is closed now, so that old files give their disk space back.
+    /// A writer's lock goes with it.
     /// </summary>
     private void MoveTo(ListMmfStorage next)
     {
-        (_retired ??= []).Add(_storage);
+        _retired?.Dispose();
+        _retired = _storage;
+        _storage.HandLockTo(next);
         _storage = next;
         UpdatePointers();
         Generation++;
         _storage.Opened(ListMmfHeader.Size + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
+    }
+
+    /// <summary>
+    /// The replacement's new file is at the path but the list could not open it: from now on every member throws
+    /// <paramref name="failure"/>'s problem (the hot paths see the disposed count and take the slow path), so that no
+    /// write goes to the old file, which no name reaches any more.
+    /// </summary>
+    private void Fault(ListMmfException failure)
+    {
+        _failure = failure;
+        _count = DisposedCount.Pointer;
+        _version = (int*)DisposedCount.Pointer;
+        _items = null;
+        _capacity = 0;
+        _appendLimit = 0;
     }
 
     /// <summary>The slow path of the appends: a reader or a disposed list, a damaged count, or a full file.</summary>
@@ -584,6 +634,11 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         {
             ThrowHelper.Disposed(Path);
         }
+
+        if (_failure is not null)
+        {
+            throw new ListMmfException(Path, _failure.Problem, _failure);
+        }
     }
 
     private void ThrowIfNotWritable()
@@ -598,11 +653,19 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowIndexOutOfRange(long index) => ThrowHelper.IndexOutOfRange(index, Count);
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowEnumerationEnded(int generation)
+    {
+        ThrowIfDisposed();
+        throw new InvalidOperationException($"'{Path}': the list has moved to a new file {Generation - generation} times since this enumeration started (TruncateBeginning), and the file it read is closed.");
+    }
+
     /// <summary>
     /// Enumerates the items present when enumeration started, without allocating. It holds the list, so the list
     /// stays mapped while it is enumerated, and checks on every step that it has not been disposed. It reads the
     /// mapping it started on: after a <see cref="TruncateBeginning"/> (or a reader following one) it goes on showing
-    /// the old file, which stays mapped until the list is disposed.
+    /// the old file, which stays mapped until the list moves to a new file once more; then <c>MoveNext</c> throws
+    /// <see cref="InvalidOperationException"/>.
     /// </summary>
     [StructLayout(LayoutKind.Auto)]
     public struct Enumerator : IEnumerator<T>
@@ -610,14 +673,16 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         private readonly ListMmf<T> _list;
         private readonly T* _items;
         private readonly long _count;
+        private readonly int _generation;
         private long _index;
         private T _current;
 
-        internal Enumerator(ListMmf<T> list, T* items, long count)
+        internal Enumerator(ListMmf<T> list, T* items, long count, int generation)
         {
             _list = list;
             _items = items;
             _count = count;
+            _generation = generation;
             _index = -1;
             _current = default;
         }
@@ -632,11 +697,12 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         /// <summary>Advances; past the end, <see cref="Current"/> is the default value and nothing is read.</summary>
         /// <exception cref="ObjectDisposedException">The list was disposed.</exception>
+        /// <exception cref="InvalidOperationException">The list has moved to a new file twice since the enumeration started, and closed the file it read.</exception>
         public bool MoveNext()
         {
-            if (_list._items == null)
+            if (_list._items == null || _list.Generation - _generation > 1)
             {
-                ThrowHelper.Disposed(_list.Path);
+                _list.ThrowEnumerationEnded(_generation);
             }
 
             if (++_index < _count)

@@ -20,7 +20,8 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     /// <summary>
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
-    /// The file is only read.
+    /// The file is only read. A file being replaced (TruncateBeginning, widening) is followed to its replacement,
+    /// as a reader does.
     /// </summary>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
     /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file; the message says why.</exception>
@@ -33,8 +34,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
             throw new ListMmfException(fullPath, "the path is a directory, not a ListMmf file.");
         }
 
-        using SafeFileHandle file = ListMmfStorage.OpenExisting(fullPath, FileAccess.Read, FileOptions.None);
-        ListMmfHeader header = ListMmfHeader.ReadConsistent(file, fullPath, out long length);
+        using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length, out _);
         header.ValidateCode(fullPath);
         int itemSize = DataTypes.WidthOf(header.DataType);
         if (itemSize > 0)

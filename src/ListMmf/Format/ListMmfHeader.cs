@@ -19,8 +19,9 @@ internal readonly struct ListMmfHeader
     public const int CurrentVersion = 0;
 
     /// <summary>
-    /// The version a writer stores in a file it has just replaced by a new file under the same path (widened, or
-    /// truncated at the beginning): readers that see it reopen the path. No file is ever opened with it.
+    /// The version a writer stores in a file it is about to replace by a new file under the same path (widened, or
+    /// truncated at the beginning): readers that see it look at the path again. A file still at its path with this
+    /// mark (its writer died before the rename) is read as current, and the next writer's open clears the mark.
     /// </summary>
     public const int ReplacedVersion = -1;
 
@@ -41,6 +42,9 @@ internal readonly struct ListMmfHeader
     public long Count { get; }
 
     public DataType DataType => (DataType)DataTypeCode;
+
+    /// <summary>This header with another version: a file marked replaced that is still the one at its path is read as current.</summary>
+    public ListMmfHeader WithVersion(int version) => new(version, DataTypeCode, Count);
 
     public static ListMmfHeader Parse(ReadOnlySpan<byte> bytes) => new(
         BinaryPrimitives.ReadInt32LittleEndian(bytes),
@@ -72,7 +76,13 @@ internal readonly struct ListMmfHeader
     /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
     public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path) where T : unmanaged
     {
+        // A file marked replaced is whole: its items are those of the moment it was marked.
         ListMmfHeader header = ReadConsistent(file, path, out long length);
+        if (header.Version == ReplacedVersion)
+        {
+            header = header.WithVersion(CurrentVersion);
+        }
+
         header.Validate<T>(path, length);
         return header;
     }

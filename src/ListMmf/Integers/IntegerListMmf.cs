@@ -12,14 +12,14 @@ namespace ListMmf;
 /// </summary>
 /// <remarks>
 /// <para><b>Replacing the file.</b> Widening and <see cref="TruncateBeginning"/> rewrite the list into a new file
-/// under a temporary name, make it durable, and rename it over the old one: the old file is never changed, so a
-/// failure (a full disk) leaves it whole. The writer then marks the old file replaced; a reader of this type sees the
-/// mark on its next <see cref="Count"/>, read or search, and reopens the path. No reader reads one file's bytes as
-/// another width. A reader that opened the file as a plain <see cref="ListMmf{T}"/> keeps the old file until it
-/// reopens. A failure before the rename leaves the file unchanged and says so; once renamed, the new file is the
-/// list (a failure to make the directory durable afterwards is reported as such). On Windows the rename fails while
-/// the file is mapped, by this writer too, so widening and TruncateBeginning are refused there with the file
-/// unchanged (not run on Windows here).</para>
+/// under a temporary name, make it durable, mark the old file replaced and rename the new one over it: the old
+/// file's values are never changed, so a failure (a full disk) leaves it whole. A reader of this type sees the mark
+/// on its next <see cref="Count"/> or read and opens the path again; no reader reads one file's bytes as another
+/// width. A reader that opened the file as a plain <see cref="ListMmf{T}"/> keeps the old file until it reopens. A
+/// failure before the rename leaves the file unchanged and says so; once renamed, the new file is the list, and if
+/// it cannot be opened the list refuses every later call. On Windows the rename fails while the file is mapped, by
+/// this writer too, so widening and TruncateBeginning are refused there with the file unchanged (not run on Windows
+/// here).</para>
 /// <para>An instance is not thread-safe; give each thread its own reader.</para>
 /// </remarks>
 public sealed class IntegerListMmf : IDisposable
@@ -28,11 +28,16 @@ public sealed class IntegerListMmf : IDisposable
 
     private readonly WriterLock? _lock;
     private readonly ListMmfOptions _options;
-    private readonly string _target = "";
     private IntegerStore _store;
     private long _min;
     private long _max;
     private bool _disposed;
+
+    /// <summary>Set when a widening renamed the new file into place and the list could not open it: every later call throws it.</summary>
+    private ListMmfException? _failure;
+
+    /// <summary>When a reader on a file marked replaced but still at the path looks at the path again.</summary>
+    private long _nextReplacementCheck;
 
     private IntegerListMmf(string path, FileAccess access, bool widens, ListMmfOptions? options, DataType createAs)
     {
@@ -53,9 +58,6 @@ public sealed class IntegerListMmf : IDisposable
                 ListMmfStorage.ThrowIfDirectoryMissing(Path);
                 _lock = WriterLock.Acquire(Path);
 
-                // Replacements are written beside the real file (symbolic links resolved), so that renaming one
-                // over it keeps the link; the storage's writer open removes what an interrupted one left.
-                _target = StoragePlatform.Current.CanonicalPath(Path);
             }
 
             _store = IntegerStore.Open(Path, access, _options, createAs);
@@ -202,21 +204,32 @@ public sealed class IntegerListMmf : IDisposable
     {
         get
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            if (!IsWritable && _store.IsReplaced)
+            ThrowIfUnusable();
+            if (!IsWritable && _store.IsReplaced && Environment.TickCount64 >= _nextReplacementCheck)
             {
-                Reopen();
+                FollowReplacement();
             }
 
             return _store;
         }
     }
 
-    private void Reopen()
+    /// <summary>
+    /// Opens the file at the path, at its width, unless it is marked replaced too (not renamed yet, or its writer
+    /// died before the rename: the file is still the list's): then the reader reads on and looks again later.
+    /// </summary>
+    private void FollowReplacement()
     {
-        IntegerStore replaced = _store;
-        _store = IntegerStore.Open(Path, FileAccess.Read, _options, replaced.DataType);
-        replaced.Dispose();
+        IntegerStore next = IntegerStore.Open(Path, FileAccess.Read, _options, _store.DataType);
+        if (next.IsReplaced)
+        {
+            next.Dispose();
+            _nextReplacementCheck = FileReplacement.NextCheck();
+            return;
+        }
+
+        _store.Dispose();
+        _store = next;
         (_min, _max) = IntegerWidths.RangeOf(_store.DataType);
     }
 
@@ -251,38 +264,62 @@ public sealed class IntegerListMmf : IDisposable
     }
 
     /// <summary>
-    /// Writes the values into a new file of <paramref name="dataType"/>, makes it durable, renames it over the file,
-    /// and marks the old file replaced for its readers. <paramref name="buffer"/> carries the values across.
+    /// Writes the values into a new file of <paramref name="dataType"/> and puts it in the old one's place (see
+    /// <see cref="FileReplacement"/>). <paramref name="buffer"/> carries the values across.
     /// </summary>
     private void Widen(DataType dataType, long[] buffer)
     {
         long count = _store.Count;
-        DurableFile.Replace(_target, Path, "widen", temporary =>
-        {
-            var options = _options with { InitialCapacity = count, CreateIfMissing = true };
-            using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType);
-            for (long start = 0; start < count; start += CopyChunk)
+        FileReplacement.Replace(
+            Path,
+            _store.Storage,
+            "widen",
+            temporary =>
             {
-                Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
-                _store.CopyTo(start, chunk);
-                target.AddRange(chunk);
-            }
+                var options = _options with { InitialCapacity = count, CreateIfMissing = true };
+                using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType, WriterOpening.Copy);
+                for (long start = 0; start < count; start += CopyChunk)
+                {
+                    Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
+                    _store.CopyTo(start, chunk);
+                    target.AddRange(chunk);
+                }
 
-            target.Flush();
-        });
+                target.Flush();
+            },
+            target => IntegerStore.Open(target, FileAccess.ReadWrite, _options, dataType),
+            next =>
+            {
+                _store.Dispose();
+                _store = next;
+                (_min, _max) = IntegerWidths.RangeOf(dataType);
+            },
+            Fault);
+    }
 
-        // Renamed: from here the new file is the list, whatever fails next.
-        IntegerStore replaced = _store;
-        _store = IntegerStore.Open(_target, FileAccess.ReadWrite, _options, dataType);
-        (_min, _max) = IntegerWidths.RangeOf(dataType);
-        replaced.MarkReplaced();
-        replaced.Dispose();
-        DurableFile.FlushDirectoryOf(_target, Path);
+    /// <summary>
+    /// The widened file is at the path but could not be opened: every later call throws <paramref name="failure"/>'s
+    /// problem. An empty range sends every append to the slow path, which checks.
+    /// </summary>
+    private void Fault(ListMmfException failure)
+    {
+        _failure = failure;
+        _min = long.MaxValue;
+        _max = long.MinValue;
+    }
+
+    private void ThrowIfUnusable()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (_failure is not null)
+        {
+            throw new ListMmfException(Path, _failure.Problem, _failure);
+        }
     }
 
     private void ThrowIfNotWritable()
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
+        ThrowIfUnusable();
         if (!IsWritable)
         {
             ThrowHelper.ReadOnly(Path);

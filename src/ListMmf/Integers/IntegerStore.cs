@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
@@ -33,16 +34,18 @@ internal abstract class IntegerStore : IDisposable
 
     public abstract void Flush();
 
-    public abstract void MarkReplaced();
+    /// <summary>The storage of the file, for a replacement of it to mark.</summary>
+    public abstract ListMmfStorage Storage { get; }
 
     public abstract void Dispose();
 
     /// <summary>
     /// Opens the integer file at <paramref name="path"/> with the store of its code; a writer creates a missing file
     /// with <paramref name="createAs"/> (as <see cref="ListMmfOptions.CreateIfMissing"/> allows). Writers never take the
-    /// file's lock here: the <see cref="IntegerListMmf"/> holds it across the files it replaces.
+    /// file's lock here: the <see cref="IntegerListMmf"/> holds it across the files it replaces, and a replacement's
+    /// new file (<see cref="WriterOpening.Copy"/>) needs none.
     /// </summary>
-    public static IntegerStore Open(string path, FileAccess access, ListMmfOptions options, DataType createAs)
+    public static IntegerStore Open(string path, FileAccess access, ListMmfOptions options, DataType createAs, WriterOpening opening = WriterOpening.LockHeld)
     {
         // A reader can meet a widening between reading the code and opening the file, which then holds another
         // width: it tries again, as the replacement is complete by the time it is marked. (A file replaced just after
@@ -52,7 +55,7 @@ internal abstract class IntegerStore : IDisposable
         {
             try
             {
-                return OpenOnce(path, access, options, createAs);
+                return OpenOnce(path, access, options, createAs, opening);
             }
             catch (ListMmfException) when (access == FileAccess.Read && attempt < Attempts)
             {
@@ -60,7 +63,7 @@ internal abstract class IntegerStore : IDisposable
         }
     }
 
-    private static IntegerStore OpenOnce(string path, FileAccess access, ListMmfOptions options, DataType createAs)
+    private static IntegerStore OpenOnce(string path, FileAccess access, ListMmfOptions options, DataType createAs, WriterOpening opening)
     {
         DataType dataType = File.Exists(path) ? ListMmfFileInfo.Read(path).DataType : createAs;
         if (!IntegerWidths.IsInteger(dataType))
@@ -70,22 +73,22 @@ internal abstract class IntegerStore : IDisposable
 
         return dataType switch
         {
-            DataType.SByte => new IntegerStore<sbyte, SByteCodec>(path, access, options),
-            DataType.Byte => new IntegerStore<byte, ByteCodec>(path, access, options),
-            DataType.Int16 => new IntegerStore<short, Int16Codec>(path, access, options),
-            DataType.UInt16 => new IntegerStore<ushort, UInt16Codec>(path, access, options),
-            DataType.Int32 => new IntegerStore<int, Int32Codec>(path, access, options),
-            DataType.UInt32 => new IntegerStore<uint, UInt32Codec>(path, access, options),
-            DataType.Int64 => new IntegerStore<long, Int64Codec>(path, access, options),
-            DataType.UInt64 => new IntegerStore<ulong, UInt64Codec>(path, access, options),
-            DataType.Int24 => new IntegerStore<Raw3, Int24Codec>(path, access, options),
-            DataType.UInt24 => new IntegerStore<Raw3, UInt24Codec>(path, access, options),
-            DataType.Int40 => new IntegerStore<Raw5, Int40Codec>(path, access, options),
-            DataType.UInt40 => new IntegerStore<Raw5, UInt40Codec>(path, access, options),
-            DataType.Int48 => new IntegerStore<Raw6, Int48Codec>(path, access, options),
-            DataType.UInt48 => new IntegerStore<Raw6, UInt48Codec>(path, access, options),
-            DataType.Int56 => new IntegerStore<Raw7, Int56Codec>(path, access, options),
-            _ => new IntegerStore<Raw7, UInt56Codec>(path, access, options),
+            DataType.SByte => new IntegerStore<sbyte, SByteCodec>(path, access, options, opening),
+            DataType.Byte => new IntegerStore<byte, ByteCodec>(path, access, options, opening),
+            DataType.Int16 => new IntegerStore<short, Int16Codec>(path, access, options, opening),
+            DataType.UInt16 => new IntegerStore<ushort, UInt16Codec>(path, access, options, opening),
+            DataType.Int32 => new IntegerStore<int, Int32Codec>(path, access, options, opening),
+            DataType.UInt32 => new IntegerStore<uint, UInt32Codec>(path, access, options, opening),
+            DataType.Int64 => new IntegerStore<long, Int64Codec>(path, access, options, opening),
+            DataType.UInt64 => new IntegerStore<ulong, UInt64Codec>(path, access, options, opening),
+            DataType.Int24 => new IntegerStore<Raw3, Int24Codec>(path, access, options, opening),
+            DataType.UInt24 => new IntegerStore<Raw3, UInt24Codec>(path, access, options, opening),
+            DataType.Int40 => new IntegerStore<Raw5, Int40Codec>(path, access, options, opening),
+            DataType.UInt40 => new IntegerStore<Raw5, UInt40Codec>(path, access, options, opening),
+            DataType.Int48 => new IntegerStore<Raw6, Int48Codec>(path, access, options, opening),
+            DataType.UInt48 => new IntegerStore<Raw6, UInt48Codec>(path, access, options, opening),
+            DataType.Int56 => new IntegerStore<Raw7, Int56Codec>(path, access, options, opening),
+            _ => new IntegerStore<Raw7, UInt56Codec>(path, access, options, opening),
         };
     }
 }
@@ -98,9 +101,9 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
     private const int Chunk = 4096;
     private readonly ListMmf<TRaw> _list;
 
-    public IntegerStore(string path, FileAccess access, ListMmfOptions options)
+    public IntegerStore(string path, FileAccess access, ListMmfOptions options, WriterOpening opening)
     {
-        _list = new ListMmf<TRaw>(path, access, options, TCodec.DataType, requireDataType: true, writerLockHeld: true) { ReopensOnReplacement = false };
+        _list = new ListMmf<TRaw>(path, access, options, TCodec.DataType, requireDataType: true, opening) { ReopensOnReplacement = false };
     }
 
     public override DataType DataType => TCodec.DataType;
@@ -152,7 +155,7 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
 
     public override void Flush() => _list.Flush();
 
-    public override void MarkReplaced() => _list.MarkReplaced();
+    public override ListMmfStorage Storage => _list.Storage;
 
     public override void Dispose() => _list.Dispose();
 

@@ -13,7 +13,10 @@ internal static class DurableFile
     /// <summary>The ending of a file being written before it is renamed into place.</summary>
     public const string TemporaryExtension = ".tmp";
 
-    /// <summary>Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file.</summary>
+    /// <summary>What follows the name of the file a temporary file becomes: one name per file, never nested.</summary>
+    private const string TemporarySuffix = ".listmmf" + TemporaryExtension;
+
+    /// <summary>Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file; the caller holds the lock that guards <paramref name="path"/>.</summary>
     /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place (nothing was left at <paramref name="path"/>), or, once it was in place, the directory could not be made durable (the message says so).</exception>
     public static void Create<TState>(string path, TState state, Action<FileStream, TState> write)
     {
@@ -21,7 +24,9 @@ internal static class DurableFile
         string temporary = TemporaryFor(path);
         try
         {
-            using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
+            // Create, not CreateNew: the caller holds the file's lock, so a file under this name is a killed
+            // create's leftover.
+            using (var file = new FileStream(temporary, FileMode.Create, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
             {
                 write(file, state);
                 platform.FlushFile(file.SafeFileHandle, path);
@@ -37,32 +42,6 @@ internal static class DurableFile
         finally
         {
             TryDelete(temporary);
-        }
-    }
-
-    /// <summary>
-    /// Replaces the file at <paramref name="target"/> (a real path, symbolic links resolved) by the one
-    /// <paramref name="write"/> creates and makes durable under the temporary name it is given, renamed over it.
-    /// The caller then moves to the new file and makes the directory durable (<see cref="FlushDirectoryOf"/>): once
-    /// renamed, the new file is the list whatever fails next.
-    /// </summary>
-    /// <param name="target">The file to replace.</param>
-    /// <param name="path">The list's path, for messages.</param>
-    /// <param name="what">What the replacement does, for messages ("widen", "truncate the beginning of").</param>
-    /// <param name="write">Creates the new file at the temporary path given, and makes it durable.</param>
-    /// <exception cref="ListMmfException">The new file could not be written or renamed into place; the old file is unchanged and no temporary file is left.</exception>
-    public static void Replace(string target, string path, string what, Action<string> write)
-    {
-        string temporary = TemporaryFor(target);
-        try
-        {
-            write(temporary);
-            File.Move(temporary, target, overwrite: true);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            TryDelete(temporary);
-            throw new ListMmfException(path, $"could not {what} the list into a new file: {exception.Message} The file is unchanged.", exception);
         }
     }
 
@@ -83,6 +62,13 @@ internal static class DurableFile
         }
     }
 
-    /// <summary>A new temporary name beside <paramref name="path"/>: the path, a random GUID and <see cref="TemporaryExtension"/>.</summary>
-    private static string TemporaryFor(string path) => $"{path}.{Guid.NewGuid():N}{TemporaryExtension}";
+    /// <summary>
+    /// The temporary name beside <paramref name="path"/>. One fixed name per file is enough, because only the
+    /// holder of the file's writer lock writes it, and it lets a writer's open remove a leftover with one call
+    /// instead of listing the directory.
+    /// </summary>
+    public static string TemporaryFor(string path) => path + TemporarySuffix;
+
+    /// <summary>Removes what a create or a replacement of <paramref name="path"/> that was killed left behind; the caller holds the file's lock.</summary>
+    public static void RemoveLeftover(string path) => TryDelete(TemporaryFor(path));
 }

@@ -1,7 +1,6 @@
 using System;
 using System.IO;
 using System.Threading;
-using System.Text.RegularExpressions;
 using CommunityToolkit.HighPerformance.Buffers;
 using Microsoft.Win32.SafeHandles;
 
@@ -12,7 +11,7 @@ namespace ListMmf.Storage;
 /// (durably, directory included), header validation, mapping, the growth policy, the ordered durable flush and
 /// release. The list above it keeps only pointers into <see cref="Pointer"/>.
 /// </summary>
-internal sealed unsafe partial class ListMmfStorage : IDisposable
+internal sealed unsafe class ListMmfStorage : IDisposable
 {
     private const long MinimumGrowthBytes = 64 * 1024;
     private const long MaximumGrowthBytes = 1L << 30;
@@ -27,7 +26,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
 
     private readonly FileStream _file;
     private readonly FileMapping _mapping;
-    private readonly WriterLock? _writerLock;
+    private WriterLock? _writerLock;
     private readonly bool _prefault;
     private readonly bool _populate;
 
@@ -59,11 +58,13 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     public long Length => _mapping.Length;
 
     /// <summary>
-    /// Opens the list file at <paramref name="path"/> (a full path): a writer takes the lock, removes what an
-    /// interrupted create left behind and creates a missing file; then the header is validated for
-    /// <typeparamref name="T"/> and the file mapped.
+    /// Opens the list file at <paramref name="path"/> (a full path): a writer takes the lock (as
+    /// <paramref name="opening"/> says), removes what an interrupted create or replacement left behind, creates a
+    /// missing file and clears the mark of a replacement that died before its rename; a reader follows a replacement
+    /// made as it opens (<see cref="FileReplacement.OpenForReading"/>, up to <paramref name="replacedAttempts"/>
+    /// opens). Then the header is validated for <typeparamref name="T"/> and the file mapped.
     /// </summary>
-    public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType, bool writerLockHeld = false)
+    public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType, WriterOpening opening = WriterOpening.Locked, int replacedAttempts = FileReplacement.OpenAttempts)
         where T : unmanaged
     {
         MappingBackend backend = FileMapping.Resolve(options.Backend);
@@ -73,18 +74,22 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         FileStream? file = null;
         try
         {
+            ListMmfHeader header;
+            long length;
             if (writable)
             {
                 ThrowIfDirectoryMissing(path);
-                writerLock = writerLockHeld ? null : WriterLock.Acquire(path);
-
-                // Under the lock: what an interrupted create (beside the path) or replacement (beside the real
-                // file, symbolic links resolved) left behind.
-                RemoveLeftoverTemporaries(path);
-                string target = StoragePlatform.Current.CanonicalPath(path);
-                if (target != path)
+                writerLock = opening == WriterOpening.Locked ? WriterLock.Acquire(path) : null;
+                if (opening != WriterOpening.Copy)
                 {
-                    RemoveLeftoverTemporaries(target);
+                    // Under the lock: what a killed create (beside the path) or replacement (beside the real file,
+                    // symbolic links resolved) left behind.
+                    DurableFile.RemoveLeftover(path);
+                    string target = StoragePlatform.Current.CanonicalPath(path);
+                    if (target != path)
+                    {
+                        DurableFile.RemoveLeftover(target);
+                    }
                 }
 
                 if (!File.Exists(path))
@@ -94,29 +99,23 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
                         throw new FileNotFoundException($"'{path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", path);
                     }
 
-                    Create(path, dataType, initialLength);
+                    Create(path, dataType, initialLength, inPlace: opening == WriterOpening.Copy);
                 }
-            }
 
-            ListMmfHeader header;
-            for (int attempt = 1; ; attempt++)
-            {
-                file = OpenStream(path, writable);
-                header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out long length);
-
-                // A reader can open a file that a writer replaces at once (two replacements close together): the
-                // path holds the newer file by the time the old one is marked, so it opens the path again.
-                if (!writable && header.Version == ListMmfHeader.ReplacedVersion && attempt < ReplacedReopenAttempts)
+                file = OpenStream(path);
+                header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
+                if (header.Version == ListMmfHeader.ReplacedVersion)
                 {
-                    file.Dispose();
-                    file = null;
-                    continue;
+                    header = ClearReplacedMark(file, path, header);
                 }
-
-                header.Validate<T>(path, length);
-                break;
+            }
+            else
+            {
+                SafeFileHandle handle = FileReplacement.OpenForReading(path, replacedAttempts, out header, out length, out _);
+                file = Wrap(handle, FileAccess.Read);
             }
 
+            header.Validate<T>(path, length);
             if (requireDataType && header.DataType != dataType)
             {
                 throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not {DataTypes.Describe(dataType)}.");
@@ -133,13 +132,32 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>How often a reader opens the path again when the file it opened has been replaced already.</summary>
-    private const int ReplacedReopenAttempts = 16;
-
-    private static FileStream OpenStream(string path, bool writable)
+    /// <summary>
+    /// The writer, under the lock, found the file at the path marked replaced: its last writer died between the
+    /// mark and the rename, so this is the list's file, whole. The mark goes, so that its readers stop looking for
+    /// a replacement.
+    /// </summary>
+    private static ListMmfHeader ClearReplacedMark(FileStream file, string path, ListMmfHeader header)
     {
-        FileAccess access = writable ? FileAccess.ReadWrite : FileAccess.Read;
-        SafeFileHandle handle = writable ? OpenForWriting(path) : OpenExisting(path, access, FileOptions.None);
+        ListMmfHeader current = header.WithVersion(ListMmfHeader.CurrentVersion);
+        Span<byte> bytes = stackalloc byte[sizeof(int)];
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(bytes, current.Version);
+        try
+        {
+            RandomAccess.Write(file.SafeFileHandle, bytes, 0);
+        }
+        catch (IOException exception) when (exception is not ListMmfException)
+        {
+            throw new ListMmfException(path, $"the file is marked replaced by a replacement that was interrupted, and the mark could not be cleared: {exception.Message}", exception);
+        }
+
+        return current;
+    }
+
+    private static FileStream OpenStream(string path) => Wrap(OpenForWriting(path), FileAccess.ReadWrite);
+
+    private static FileStream Wrap(SafeFileHandle handle, FileAccess access)
+    {
         try
         {
             return new FileStream(handle, access, bufferSize: 0);
@@ -217,8 +235,21 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>Marks the file replaced, once the new file has been renamed over it, for the readers that still map it.</summary>
+    /// <summary>Marks the file replaced, just before the new file is renamed over it, for the readers that map it.</summary>
     public void MarkReplaced() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.ReplacedVersion);
+
+    /// <summary>Takes the mark back: the rename failed, so this is still the list's file.</summary>
+    public void ClearReplacedMark() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.CurrentVersion);
+
+    /// <summary>Whether the header in the mapping is marked replaced.</summary>
+    public bool IsMarkedReplaced => Volatile.Read(ref *(int*)Pointer) == ListMmfHeader.ReplacedVersion;
+
+    /// <summary>Gives this writer's lock to <paramref name="next"/>, the storage of the file that replaced this one, so that this one can be closed first.</summary>
+    public void HandLockTo(ListMmfStorage next)
+    {
+        next._writerLock = _writerLock;
+        _writerLock = null;
+    }
 
     /// <summary>Maps what a writer has added to the file since; returns the mapped length.</summary>
     public long Refresh() => _mapping.Refresh();
@@ -304,42 +335,37 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable
     private static long RoundUpLength(long length) => length > MaximumLength ? MaximumLength : (length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
 
     /// <summary>
-    /// Writes a complete new file under a temporary name, makes it durable and renames it into place, then makes
-    /// the directory durable: a crash never leaves a file at <paramref name="path"/> without a valid header, and a
-    /// new file does not vanish after a power loss.
+    /// Creates the file with an empty header and <paramref name="length"/> bytes allocated. Under a temporary name
+    /// renamed into place, durably, directory included, so that a crash never leaves a file at
+    /// <paramref name="path"/> without a valid header and a new file does not vanish after a power loss; or,
+    /// <paramref name="inPlace"/>, at the path itself, which is then a replacement's temporary name.
     /// </summary>
-    private static void Create(string path, DataType dataType, long length) =>
-        DurableFile.Create(path, (dataType, length, path), static (file, state) =>
-        {
-            Span<byte> header = stackalloc byte[ListMmfHeader.Size];
-            new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)state.dataType, 0).Write(header);
-            file.Write(header);
-            StoragePlatform.Current.Extend(file, ListMmfHeader.Size, state.length, state.path);
-        });
-
-    /// <summary>
-    /// Deletes the temporary files of creates that were interrupted (the process killed between creating and
-    /// renaming). Called with the writer lock held, so no other process is creating the file now.
-    /// </summary>
-    internal static void RemoveLeftoverTemporaries(string path)
+    private static void Create(string path, DataType dataType, long length, bool inPlace)
     {
-        string directory = System.IO.Path.GetDirectoryName(path)!;
-        string name = System.IO.Path.GetFileName(path);
-        foreach (string candidate in Directory.EnumerateFiles(directory, "*" + DurableFile.TemporaryExtension, ExactNames))
+        if (!inPlace)
         {
-            // Compared here, not by the pattern: a name may hold wildcards, and the pattern's casing rules vary.
-            string candidateName = System.IO.Path.GetFileName(candidate);
-            if (candidateName.StartsWith(name, StringComparison.Ordinal) && TemporarySuffix().IsMatch(candidateName.AsSpan(name.Length)))
-            {
-                DurableFile.TryDelete(candidate);
-            }
+            DurableFile.Create(path, (dataType, length, path), static (file, state) => WriteEmpty(file, state.dataType, state.length, state.path));
+            return;
+        }
+
+        try
+        {
+            using var file = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0);
+            WriteEmpty(file, dataType, length, path);
+        }
+        catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
+        {
+            throw new ListMmfException(path, $"could not create the file: {exception.Message}", exception);
         }
     }
 
-    private static readonly EnumerationOptions ExactNames = new() { MatchType = MatchType.Simple, MatchCasing = MatchCasing.CaseSensitive };
-
-    [GeneratedRegex("^\\.[0-9a-f]{32}\\.tmp$", RegexOptions.CultureInvariant)]
-    private static partial Regex TemporarySuffix();
+    private static void WriteEmpty(FileStream file, DataType dataType, long length, string path)
+    {
+        Span<byte> header = stackalloc byte[ListMmfHeader.Size];
+        new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)dataType, 0).Write(header);
+        file.Write(header);
+        StoragePlatform.Current.Extend(file, ListMmfHeader.Size, length, path);
+    }
 
     private static void ThrowIfDirectory(string path)
     {

@@ -67,6 +67,9 @@ public sealed class TimeSeriesTable : IDisposable
             if (IsWritable)
             {
                 _lock = LockTable(manifest);
+
+                // Under the table's lock: the manifest a killed create was writing.
+                DurableFile.RemoveLeftover(manifest);
             }
 
             if (create && File.Exists(manifest))

@@ -130,7 +130,7 @@ public sealed class ErrorTableTests : IDisposable
     public void TemporaryFileOfAnInterruptedCreateIsRemovedByTheNextWriter()
     {
         string path = _directory.File("list.bin");
-        string leftover = $"{path}.{Guid.NewGuid():N}.tmp";
+        string leftover = ListMmf.Storage.DurableFile.TemporaryFor(path);
         string unrelated = path + ".mine.tmp";
         File.WriteAllBytes(leftover, new byte[16]);
         File.WriteAllBytes(unrelated, new byte[16]);

@@ -244,7 +244,7 @@ public sealed class IntegerListMmfTests : IDisposable
         {
         }
 
-        string leftover = $"{FilePath}.{Guid.NewGuid():N}.tmp";
+        string leftover = ListMmf.Storage.DurableFile.TemporaryFor(FilePath);
         File.WriteAllBytes(leftover, new byte[100]);
 
         using var list = IntegerListMmf.OpenSmallest(FilePath);

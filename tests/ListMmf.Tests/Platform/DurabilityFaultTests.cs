@@ -68,11 +68,13 @@ public sealed class DurabilityFaultTests : IDisposable
     [StraceFact]
     public void WriterIsRefusedWhenLockingIsUnavailable()
     {
-        (int exit, string error) = RunUnderStrace(["-e", "trace=flock", "-e", "inject=flock:error=ENOLCK"], "create", FilePath);
+        // lockf is fcntl(F_SETLK) underneath; -P keeps the runtime's own fcntl calls on other files working.
+        string lockPath = ListMmf.Storage.WriterLock.PathFor(FilePath);
+        (int exit, string error) = RunUnderStrace(["-P", lockPath, "-e", "trace=fcntl", "-e", "inject=fcntl:error=ENOLCK"], "create", FilePath);
 
         // 4 is ListMmfException: "locking unavailable", not 5 (another writer), and never 0 (a silent pass).
         Assert.True(exit == 4, $"exit {exit}: {error}");
-        Assert.Contains("flock failed", error, StringComparison.Ordinal);
+        Assert.Contains("lockf failed", error, StringComparison.Ordinal);
         Assert.False(File.Exists(FilePath), "a writer that could not lock went on to create the file");
     }
 

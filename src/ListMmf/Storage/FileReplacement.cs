@@ -1,0 +1,144 @@
+using System;
+using System.IO;
+using System.Threading;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// Replacing a list's file by a rewritten one (TruncateBeginning, widening), and following such a replacement as a
+/// reader. The writer writes the new file under a temporary name and makes it durable, marks the old file replaced,
+/// renames the new one over it, and opens it. The mark comes before the rename so that no crash point strands a
+/// reader on a file no name reaches: killed before the rename, the path still holds the marked file, which is whole;
+/// readers keep reading it and the next writer's open clears the mark.
+/// </summary>
+internal static class FileReplacement
+{
+    /// <summary>How often a reader opening the path tries again while the file there is marked replaced.</summary>
+    public const int OpenAttempts = 16;
+
+    /// <summary>How long a reader on a marked file that is still at the path waits before looking at the path again.</summary>
+    private const int RecheckMilliseconds = 10;
+
+    /// <summary>Called before each step on this thread: tests inject a failure, or a kill, at a named step.</summary>
+    [ThreadStatic]
+    internal static Action<ReplacementStep>? BeforeStep;
+
+    /// <summary>
+    /// Replaces the file that <paramref name="old"/> maps at <paramref name="path"/> by the one
+    /// <paramref name="writeCopy"/> writes (and makes durable) at the temporary path it is given; then
+    /// <paramref name="openNew"/> opens the renamed file and <paramref name="adopt"/> makes it the list's.
+    /// </summary>
+    /// <param name="path">The list's path (the new file goes where its symbolic links lead).</param>
+    /// <param name="old">The writer's storage of the file being replaced.</param>
+    /// <param name="what">What the replacement does, for messages ("widen", "truncate the beginning of").</param>
+    /// <param name="writeCopy">Creates and fills the new file at the temporary path given, durably.</param>
+    /// <param name="openNew">Opens the file at the real path given, once renamed.</param>
+    /// <param name="adopt">Makes the opened file the list's.</param>
+    /// <param name="fault">Told, before it is thrown, the failure that leaves the list unable to go on: the new file is in place but could not be opened.</param>
+    /// <exception cref="ListMmfException">A step failed; the message says whether the file is unchanged or the new file is in place.</exception>
+    public static void Replace<TNew>(string path, ListMmfStorage old, string what, Action<string> writeCopy, Func<string, TNew> openNew, Action<TNew> adopt, Action<ListMmfException> fault)
+    {
+        string target = StoragePlatform.Current.CanonicalPath(path);
+        string temporary = DurableFile.TemporaryFor(target);
+        bool marked = false;
+        try
+        {
+            Step(ReplacementStep.WriteCopy);
+            writeCopy(temporary);
+            Step(ReplacementStep.MarkOld);
+            old.MarkReplaced();
+            marked = true;
+            Step(ReplacementStep.Rename);
+            File.Move(temporary, target, overwrite: true);
+        }
+        catch (Exception exception)
+        {
+            if (marked)
+            {
+                old.ClearReplacedMark();
+            }
+
+            DurableFile.TryDelete(temporary);
+            if (exception is IOException or UnauthorizedAccessException)
+            {
+                throw new ListMmfException(path, $"could not {what} the list into a new file: {Cause(exception)} The file is unchanged.", exception);
+            }
+
+            throw;
+        }
+
+        TNew next;
+        try
+        {
+            Step(ReplacementStep.OpenNew);
+            next = openNew(target);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or OutOfMemoryException)
+        {
+            var lost = new ListMmfException(
+                path,
+                $"the list was rewritten into a new file to {what} it, and that file is now at the path, but it could not be opened: {Cause(exception)} This list refuses every later call; dispose it and open the file again.",
+                exception);
+            fault(lost);
+            throw lost;
+        }
+
+        adopt(next);
+        try
+        {
+            Step(ReplacementStep.FlushDirectory);
+            DurableFile.FlushDirectoryOf(target, path);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new ListMmfException(path, $"the list now holds the new file, but its directory could not be made durable, so a power loss may bring the old file back: {Cause(exception)}", exception);
+        }
+    }
+
+    /// <summary>
+    /// Opens the file at <paramref name="path"/> for reading and reads its header. A file marked replaced was
+    /// renamed over as it was opened (the path holds a newer file: it opens the path again), or is still at the path
+    /// (its writer is between the mark and the rename, or died there): after <paramref name="attempts"/> it returns
+    /// that file, whole, with its header's version as the current one, and <paramref name="marked"/> set.
+    /// </summary>
+    public static SafeFileHandle OpenForReading(string path, int attempts, out ListMmfHeader header, out long length, out bool marked)
+    {
+        var spin = default(SpinWait);
+        for (int attempt = 1; ; attempt++)
+        {
+            SafeFileHandle file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
+            try
+            {
+                header = ListMmfHeader.ReadConsistent(file, path, out length);
+            }
+            catch
+            {
+                file.Dispose();
+                throw;
+            }
+
+            marked = header.Version == ListMmfHeader.ReplacedVersion;
+            if (!marked)
+            {
+                return file;
+            }
+
+            if (attempt >= attempts)
+            {
+                header = header.WithVersion(ListMmfHeader.CurrentVersion);
+                return file;
+            }
+
+            file.Dispose();
+            spin.SpinOnce();
+        }
+    }
+
+    /// <summary>When a reader on a marked file that is still at the path next looks at the path (<see cref="Environment.TickCount64"/>).</summary>
+    public static long NextCheck() => Environment.TickCount64 + RecheckMilliseconds;
+
+    private static void Step(ReplacementStep step) => BeforeStep?.Invoke(step);
+
+    private static string Cause(Exception exception) => exception is ListMmfException own ? own.Problem : exception.Message;
+}
