@@ -319,6 +319,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
             Path,
             _storage,
             "truncate the beginning of",
+            $"the {total - count:N0} items after the first {count:N0}",
             temporary =>
             {
                 var options = _options with { InitialCapacity = total - count, CreateIfMissing = true };

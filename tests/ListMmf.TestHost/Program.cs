@@ -20,6 +20,7 @@ namespace ListMmf.TestHost;
 /// <item><c>table-write</c>, <c>table-read</c> and <c>table-crash</c>: see <see cref="Tables"/>.</item>
 /// <item><c>int-widen</c>, <c>int-truncate</c> and <c>int-read</c>: see <see cref="Integers"/>.</item>
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
+/// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
 /// (message on standard error), 5 a ListMmfLockedException.
@@ -51,6 +52,9 @@ public static class Program
                 ["int-read", string path, string kind, string seconds] => Integers.Read(path, kind, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["series-truncate", string path] => SeriesTruncation.Write(path),
                 ["series-read", string path, string seconds] => SeriesTruncation.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["replace-kill", string path, string backend, string step, string round] => ReplacementFaults.KillLoop(path, Enum.Parse<MappingBackend>(backend), step, int.Parse(round, CultureInfo.InvariantCulture)),
+                ["truncate-then-append", string path] => ReplacementFaults.TruncateThenAppend(path),
+                ["widen-then-append", string path] => ReplacementFaults.WidenThenAppend(path),
                 _ => Usage(),
             };
         }
@@ -201,7 +205,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS | series-truncate PATH | series-read PATH SECONDS");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS | series-truncate PATH | series-read PATH SECONDS | replace-kill PATH BACKEND STEP ROUND | truncate-then-append PATH | widen-then-append PATH");
         return 3;
     }
 }

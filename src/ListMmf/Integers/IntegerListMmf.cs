@@ -274,6 +274,7 @@ public sealed class IntegerListMmf : IDisposable
             Path,
             _store.Storage,
             "widen",
+            $"the {count:N0} values as {dataType}",
             temporary =>
             {
                 var options = _options with { InitialCapacity = count, CreateIfMissing = true };

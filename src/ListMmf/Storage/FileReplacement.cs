@@ -32,12 +32,13 @@ internal static class FileReplacement
     /// <param name="path">The list's path (the new file goes where its symbolic links lead).</param>
     /// <param name="old">The writer's storage of the file being replaced.</param>
     /// <param name="what">What the replacement does, for messages ("widen", "truncate the beginning of").</param>
+    /// <param name="newContents">What the new file holds, for messages ("the 900 items after the first 100").</param>
     /// <param name="writeCopy">Creates and fills the new file at the temporary path given, durably.</param>
     /// <param name="openNew">Opens the file at the real path given, once renamed.</param>
     /// <param name="adopt">Makes the opened file the list's.</param>
     /// <param name="fault">Told, before it is thrown, the failure that leaves the list unable to go on: the new file is in place but could not be opened.</param>
     /// <exception cref="ListMmfException">A step failed; the message says whether the file is unchanged or the new file is in place.</exception>
-    public static void Replace<TNew>(string path, ListMmfStorage old, string what, Action<string> writeCopy, Func<string, TNew> openNew, Action<TNew> adopt, Action<ListMmfException> fault)
+    public static void Replace<TNew>(string path, ListMmfStorage old, string what, string newContents, Action<string> writeCopy, Func<string, TNew> openNew, Action<TNew> adopt, Action<ListMmfException> fault)
     {
         string target = StoragePlatform.Current.CanonicalPath(path);
         string temporary = DurableFile.TemporaryFor(target);
@@ -78,7 +79,7 @@ internal static class FileReplacement
         {
             var lost = new ListMmfException(
                 path,
-                $"the list was rewritten into a new file to {what} it, and that file is now at the path, but it could not be opened: {Cause(exception)} This list refuses every later call; dispose it and open the file again.",
+                $"could not {what} the list: the new file, holding {newContents}, is at the path, but it could not be opened: {Cause(exception)} This list refuses every later call; dispose it and open the file again.",
                 exception);
             fault(lost);
             throw lost;

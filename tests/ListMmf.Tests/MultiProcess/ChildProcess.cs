@@ -84,6 +84,9 @@ public sealed class ChildProcess : IDisposable
         return _process.ExitCode;
     }
 
+    /// <summary>Waits up to <paramref name="timeout"/> for the child to exit; returns whether it did.</summary>
+    public bool TryWaitForExit(TimeSpan timeout) => _process.WaitForExit(timeout);
+
     public string ErrorText() => _process.StandardError.ReadToEnd();
 
     /// <summary>Kills the child at once (SIGKILL on Unix), as a crash would end it.</summary>
