@@ -48,16 +48,14 @@ internal abstract class IntegerStore : IDisposable
     public static IntegerStore Open(string path, FileAccess access, ListMmfOptions options, DataType createAs, WriterOpening opening = WriterOpening.LockHeld)
     {
         // A reader can meet a widening between reading the code and opening the file, which then holds another
-        // width: it tries again, as the replacement is complete by the time it is marked. (A file replaced just after
-        // it was opened, the list's storage opens again itself; one replaced later, IntegerListMmf follows.)
-        const int Attempts = 16;
+        // width: it tries again. (A file replaced just after it was opened, IntegerListMmf follows.)
         for (int attempt = 1; ; attempt++)
         {
             try
             {
                 return OpenOnce(path, access, options, createAs, opening);
             }
-            catch (ListMmfException) when (access == FileAccess.Read && attempt < Attempts)
+            catch (ListMmfException) when (access == FileAccess.Read && attempt < FileReplacement.OpenAttempts)
             {
             }
         }

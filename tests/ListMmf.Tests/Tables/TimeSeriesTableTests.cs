@@ -26,6 +26,22 @@ public sealed class TimeSeriesTableTests : IDisposable
     }
 
     [Fact]
+    public void TheNextWriterRemovesTheManifestAKilledCreateWasWriting()
+    {
+        using (CreateWithRows(3))
+        {
+        }
+
+        string leftover = ListMmf.Storage.DurableFile.TemporaryFor(Path.Combine(Folder, TimeSeriesTable.ManifestFileName));
+        File.WriteAllText(leftover, "{");
+
+        using TimeSeriesTable table = TimeSeriesTable.Open(Folder);
+
+        Assert.False(File.Exists(leftover), "the killed create's manifest is still there");
+        Assert.Equal(3, table.RowCount);
+    }
+
+    [Fact]
     public void RowsAddedByTheWriterAreReadBackByAReaderInAnotherInstance()
     {
         using TimeSeriesTable writer = CreateWithRows(1000);
