@@ -483,20 +483,37 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <summary>
     /// Every value column must hold at least the published rows; a writer trims the values past them, which a
-    /// writer that stopped before publishing left. Checked for all columns before any is changed.
+    /// writer that stopped before publishing left. A value column behind the time column is what a power loss leaves
+    /// when the system wrote the time column's count back before the values (a <see cref="Flush"/> writes them in
+    /// the other order, so no flushed row is among them): a writer lowers the rows to the shortest column and says so
+    /// in <see cref="Repairs"/>; a reader, which cannot, is refused and told so. Checked for all columns before any is
+    /// changed.
     /// </summary>
     private void CheckColumnLengths(bool trim)
     {
         long rows = _time.Count;
+        TableColumn? shortest = null;
         foreach (TableColumn column in _values)
         {
-            long stored = column.StoredCount;
-            if (stored < rows)
+            if (column.StoredCount < Math.Min(rows, shortest?.StoredCount ?? long.MaxValue))
+            {
+                shortest = column;
+            }
+        }
+
+        if (shortest is not null)
+        {
+            long stored = shortest.StoredCount;
+            if (!trim)
             {
                 throw new ListMmfFormatException(
-                    column.Path,
-                    $"column '{column.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} published rows: the table is damaged (a column file replaced or truncated by another program). Nothing was changed.");
+                    shortest.Path,
+                    $"column '{shortest.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} rows its time column publishes: rows that did not reach the disk before a power loss, or a column file truncated by another program. Nothing was changed; opening the table for writing once lowers the rows to {stored:N0} (see Repairs).");
             }
+
+            _time.Truncate(stored);
+            _repairs.Add($"column '{shortest.Name}' held {stored:N0} values, fewer than the {rows:N0} rows its time column published (rows lost to a power loss, or a truncated file); the rows were lowered to {stored:N0}.");
+            rows = stored;
         }
 
         if (trim)

@@ -261,23 +261,45 @@ public sealed class TimeSeriesTableTests : IDisposable
     }
 
     [Fact]
-    public void AValueColumnShorterThanTheRowsIsDamageAndNothingIsChanged()
+    public void AReaderOfATableWhoseValueColumnIsBehindItsTimesIsRefusedAndNothingIsChanged()
+    {
+        CreateWithValueColumnBehind();
+
+        var error = Assert.Throws<ListMmfFormatException>(() => TimeSeriesTable.Open(Folder, FileAccess.Read));
+
+        Assert.Contains("column 'size'", error.Message);
+        Assert.Contains("7 values, fewer than the 10 rows its time column publishes", error.Message);
+        Assert.Contains("opening the table for writing once lowers the rows to 7", error.Message);
+        using var time = new ListMmf<int>(_directory.File("ticks/time.mmf"), FileAccess.Read);
+        Assert.Equal(10, time.Count);
+    }
+
+    [Fact]
+    public void TheNextWriterLowersTheRowsToAValueColumnLeftBehindByAPowerLoss()
+    {
+        CreateWithValueColumnBehind();
+
+        using (TimeSeriesTable writer = TimeSeriesTable.Open(Folder))
+        {
+            Assert.Equal(7, writer.RowCount);
+            Assert.Contains(writer.Repairs, repair => repair.Contains("column 'size' held 7 values, fewer than the 10 rows", StringComparison.Ordinal));
+            Assert.Contains(writer.Repairs, repair => repair.Contains("column 'price' held 3 values past the 7 published rows", StringComparison.Ordinal));
+        }
+
+        using TimeSeriesTable reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        Assert.Equal(7, reader.RowCount);
+        Assert.Equal(TickTable.Price(6), reader.Column<double>("price")[6]);
+    }
+
+    /// <summary>A table of 10 rows whose size column's count on disk is 7, as a power loss can leave it.</summary>
+    private void CreateWithValueColumnBehind()
     {
         using (CreateWithRows(10))
         {
         }
 
-        using (var size = new ListMmf<int>(_directory.File("ticks/size.mmf")))
-        {
-            size.Truncate(7);
-        }
-
-        var error = Assert.Throws<ListMmfFormatException>(() => TimeSeriesTable.Open(Folder));
-
-        Assert.Contains("column 'size'", error.Message);
-        Assert.Contains("7 values, fewer than the 10 published rows", error.Message);
-        using var price = new ListMmf<double>(_directory.File("ticks/price.mmf"), FileAccess.Read);
-        Assert.Equal(10, price.Count);
+        using var size = new ListMmf<int>(_directory.File("ticks/size.mmf"));
+        size.Truncate(7);
     }
 
     [Fact]
