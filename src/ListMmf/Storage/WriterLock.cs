@@ -20,7 +20,8 @@ namespace ListMmf.Storage;
 internal sealed class WriterLock : IDisposable
 {
     private static readonly object s_gate = new();
-    private static readonly HashSet<string> s_held = new(StringComparer.FromComparison(StoragePlatform.Current.PathComparison));
+    /// <summary>The sidecars this process holds; made at the first lock, under the gate, so that an unsupported platform fails there as it does elsewhere.</summary>
+    private static HashSet<string>? s_held;
 
     private readonly string _lockPath;
     private SafeHandle? _handle;
@@ -44,6 +45,7 @@ internal sealed class WriterLock : IDisposable
         string lockPath = PathFor(path);
         lock (s_gate)
         {
+            s_held ??= new HashSet<string>(StringComparer.FromComparison(StoragePlatform.Current.PathComparison));
             if (s_held.Contains(lockPath))
             {
                 throw new ListMmfLockedException(path, "another writer in this process has the file open for writing; a file has one writer at a time.");
@@ -77,7 +79,7 @@ internal sealed class WriterLock : IDisposable
 
             _handle.Dispose();
             _handle = null;
-            s_held.Remove(_lockPath);
+            s_held!.Remove(_lockPath);
         }
     }
 }
