@@ -45,7 +45,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <summary>Set when a replacement renamed the new file into place and the list could not open it: every later call throws it.</summary>
     private ListMmfException? _failure;
 
-    /// <summary>When a reader on a file marked replaced but still at the path looks at the path again (<see cref="Environment.TickCount64"/>).</summary>
+    /// <summary>When a reader on a file marked replaced but still at the path looks at the path again (<see cref="Environment.TickCount64"/>); 0 until it finds one.</summary>
     private long _nextReplacementCheck;
 
     /// <summary>The version in the header of the mapping: 0, or <see cref="ListMmfHeader.ReplacedVersion"/> once the file was replaced.</summary>
@@ -555,7 +555,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
             return false;
         }
 
-        ListMmfStorage next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: 1);
+        // The first look gives a live writer the moment between its mark and its rename; later ones look once.
+        int attempts = _nextReplacementCheck == 0 ? FileReplacement.OpenAttempts : 1;
+        ListMmfStorage next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: attempts);
         if (next.IsMarkedReplaced)
         {
             next.Dispose();
@@ -563,6 +565,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
             return false;
         }
 
+        _nextReplacementCheck = 0;
         MoveTo(next);
         return true;
     }
