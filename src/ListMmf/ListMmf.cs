@@ -481,11 +481,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         }
 
         _disposed = true;
-        _count = DisposedCount.Pointer;
-        _version = (int*)DisposedCount.Pointer;
-        _items = null;
-        _capacity = 0;
-        _appendLimit = 0;
+        Unpoint();
         _storage.Dispose();
         _retired?.Dispose();
     }
@@ -595,6 +591,12 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     private void Fault(ListMmfException failure)
     {
         _failure = failure;
+        Unpoint();
+    }
+
+    /// <summary>Points the list at the disposed count, so that every member's first read of it takes the slow path, which throws.</summary>
+    private void Unpoint()
+    {
         _count = DisposedCount.Pointer;
         _version = (int*)DisposedCount.Pointer;
         _items = null;
