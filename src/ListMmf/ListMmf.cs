@@ -553,7 +553,19 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
 
         // The first look gives a live writer the moment between its mark and its rename; later ones look once.
         int attempts = _nextReplacementCheck == 0 ? FileReplacement.OpenAttempts : 1;
-        ListMmfStorage next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: attempts);
+        ListMmfStorage next;
+        try
+        {
+            next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: attempts);
+        }
+        catch (FileNotFoundException)
+        {
+            // A writer killed between its two renames (Windows without POSIX renames) left the path free until the
+            // next writer opens; this file is still whole.
+            _nextReplacementCheck = FileReplacement.NextCheck();
+            return false;
+        }
+
         if (next.IsMarkedReplaced)
         {
             next.Dispose();

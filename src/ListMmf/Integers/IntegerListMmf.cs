@@ -58,6 +58,9 @@ public sealed class IntegerListMmf : IDisposable
                 ListMmfStorage.ThrowIfDirectoryMissing(Path);
                 _lock = WriterLock.Acquire(Path);
 
+                // Before the width is read: a replacement killed half done may have left no file at the path.
+                ListMmfStorage.FinishInterrupted(Path);
+
             }
 
             _store = IntegerStore.Open(Path, access, _options, createAs);

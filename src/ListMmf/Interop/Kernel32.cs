@@ -1,10 +1,11 @@
+using System;
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Interop;
 
-/// <summary>The Windows functions used where System.IO has no checked equivalent: flushing part of a view, and the file's buffers.</summary>
+/// <summary>The Windows functions used where System.IO has no checked equivalent: flushing part of a view, the file's buffers, a rename with POSIX semantics.</summary>
 [SupportedOSPlatform("windows")]
 internal static unsafe partial class Kernel32
 {
@@ -18,6 +19,53 @@ internal static unsafe partial class Kernel32
     [LibraryImport("kernel32.dll", EntryPoint = "FlushFileBuffers", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
     public static partial bool FlushFileBuffers(SafeFileHandle file);
+
+    public const int ErrorFileNotFound = 2;
+    public const int ErrorAlreadyExists = 183;
+    public const int ErrorFileExists = 80;
+
+    private const uint Delete = 0x00010000;
+    private const uint Synchronize = 0x00100000;
+    private const uint ShareAll = 0x1 | 0x2 | 0x4;
+    private const uint OpenExisting = 3;
+    private const int FileRenameInfoEx = 22;
+    private const uint RenameReplaceIfExists = 0x1;
+    private const uint RenamePosixSemantics = 0x2;
+
+    [LibraryImport("kernel32.dll", EntryPoint = "CreateFileW", SetLastError = true, StringMarshalling = StringMarshalling.Utf16)]
+    private static partial SafeFileHandle CreateFile(string name, uint access, uint share, nint security, uint disposition, uint flags, nint template);
+
+    [LibraryImport("kernel32.dll", EntryPoint = "SetFileInformationByHandle", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    private static partial bool SetFileInformationByHandle(SafeFileHandle file, int informationClass, byte* information, uint size);
+
+    /// <summary>
+    /// Renames <paramref name="source"/> over <paramref name="target"/> with POSIX semantics (Windows 10 1709 and
+    /// later, on NTFS): the target's name goes at once even while other handles have it open with delete sharing, as
+    /// a rename does on Unix. Returns the Windows error, 0 on success.
+    /// </summary>
+    public static int RenameReplacingPosix(string source, string target)
+    {
+        using SafeFileHandle file = CreateFile(source, Delete | Synchronize, ShareAll, 0, OpenExisting, 0, 0);
+        if (file.IsInvalid)
+        {
+            return Marshal.GetLastPInvokeError();
+        }
+
+        // FILE_RENAME_INFO on 64-bit: Flags (4 bytes, padded to 8), RootDirectory (8), FileNameLength (4), FileName.
+        const int NameOffset = 20;
+        int nameBytes = target.Length * sizeof(char);
+        int size = NameOffset + nameBytes + sizeof(char);
+        byte[] buffer = new byte[size];
+        fixed (byte* information = buffer)
+        fixed (char* name = target)
+        {
+            *(uint*)information = RenameReplaceIfExists | RenamePosixSemantics;
+            *(uint*)(information + 16) = (uint)nameBytes;
+            Buffer.MemoryCopy(name, information + NameOffset, nameBytes, nameBytes);
+            return SetFileInformationByHandle(file, FileRenameInfoEx, information, (uint)size) ? 0 : Marshal.GetLastPInvokeError();
+        }
+    }
 
     /// <summary>An exception naming the file, the function and the Windows error.</summary>
     public static ListMmfException Failure(string function, string path, int error) =>

@@ -51,7 +51,7 @@ internal static class FileReplacement
             old.MarkReplaced();
             marked = true;
             Step(ReplacementStep.Rename);
-            File.Move(temporary, target, overwrite: true);
+            StoragePlatform.Current.ReplaceFile(temporary, target);
         }
         catch (Exception exception)
         {
@@ -108,7 +108,18 @@ internal static class FileReplacement
         var spin = default(SpinWait);
         for (int attempt = 1; ; attempt++)
         {
-            SafeFileHandle file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
+            SafeFileHandle file;
+            try
+            {
+                file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
+            }
+            catch (FileNotFoundException) when (attempt < attempts)
+            {
+                // Where a replacement is two renames (Windows without POSIX renames), the path is briefly free.
+                spin.SpinOnce();
+                continue;
+            }
+
             try
             {
                 header = ListMmfHeader.ReadConsistent(file, path, out length);

@@ -82,14 +82,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 writerLock = opening == WriterOpening.Locked ? WriterLock.Acquire(path) : null;
                 if (opening != WriterOpening.Copy)
                 {
-                    // Under the lock: what a killed create (beside the path) or replacement (beside the real file,
-                    // symbolic links resolved) left behind.
-                    DurableFile.RemoveLeftover(path);
-                    string target = StoragePlatform.Current.CanonicalPath(path);
-                    if (target != path)
-                    {
-                        DurableFile.RemoveLeftover(target);
-                    }
+                    FinishInterrupted(path);
                 }
 
                 if (!File.Exists(path))
@@ -129,6 +122,21 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             file?.Dispose();
             writerLock?.Dispose();
             throw;
+        }
+    }
+
+    /// <summary>
+    /// Under the writer lock: finishes a replacement a killed writer left half done, and removes what a killed create
+    /// (beside the path) or replacement (beside the real file, symbolic links resolved) left behind.
+    /// </summary>
+    public static void FinishInterrupted(string path)
+    {
+        string target = StoragePlatform.Current.CanonicalPath(path);
+        StoragePlatform.Current.RecoverReplacement(target);
+        DurableFile.RemoveLeftover(path);
+        if (target != path)
+        {
+            DurableFile.RemoveLeftover(target);
         }
     }
 

@@ -77,6 +77,21 @@ internal abstract unsafe class StoragePlatform
     /// <summary>How this system's usual file systems compare names: two paths that compare equal name one file.</summary>
     public abstract StringComparison PathComparison { get; }
 
+    /// <summary>
+    /// Puts a replacement's new file, <paramref name="temporary"/>, in the place of <paramref name="target"/>, which
+    /// this writer and readers may hold open and mapped: a rename over it, which Unix allows.
+    /// </summary>
+    /// <exception cref="IOException">The rename failed; <paramref name="target"/> is unchanged.</exception>
+    public virtual void ReplaceFile(string temporary, string target) => File.Move(temporary, target, overwrite: true);
+
+    /// <summary>
+    /// Finishes a replacement that a killed writer left half done, where <see cref="ReplaceFile"/> takes more than
+    /// one step; the caller holds the file's lock. Nothing to do where the replacement is one rename.
+    /// </summary>
+    public virtual void RecoverReplacement(string target)
+    {
+    }
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 

@@ -96,6 +96,87 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
         }
     }
 
+    /// <summary>
+    /// A rename with POSIX semantics where the file system has it (NTFS on Windows 10 1709 and later): the open and
+    /// mapped old file loses its name at once, as on Unix. Elsewhere (FAT, older systems, Wine), where no file can be
+    /// renamed over one that is open, the old file is first moved aside to a free name of its own
+    /// (<see cref="AsideFor"/>) and the new one renamed into the freed place; the old one is then deleted, which
+    /// takes effect when its last reader closes it. Every handle this library opens allows delete sharing, which
+    /// both ways need.
+    /// </summary>
+    public override void ReplaceFile(string temporary, string target)
+    {
+        if (Kernel32.RenameReplacingPosix(temporary, target) == 0)
+        {
+            return;
+        }
+
+        string aside = MoveAside(target);
+        try
+        {
+            File.Move(temporary, target);
+        }
+        catch
+        {
+            File.Move(aside, target);
+            throw;
+        }
+
+        DurableFile.TryDelete(aside);
+    }
+
+    /// <summary>
+    /// A writer killed between moving the old file aside and renaming the new one in left no file at the path: the
+    /// new file, complete and durable before the old was moved, is renamed in. An aside name that is taken shows
+    /// that the old file was moved.
+    /// </summary>
+    public override void RecoverReplacement(string target)
+    {
+        string temporary = DurableFile.TemporaryFor(target);
+        if (File.Exists(target) || !File.Exists(temporary))
+        {
+            return;
+        }
+
+        for (int i = 0; i < AsideNames; i++)
+        {
+            if (File.Exists(AsideFor(target, i)))
+            {
+                File.Move(temporary, target);
+                return;
+            }
+        }
+    }
+
+    /// <summary>How many old files moved aside may still be open by readers at once.</summary>
+    private const int AsideNames = 64;
+
+    /// <summary>The <paramref name="index"/>th name an old file is moved aside to before it is deleted.</summary>
+    internal static string AsideFor(string target, int index) => $"{target}.listmmf.old{index}";
+
+    /// <summary>
+    /// Moves the old file to the first aside name that is free. A name still held by a deleted file that a reader
+    /// keeps open is skipped; one left by a killed writer is deleted first, which frees it when nobody holds it.
+    /// </summary>
+    private static string MoveAside(string target)
+    {
+        for (int i = 0; i < AsideNames; i++)
+        {
+            string aside = AsideFor(target, i);
+            DurableFile.TryDelete(aside);
+            try
+            {
+                File.Move(target, aside);
+                return aside;
+            }
+            catch (IOException exception) when ((exception.HResult & 0xFFFF) is Kernel32.ErrorAlreadyExists or Kernel32.ErrorFileExists)
+            {
+            }
+        }
+
+        throw new IOException($"the old file could not be moved aside: the {AsideNames} names '{AsideFor(target, 0)}' to '{AsideFor(target, AsideNames - 1)}' are held by old files that readers still have open.");
+    }
+
     public override string CanonicalPath(string fullPath) =>
         File.Exists(fullPath) ? new FileInfo(fullPath).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? fullPath : fullPath;
 
