@@ -97,7 +97,7 @@ public sealed class ReplacementFaultTests : IDisposable
     [Fact]
     public void AFailedDirectoryFlushReportsThatTheListHoldsTheNewFile()
     {
-        using var writer = WriterWith(1_000, MappingBackend.Posix);
+        using var writer = WriterWith(1_000, MappingBackend.Default);
         FailAt(ReplacementStep.FlushDirectory);
 
         var exception = Assert.Throws<ListMmfException>(() => writer.TruncateBeginning(100));
@@ -110,7 +110,7 @@ public sealed class ReplacementFaultTests : IDisposable
     [Fact]
     public void AnEnumerationGoesOnOverTheFileItStartedOnUntilTheListMovesTwice()
     {
-        using var writer = WriterWith(1_000, MappingBackend.Posix);
+        using var writer = WriterWith(1_000, MappingBackend.Default);
         using ListMmf<long>.Enumerator enumerator = writer.GetEnumerator();
         Assert.True(enumerator.MoveNext());
 
@@ -146,7 +146,7 @@ public sealed class ReplacementFaultTests : IDisposable
     [Fact]
     public void FileInfoReadsEveryHeaderOfAFileBeingReplacedOverAndOver()
     {
-        using var writer = WriterWith(1_000, MappingBackend.Posix);
+        using var writer = WriterWith(1_000, MappingBackend.Default);
         int failures = 0, reads = 0;
         string? firstFailure = null;
         using var done = new CancellationTokenSource();

@@ -11,7 +11,7 @@ public sealed class ChildProcess : IDisposable
 
     private ChildProcess(Process process) => _process = process;
 
-    public static ChildProcess Start(params string[] args) => StartWith("dotnet", [HostPath, .. args]);
+    public static ChildProcess Start(params string[] args) => StartWith(Launcher, [.. LauncherArguments, .. args]);
 
     /// <summary>
     /// Starts the child through bash with a file-size limit of <paramref name="kibibytes"/> and SIGXFSZ ignored,
@@ -29,9 +29,16 @@ public sealed class ChildProcess : IDisposable
 
     /// <summary>Starts the child with <paramref name="variable"/> set to <paramref name="value"/> in its environment.</summary>
     public static ChildProcess StartWithEnvironment(string variable, string value, params string[] args) =>
-        StartWith("dotnet", [HostPath, .. args], (variable, value));
+        StartWith(Launcher, [.. LauncherArguments, .. args], (variable, value));
 
     private static string HostPath => Path.Combine(AppContext.BaseDirectory, "ListMmf.TestHost.dll");
+
+    /// <summary>The Wine stage's test program, which is also the child host there: Windows has no <c>dotnet</c> to start it with.</summary>
+    private static string? WindowsLauncher => Environment.GetEnvironmentVariable("LISTMMF_TESTHOST_LAUNCHER");
+
+    private static string Launcher => WindowsLauncher ?? "dotnet";
+
+    private static string[] LauncherArguments => WindowsLauncher is null ? [HostPath] : ["host"];
 
     private static ChildProcess StartWith(string program, string[] args, (string Name, string Value)? environment = null)
     {
