@@ -10,7 +10,7 @@ namespace ListMmf.TestHost;
 /// <list type="bullet">
 /// <item><c>replace-kill PATH BACKEND STEP ROUND</c>: opens the Int64 list whose item values are consecutive
 /// (each value one more than the one before), prints "ready", then appends consecutive values and drops the oldest
-/// (TruncateBeginning) forever. With a STEP other than "none" it kills itself (SIGKILL) just before that
+/// (TruncateBeginning) for two minutes at most. With a STEP other than "none" it kills itself (SIGKILL) just before that
 /// <see cref="ReplacementStep"/> of its replacement number ROUND; otherwise the test kills it.</item>
 /// <item><c>truncate-then-append PATH</c> and <c>widen-then-append PATH</c>: drop the first 100 items of the list
 /// (or widen the integer list), report a failure on standard error, then append 50 items and flush. Prints
@@ -40,7 +40,10 @@ public static class ReplacementFaults
         var random = new Random(Environment.ProcessId);
         var batch = new long[2_000];
         long next = list.Count == 0 ? 0 : list[list.Count - 1] + 1;
-        while (true)
+
+        // The test kills it within moments; a test run that died first must not leave it running.
+        var lifetime = Stopwatch.StartNew();
+        while (lifetime.Elapsed < TimeSpan.FromMinutes(2))
         {
             int size = random.Next(1, batch.Length);
             for (int i = 0; i < size; i++)
@@ -55,6 +58,8 @@ public static class ReplacementFaults
                 replacements++;
             }
         }
+
+        return 2;
     }
 
     public static int TruncateThenAppend(string path)

@@ -71,7 +71,7 @@ public static class Stress
             {
                 wrongItems += (opens % 4) switch
                 {
-                    0 => CheckList(file, MappingBackend.Posix, random),
+                    0 => CheckList(file, OperatingSystem.IsWindows() ? MappingBackend.Default : MappingBackend.Posix, random),
                     1 => CheckList(file, MappingBackend.MemoryMappedFile, random),
                     2 => CheckSorted(file, random),
                     _ => CheckReader(file, random, ref refreshes),

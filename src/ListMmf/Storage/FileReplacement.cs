@@ -17,6 +17,9 @@ internal static class FileReplacement
     /// <summary>How often a reader opening the path tries again while the file there is marked replaced.</summary>
     public const int OpenAttempts = 16;
 
+    /// <summary>How long a reader waits for a path that a replacement has freed between its two renames.</summary>
+    private const int FreePathWaitMilliseconds = 2_000;
+
     /// <summary>How long a reader on a marked file that is still at the path waits before looking at the path again.</summary>
     private const int RecheckMilliseconds = 10;
 
@@ -101,11 +104,13 @@ internal static class FileReplacement
     /// Opens the file at <paramref name="path"/> for reading and reads its header. A file marked replaced was
     /// renamed over as it was opened (the path holds a newer file: it opens the path again), or is still at the path
     /// (its writer is between the mark and the rename, or died there): after <paramref name="attempts"/> it returns
-    /// that file, whole, with its header's version as the current one, and <paramref name="marked"/> set.
+    /// that file, whole, with its header's version as the current one, and <paramref name="marked"/> set. A path
+    /// that a replacement has freed between its two renames (Windows without POSIX renames) is waited for.
     /// </summary>
     public static SafeFileHandle OpenForReading(string path, int attempts, out ListMmfHeader header, out long length, out bool marked)
     {
         var spin = default(SpinWait);
+        long freeUntil = Environment.TickCount64 + FreePathWaitMilliseconds;
         for (int attempt = 1; ; attempt++)
         {
             SafeFileHandle file;
@@ -113,10 +118,11 @@ internal static class FileReplacement
             {
                 file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
             }
-            catch (FileNotFoundException) when (attempt < attempts)
+            catch (FileNotFoundException) when (Environment.TickCount64 < freeUntil && StoragePlatform.Current.MayBeReplacing(path))
             {
                 // Where a replacement is two renames (Windows without POSIX renames), the path is briefly free.
-                spin.SpinOnce();
+                Thread.Sleep(0);
+                attempt--;
                 continue;
             }
 

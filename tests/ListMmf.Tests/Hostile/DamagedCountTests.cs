@@ -97,18 +97,27 @@ public sealed class DamagedCountTests : IDisposable
             "long.MaxValue" => long.MaxValue,
             _ => long.Parse(damage, System.Globalization.CultureInfo.InvariantCulture),
         };
-        using (var file = new FileStream(FilePath, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
+        using (var file = new FileStream(FilePath, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete))
         {
             file.Position = 8;
             file.Write(BitConverter.GetBytes(count));
         }
 
-        return File.ReadAllBytes(FilePath);
+        return ReadBesideTheWriter();
+    }
+
+    /// <summary>The file's bytes, read with the sharing a file open for writing needs on Windows (File.ReadAllBytes asks for read sharing only).</summary>
+    private byte[] ReadBesideTheWriter()
+    {
+        using var file = new FileStream(FilePath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        byte[] bytes = new byte[file.Length];
+        file.ReadExactly(bytes);
+        return bytes;
     }
 
     private void AssertOnlyTheCountChanged(byte[] damaged)
     {
-        byte[] after = File.ReadAllBytes(FilePath);
+        byte[] after = ReadBesideTheWriter();
         Assert.Equal(damaged.Length, after.Length);
         Assert.True(damaged.AsSpan().SequenceEqual(after), "bytes of the file changed after the damage: something was written through the damaged count");
         Assert.Equal(0, BitConverter.ToInt32(after, 0));

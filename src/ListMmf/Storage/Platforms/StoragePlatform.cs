@@ -92,6 +92,12 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>
+    /// Whether a missing file at <paramref name="path"/> may be a replacement between its renames, which a reader
+    /// waits out. Never where the replacement is one rename.
+    /// </summary>
+    public virtual bool MayBeReplacing(string path) => false;
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 

@@ -148,6 +148,20 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
         }
     }
 
+    /// <summary>An old file moved aside (and not yet gone) shows a replacement that may be between its renames.</summary>
+    public override bool MayBeReplacing(string path)
+    {
+        for (int i = 0; i < AsideNames; i++)
+        {
+            if (File.Exists(AsideFor(path, i)))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>How many old files moved aside may still be open by readers at once.</summary>
     private const int AsideNames = 64;
 
