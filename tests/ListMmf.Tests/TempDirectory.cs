@@ -14,7 +14,8 @@ public sealed class TempDirectory : IDisposable
 
     public string Path { get; }
 
-    public string File(string name) => System.IO.Path.Combine(Path, name);
+    /// <summary>The full path of <paramref name="name"/> in the directory; a "/" in it becomes the system's separator, as in the paths the library reports.</summary>
+    public string File(string name) => System.IO.Path.GetFullPath(System.IO.Path.Combine(Path, name));
 
     public void Dispose() => Directory.Delete(Path, recursive: true);
 }

@@ -37,13 +37,15 @@ internal static class InfoCommand
         output.WriteLine(info.Path);
         output.WriteLine($"  version {info.Version}, data type {info.DataType} (code {(int)info.DataType}), {(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
         output.WriteLine($"  count {info.Count:N0}, capacity {(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
-        if (info.DataType is < DataType.SByte or > DataType.UnixSeconds || info.Count == 0)
+        if (info.DataType == DataType.AnyStruct || info.Count == 0)
         {
             return;
         }
 
         using ColumnView column = ColumnView.Open(info.Path, info.Path, info.DataType);
-        long count = Math.Min(column.Count, info.Count);
+
+        // The header's count as read above (a writer may have added since); a bit file's header counts words.
+        long count = info.DataType == DataType.Bit ? column.Count : Math.Min(column.Count, info.Count);
         output.WriteLine($"  first {column.Format(0)}, last {column.Format(count - 1)}");
         if (column.IsTime && count > 1)
         {

@@ -92,7 +92,7 @@ internal static class VerifyCommand
             return 0;
         });
 
-        output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items, XXH3 {column.Hash():x16}");
+        output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items, {column.Fingerprint}");
     }
 
     /// <summary>Reports on the calling thread (<see cref="Progress{T}"/> would post to the thread pool).</summary>

@@ -5,8 +5,9 @@ using System.IO;
 namespace ListMmf.Tool.Files;
 
 /// <summary>
-/// One file's items, of whatever standard type its header says, as text: what <c>head</c>, <c>tail</c>, <c>info</c>
-/// and <c>verify</c> show. Time files show their items as times.
+/// One file's items, of whatever type its header says (every code but AnyStruct, whose layout the header does not
+/// record), as text: what <c>head</c>, <c>tail</c>, <c>info</c> and <c>verify</c> show. Time files show their items as
+/// times, bit files their bits as 0 and 1.
 /// </summary>
 internal abstract class ColumnView : IDisposable
 {
@@ -32,6 +33,9 @@ internal abstract class ColumnView : IDisposable
     /// <summary>The item at <paramref name="index"/> of a time file, as a time.</summary>
     public abstract DateTime TimeAt(long index);
 
+    /// <summary>What <c>verify</c> prints to fingerprint the items: their XXH3.</summary>
+    public virtual string Fingerprint => $"XXH3 {Hash():x16}";
+
     public abstract ulong Hash();
 
     /// <summary>Checks the header again and that every item can be read through the file; see <see cref="ListMmf{T}.Verify()"/>.</summary>
@@ -40,7 +44,7 @@ internal abstract class ColumnView : IDisposable
     public abstract void Dispose();
 
     /// <summary>Opens the file at <paramref name="path"/> read-only with the item type its code names.</summary>
-    /// <exception cref="DataException">The code is not a standard numeric or time type.</exception>
+    /// <exception cref="DataException">The code is AnyStruct, whose item size and layout the header does not record.</exception>
     public static ColumnView Open(string path, string name, DataType dataType) => dataType switch
     {
         DataType.SByte => Of<sbyte>(path, name, dataType),
@@ -55,7 +59,12 @@ internal abstract class ColumnView : IDisposable
         DataType.Double => Of<double>(path, name, dataType),
         DataType.DateTime => new ColumnView<long>(path, name, dataType, ticks => Times.Format(new DateTime(ticks), ticks: true), ticks => new DateTime(ticks)),
         DataType.UnixSeconds => new ColumnView<int>(path, name, dataType, seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false), ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
-        _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}); this command shows the standard numeric and time types (codes 2-13)."),
+        DataType.Int24 or DataType.UInt24 => new IntegerColumnView<Raw3>(path, name, dataType),
+        DataType.Int40 or DataType.UInt40 => new IntegerColumnView<Raw5>(path, name, dataType),
+        DataType.Int48 or DataType.UInt48 => new IntegerColumnView<Raw6>(path, name, dataType),
+        DataType.Int56 or DataType.UInt56 => new IntegerColumnView<Raw7>(path, name, dataType),
+        DataType.Bit => new BitColumnView(path, name),
+        _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}), whose size and layout the header does not record; open it in code as a ListMmf of its struct."),
     };
 
     private static ColumnView<T> Of<T>(string path, string name, DataType dataType)

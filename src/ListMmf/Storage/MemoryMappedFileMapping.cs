@@ -100,21 +100,25 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         (byte*)view.SafeMemoryMappedViewHandle.DangerousGetHandle() + view.PointerOffset;
 
     /// <summary>
-    /// A map of exactly the file's length, which a read-only map must match: if the writer grew the file since its
-    /// length was read, the map is refused, and the new, larger length is read and mapped instead.
+    /// A map of exactly the file's length, which a read-only map must match: if the file's length changed since it
+    /// was read (the writer grew it), the map is refused (ArgumentOutOfRangeException on Unix, ArgumentException on
+    /// Windows), and the length is read again and mapped instead.
     /// </summary>
     private MemoryMappedFile CreateMap(ref long length, MemoryMappedFileAccess access)
     {
-        while (true)
+        for (int attempt = 1; ; attempt++)
         {
             try
             {
                 return MemoryMappedFile.CreateFromFile(File, mapName: null, length, access, HandleInheritability.None, leaveOpen: true);
             }
-            catch (ArgumentOutOfRangeException) when (File.Length > length)
+            catch (ArgumentException) when (attempt < MapAttempts && File.Length != length)
             {
                 length = File.Length;
             }
         }
     }
+
+    /// <summary>How often a map is tried with a freshly read length before the refusal is reported.</summary>
+    private const int MapAttempts = 16;
 }

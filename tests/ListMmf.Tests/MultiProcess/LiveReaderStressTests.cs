@@ -53,9 +53,11 @@ public sealed class LiveReaderStressTests : IDisposable
             report += $"{Environment.NewLine}  total: {opens + refreshes:N0} opens and refreshes, {falseErrors} false errors, {wrongItems} wrong items";
             StressReport.Publish(_output, report);
             Assert.True(StressReport.Figure(writerLine, "growths") >= 100, $"the writer grew the file only {writerLine}");
-            Assert.Equal(0, falseErrors);
-            Assert.Equal(0, wrongItems);
-            Assert.True(opens + refreshes >= 100_000, $"only {opens + refreshes:N0} opens and refreshes");
+            Assert.True(falseErrors == 0, report);
+            Assert.True(wrongItems == 0, report);
+            // Under Wine a process opens and maps files several times slower than on Linux.
+            long enough = OperatingSystem.IsWindows() ? 10_000 : 100_000;
+            Assert.True(opens + refreshes >= enough, $"only {opens + refreshes:N0} opens and refreshes");
         }
         finally
         {

@@ -41,6 +41,7 @@ public sealed class ReplacementKillTests : IDisposable
         var random = new Random(20261124);
         var killsAt = new Dictionary<string, int>();
         int stranded = 0, leftovers = 0;
+        string? firstLeftover = null;
         using var readers = new ReaderThreads(path, backend, Readers);
         for (int kill = 0; kill < Kills; kill++)
         {
@@ -62,7 +63,9 @@ public sealed class ReplacementKillTests : IDisposable
             }
 
             using var next = new ListMmf<long>(path, FileAccess.ReadWrite, Backends.Options(backend));
-            leftovers += Directory.GetFiles(_directory.Path).Count(file => !file.EndsWith("window.bin", StringComparison.Ordinal) && !file.EndsWith(WriterLock.SidecarSuffix, StringComparison.Ordinal));
+            string[] left = Directory.GetFiles(_directory.Path).Where(file => !file.EndsWith("window.bin", StringComparison.Ordinal) && !file.EndsWith(WriterLock.SidecarSuffix, StringComparison.Ordinal) && !IsDeletedButOpen(file)).ToArray();
+            leftovers += left.Length;
+            firstLeftover ??= left.FirstOrDefault();
             long[] items = next.ToArray();
             Assert.True(ReaderThreads.Consecutive(items), $"after kill {kill} the file does not hold consecutive values");
             if (!readers.ReachWithin(next.Count, next.Count == 0 ? -1 : next[0], Deadline))
@@ -75,10 +78,17 @@ public sealed class ReplacementKillTests : IDisposable
         string figures = string.Join(", ", killsAt.OrderBy(pair => pair.Key, StringComparer.Ordinal).Select(pair => $"{pair.Key} {pair.Value}"));
         StressReport.Publish(_output, $"replacement kills ({backend}): kills={Kills} ({figures}), reads={reads} wrong={wrong} stranded={stranded} leftovers={leftovers}");
         Assert.True(wrong == 0, $"{wrong} reads saw values that are not consecutive, the first: {firstWrong}");
-        Assert.Equal(0, stranded);
-        Assert.Equal(0, leftovers);
+        Assert.True(stranded == 0, $"{stranded} of {Kills} times a reader did not reach the file at the path");
+        Assert.True(leftovers == 0, $"{leftovers} files were left beside the list after the next writer's open, the first: {firstLeftover}");
         Assert.True(reads > Kills, $"the readers read only {reads} times");
     }
+
+    /// <summary>
+    /// Whether <paramref name="file"/> is an old file a Windows replacement moved aside and deleted, which keeps its
+    /// name until its last reader closes it where the system has no POSIX deletes (Wine, FAT, older Windows).
+    /// </summary>
+    private static bool IsDeletedButOpen(string file) =>
+        OperatingSystem.IsWindows() && System.Text.RegularExpressions.Regex.IsMatch(file, @"\.listmmf\.old[0-9]+$");
 
     /// <summary>
     /// Readers on threads of their own, each with its own list: they read the whole list over and over, check that

@@ -38,6 +38,48 @@ public sealed class InspectCommandTests : IDisposable
         Assert.Contains("items per day", result.Output);
     }
 
+    [Theory]
+    [InlineData(70_000L, "UInt24")]
+    [InlineData(-(1L << 35), "Int40")]
+    public void OddWidthIntegerFilesVerifyAndShowTheirValues(long last, string code)
+    {
+        string path = _directory.File("widened.bt");
+        using (IntegerListMmf list = IntegerListMmf.OpenSmallest(path))
+        {
+            list.AddRange([1, 2, last]);
+            Assert.Equal(code, list.DataType.ToString());
+        }
+
+        ToolResult verify = ToolRunner.Run("verify", path);
+        ToolResult tail = ToolRunner.Run("tail", path, "-n", "2");
+
+        Assert.True(verify.ExitCode == 0, verify.Output + verify.Error);
+        Assert.Contains($"OK     {path}: 3 {code} items, XXH3 ", verify.Output);
+        Assert.True(tail.ExitCode == 0, tail.Output + tail.Error);
+        Assert.Contains(last.ToString(System.Globalization.CultureInfo.InvariantCulture), tail.Output);
+    }
+
+    [Fact]
+    public void BitFilesVerifyAndShowTheirBits()
+    {
+        string path = _directory.File("flags.bt");
+        using (var bits = new ListMmfBitArray(path))
+        {
+            bits.AddRange([true, false, true, true]);
+        }
+
+        ToolResult verify = ToolRunner.Run("verify", path);
+        ToolResult head = ToolRunner.Run("head", path);
+        ToolResult info = ToolRunner.Run("info", path);
+
+        Assert.True(verify.ExitCode == 0, verify.Output + verify.Error);
+        Assert.Contains($"OK     {path}: 4 Bit items, 3 bits set", verify.Output);
+        Assert.True(head.ExitCode == 0, head.Output + head.Error);
+        Assert.Contains("(4 rows of 4)", head.Output);
+        Assert.Equal(["0  1", "1  0", "2  1", "3  1"], head.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)[^5..^1]);
+        Assert.Contains("first 1, last 1", info.Output);
+    }
+
     [Fact]
     public void InfoShowsTheFirstAndLastNumbers()
     {

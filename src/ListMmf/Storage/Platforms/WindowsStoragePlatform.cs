@@ -128,23 +128,19 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>
     /// A writer killed between moving the old file aside and renaming the new one in left no file at the path: the
     /// new file, complete and durable before the old was moved, is renamed in. An aside name that is taken shows
-    /// that the old file was moved.
+    /// that the old file was moved. Then the old files left aside are deleted.
     /// </summary>
     public override void RecoverReplacement(string target)
     {
-        string temporary = DurableFile.TemporaryFor(target);
-        if (File.Exists(target) || !File.Exists(temporary))
+        if (!File.Exists(target) && File.Exists(DurableFile.TemporaryFor(target)) && MayBeReplacing(target))
         {
-            return;
+            File.Move(DurableFile.TemporaryFor(target), target);
         }
 
+        // Old files a killed writer left aside go now; those readers still hold go when they close them.
         for (int i = 0; i < AsideNames; i++)
         {
-            if (File.Exists(AsideFor(target, i)))
-            {
-                File.Move(temporary, target);
-                return;
-            }
+            DurableFile.TryDelete(AsideFor(target, i));
         }
     }
 
