@@ -49,6 +49,8 @@ internal static class CsvImporter
         TimeSeriesTable? table = null;
         long startRows = 0;
         string[]? created = null;
+        bool createdFolder = false;
+        bool imported = false;
         long line = 1;
         try
         {
@@ -66,7 +68,12 @@ internal static class CsvImporter
 
                 ReadOnlySpan<byte> text = reader.GetSpan(timeField);
                 format ??= TimeFormat.Detect(text);
-                table ??= OpenTable(request, format, out startRows, out previous, out created);
+                if (table is null)
+                {
+                    createdFolder = !Directory.Exists(request.Output);
+                    table = OpenTable(request, format, out startRows, out previous, out created);
+                }
+
                 times[pending] = Time(request, table, format, text, line, ref previous);
                 foreach (ColumnSink sink in sinks)
                 {
@@ -94,6 +101,7 @@ internal static class CsvImporter
 
             table?.Flush();
             progress?.Invoke(file.Length, file.Length);
+            imported = true;
             return added;
         }
         catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
@@ -114,6 +122,26 @@ internal static class CsvImporter
         finally
         {
             table?.Dispose();
+            if (!imported && createdFolder)
+            {
+                RemoveFolder(request.Output);
+            }
+        }
+    }
+
+    /// <summary>
+    /// A folder this import created goes whole when the import fails, lock files included, once the table is
+    /// closed: no other writer can have opened a table in it, because it never held a manifest that survived.
+    /// </summary>
+    private static void RemoveFolder(string folder)
+    {
+        try
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            // Windows refuses to delete a file another process has open; the failure reported matters more.
         }
     }
 
@@ -122,7 +150,16 @@ internal static class CsvImporter
         try
         {
             string[] names = reader.Headers.Select(name => name.Trim()).ToArray();
-            return names.Length > 0 ? names : throw new DataException($"'{request.Csv}' is empty: a CSV needs a header line naming its columns.");
+            if (names.Length == 0)
+            {
+                throw new DataException($"'{request.Csv}' is empty: a CSV needs a header line naming its columns.");
+            }
+
+            // A table's column names are unique ignoring case, and a repeated name would leave which field is meant to chance.
+            string? repeated = names.GroupBy(name => name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(group => group.Count() > 1)?.Key;
+            return repeated is null
+                ? names
+                : throw new DataException($"'{request.Csv}': the header names the column '{repeated}' more than once (names are compared ignoring case). Nothing was imported.");
         }
         catch (CsvFormatException exception)
         {

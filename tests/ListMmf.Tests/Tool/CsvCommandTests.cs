@@ -118,8 +118,7 @@ public sealed class CsvCommandTests : IDisposable
         Assert.Equal(1, result.ExitCode);
         Assert.True(result.IsOneErrorLine, result.Error);
         Assert.Contains("gzip", result.Error);
-        Assert.False(File.Exists(Path.Combine(Table, TimeSeriesTable.ManifestFileName)));
-        Assert.Empty(Directory.GetFiles(Table, "*.mmf"));
+        Assert.False(Directory.Exists(Table), "the folder the failed import created is still there");
     }
 
     [Fact]
@@ -182,8 +181,32 @@ public sealed class CsvCommandTests : IDisposable
         Assert.Equal(1, result.ExitCode);
         Assert.True(result.IsOneErrorLine, result.Error);
         Assert.Contains("line 100,002: column 'price': 'abc' is not a double", result.Error);
-        Assert.False(File.Exists(Path.Combine(Table, TimeSeriesTable.ManifestFileName)));
-        Assert.Empty(Directory.GetFiles(Table, "*.mmf"));
+        Assert.False(Directory.Exists(Table), "the folder the failed import created is still there");
+    }
+
+    [Fact]
+    public void AFailedImportIntoAFolderThatExistedLeavesTheFolderAndItsOtherFiles()
+    {
+        Directory.CreateDirectory(Table);
+        File.WriteAllText(Path.Combine(Table, "notes.txt"), "mine");
+
+        ToolResult result = Import(Csv(Rows(10) + "1805000000,abc,5\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Equal([Path.Combine(Table, "notes.txt")], Directory.GetFiles(Table).Where(file => !file.EndsWith(".writer-lock", StringComparison.Ordinal)));
+    }
+
+    [Theory]
+    [InlineData("time,price,price\n", "price")]
+    [InlineData("time,price,size,Size\n", "size")]
+    public void AHeaderNamingAColumnTwiceIsRefusedAndNothingIsWritten(string header, string repeated)
+    {
+        ToolResult result = Import(Csv(header + "1704187800,1,2,3\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+        Assert.Contains($"the header names the column '{repeated}' more than once", result.Error);
+        Assert.False(Directory.Exists(Table));
     }
 
     [Fact]
