@@ -297,8 +297,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// index or count a reader kept from before now points <paramref name="count"/> items further on. Spans and
     /// enumerators taken before keep showing the old file until the list moves again (see the remarks).
     /// </summary>
-    /// <remarks>On Windows the rename fails while the file is mapped, by this writer too: the call then throws with
-    /// the file unchanged (not run on Windows here).</remarks>
+    /// <remarks>On Windows the new file replaces the old by a rename with POSIX semantics, or, where the file system
+    /// has none, by moving the old file aside first; see the README.</remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
     /// <exception cref="ListMmfException">The new file could not be written or renamed into place (the list is unchanged); or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
     public void TruncateBeginning(long count)

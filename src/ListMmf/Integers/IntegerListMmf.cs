@@ -17,9 +17,8 @@ namespace ListMmf;
 /// on its next <see cref="Count"/> or read and opens the path again; no reader reads one file's bytes as another
 /// width. A reader that opened the file as a plain <see cref="ListMmf{T}"/> keeps the old file until it reopens. A
 /// failure before the rename leaves the file unchanged and says so; once renamed, the new file is the list, and if
-/// it cannot be opened the list refuses every later call. On Windows the rename fails while the file is mapped, by
-/// this writer too, so widening and TruncateBeginning are refused there with the file unchanged (not run on Windows
-/// here).</para>
+/// it cannot be opened the list refuses every later call. Windows replaces the file as <see cref="ListMmf{T}.TruncateBeginning"/>
+/// describes.</para>
 /// <para>An instance is not thread-safe; give each thread its own reader.</para>
 /// </remarks>
 public sealed class IntegerListMmf : IDisposable
