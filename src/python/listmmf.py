@@ -2,7 +2,7 @@
 
 A ListMmf file is a 16-byte little-endian header followed by the items:
 
-    offset 0   Int32  version (0 is the only known version)
+    offset 0   Int32  version (0; -1 marks a file being replaced, see REPLACED_VERSION)
     offset 4   Int32  data-type code (see ``TYPES``)
     offset 8   Int64  count: how many items are real (the published length)
     offset 16  items, little-endian
@@ -30,6 +30,7 @@ import mmap
 import os
 import struct
 import sys
+import time
 
 try:
     import numpy as np
@@ -41,6 +42,14 @@ HEADER_SIZE = 16
 
 VERSION = 0
 """The only header version this reader knows."""
+
+REPLACED_VERSION = -1
+"""The version a writer stores in a file it is about to replace (TruncateBeginning, widening) by a new file renamed
+over it. A reader that meets it opens the path again; a file still marked at the path after a few opens is whole
+(its writer died before the rename, or is about to rename) and is read as version 0, as the C# library does."""
+
+_REPLACED_OPENS = 16
+"""How often the path is opened while the file there is marked replaced."""
 
 _TypeInfo = collections.namedtuple("_TypeInfo", "name size fmt dtype")
 
@@ -116,8 +125,9 @@ def _read_raw_header(f, path):
     return struct.unpack("<iiq", raw)
 
 
-def _read_header(f, path):
-    """Reads and checks the header of the open file ``f``; see ``read_header``.
+def _read_header(f, path, accept_replaced=True):
+    """Reads and checks the header of the open file ``f``; see ``read_header``. Returns None for a file marked
+    replaced unless ``accept_replaced``, which reads it as version 0.
 
     The length is read after the header, so a writer that grows the file before publishing a larger count never
     makes a healthy file look truncated. The header is read again until two reads agree (a read is not atomic with
@@ -131,6 +141,10 @@ def _read_header(f, path):
             break
     version, code, count = again[0], again[1], min(first[2], again[2])
 
+    if version == REPLACED_VERSION:
+        if not accept_replaced:
+            return None
+        version = VERSION
     if version != VERSION:
         raise ListMmfError(f"{path}: the header has version {version}; this reader knows version {VERSION} only")
     info = TYPES.get(code)
@@ -155,8 +169,25 @@ def read_header(path):
     item size the header does not give). Raises ``OSError`` if the file cannot be opened.
     """
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        return _read_header(f, path)
+    f, header = _open_current(path)
+    with f:
+        return header
+
+
+def _open_current(path):
+    """Opens the file at ``path`` and reads its header, following a replacement made meanwhile: returns (file,
+    header), the file open for the caller to map or close."""
+    for attempt in range(1, _REPLACED_OPENS + 1):
+        f = open(path, "rb")
+        try:
+            header = _read_header(f, path, accept_replaced=attempt == _REPLACED_OPENS)
+        except BaseException:
+            f.close()
+            raise
+        if header is not None:
+            return f, header
+        f.close()
+        time.sleep(0)
 
 
 def _decode_odd_width(f, header, path):
@@ -179,8 +210,8 @@ def _decode_odd_width(f, header, path):
 def _open(path):
     """Returns (header, items) of the file at ``path`` from one header snapshot; items is None for codes 0 and 1."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        header = _read_header(f, path)
+    f, header = _open_current(path)
+    with f:
         info = TYPES[header.code]
         if header.code in _UNSUPPORTED:
             return header, None

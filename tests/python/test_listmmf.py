@@ -110,6 +110,29 @@ class HeaderTests(TempDirTestCase):
     def test_short_file(self):
         self.assert_bad(self._truncate(write_file(self.path("short.bt")), 10), "10 bytes", "shorter than the 16-byte")
 
+    def test_a_file_left_marked_replaced_is_read_whole_as_version_0(self):
+        path = write_file(self.path("marked.bt"), struct.pack("<3i", 1, 2, 3), version=-1, code=6, count=3)
+        self.assertEqual(listmmf.read_header(path), listmmf.Header(0, 6, "Int32", 4, 3, 28))
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                self.assertEqual(list(listmmf.open_items(path)), [1, 2, 3])
+
+    def test_a_file_marked_replaced_is_opened_again_at_its_path(self):
+        old = write_file(self.path("old.bt"), struct.pack("<2i", 1, 2), version=-1, code=6, count=2)
+        new = write_file(self.path("new.bt"), struct.pack("<i", 2), code=6, count=1)
+        opened = []
+        real_open = open
+
+        def open_replacing(path, mode="r", *args, **kwargs):
+            # The first open finds the marked file; the writer's rename puts the new one at the path before the next.
+            opened.append(path)
+            return real_open(old if len(opened) == 1 else new, mode, *args, **kwargs)
+
+        with mock.patch("builtins.open", open_replacing):
+            header = listmmf.read_header(self.path("list.bt"))
+        self.assertEqual((header.version, header.count), (0, 1))
+        self.assertEqual(len(opened), 2)
+
     def test_unknown_version(self):
         self.assert_bad(write_file(self.path("v1.bt"), version=1), "version 1")
 

@@ -74,6 +74,52 @@ public sealed class PythonReaderTests : IDisposable
         Assert.Matches(@"test_fixtures \(test_listmmf\.FixtureTests\.test_fixtures\) \.\.\. ok", output);
     }
 
+    [PythonFact]
+    public void ThePythonReaderFollowsAListReplacedOverAndOver()
+    {
+        const string Reader = """
+            import os, sys
+            sys.path.insert(0, os.path.join("src", "python"))
+            import listmmf
+            path, stop = sys.argv[1], sys.argv[2]
+            reads = failures = wrong = 0
+            first = ""
+            print("ready", flush=True)
+            while not os.path.exists(stop):
+                try:
+                    items = list(listmmf.open_items(path))
+                    reads += 1
+                    wrong += any(b != a + 1 for a, b in zip(items, items[1:]))
+                except Exception as error:
+                    failures += 1
+                    first = first or str(error)
+            print(f"reads={reads} failures={failures} wrong={wrong} {first}", flush=True)
+            """;
+        string path = _directory.File("window.bt");
+        string stop = _directory.File("stop");
+        using var writer = new ListMmf<int>(path);
+        writer.AddRange(Enumerable.Range(0, 100).ToArray());
+        var start = new ProcessStartInfo("python3") { WorkingDirectory = RepositoryFiles.Root, RedirectStandardOutput = true, UseShellExecute = false };
+        foreach (string arg in new[] { "-c", Reader, path, stop })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using Process python = Process.Start(start)!;
+        Assert.Equal("ready", python.StandardOutput.ReadLine());
+        for (int round = 1; round <= 1_000; round++)
+        {
+            writer.AddRange(Enumerable.Range(100 * round, 100).ToArray());
+            writer.TruncateBeginning(100);
+        }
+
+        File.WriteAllText(stop, "");
+        string line = python.StandardOutput.ReadLine() ?? "";
+        Assert.True(python.WaitForExit(TimeSpan.FromMinutes(1)), "the Python reader did not stop");
+        Assert.Matches(@"^reads=\d+ failures=0 wrong=0", line);
+        Assert.True(int.Parse(line.Split(' ')[0]["reads=".Length..], CultureInfo.InvariantCulture) >= 20, line);
+    }
+
     private void Write<T>(string name, T[] values, Func<T, JsonNode> json)
         where T : unmanaged
     {
