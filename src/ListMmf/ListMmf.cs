@@ -540,9 +540,10 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
-    /// The reader's file is marked replaced: it moves to the file at the path, unless that is marked too (the
+    /// The reader's file is marked replaced: it moves to the file at the path, unless that is this same file (the
     /// writer has not renamed yet, or died before it did: the file is still the list's), in which case it reads on
-    /// and looks again a little later, so that such a file costs no system call per read.
+    /// and looks again a little later, so that such a file costs no system call per read. Where the system cannot
+    /// tell files apart (macOS here), a marked file at the path is taken to be this one.
     /// </summary>
     private bool TryFollowReplacement()
     {
@@ -565,8 +566,16 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
             _nextReplacementCheck = FileReplacement.NextCheck();
             return false;
         }
+        catch (ListMmfDataTypeException)
+        {
+            // An IntegerListMmf widened the file: this list reads the old file, at its width, from now on.
+            _nextReplacementCheck = long.MaxValue;
+            return false;
+        }
 
-        if (next.IsMarkedReplaced)
+        // A marked file at the path is this one (its writer has not renamed yet, or died first): read on. Another
+        // marked file there is a newer one whose writer died before its own rename: it is whole, and the path's.
+        if (next.IsMarkedReplaced && next.IsSameFileAs(_storage))
         {
             next.Dispose();
             _nextReplacementCheck = FileReplacement.NextCheck();
@@ -586,10 +595,11 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// </summary>
     private void MoveTo(ListMmfStorage next)
     {
-        _retired?.Dispose();
+        ListMmfStorage? closing = _retired;
         _retired = _storage;
         _storage.HandLockTo(next);
         _storage = next;
+        closing?.Dispose();
         UpdatePointers();
         Generation++;
         _storage.Opened(ListMmfHeader.Size + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));

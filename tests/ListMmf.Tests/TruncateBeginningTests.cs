@@ -127,6 +127,23 @@ public sealed class TruncateBeginningTests : IDisposable
         Assert.Equal(0, reader.Generation);
     }
 
+    [FileIdentityFact]
+    public void AReaderLeftOnAnOldFileMovesToANewerFileAtThePathThatIsMarkedToo()
+    {
+        using var writer = new ListMmf<int>(FilePath);
+        writer.AddRange(Enumerable.Range(0, 1_000).ToArray());
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        Assert.Equal(1_000, reader.Count);
+        writer.TruncateBeginning(100);
+        writer.Add(1_000);
+
+        // The next replacement's writer marks the new file and dies before its rename; the reader never looked between.
+        writer.Storage.MarkReplaced();
+
+        Assert.Equal(901, reader.Count);
+        Assert.Equal(100, reader[0]);
+    }
+
     [Fact]
     public void AReaderOnAMarkedFileMovesOnOnceTheNextWriterClearsTheMark()
     {

@@ -171,7 +171,7 @@ public sealed class IntegerListMmf : IDisposable
     /// <see cref="ArgumentOutOfRangeException"/>: read <see cref="Count"/> again.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
-    /// <exception cref="ListMmfException">The new file could not be written (a full disk); the file is unchanged.</exception>
+    /// <exception cref="ListMmfException">The new file could not be written (a full disk), and the file is unchanged; or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
     public void TruncateBeginning(long count)
     {
         ThrowIfNotWritable();
@@ -222,8 +222,19 @@ public sealed class IntegerListMmf : IDisposable
     /// </summary>
     private void FollowReplacement()
     {
-        IntegerStore next = IntegerStore.Open(Path, FileAccess.Read, _options, _store.DataType);
-        if (next.IsReplaced)
+        IntegerStore next;
+        try
+        {
+            next = IntegerStore.Open(Path, FileAccess.Read, _options, _store.DataType);
+        }
+        catch (FileNotFoundException)
+        {
+            // A writer killed between its two renames (Windows without POSIX renames): this file is still whole.
+            _nextReplacementCheck = FileReplacement.NextCheck();
+            return;
+        }
+
+        if (next.IsReplaced && next.Storage.IsSameFileAs(_store.Storage))
         {
             next.Dispose();
             _nextReplacementCheck = FileReplacement.NextCheck();
@@ -293,9 +304,10 @@ public sealed class IntegerListMmf : IDisposable
             target => IntegerStore.Open(target, FileAccess.ReadWrite, _options, dataType),
             next =>
             {
-                _store.Dispose();
+                IntegerStore replaced = _store;
                 _store = next;
                 (_min, _max) = IntegerWidths.RangeOf(dataType);
+                replaced.Dispose();
             },
             Fault);
     }

@@ -63,7 +63,7 @@ internal abstract class IntegerStore : IDisposable
 
     private static IntegerStore OpenOnce(string path, FileAccess access, ListMmfOptions options, DataType createAs, WriterOpening opening)
     {
-        DataType dataType = File.Exists(path) ? ListMmfFileInfo.Read(path).DataType : createAs;
+        DataType dataType = opening != WriterOpening.Copy && File.Exists(path) ? ListMmfFileInfo.Read(path).DataType : createAs;
         if (!IntegerWidths.IsInteger(dataType))
         {
             throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(dataType)}, not integers; an IntegerListMmf opens the codes SByte to UInt64 and Int24 to UInt56.");

@@ -67,6 +67,23 @@ internal static unsafe partial class Kernel32
         }
     }
 
+    [LibraryImport("kernel32.dll", EntryPoint = "GetFileInformationByHandle", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    private static partial bool GetFileInformationByHandle(SafeFileHandle file, byte* information);
+
+    /// <summary>The volume serial number and file index of the open file, or null if the system does not say.</summary>
+    public static (ulong Device, ulong File)? Identity(SafeFileHandle file)
+    {
+        // BY_HANDLE_FILE_INFORMATION: dwVolumeSerialNumber at 28, nFileIndexHigh at 44, nFileIndexLow at 48.
+        byte* information = stackalloc byte[52];
+        if (!GetFileInformationByHandle(file, information))
+        {
+            return null;
+        }
+
+        return (*(uint*)(information + 28), ((ulong)*(uint*)(information + 44) << 32) | *(uint*)(information + 48));
+    }
+
     /// <summary>An exception naming the file, the function and the Windows error.</summary>
     public static ListMmfException Failure(string function, string path, int error) =>
         new(path, $"{function} failed: {Marshal.GetPInvokeErrorMessage(error)} (error {error}).");

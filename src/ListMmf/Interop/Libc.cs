@@ -61,6 +61,39 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "creat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Create(string path, uint mode);
 
+    /// <summary><c>statx(dirfd, path, flags, mask, buffer)</c> (Linux, glibc 2.28 and later): a layout that is the same on every architecture.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "statx", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    private static partial int StatxNative(int directory, string path, int flags, uint mask, byte* buffer);
+
+    /// <summary>
+    /// The device and inode of the open descriptor (Linux), or null where statx is missing or fails: the caller
+    /// then cannot tell two files apart and keeps what it has.
+    /// </summary>
+    public static (ulong Device, ulong File)? LinuxIdentity(int fd)
+    {
+        const int EmptyPath = 0x1000;
+        const uint InodeMask = 0x100;
+        byte* buffer = stackalloc byte[256];
+        try
+        {
+            if (StatxNative(fd, "", EmptyPath, InodeMask, buffer) != 0)
+            {
+                return null;
+            }
+        }
+        catch (EntryPointNotFoundException)
+        {
+            return null;
+        }
+
+        ulong device = ((ulong)*(uint*)(buffer + 136) << 32) | *(uint*)(buffer + 140);
+        return (device, *(ulong*)(buffer + 32));
+    }
+
+    /// <summary><c>fchmod(fd, mode)</c>: the mode exactly, whatever the umask.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "fchmod", SetLastError = true)]
+    public static partial int ChangeMode(int fd, uint mode);
+
     [LibraryImport(LibraryName, EntryPoint = "close", SetLastError = true)]
     public static partial int Close(int fd);
 

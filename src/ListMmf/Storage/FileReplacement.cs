@@ -48,6 +48,8 @@ internal static class FileReplacement
         bool marked = false;
         try
         {
+            // A temporary file that a failed replacement could not remove must not become part of this one.
+            DurableFile.TryDelete(temporary);
             Step(ReplacementStep.WriteCopy);
             writeCopy(temporary);
             Step(ReplacementStep.MarkOld);
@@ -72,13 +74,25 @@ internal static class FileReplacement
             throw;
         }
 
+        // The rename is made durable before anything else can fail, so that what the caller is told holds.
+        Exception? flushFailure = null;
+        try
+        {
+            Step(ReplacementStep.FlushDirectory);
+            DurableFile.FlushDirectoryOf(target, path);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            flushFailure = exception;
+        }
+
         TNew next;
         try
         {
             Step(ReplacementStep.OpenNew);
             next = openNew(target);
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or OutOfMemoryException)
+        catch (Exception exception)
         {
             var lost = new ListMmfException(
                 path,
@@ -89,14 +103,9 @@ internal static class FileReplacement
         }
 
         adopt(next);
-        try
+        if (flushFailure is not null)
         {
-            Step(ReplacementStep.FlushDirectory);
-            DurableFile.FlushDirectoryOf(target, path);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            throw new ListMmfException(path, $"the list now holds the new file, but its directory could not be made durable, so a power loss may bring the old file back: {Cause(exception)}", exception);
+            throw new ListMmfException(path, $"the list now holds the new file, but its directory could not be made durable, so a power loss may bring the old file back: {Cause(flushFailure)}", flushFailure);
         }
     }
 
@@ -118,10 +127,10 @@ internal static class FileReplacement
             {
                 file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
             }
-            catch (FileNotFoundException) when (Environment.TickCount64 < freeUntil && StoragePlatform.Current.MayBeReplacing(path))
+            catch (FileNotFoundException) when (attempts > 1 && Environment.TickCount64 < freeUntil && StoragePlatform.Current.MayBeReplacing(StoragePlatform.Current.CanonicalPath(path)))
             {
                 // Where a replacement is two renames (Windows without POSIX renames), the path is briefly free.
-                Thread.Sleep(0);
+                Thread.Sleep(1);
                 attempt--;
                 continue;
             }

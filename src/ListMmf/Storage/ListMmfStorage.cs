@@ -85,7 +85,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                     FinishInterrupted(path);
                 }
 
-                if (!File.Exists(path))
+                if (opening == WriterOpening.Copy || !File.Exists(path))
                 {
                     if (!options.CreateIfMissing)
                     {
@@ -99,6 +99,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
                 if (header.Version == ListMmfHeader.ReplacedVersion)
                 {
+                    // Checked before it is changed: a bad file is never written to.
+                    header.WithVersion(ListMmfHeader.CurrentVersion).Validate<T>(path, length);
                     header = ClearReplacedMark(file, path, header);
                 }
             }
@@ -248,6 +250,13 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
     /// <summary>Takes the mark back: the rename failed, so this is still the list's file.</summary>
     public void ClearReplacedMark() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.CurrentVersion);
+
+    /// <summary>Whether this storage and <paramref name="other"/> map the same file; false where the system cannot tell.</summary>
+    public bool IsSameFileAs(ListMmfStorage other)
+    {
+        (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
+        return mine is null || mine == StoragePlatform.Current.IdentityOf(other._file.SafeFileHandle);
+    }
 
     /// <summary>Whether the header in the mapping is marked replaced.</summary>
     public bool IsMarkedReplaced => Volatile.Read(ref *(int*)Pointer) == ListMmfHeader.ReplacedVersion;

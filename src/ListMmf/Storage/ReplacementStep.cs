@@ -12,9 +12,9 @@ internal enum ReplacementStep
     /// <summary>The new file is renamed over the old one.</summary>
     Rename,
 
-    /// <summary>The list opens the file now at the path.</summary>
-    OpenNew,
-
     /// <summary>The directory is made durable, so that the rename survives a power loss.</summary>
     FlushDirectory,
+
+    /// <summary>The list opens the file now at the path.</summary>
+    OpenNew,
 }

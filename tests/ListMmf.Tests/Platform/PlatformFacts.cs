@@ -17,6 +17,18 @@ public sealed class LinuxFactAttribute : FactAttribute
     }
 }
 
+/// <summary>A fact that needs a system where the library tells two open files apart (Linux's statx, Windows' file index).</summary>
+public sealed class FileIdentityFactAttribute : FactAttribute
+{
+    public FileIdentityFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux() && !OperatingSystem.IsWindows())
+        {
+            Skip = "needs Linux or Windows: the library does not tell open files apart on macOS";
+        }
+    }
+}
+
 /// <summary>A fact that needs Linux or macOS (POSIX limits, symbolic links without privileges, flock).</summary>
 public sealed class UnixFactAttribute : FactAttribute
 {

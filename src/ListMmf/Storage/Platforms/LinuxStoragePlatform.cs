@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Runtime.Versioning;
 using ListMmf.Interop;
+using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;
 
@@ -28,6 +29,12 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     {
         (nint start, long alignedLength) = PageAligned(address, length);
         _ = Libc.Advise(start, (nuint)alignedLength, advice);
+    }
+
+    public override (ulong Device, ulong File)? IdentityOf(SafeFileHandle file)
+    {
+        using var lease = new DescriptorLease(file);
+        return Libc.LinuxIdentity(lease.Descriptor);
     }
 
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)

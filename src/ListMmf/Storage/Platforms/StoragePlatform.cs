@@ -93,6 +93,12 @@ internal abstract unsafe class StoragePlatform
     }
 
     /// <summary>
+    /// The identity of the open file (device and file number), so that a reader can tell the file at the path from
+    /// the one it has; null where the system does not say, and the reader then keeps what it has.
+    /// </summary>
+    public virtual (ulong Device, ulong File)? IdentityOf(SafeFileHandle file) => null;
+
+    /// <summary>
     /// Whether a missing file at <paramref name="path"/> may be a replacement between its renames, which a reader
     /// waits out. Never where the replacement is one rename.
     /// </summary>

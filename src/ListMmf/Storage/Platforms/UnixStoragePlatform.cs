@@ -14,6 +14,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 {
     private const int NoSuchFile = 2;
 
+    /// <summary>rw-rw-rw-: the sidecar's mode.</summary>
+    private const uint ReadWriteForAll = 0b110_110_110;
+
     /// <summary>This system's value of MS_SYNC.</summary>
     protected abstract int MsSync { get; }
 
@@ -144,11 +147,14 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
             }
 
             // open with O_CREAT needs the variadic mode argument; creat takes it as a fixed one.
-            int created = Libc.Create(lockPath, 0b110_110_110);
+            int created = Libc.Create(lockPath, ReadWriteForAll);
             if (created < 0)
             {
                 throw LockFileFailure("creat", lockPath, path, Marshal.GetLastPInvokeError());
             }
+
+            // The lock needs write access, and any user who may write the file may be its writer: not the umask's mode.
+            _ = Libc.ChangeMode(created, ReadWriteForAll);
 
             _ = Libc.Close(created);
         }

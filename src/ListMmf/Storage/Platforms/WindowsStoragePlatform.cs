@@ -132,9 +132,32 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// </summary>
     public override void RecoverReplacement(string target)
     {
-        if (!File.Exists(target) && File.Exists(DurableFile.TemporaryFor(target)) && MayBeReplacing(target))
+        if (!File.Exists(target) && MayBeReplacing(target))
         {
-            File.Move(DurableFile.TemporaryFor(target), target);
+            if (File.Exists(DurableFile.TemporaryFor(target)))
+            {
+                File.Move(DurableFile.TemporaryFor(target), target);
+            }
+            else
+            {
+                // The new file went missing, and putting the old one back failed: the old file is the one aside that
+                // was not deleted (deleted ones cannot be renamed while readers hold them).
+                for (int i = 0; i < AsideNames && !File.Exists(target); i++)
+                {
+                    try
+                    {
+                        File.Move(AsideFor(target, i), target);
+                    }
+                    catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+                    {
+                    }
+                }
+            }
+        }
+
+        if (!File.Exists(target))
+        {
+            return;
         }
 
         // Old files a killed writer left aside go now; those readers still hold go when they close them.
@@ -143,6 +166,8 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
             DurableFile.TryDelete(AsideFor(target, i));
         }
     }
+
+    public override (ulong Device, ulong File)? IdentityOf(SafeFileHandle file) => Kernel32.Identity(file);
 
     /// <summary>An old file moved aside (and not yet gone) shows a replacement that may be between its renames.</summary>
     public override bool MayBeReplacing(string path)
