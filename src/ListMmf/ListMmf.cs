@@ -45,8 +45,8 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// <summary>Set when a replacement renamed the new file into place and the list could not open it: every later call throws it.</summary>
     private ListMmfException? _failure;
 
-    /// <summary>When a reader on a file marked replaced but still at the path looks at the path again (<see cref="Environment.TickCount64"/>); 0 until it finds one.</summary>
-    private long _nextReplacementCheck;
+    /// <summary>When a reader whose file is marked replaced looks at the path.</summary>
+    private ReplacementCheck _replacementCheck;
 
     /// <summary>The version in the header of the mapping: 0, or <see cref="ListMmfHeader.ReplacedVersion"/> once the file was replaced.</summary>
     private int* _version;
@@ -547,29 +547,27 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// </summary>
     private bool TryFollowReplacement()
     {
-        if (Environment.TickCount64 < _nextReplacementCheck)
+        if (!_replacementCheck.IsDue)
         {
             return false;
         }
 
-        // The first look gives a live writer the moment between its mark and its rename; later ones look once.
-        int attempts = _nextReplacementCheck == 0 ? FileReplacement.OpenAttempts : 1;
         ListMmfStorage next;
         try
         {
-            next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: attempts);
+            next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: _replacementCheck.Attempts);
         }
         catch (FileNotFoundException)
         {
             // A writer killed between its two renames (Windows without POSIX renames) left the path free until the
             // next writer opens; this file is still whole.
-            _nextReplacementCheck = FileReplacement.NextCheck();
+            _replacementCheck.Postpone();
             return false;
         }
         catch (ListMmfDataTypeException)
         {
             // An IntegerListMmf widened the file: this list reads the old file, at its width, from now on.
-            _nextReplacementCheck = long.MaxValue;
+            _replacementCheck.Stop();
             return false;
         }
 
@@ -578,11 +576,11 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         if (next.IsMarkedReplaced && next.IsSameFileAs(_storage))
         {
             next.Dispose();
-            _nextReplacementCheck = FileReplacement.NextCheck();
+            _replacementCheck.Postpone();
             return false;
         }
 
-        _nextReplacementCheck = 0;
+        _replacementCheck.Reset();
         MoveTo(next);
         return true;
     }

@@ -34,7 +34,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
             throw new ListMmfException(fullPath, "the path is a directory, not a ListMmf file.");
         }
 
-        using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length, out _);
+        using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
         header.ValidateCode(fullPath);
         int itemSize = DataTypes.WidthOf(header.DataType);
         if (itemSize > 0)

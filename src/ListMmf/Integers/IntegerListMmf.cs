@@ -35,8 +35,8 @@ public sealed class IntegerListMmf : IDisposable
     /// <summary>Set when a widening renamed the new file into place and the list could not open it: every later call throws it.</summary>
     private ListMmfException? _failure;
 
-    /// <summary>When a reader on a file marked replaced but still at the path looks at the path again.</summary>
-    private long _nextReplacementCheck;
+    /// <summary>When a reader whose file is marked replaced looks at the path.</summary>
+    private ReplacementCheck _replacementCheck;
 
     private IntegerListMmf(string path, FileAccess access, bool widens, ListMmfOptions? options, DataType createAs)
     {
@@ -207,7 +207,7 @@ public sealed class IntegerListMmf : IDisposable
         get
         {
             ThrowIfUnusable();
-            if (!IsWritable && _store.IsReplaced && Environment.TickCount64 >= _nextReplacementCheck)
+            if (!IsWritable && _store.IsReplaced && _replacementCheck.IsDue)
             {
                 FollowReplacement();
             }
@@ -217,8 +217,8 @@ public sealed class IntegerListMmf : IDisposable
     }
 
     /// <summary>
-    /// Opens the file at the path, at its width, unless it is marked replaced too (not renamed yet, or its writer
-    /// died before the rename: the file is still the list's): then the reader reads on and looks again later.
+    /// Opens the file at the path, at its width, unless that is this same file, marked (not renamed yet, or its
+    /// writer died before the rename: the file is still the list's): then the reader reads on and looks again later.
     /// </summary>
     private void FollowReplacement()
     {
@@ -230,20 +230,21 @@ public sealed class IntegerListMmf : IDisposable
         catch (FileNotFoundException)
         {
             // A writer killed between its two renames (Windows without POSIX renames): this file is still whole.
-            _nextReplacementCheck = FileReplacement.NextCheck();
+            _replacementCheck.Postpone();
             return;
         }
 
         if (next.IsReplaced && next.Storage.IsSameFileAs(_store.Storage))
         {
             next.Dispose();
-            _nextReplacementCheck = FileReplacement.NextCheck();
+            _replacementCheck.Postpone();
             return;
         }
 
         _store.Dispose();
         _store = next;
         (_min, _max) = IntegerWidths.RangeOf(_store.DataType);
+        _replacementCheck.Reset();
     }
 
     /// <summary>Widens so that <c>[min, max]</c> fits beside the stored values, or refuses the values.</summary>

@@ -20,9 +20,6 @@ internal static class FileReplacement
     /// <summary>How long a reader waits for a path that a replacement has freed between its two renames.</summary>
     private const int FreePathWaitMilliseconds = 2_000;
 
-    /// <summary>How long a reader on a marked file that is still at the path waits before looking at the path again.</summary>
-    private const int RecheckMilliseconds = 10;
-
     /// <summary>Called before each step on this thread: tests inject a failure, or a kill, at a named step.</summary>
     [ThreadStatic]
     internal static Action<ReplacementStep>? BeforeStep;
@@ -113,10 +110,10 @@ internal static class FileReplacement
     /// Opens the file at <paramref name="path"/> for reading and reads its header. A file marked replaced was
     /// renamed over as it was opened (the path holds a newer file: it opens the path again), or is still at the path
     /// (its writer is between the mark and the rename, or died there): after <paramref name="attempts"/> it returns
-    /// that file, whole, with its header's version as the current one, and <paramref name="marked"/> set. A path
+    /// that file, whole, with its header's version as the current one. A path
     /// that a replacement has freed between its two renames (Windows without POSIX renames) is waited for.
     /// </summary>
-    public static SafeFileHandle OpenForReading(string path, int attempts, out ListMmfHeader header, out long length, out bool marked)
+    public static SafeFileHandle OpenForReading(string path, int attempts, out ListMmfHeader header, out long length)
     {
         var spin = default(SpinWait);
         long freeUntil = Environment.TickCount64 + FreePathWaitMilliseconds;
@@ -145,8 +142,7 @@ internal static class FileReplacement
                 throw;
             }
 
-            marked = header.Version == ListMmfHeader.ReplacedVersion;
-            if (!marked)
+            if (header.Version != ListMmfHeader.ReplacedVersion)
             {
                 return file;
             }
@@ -161,9 +157,6 @@ internal static class FileReplacement
             spin.SpinOnce();
         }
     }
-
-    /// <summary>When a reader on a marked file that is still at the path next looks at the path (<see cref="Environment.TickCount64"/>).</summary>
-    public static long NextCheck() => Environment.TickCount64 + RecheckMilliseconds;
 
     private static void Step(ReplacementStep step) => BeforeStep?.Invoke(step);
 

@@ -106,7 +106,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             }
             else
             {
-                SafeFileHandle handle = FileReplacement.OpenForReading(path, replacedAttempts, out header, out length, out _);
+                SafeFileHandle handle = FileReplacement.OpenForReading(path, replacedAttempts, out header, out length);
                 file = Wrap(handle, FileAccess.Read);
             }
 
