@@ -406,7 +406,7 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     public ulong ComputeXxHash3()
     {
         long count = Count;
-        ulong hash = Hashing.XxHash3.Hash64((byte*)_items, count * sizeof(T));
+        ulong hash = Hashing.MappedXxHash3.Hash((byte*)_items, count * sizeof(T));
         GC.KeepAlive(this);
         return hash;
     }

@@ -1,8 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.IO.Hashing;
 using System.Linq;
-using ListMmf.Hashing;
 using ListMmf.Storage;
 
 namespace ListMmf.Benchmarks.Data;
@@ -36,7 +36,7 @@ internal static class SampleCommand
         // The writer's lock sidecar does not belong in the samples.
         File.Delete(WriterLock.PathFor(path));
         IEnumerable<string> lines = Directory.GetFiles(directory, "*.bt").Order(StringComparer.Ordinal)
-            .Select(file => $"XXH3 ({Path.GetFileName(file)}) = {XxHash3.Hash64(File.ReadAllBytes(file)):x16}");
+            .Select(file => $"XXH3 ({Path.GetFileName(file)}) = {XxHash3.HashToUInt64(File.ReadAllBytes(file)):x16}");
         File.WriteAllLines(Path.Combine(directory, "checksums.xxh3"), lines);
         return 0;
     }

@@ -6,7 +6,6 @@ using System.IO;
 using System.Linq;
 using System.Runtime.InteropServices;
 using System.Text.Json;
-using ListMmf.Hashing;
 
 namespace ListMmf.Benchmarks.LowerBound;
 
@@ -110,7 +109,7 @@ internal static class QuickCommand
         {
             runners[r].Run(targets.Check, buffer);
             double median = Median(nanoseconds[r]);
-            ulong hash = XxHash3.Hash64(MemoryMarshal.AsBytes(buffer.AsSpan()));
+            ulong hash = System.IO.Hashing.XxHash3.HashToUInt64(MemoryMarshal.AsBytes(buffer.AsSpan()));
             yield return new QuickResult(runners[r].Name, querySet, Math.Round(median, 1), Math.Round(median / mmap, 2), hash.ToString("x16", CultureInfo.InvariantCulture));
         }
     }

@@ -178,7 +178,7 @@ internal static class ReferenceDataset
     private static unsafe ulong Hash(string path, long elements)
     {
         using var list = new ListMmf<int>(path, FileAccess.Read);
-        return XxHash3.Hash64(list.FileStart, DataBytes(elements));
+        return MappedXxHash3.Hash(list.FileStart, DataBytes(elements));
     }
 
     private static string HashVerdict(long elements, ulong hash) =>
