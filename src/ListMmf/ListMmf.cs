@@ -365,6 +365,25 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <summary>
+    /// The same items as <see cref="AsSpan"/>, as a <see cref="ReadOnlyMemory{T}"/> for APIs that keep or pass on
+    /// memory (Arrow buffers, Parquet writers, async code): it points into the mapping, copies nothing, and keeps
+    /// the list from being collected while it is reachable.
+    /// </summary>
+    /// <remarks>Valid as long as a span from <see cref="AsSpan"/> would be: the list must not be disposed before the last use.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items.</exception>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public ReadOnlyMemory<T> AsMemory(long start, int length)
+    {
+        long count = Count;
+        if (start < 0 || length < 0 || start > count - length)
+        {
+            ThrowHelper.RangeOutOfBounds(start, length, count);
+        }
+
+        return new MappedMemoryManager<T>(this, _items + start, length).Memory;
+    }
+
+    /// <summary>
     /// Makes the items and the count durable: returns once they are on stable storage. The items are made durable
     /// first, then the page holding the count, so that the flushed count never becomes durable before its items.
     /// Appends themselves make no system call; only this does.

@@ -131,13 +131,17 @@ public sealed class TableColumn<T> : TableColumn
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than <see cref="int.MaxValue"/> rows.</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range)
     {
-        long rows = Table.RowCount;
-        if (range.Start < 0 || range.Length is < 0 or > int.MaxValue || range.End > rows)
-        {
-            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, rows);
-        }
-
+        CheckPublished(range);
         return _list.AsSpan(range.Start, (int)range.Length);
+    }
+
+    /// <summary>The values of <paramref name="range"/> as memory over the mapping, for APIs that keep memory; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
+    /// <remarks>Valid while the table is open: dispose it only after the last use.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than <see cref="int.MaxValue"/> rows.</exception>
+    public ReadOnlyMemory<T> AsMemory(IndexRange range)
+    {
+        CheckPublished(range);
+        return _list.AsMemory(range.Start, (int)range.Length);
     }
 
     /// <summary>The values of <paramref name="length"/> rows from <paramref name="start"/>, straight over the mapping.</summary>
@@ -159,6 +163,15 @@ public sealed class TableColumn<T> : TableColumn
 
     internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
         new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true), isTime: false);
+
+    private void CheckPublished(IndexRange range)
+    {
+        long rows = Table.RowCount;
+        if (range.Start < 0 || range.Length is < 0 or > int.MaxValue || range.End > rows)
+        {
+            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, rows);
+        }
+    }
 
     private void ThrowTimeColumn() =>
         throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are added with TimeSeriesTable.AddRow or AddRows, after a value in every other column.");

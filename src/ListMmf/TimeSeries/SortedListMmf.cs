@@ -164,15 +164,11 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
 
     /// <summary>A span over the items of <paramref name="range"/>, e.g. the result of <see cref="FindRange"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than <see cref="int.MaxValue"/> items.</exception>
-    public ReadOnlySpan<T> AsSpan(IndexRange range)
-    {
-        if (range.Length is < 0 or > int.MaxValue)
-        {
-            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, Count);
-        }
+    public ReadOnlySpan<T> AsSpan(IndexRange range) => _list.AsSpan(range.Start, IntLength(range));
 
-        return _list.AsSpan(range.Start, (int)range.Length);
-    }
+    /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than <see cref="int.MaxValue"/> items.</exception>
+    public ReadOnlyMemory<T> AsMemory(IndexRange range) => _list.AsMemory(range.Start, IntLength(range));
 
     /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
     public long LowerBound(T value) => Bound(value, inclusive: false);
@@ -412,4 +408,14 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         throw new ListMmfOrderException(Path, $"{Describe(item)} cannot be appended at index {index:N0}: it is unordered (not even equal to itself), and the list is {Order}. Nothing was written.", index);
 
     private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
+
+    private int IntLength(IndexRange range)
+    {
+        if (range.Length is < 0 or > int.MaxValue)
+        {
+            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, Count);
+        }
+
+        return (int)range.Length;
+    }
 }

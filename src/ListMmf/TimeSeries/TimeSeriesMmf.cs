@@ -156,6 +156,9 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>, 
     /// <summary>The stored keys of <paramref name="range"/>, straight over the mapping.</summary>
     public ReadOnlySpan<TKey> AsSpan(IndexRange range) => Keys.AsSpan(range);
 
+    /// <summary>The stored keys of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
+    public ReadOnlyMemory<TKey> AsMemory(IndexRange range) => Keys.AsMemory(range);
+
     /// <summary>
     /// The timestamps of <paramref name="range"/> as DateTimes, converted once from the mapping into
     /// <paramref name="destination"/> (for DateTime-ticks series, a plain copy).

@@ -1,0 +1,44 @@
+using System;
+using Apache.Arrow;
+using Apache.Arrow.Types;
+using CommunityToolkit.HighPerformance;
+
+namespace ListMmf.Arrow;
+
+/// <summary>Arrow arrays over memory that is already laid out as Arrow wants it: no null bitmap, the values as they are.</summary>
+internal static class ArrowBuffers
+{
+    /// <summary>The Arrow type of <typeparamref name="T"/> values, or null when Arrow has no fixed-width type for them.</summary>
+    public static IArrowType? TypeOf<T>()
+        where T : unmanaged =>
+        default(T) switch
+        {
+            sbyte => Int8Type.Default,
+            byte => UInt8Type.Default,
+            short => Int16Type.Default,
+            ushort => UInt16Type.Default,
+            int => Int32Type.Default,
+            uint => UInt32Type.Default,
+            long => Int64Type.Default,
+            ulong => UInt64Type.Default,
+            float => FloatType.Default,
+            double => DoubleType.Default,
+            _ => null,
+        };
+
+    /// <summary>An array of <paramref name="type"/> whose value buffer is <paramref name="values"/> itself.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The values take more than <see cref="int.MaxValue"/> bytes, which an Arrow buffer of .NET cannot hold.</exception>
+    public static unsafe IArrowArray Wrap<T>(ReadOnlyMemory<T> values, IArrowType type, string source)
+        where T : unmanaged
+    {
+        if ((long)values.Length * sizeof(T) > int.MaxValue)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(values),
+                $"'{source}': {values.Length:N0} {typeof(T).Name} values take {(long)values.Length * sizeof(T):N0} bytes, and a .NET Arrow buffer holds at most {int.MaxValue:N0}; hand the rows over in batches of at most {int.MaxValue / sizeof(T):N0} (ToRecordBatches).");
+        }
+
+        var data = new ArrayData(type, values.Length, nullCount: 0, offset: 0, [ArrowBuffer.Empty, new ArrowBuffer(values.AsBytes())], []);
+        return ArrowArrayFactory.BuildArray(data);
+    }
+}

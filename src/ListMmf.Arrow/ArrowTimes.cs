@@ -1,0 +1,67 @@
+using System;
+using System.Collections.Generic;
+using Apache.Arrow;
+using Apache.Arrow.Types;
+using CommunityToolkit.HighPerformance;
+
+namespace ListMmf.Arrow;
+
+/// <summary>Time columns as Arrow sees them: the field for either form, and the conversion to timestamps.</summary>
+internal static class ArrowTimes
+{
+    /// <summary>The field metadata key naming the ListMmf data type a column was stored with.</summary>
+    public const string DataTypeKey = "listmmf.data_type";
+
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+
+    /// <summary>The ticks a nanosecond Int64 can hold, either side of 1970.</summary>
+    private static readonly long MaxTicksFromEpoch = long.MaxValue / 100;
+
+    public static TimestampType Seconds { get; } = new(TimeUnit.Second, (string?)null);
+
+    public static TimestampType Nanoseconds { get; } = new(TimeUnit.Nanosecond, (string?)null);
+
+    public static bool IsTime(DataType dataType) => dataType is DataType.UnixSeconds or DataType.DateTime;
+
+    public static Field Field(string name, DataType dataType, ArrowTimeColumn time)
+    {
+        IArrowType type = dataType switch
+        {
+            DataType.UnixSeconds => time == ArrowTimeColumn.Timestamp ? Seconds : Int32Type.Default,
+            DataType.DateTime => time == ArrowTimeColumn.Timestamp ? Nanoseconds : Int64Type.Default,
+            _ => throw new ArgumentOutOfRangeException(nameof(dataType), dataType, "Not a time type."),
+        };
+        return new Field(name, type, nullable: false, [new KeyValuePair<string, string>(DataTypeKey, dataType.ToString())]);
+    }
+
+    /// <summary>Unix seconds widened to a seconds timestamp; every Int32 fits.</summary>
+    public static TimestampArray FromSeconds(ReadOnlySpan<int> seconds)
+    {
+        var values = new long[seconds.Length];
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            values[i] = seconds[i];
+        }
+
+        return new TimestampArray(Seconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
+    }
+
+    /// <summary>Ticks as a nanosecond timestamp since 1970.</summary>
+    /// <exception cref="ListMmfException">A time is outside 1677-09-21 to 2262-04-11, which nanoseconds since 1970 cannot hold.</exception>
+    public static TimestampArray FromTicks(ReadOnlySpan<long> ticks, string source, long firstRow)
+    {
+        var values = new long[ticks.Length];
+        for (int i = 0; i < ticks.Length; i++)
+        {
+            long sinceEpoch = ticks[i] - EpochTicks;
+            if (Math.Abs(sinceEpoch) > MaxTicksFromEpoch)
+            {
+                throw new ListMmfException(source, $"row {firstRow + i:N0}: the time {new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what an Arrow nanosecond timestamp holds (1677-09-21 to 2262-04-11); hand the column over as ArrowTimeColumn.Stored.");
+            }
+
+            values[i] = sinceEpoch * 100;
+        }
+
+        return new TimestampArray(Nanoseconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
+    }
+}

@@ -1,0 +1,190 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using Apache.Arrow;
+using Apache.Arrow.Ipc;
+using Apache.Arrow.Types;
+
+namespace ListMmf.Arrow;
+
+/// <summary>
+/// Lists, time series and tables as Apache Arrow arrays and record batches whose value buffers point into the
+/// mapping: handing them out copies nothing, whatever the row count. Only a time column asked for as
+/// <see cref="ArrowTimeColumn.Timestamp"/> is converted into a buffer of its own.
+/// </summary>
+/// <remarks>
+/// The arrays are views of the file: the list or table must stay open until their last use (disposing it unmaps the
+/// memory they read, which the runtime cannot catch); they keep it from being collected meanwhile. They hold the
+/// rows published when they were made; a writer's later appends are not in them. .NET Arrow buffers are int-sized,
+/// so one array holds at most 2 GiB of values: larger lists go as several batches.
+/// </remarks>
+public static class ListMmfArrowExtensions
+{
+    /// <summary>The rows per batch of <see cref="ToRecordBatches"/> and <see cref="WriteArrowFile"/> unless told otherwise.</summary>
+    public const int DefaultRowsPerBatch = 1 << 20;
+
+    /// <summary>The schema metadata key naming the table's time column.</summary>
+    public const string TimeColumnKey = "listmmf.time_column";
+
+    /// <summary>The schema metadata key holding the table's <see cref="TimeSeriesOrder"/>.</summary>
+    public const string OrderKey = "listmmf.order";
+
+    /// <summary>The items of <paramref name="list"/> published now, as an Arrow array over the mapping.</summary>
+    /// <exception cref="NotSupportedException"><typeparamref name="T"/> is not a primitive number type Arrow has.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The items take more than 2 GiB; use the overload with a range.</exception>
+    public static IArrowArray ToArrowArray<T>(this ListMmf<T> list)
+        where T : unmanaged
+    {
+        ArgumentNullException.ThrowIfNull(list);
+        long count = list.Count;
+        return list.ToArrowArray(0, (int)Math.Min(count, int.MaxValue));
+    }
+
+    /// <summary><paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array over the mapping.</summary>
+    /// <exception cref="NotSupportedException"><typeparamref name="T"/> is not a primitive number type Arrow has.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or takes more than 2 GiB.</exception>
+    public static IArrowArray ToArrowArray<T>(this ListMmf<T> list, long start, int length)
+        where T : unmanaged
+    {
+        ArgumentNullException.ThrowIfNull(list);
+        IArrowType type = ArrowBuffers.TypeOf<T>() ?? throw new NotSupportedException($"'{list.Path}' holds {typeof(T).Name} items; Arrow arrays are made of primitive numbers (sbyte to ulong, float, double).");
+        return ArrowBuffers.Wrap(list.AsMemory(start, length), type, list.Path);
+    }
+
+    /// <summary>The times of <paramref name="range"/> of a time series, as an Arrow timestamp array or, with <see cref="ArrowTimeColumn.Stored"/>, the stored values over the mapping.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the series, or takes more than 2 GiB.</exception>
+    /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
+    public static IArrowArray ToArrowArray<TKey>(this TimeSeriesMmf<TKey> series, IndexRange range, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+        where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool>
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        return TimeArray(series.AsMemory(range), series.DataType, time, series.Path, range.Start);
+    }
+
+    /// <summary>The Arrow schema of <paramref name="table"/>'s record batches: its time column first, then its value columns, none nullable.</summary>
+    public static Schema ToArrowSchema(this TimeSeriesTable table, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        var fields = table.Columns.Select(column => ArrowTimes.IsTime(column.DataType)
+            ? ArrowTimes.Field(column.Name, column.DataType, time)
+            : new Field(column.Name, ValueType(column), nullable: false, [new KeyValuePair<string, string>(ArrowTimes.DataTypeKey, column.DataType.ToString())]));
+        return new Schema(fields, [new(TimeColumnKey, table.Schema.Time.Name), new(OrderKey, table.Schema.Order.ToString())]);
+    }
+
+    /// <summary>Every published row of <paramref name="table"/> as one record batch over the mapping.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A column takes more than 2 GiB; use <see cref="ToRecordBatches"/>.</exception>
+    public static RecordBatch ToRecordBatch(this TimeSeriesTable table, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        return table.ToRecordBatch(new IndexRange(0, table.RowCount), time);
+    }
+
+    /// <summary>The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange"/>) as one record batch over the mapping.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or a column of it takes more than 2 GiB.</exception>
+    /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
+    public static RecordBatch ToRecordBatch(this TimeSeriesTable table, IndexRange rows, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        if (rows.Start < 0 || rows.Length is < 0 or > int.MaxValue || rows.End > table.RowCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(rows), rows, $"'{table.Path}': a batch holds at most {int.MaxValue:N0} of the table's {table.RowCount:N0} published rows.");
+        }
+
+        IArrowArray[] arrays = table.Columns.Select(column => Column(column, rows, time)).ToArray();
+        return new RecordBatch(table.ToArrowSchema(time), arrays, (int)rows.Length);
+    }
+
+    /// <summary>The rows published now, as record batches of <paramref name="rowsPerBatch"/> rows (the last one shorter) over the mapping, made as they are enumerated.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="rowsPerBatch"/> is not positive.</exception>
+    public static IEnumerable<RecordBatch> ToRecordBatches(this TimeSeriesTable table, int rowsPerBatch = DefaultRowsPerBatch, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
+        return Batches(table, table.RowCount, rowsPerBatch, time);
+    }
+
+    /// <summary>
+    /// Writes the rows published now as an Arrow IPC file (Feather v2), which pyarrow, Polars, DuckDB and Arrow's own
+    /// readers open: written to a temporary file beside <paramref name="path"/>, flushed to the device, then renamed
+    /// over it, so <paramref name="path"/> never holds a partial file. Returns the rows written.
+    /// </summary>
+    /// <exception cref="IOException">Writing failed; <paramref name="path"/> is as it was.</exception>
+    public static long WriteArrowFile(this TimeSeriesTable table, string path, ArrowTimeColumn time = ArrowTimeColumn.Timestamp, int rowsPerBatch = DefaultRowsPerBatch)
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
+        string full = Path.GetFullPath(path);
+        string temporary = full + ".listmmf.tmp";
+        long rows = table.RowCount;
+        try
+        {
+            using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16))
+            {
+                using (var writer = new ArrowFileWriter(stream, table.ToArrowSchema(time), leaveOpen: true))
+                {
+                    foreach (RecordBatch batch in Batches(table, rows, rowsPerBatch, time))
+                    {
+                        writer.WriteRecordBatch(batch);
+                    }
+
+                    writer.WriteEnd();
+                }
+
+                stream.Flush(flushToDisk: true);
+            }
+
+            File.Move(temporary, full, overwrite: true);
+            return rows;
+        }
+        catch
+        {
+            File.Delete(temporary);
+            throw;
+        }
+    }
+
+    private static IEnumerable<RecordBatch> Batches(TimeSeriesTable table, long rows, int rowsPerBatch, ArrowTimeColumn time)
+    {
+        for (long start = 0; start < rows; start += rowsPerBatch)
+        {
+            yield return table.ToRecordBatch(new IndexRange(start, Math.Min(rows, start + rowsPerBatch)), time);
+        }
+    }
+
+    private static IArrowArray Column(TableColumn column, IndexRange rows, ArrowTimeColumn time) => column switch
+    {
+        TableColumn<int> c when column.DataType == DataType.UnixSeconds => TimeArray(c.AsMemory(rows), column.DataType, time, column.Path, rows.Start),
+        TableColumn<long> c when column.DataType == DataType.DateTime => TimeArray(c.AsMemory(rows), column.DataType, time, column.Path, rows.Start),
+        TableColumn<sbyte> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int8Type.Default, column.Path),
+        TableColumn<byte> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt8Type.Default, column.Path),
+        TableColumn<short> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int16Type.Default, column.Path),
+        TableColumn<ushort> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt16Type.Default, column.Path),
+        TableColumn<int> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int32Type.Default, column.Path),
+        TableColumn<uint> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt32Type.Default, column.Path),
+        TableColumn<long> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int64Type.Default, column.Path),
+        TableColumn<ulong> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt64Type.Default, column.Path),
+        TableColumn<float> c => ArrowBuffers.Wrap(c.AsMemory(rows), FloatType.Default, column.Path),
+        TableColumn<double> c => ArrowBuffers.Wrap(c.AsMemory(rows), DoubleType.Default, column.Path),
+        _ => throw new NotSupportedException($"'{column.Path}': a {column.DataType} column has no Arrow type."),
+    };
+
+    /// <summary>The Arrow type of a value column: that of an empty array of it, so that one switch says both.</summary>
+    private static IArrowType ValueType(TableColumn column) => Column(column, default, ArrowTimeColumn.Stored).Data.DataType;
+
+    private static IArrowArray TimeArray<TKey>(ReadOnlyMemory<TKey> keys, DataType dataType, ArrowTimeColumn time, string path, long firstRow)
+        where TKey : unmanaged
+    {
+        if (time == ArrowTimeColumn.Stored)
+        {
+            return ArrowBuffers.Wrap(keys, ArrowTimes.Field("", dataType, time).DataType, path);
+        }
+
+        ReadOnlySpan<TKey> span = keys.Span;
+        return dataType == DataType.UnixSeconds
+            ? ArrowTimes.FromSeconds(MemoryMarshal.Cast<TKey, int>(span))
+            : ArrowTimes.FromTicks(MemoryMarshal.Cast<TKey, long>(span), path, firstRow);
+    }
+}

@@ -1,0 +1,178 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using Apache.Arrow;
+using Apache.Arrow.Ipc;
+using Apache.Arrow.Types;
+using ListMmf.Arrow;
+using ListMmf.TestHost;
+using Xunit;
+
+namespace ListMmf.Tests.Arrow;
+
+public sealed class ArrowExportTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string Folder => _directory.File("ticks");
+
+    private TimeSeriesTable CreateWithRows(long rows)
+    {
+        TimeSeriesTable table = TimeSeriesTable.Create(Folder, TickTable.Schema());
+        for (long row = 0; row < rows; row++)
+        {
+            TickTable.AddRow(table, row);
+        }
+
+        return table;
+    }
+
+    [Fact]
+    public unsafe void RecordBatchBuffersAreTheMappedColumnsThemselves()
+    {
+        using (CreateWithRows(1000))
+        {
+        }
+
+        using TimeSeriesTable reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        using RecordBatch batch = reader.ToRecordBatch(ArrowTimeColumn.Stored);
+
+        var all = new IndexRange(0, 1000);
+        Assert.Equal(1000, batch.Length);
+        Assert.True(Address(batch.Column("time")) == (nint)Unsafe(reader.Column<int>("time").AsSpan(all)), "the time buffer is not the mapped time column");
+        Assert.True(Address(batch.Column("price")) == (nint)Unsafe(reader.Column<double>("price").AsSpan(all)), "the price buffer is not the mapped column");
+        Assert.True(Address(batch.Column("size")) == (nint)Unsafe(reader.Column<int>("size").AsSpan(all)), "the size buffer is not the mapped column");
+        Assert.True(Address(batch.Column("sequence")) == (nint)Unsafe(reader.Column<long>("sequence").AsSpan(all)), "the sequence buffer is not the mapped column");
+    }
+
+    [Fact]
+    public void AnArrayOfAListSeesTheWritersChangesBecauseNothingWasCopied()
+    {
+        using var list = new ListMmf<double>(_directory.File("prices.mmf"));
+        list.AddRange([1.0, 2.0, 3.0]);
+        var array = (DoubleArray)list.ToArrowArray();
+
+        list[1] = 42.5;
+
+        Assert.Equal(42.5, array.GetValue(1));
+        Assert.Equal(3, array.Length);
+    }
+
+    [Fact]
+    public void TimeColumnsBecomeArrowTimestampsOfTheSameInstants()
+    {
+        using TimeSeriesTable table = CreateWithRows(10);
+        using RecordBatch batch = table.ToRecordBatch();
+
+        var time = Assert.IsType<TimestampArray>(batch.Column("time"));
+        Assert.Equal(TimeUnit.Second, ((TimestampType)time.Data.DataType).Unit);
+        Assert.All(Enumerable.Range(0, 10), row => Assert.Equal(TickTable.Time(row), time.GetTimestampUnchecked(row).UtcDateTime));
+    }
+
+    [Fact]
+    public void TicksBecomeNanosecondTimestampsToTheTick()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.Ascending).Add<float>("price");
+        using TimeSeriesTable table = TimeSeriesTable.Create(Folder, schema);
+        DateTime first = new DateTime(2024, 1, 2, 9, 30, 0).AddTicks(1234567);
+        for (int row = 0; row < 5; row++)
+        {
+            table.Column<float>("price").Add(row);
+            table.AddRow(first.AddTicks(row));
+        }
+
+        using RecordBatch batch = table.ToRecordBatch();
+        var time = Assert.IsType<TimestampArray>(batch.Column("time"));
+        Assert.Equal(TimeUnit.Nanosecond, ((TimestampType)time.Data.DataType).Unit);
+        Assert.Equal((first.AddTicks(4) - DateTime.UnixEpoch).Ticks * 100, time.GetValue(4));
+    }
+
+    [Fact]
+    public void TicksBeyondWhatNanosecondsHoldAreRefusedNamingTheRow()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.Ascending).Add<float>("price");
+        using TimeSeriesTable table = TimeSeriesTable.Create(Folder, schema);
+        table.Column<float>("price").Add(1);
+        table.AddRow(new DateTime(2024, 1, 2));
+        table.Column<float>("price").Add(2);
+        table.AddRow(new DateTime(2300, 1, 2));
+
+        var exception = Assert.Throws<ListMmfException>(() => table.ToRecordBatch());
+        Assert.Contains("row 1:", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("ArrowTimeColumn.Stored", exception.Message, StringComparison.Ordinal);
+        Assert.Equal(2, table.ToRecordBatch(ArrowTimeColumn.Stored).Length);
+    }
+
+    [Fact]
+    public void BatchesCoverEveryRowOnceInOrder()
+    {
+        using TimeSeriesTable table = CreateWithRows(1000);
+
+        RecordBatch[] batches = table.ToRecordBatches(rowsPerBatch: 300).ToArray();
+
+        Assert.Equal([300, 300, 300, 100], batches.Select(batch => batch.Length));
+        Assert.Equal(999 * 7, ((Int64Array)batches[3].Column("sequence")).GetValue(99));
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task ArrowIpcFileReadsBackAsTheTableWithItsSchema()
+    {
+        using TimeSeriesTable table = CreateWithRows(2500);
+        string path = _directory.File("ticks.arrow");
+
+        Assert.Equal(2500, table.WriteArrowFile(path, rowsPerBatch: 1000));
+
+        using var reader = ArrowFileReader.FromFile(path);
+        Assert.Equal(3, await reader.RecordBatchCountAsync());
+        Assert.Equal("time", reader.Schema.Metadata[ListMmfArrowExtensions.TimeColumnKey]);
+        Assert.Equal(["time", "price", "size", "sequence"], reader.Schema.FieldsList.Select(field => field.Name));
+        long row = 0;
+        while (await reader.ReadNextRecordBatchAsync() is { } batch)
+        {
+            using (batch)
+            {
+                var times = (TimestampArray)batch.Column("time");
+                var prices = (DoubleArray)batch.Column("price");
+                var sizes = (Int32Array)batch.Column("size");
+                for (int i = 0; i < batch.Length; i++, row++)
+                {
+                    Assert.Equal(TickTable.Time(row), times.GetTimestampUnchecked(i).UtcDateTime);
+                    Assert.Equal(TickTable.Price(row), prices.GetValue(i));
+                    Assert.Equal(TickTable.Size(row), sizes.GetValue(i));
+                }
+            }
+        }
+
+        Assert.Equal(2500, row);
+        Assert.False(File.Exists(path + ".listmmf.tmp"), "the temporary file is left behind");
+    }
+
+    [Fact]
+    public void ListsOfStructsAreRefusedNamingTheType()
+    {
+        using var list = new ListMmf<Guid>(_directory.File("ids.mmf"));
+
+        var exception = Assert.Throws<NotSupportedException>(() => list.ToArrowArray());
+        Assert.Contains("Guid", exception.Message, StringComparison.Ordinal);
+    }
+
+    private static unsafe nint Address(IArrowArray array)
+    {
+        fixed (byte* start = array.Data.Buffers[1].Span)
+        {
+            return (nint)start;
+        }
+    }
+
+    private static unsafe void* Unsafe<T>(ReadOnlySpan<T> span)
+        where T : unmanaged
+    {
+        fixed (T* start = span)
+        {
+            return start;
+        }
+    }
+}
