@@ -1,12 +1,15 @@
 using System;
 using System.CommandLine;
+using System.Diagnostics;
 using System.IO;
 using ListMmf.Tool.Csv;
 using ListMmf.Tool.Files;
+using ListMmf.Tool.Parquet;
+using Parquet;
 
 namespace ListMmf.Tool.Commands;
 
-/// <summary><c>export csv DIR|FILE [--from T --to T] [--time-format F] [--out FILE]</c>.</summary>
+/// <summary><c>export csv DIR|FILE [--from T --to T] [--time-format F] [--out FILE]</c> and <c>export parquet DIR --out FILE</c>.</summary>
 internal static class ExportCommand
 {
     public static Command Create(TextWriter output)
@@ -53,6 +56,56 @@ internal static class ExportCommand
             return Cli.Success;
         });
 
-        return new Command("export", "Take data out.") { command };
+        return new Command("export", "Take data out.") { command, Parquet(output) };
+    }
+
+    private static Command Parquet(TextWriter output)
+    {
+        var table = new Argument<string>("TABLE") { Description = "A table folder." };
+        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601, as stored), included." };
+        var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
+        var target = new Option<string>("--out") { Description = "The Parquet file to write (replaced when complete).", Required = true };
+        var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, gzip, lz4 or none.", DefaultValueFactory = _ => "snappy" };
+        compression.AcceptOnlyFromAmong("snappy", "zstd", "gzip", "lz4", "none");
+        var rowGroup = new Option<int>("--row-group-rows") { Description = $"Rows per row group. Default: as many as hold about {ParquetExporter.RowGroupBytes >> 20} MiB uncompressed." };
+        rowGroup.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() < 0)
+            {
+                result.AddError("--row-group-rows must be positive.");
+            }
+        });
+        var command = new Command("parquet", "Export a table as a Parquet file: times as timestamps (milliseconds for a seconds table, nanoseconds for ticks), values as their own types, a row group at a time.")
+        {
+            table, from, to, target, compression, rowGroup,
+        };
+        command.SetAction(parse =>
+        {
+            var request = new ParquetExportRequest(
+                Path.GetFullPath(parse.GetValue(table)!),
+                Path.GetFullPath(parse.GetValue(target)!),
+                parse.GetValue(compression) switch
+                {
+                    "zstd" => CompressionMethod.Zstd,
+                    "gzip" => CompressionMethod.Gzip,
+                    "lz4" => CompressionMethod.Lz4Raw,
+                    "none" => CompressionMethod.None,
+                    _ => CompressionMethod.Snappy,
+                },
+                parse.GetValue(rowGroup),
+                parse.GetValue(from) is { } f ? Times.Parse(f, "--from") : null,
+                parse.GetValue(to) is { } t ? Times.Parse(t, "--to") : null);
+            if (!File.Exists(Path.Combine(request.Table, TimeSeriesTable.ManifestFileName)))
+            {
+                throw new DataException($"'{request.Table}' is not a table folder (it has no {TimeSeriesTable.ManifestFileName}).");
+            }
+
+            var clock = Stopwatch.StartNew();
+            long rows = ProgressBar.Run("exporting", show: true, progress => ParquetExporter.Run(request, progress));
+            double seconds = clock.Elapsed.TotalSeconds;
+            output.WriteLine($"exported {rows:N0} rows to '{request.Output}' in {seconds:N2} s ({(seconds > 0 ? rows / seconds : 0):N0} rows/s)");
+            return Cli.Success;
+        });
+        return command;
     }
 }

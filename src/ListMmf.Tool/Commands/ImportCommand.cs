@@ -4,10 +4,12 @@ using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using ListMmf.Tool.Csv;
+using ListMmf.Tool.Import;
+using ListMmf.Tool.Parquet;
 
 namespace ListMmf.Tool.Commands;
 
-/// <summary><c>import csv CSV --out DIR --time COLUMN[:FORMAT] --column NAME:TYPE ...</c>.</summary>
+/// <summary><c>import csv CSV --out DIR --time COLUMN[:FORMAT] --column NAME:TYPE ...</c> and <c>import parquet FILE --out DIR</c>.</summary>
 internal static class ImportCommand
 {
     public static Command Create(TextWriter output)
@@ -25,10 +27,8 @@ internal static class ImportCommand
             Required = true,
             AllowMultipleArgumentsPerToken = true,
         };
-        var timeType = new Option<string?>("--time-type") { Description = "For a new table: seconds (Int32 Unix seconds) or ticks (Int64 DateTime ticks). Default: seconds for unix, ticks for the other formats." };
-        timeType.AcceptOnlyFromAmong("seconds", "ticks");
-        var order = new Option<string?>("--order") { Description = "For a new table: ascending (times strictly increasing, the default) or ascending-or-equal (equal times allowed)." };
-        order.AcceptOnlyFromAmong("ascending", "ascending-or-equal");
+        Option<string?> timeType = TimeTypeOption("Default: seconds for unix, ticks for the other formats.");
+        Option<string?> order = OrderOption("ascending (times strictly increasing)");
 
         var command = new Command("csv", "Import CSV rows into a table: one ListMmf file per column, rows published only when every column holds them.")
         {
@@ -44,13 +44,8 @@ internal static class ImportCommand
                 colon < 0 ? timeSpec : timeSpec[..colon],
                 colon < 0 ? null : TimeFormat.Parse(timeSpec[(colon + 1)..]),
                 parse.GetValue(columns)!.Select(ParseColumn).ToList(),
-                parse.GetValue(timeType) is { } kind ? kind == "ticks" : null,
-                parse.GetValue(order) switch
-                {
-                    "ascending" => TimeSeriesOrder.Ascending,
-                    "ascending-or-equal" => TimeSeriesOrder.AscendingOrEqual,
-                    _ => null,
-                });
+                IsTicks(parse.GetValue(timeType)),
+                Order(parse.GetValue(order)));
             CheckNames(request);
             if (!File.Exists(request.Csv))
             {
@@ -59,13 +54,70 @@ internal static class ImportCommand
 
             var clock = Stopwatch.StartNew();
             long rows = ProgressBar.Run("importing", show: true, progress => CsvImporter.Run(request, progress));
-            double seconds = clock.Elapsed.TotalSeconds;
-            output.WriteLine($"imported {rows:N0} rows into '{request.Output}' in {seconds:N2} s ({(seconds > 0 ? rows / seconds : 0):N0} rows/s)");
+            Report(output, rows, request.Output, clock.Elapsed.TotalSeconds);
             return Cli.Success;
         });
 
-        return new Command("import", "Bring data in.") { command };
+        return new Command("import", "Bring data in.") { command, Parquet(output) };
     }
+
+    private static Command Parquet(TextWriter output)
+    {
+        var file = new Argument<string>("PARQUET") { Description = "The Parquet file: one timestamp column and columns of numbers, no nulls." };
+        var folder = new Option<string>("--out") { Description = "The table folder: created, or appended to if it holds a table.", Required = true };
+        var time = new Option<string?>("--time") { Description = "The time column. Default: the one a listmmf export names, else the file's only timestamp column." };
+        Option<string?> timeType = TimeTypeOption("Default: seconds for a file exported from a seconds table, else ticks.");
+        Option<string?> order = OrderOption("the order a listmmf export records, else ascending (times strictly increasing)");
+        var command = new Command("parquet", "Import a Parquet file's rows into a table, a row group at a time; every other column becomes a value column of its own type.")
+        {
+            file, folder, time, timeType, order,
+        };
+        command.SetAction(parse =>
+        {
+            var request = new ParquetImportRequest(
+                Path.GetFullPath(parse.GetValue(file)!),
+                Path.GetFullPath(parse.GetValue(folder)!),
+                parse.GetValue(time),
+                IsTicks(parse.GetValue(timeType)),
+                Order(parse.GetValue(order)));
+            if (!File.Exists(request.Parquet))
+            {
+                throw new DataException($"'{request.Parquet}' does not exist.");
+            }
+
+            var clock = Stopwatch.StartNew();
+            long rows = ProgressBar.Run("importing", show: true, progress => ParquetImporter.Run(request, progress));
+            Report(output, rows, request.Output, clock.Elapsed.TotalSeconds);
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    private static Option<string?> TimeTypeOption(string byDefault)
+    {
+        var option = new Option<string?>("--time-type") { Description = $"For a new table: seconds (Int32 Unix seconds) or ticks (Int64 DateTime ticks). {byDefault}" };
+        option.AcceptOnlyFromAmong("seconds", "ticks");
+        return option;
+    }
+
+    private static Option<string?> OrderOption(string byDefault)
+    {
+        var option = new Option<string?>("--order") { Description = $"For a new table: ascending or ascending-or-equal (equal times allowed). Default: {byDefault}." };
+        option.AcceptOnlyFromAmong("ascending", "ascending-or-equal");
+        return option;
+    }
+
+    private static bool? IsTicks(string? timeType) => timeType is null ? null : timeType == "ticks";
+
+    private static TimeSeriesOrder? Order(string? order) => order switch
+    {
+        "ascending" => TimeSeriesOrder.Ascending,
+        "ascending-or-equal" => TimeSeriesOrder.AscendingOrEqual,
+        _ => null,
+    };
+
+    private static void Report(TextWriter output, long rows, string table, double seconds) =>
+        output.WriteLine($"imported {rows:N0} rows into '{table}' in {seconds:N2} s ({(seconds > 0 ? rows / seconds : 0):N0} rows/s)");
 
     /// <summary>The columns become file names: a name that cannot be one, or a repeated name, is a usage error found before anything is read.</summary>
     private static void CheckNames(ImportRequest request)

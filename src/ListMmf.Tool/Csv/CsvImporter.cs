@@ -4,6 +4,7 @@ using System.IO;
 using System.Linq;
 using System.Text;
 using CsvHelper;
+using ListMmf.Tool.Import;
 
 namespace ListMmf.Tool.Csv;
 
@@ -18,11 +19,9 @@ namespace ListMmf.Tool.Csv;
 internal sealed record ImportRequest(string Csv, string Output, string TimeColumn, TimeFormat? TimeFormat, IReadOnlyList<(string Name, string Type)> Columns, bool? TicksTime, TimeSeriesOrder? Order);
 
 /// <summary>
-/// Imports CSV rows into a <see cref="TimeSeriesTable"/>: CsvHelper finds the fields (BOM, quotes, any line ends),
-/// each is parsed straight from its UTF-8 bytes into a batch per column, and each batch published as rows once every column holds it. A bad row stops the import with
-/// its line and column named, and the rows this import added are removed, so a failed import leaves the table as
-/// it was (a live reader may have seen them meanwhile: the Truncate contract), and a table it created is removed. A
-/// finished import is flushed to the device before it reports success.
+/// Imports CSV rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>: CsvHelper finds the
+/// fields (BOM, quotes, any line ends), each is parsed straight from its UTF-8 bytes into a batch per column. A bad
+/// row stops the import with its line and column named, and the import is taken back.
 /// </summary>
 internal static class CsvImporter
 {
@@ -43,21 +42,16 @@ internal static class CsvImporter
         using var reader = CsvReader.Create(input, options, leaveOpen: true);
         string[] header = Header(request, reader);
         int timeField = FieldOf(request, header, request.TimeColumn);
-        ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(column.Name, FieldOf(request, header, column.Name), column.Type, Batch)).ToArray();
+        ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(column.Name, FieldOf(request, header, column.Name), ColumnSink.DataTypeOf(column.Name, column.Type), Batch)).ToArray();
         int fieldsNeeded = sinks.Select(sink => sink.Field).Append(timeField).Max() + 1;
+        var target = new ImportTarget(request.Csv, request.Output, request.TimeColumn, request.Columns.Select(c => (c.Name, ColumnSink.DataTypeOf(c.Name, c.Type))).ToList(), request.TicksTime, request.Order);
         var times = new long[Batch];
-        TimeSeriesTable? table = null;
-        long startRows = 0;
-        string[]? created = null;
-        bool createdFolder = false;
-        bool imported = false;
+        TableImport? import = null;
         long line = 1;
         try
         {
             TimeFormat? format = request.TimeFormat;
-            long previous = long.MinValue;
             int pending = 0;
-            long added = 0;
             while (reader.Read())
             {
                 line = reader.LineNumber;
@@ -68,13 +62,8 @@ internal static class CsvImporter
 
                 ReadOnlySpan<byte> text = reader.GetSpan(timeField);
                 format ??= TimeFormat.Detect(text);
-                if (table is null)
-                {
-                    createdFolder = !Directory.Exists(request.Output);
-                    table = OpenTable(request, format, out startRows, out previous, out created);
-                }
-
-                times[pending] = Time(request, table, format, text, line, ref previous);
+                import ??= TableImport.Open(target, ticksIfNew: format.HasSubSeconds);
+                times[pending] = Time(request, import, format, text, line);
                 foreach (ColumnSink sink in sinks)
                 {
                     ReadOnlySpan<byte> value = reader.GetSpan(sink.Field);
@@ -86,62 +75,33 @@ internal static class CsvImporter
 
                 if (++pending == Batch)
                 {
-                    Publish(table, sinks, times, pending);
-                    added += pending;
+                    import.Publish(sinks, times, pending);
                     pending = 0;
                     progress?.Invoke(file.Position, file.Length);
                 }
             }
 
-            if (pending > 0)
+            if (import is null)
             {
-                Publish(table!, sinks, times, pending);
-                added += pending;
+                return 0;
             }
 
-            table?.Flush();
+            import.Publish(sinks, times, pending);
+            import.Complete();
             progress?.Invoke(file.Length, file.Length);
-            imported = true;
-            return added;
+            return import.Added;
         }
         catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
         {
-            Undo(table, startRows, created);
             throw new DataException($"'{request.Csv}' after line {line:N0}: the gzip data is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
         }
         catch (CsvFormatException exception)
         {
-            Undo(table, startRows, created);
             throw new DataException($"'{request.Csv}': {exception.Message} Nothing was imported.", exception);
-        }
-        catch
-        {
-            Undo(table, startRows, created);
-            throw;
         }
         finally
         {
-            table?.Dispose();
-            if (!imported && createdFolder)
-            {
-                RemoveFolder(request.Output);
-            }
-        }
-    }
-
-    /// <summary>
-    /// A folder this import created goes whole when the import fails, lock files included, once the table is
-    /// closed: no other writer can have opened a table in it, because it never held a manifest that survived.
-    /// </summary>
-    private static void RemoveFolder(string folder)
-    {
-        try
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            // Windows refuses to delete a file another process has open; the failure reported matters more.
+            import?.Dispose();
         }
     }
 
@@ -167,138 +127,17 @@ internal static class CsvImporter
         }
     }
 
-    private static void Publish(TimeSeriesTable table, ColumnSink[] sinks, long[] times, int count)
-    {
-        foreach (ColumnSink sink in sinks)
-        {
-            sink.AppendTo(table, count);
-        }
-
-        if (table.Schema.Time.DataType == DataType.DateTime)
-        {
-            table.AddRows(times.AsSpan(0, count));
-            return;
-        }
-
-        // In place: seconds[i] overwrites bytes of times[i / 2], which the loop has already read. Each time was
-        // checked to be a whole Unix second (or DateTime.MinValue, stored as int.MinValue) when it was parsed.
-        Span<int> seconds = System.Runtime.InteropServices.MemoryMarshal.Cast<long, int>(times.AsSpan(0, count));
-        for (int i = 0; i < count; i++)
-        {
-            ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(times[i]), out seconds[i]);
-        }
-
-        table.AddRows(seconds[..count]);
-    }
-
     /// <summary>The row's time as ticks, checked against the time column's resolution and the order.</summary>
-    private static long Time(ImportRequest request, TimeSeriesTable table, TimeFormat format, ReadOnlySpan<byte> text, long line, ref long previous)
+    private static long Time(ImportRequest request, TableImport import, TimeFormat format, ReadOnlySpan<byte> text, long line)
     {
         if (!format.TryParse(text, out long ticks, out string? problem))
         {
             throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' {problem}");
         }
 
-        if (table.Schema.Time.DataType == DataType.UnixSeconds)
-        {
-            if (ticks % TimeSpan.TicksPerSecond != 0)
-            {
-                throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' has a fraction of a second, and the table's time column holds whole Unix seconds (import into a new table with --time-type ticks); it is not truncated");
-            }
-
-            if (!ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(ticks), out _))
-            {
-                throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' is outside the Unix seconds a seconds time column holds (1901-12-13 to 2038-01-19)");
-            }
-        }
-
-        TimeSeriesOrder order = table.Schema.Order;
-        if (order != TimeSeriesOrder.None && (ticks < previous || (order == TimeSeriesOrder.Ascending && ticks == previous)))
-        {
-            throw Row(
-                request,
-                line,
-                ticks == previous
-                    ? $"time '{Encoding.UTF8.GetString(text)}' equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
-                    : $"time '{Encoding.UTF8.GetString(text)}' ({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's ({new DateTime(previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order");
-        }
-
-        previous = ticks;
-        return ticks;
-    }
-
-    /// <summary>Opens the table in the output folder, or creates it from the request; the last time already in it is where the order continues.</summary>
-    private static TimeSeriesTable OpenTable(ImportRequest request, TimeFormat format, out long rows, out long lastTicks, out string[]? created)
-    {
-        TimeSeriesTable table;
-        created = null;
-        string manifest = Path.Combine(request.Output, TimeSeriesTable.ManifestFileName);
-        if (File.Exists(manifest))
-        {
-            table = TimeSeriesTable.Open(request.Output);
-            CheckSchema(request, table);
-        }
-        else
-        {
-            bool ticks = request.TicksTime ?? format.HasSubSeconds;
-            var schema = new TimeSeriesTableSchema(request.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, request.Order ?? TimeSeriesOrder.Ascending);
-            foreach ((string name, string type) in request.Columns)
-            {
-                schema.Add(name, ColumnSink.DataTypeOf(name, type));
-            }
-
-            string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(request.Output, column.FileName)).Where(path => !File.Exists(path))];
-            table = TimeSeriesTable.Create(request.Output, schema);
-            created = [manifest, .. files];
-        }
-
-        rows = table.RowCount;
-        lastTicks = rows > 0 ? table.TimeAt(rows - 1).Ticks : long.MinValue;
-        return table;
-    }
-
-    private static void CheckSchema(ImportRequest request, TimeSeriesTable table)
-    {
-        TimeSeriesTableSchema schema = table.Schema;
-        string problem =
-            schema.Time.Name != request.TimeColumn ? $"its time column is '{schema.Time.Name}', not '{request.TimeColumn}'"
-            : request.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
-            : request.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
-            : schema.Columns.Count != request.Columns.Count ? $"it has the columns {string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
-            : schema.Columns.Zip(request.Columns).FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != ColumnSink.DataTypeOf(pair.Second.Name, pair.Second.Type)) is ({ } column, var asked)
-                ? $"its column '{column.Name}' holds {column.DataType}, and the import gives '{asked.Name}' as {asked.Type}"
-                : "";
-        if (problem.Length > 0)
-        {
-            table.Dispose();
-            throw new DataException($"'{request.Output}' holds a table that this import does not match: {problem}.");
-        }
-    }
-
-    /// <summary>
-    /// Removes the rows this import added; a table it created goes too (its manifest and the column files it
-    /// created, not files it adopted), removed while this import still holds the table's lock, so that no other
-    /// writer can have opened it meanwhile. The lock files stay, as they always do.
-    /// </summary>
-    private static void Undo(TimeSeriesTable? table, long startRows, string[]? created)
-    {
-        if (table is null || !table.IsWritable)
-        {
-            return;
-        }
-
-        table.Truncate(Math.Min(startRows, table.RowCount));
-        foreach (string path in created ?? [])
-        {
-            try
-            {
-                File.Delete(path);
-            }
-            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-            {
-                // Windows refuses to delete a file another process has open; the empty file does no harm.
-            }
-        }
+        return import.TimeProblem(ticks) is { } wrong
+            ? throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' {wrong}")
+            : ticks;
     }
 
     private static int FieldOf(ImportRequest request, string[] header, string name)

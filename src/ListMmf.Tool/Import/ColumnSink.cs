@@ -1,10 +1,16 @@
 using System;
 using System.Globalization;
 using System.Numerics;
+using System.Threading.Tasks;
+using Parquet;
+using Parquet.Schema;
 
-namespace ListMmf.Tool.Csv;
+namespace ListMmf.Tool.Import;
 
-/// <summary>A value column being imported: parses its CSV field of each row into a batch, then appends the batch to its table column.</summary>
+/// <summary>
+/// A value column being imported: fills a batch, from the CSV field of each row or from a Parquet column chunk,
+/// then appends the batch to its table column.
+/// </summary>
 internal abstract class ColumnSink
 {
     protected ColumnSink(string name, int field)
@@ -15,10 +21,16 @@ internal abstract class ColumnSink
 
     public string Name { get; }
 
-    /// <summary>The column's field index in the CSV.</summary>
+    /// <summary>The column's field index in the CSV, or in the Parquet schema's data fields.</summary>
     public int Field { get; }
 
     public abstract bool TryParse(ReadOnlySpan<byte> text, int index);
+
+    /// <summary>
+    /// Reads <paramref name="field"/>'s values in <paramref name="rowGroup"/> (<paramref name="count"/> rows) as the
+    /// batch; returns the first row of the group whose value is null, or -1.
+    /// </summary>
+    public abstract ValueTask<int> ReadAsync(ParquetRowGroupReader rowGroup, DataField field, int count);
 
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
@@ -39,8 +51,8 @@ internal abstract class ColumnSink
         _ => throw new UsageException($"--column {name}:{type}: the type must be double, float, long, int, short, sbyte, ulong, uint, ushort or byte."),
     };
 
-    /// <summary>The sink for a column of <paramref name="type"/> (see <see cref="DataTypeOf"/>), with room for <paramref name="batch"/> rows.</summary>
-    public static ColumnSink For(string name, int field, string type, int batch) => DataTypeOf(name, type) switch
+    /// <summary>The sink for a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> gives), with room for <paramref name="batch"/> rows.</summary>
+    public static ColumnSink For(string name, int field, DataType type, int batch) => type switch
     {
         DataType.Double => new ColumnSink<double>(name, field, batch),
         DataType.Single => new ColumnSink<float>(name, field, batch),
@@ -61,6 +73,9 @@ internal sealed class ColumnSink<T> : ColumnSink
 {
     private readonly T[] _values;
 
+    /// <summary>The Parquet definition levels of the batch, made at the first read of a nullable field.</summary>
+    private int[]? _definitions;
+
     public ColumnSink(string name, int field, int batch)
         : base(name, field)
     {
@@ -76,6 +91,20 @@ internal sealed class ColumnSink<T> : ColumnSink
         NumberStyles style = typeof(T) == typeof(double) || typeof(T) == typeof(float) ? NumberStyles.Float : NumberStyles.Integer;
         return T.TryParse(text, style, CultureInfo.InvariantCulture, out _values[index])
             && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
+    }
+
+    public override async ValueTask<int> ReadAsync(ParquetRowGroupReader rowGroup, DataField field, int count)
+    {
+        if (field.MaxDefinitionLevel == 0)
+        {
+            await rowGroup.ReadAsync<T>(field, _values.AsMemory(0, count), null, default).ConfigureAwait(false);
+            return -1;
+        }
+
+        // A nullable field's values come packed, nulls left out; they are the rows' values only when no level says null.
+        _definitions ??= new int[_values.Length];
+        await rowGroup.ReadRawAsync<T>(field, _values.AsMemory(0, count), _definitions.AsMemory(0, count), null, default).ConfigureAwait(false);
+        return _definitions.AsSpan(0, count).IndexOfAnyExcept(field.MaxDefinitionLevel);
     }
 
     public override void AppendTo(TimeSeriesTable table, int count) => table.Column<T>(Name).AddRange(_values.AsSpan(0, count));

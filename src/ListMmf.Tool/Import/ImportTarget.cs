@@ -1,0 +1,12 @@
+using System.Collections.Generic;
+
+namespace ListMmf.Tool.Import;
+
+/// <summary>Where an import puts its rows, and what a table it creates looks like.</summary>
+/// <param name="Source">The file the rows come from, named in every message.</param>
+/// <param name="Output">The table's folder: created, or appended to when it holds a table.</param>
+/// <param name="TimeColumn">The time column's name.</param>
+/// <param name="Columns">The value columns, in order.</param>
+/// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or by the source (null).</param>
+/// <param name="Order">For a new table: the order the times must keep; null for the source's or Ascending.</param>
+internal sealed record ImportTarget(string Source, string Output, string TimeColumn, IReadOnlyList<(string Name, DataType Type)> Columns, bool? TicksTime, TimeSeriesOrder? Order);

@@ -1,0 +1,198 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+
+namespace ListMmf.Tool.Import;
+
+/// <summary>
+/// The table an import fills, whatever the rows come from: opened, or created from the target, at the first row;
+/// each batch published once every column holds it; the times checked against the time column's resolution and
+/// the order. An import that does not reach <see cref="Complete"/> takes back the rows it added, and a table or
+/// folder it created goes (a live reader may have seen the rows meanwhile: the Truncate contract). A completed
+/// import is flushed to the device before it reports success.
+/// </summary>
+internal sealed class TableImport : IDisposable
+{
+    private readonly ImportTarget _target;
+    private readonly TimeSeriesTable _table;
+    private readonly long _startRows;
+    private readonly string[]? _created;
+    private readonly bool _createdFolder;
+    private long _previous;
+    private bool _completed;
+
+    private TableImport(ImportTarget target, TimeSeriesTable table, string[]? created, bool createdFolder)
+    {
+        _target = target;
+        _table = table;
+        _created = created;
+        _createdFolder = createdFolder;
+        _startRows = table.RowCount;
+        _previous = _startRows > 0 ? table.TimeAt(_startRows - 1).Ticks : long.MinValue;
+    }
+
+    public TimeSeriesTable Table => _table;
+
+    /// <summary>The rows this import added so far.</summary>
+    public long Added => _table.RowCount - _startRows;
+
+    /// <summary>Opens the table in the target's folder, or creates it, with a ticks time column when <paramref name="ticksIfNew"/> and the target does not say.</summary>
+    /// <exception cref="DataException">The folder holds a table that the target does not match.</exception>
+    public static TableImport Open(ImportTarget target, bool ticksIfNew)
+    {
+        bool createdFolder = !Directory.Exists(target.Output);
+        string manifest = Path.Combine(target.Output, TimeSeriesTable.ManifestFileName);
+        try
+        {
+            if (File.Exists(manifest))
+            {
+                TimeSeriesTable existing = TimeSeriesTable.Open(target.Output);
+                CheckSchema(target, existing);
+                return new TableImport(target, existing, created: null, createdFolder: false);
+            }
+
+            bool ticks = target.TicksTime ?? ticksIfNew;
+            var schema = new TimeSeriesTableSchema(target.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, target.Order ?? TimeSeriesOrder.Ascending);
+            foreach ((string name, DataType type) in target.Columns)
+            {
+                schema.Add(name, type);
+            }
+
+            string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(target.Output, column.FileName)).Where(path => !File.Exists(path))];
+            TimeSeriesTable table = TimeSeriesTable.Create(target.Output, schema);
+            return new TableImport(target, table, [manifest, .. files], createdFolder);
+        }
+        catch when (createdFolder)
+        {
+            RemoveFolder(target.Output);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// What is wrong with a row at <paramref name="ticks"/> after the rows before it (the text follows the row's
+    /// time in a message), or null when it may be added; it becomes the previous row's time when it may.
+    /// </summary>
+    public string? TimeProblem(long ticks)
+    {
+        if (_table.Schema.Time.DataType == DataType.UnixSeconds)
+        {
+            if (ticks % TimeSpan.TicksPerSecond != 0)
+            {
+                return "has a fraction of a second, and the table's time column holds whole Unix seconds (import into a new table with --time-type ticks); it is not truncated";
+            }
+
+            if (!ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(ticks), out _))
+            {
+                return "is outside the Unix seconds a seconds time column holds (1901-12-13 to 2038-01-19)";
+            }
+        }
+
+        if (!TimeSeriesOrderRules.Allows(_table.Schema.Order, _previous, ticks))
+        {
+            return ticks == _previous
+                ? "equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
+                : $"({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's ({new DateTime(_previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order";
+        }
+
+        _previous = ticks;
+        return null;
+    }
+
+    /// <summary>Appends <paramref name="count"/> rows: every sink's batch, then the times (ticks, each checked by <see cref="TimeProblem"/>), which publish them.</summary>
+    public void Publish(ColumnSink[] sinks, long[] times, int count)
+    {
+        foreach (ColumnSink sink in sinks)
+        {
+            sink.AppendTo(_table, count);
+        }
+
+        if (_table.Schema.Time.DataType == DataType.DateTime)
+        {
+            _table.AddRows(times.AsSpan(0, count));
+            return;
+        }
+
+        // In place: seconds[i] overwrites bytes of times[i / 2], which the loop has already read. Each time was
+        // checked to be a whole Unix second when it was checked.
+        Span<int> seconds = MemoryMarshal.Cast<long, int>(times.AsSpan(0, count));
+        for (int i = 0; i < count; i++)
+        {
+            ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(times[i]), out seconds[i]);
+        }
+
+        _table.AddRows(seconds[..count]);
+    }
+
+    /// <summary>Flushes the rows to the device; from here on, disposing keeps them.</summary>
+    public void Complete()
+    {
+        _table.Flush();
+        _completed = true;
+    }
+
+    /// <summary>
+    /// Closes the table. Before <see cref="Complete"/>, first takes back the rows this import added, and removes a
+    /// table it created (its manifest and the column files it created, not files it adopted) while it still holds the
+    /// table's lock, so that no other writer can have opened it meanwhile; then a folder it created, lock files too.
+    /// </summary>
+    public void Dispose()
+    {
+        if (!_completed && _table.IsWritable)
+        {
+            _table.Truncate(Math.Min(_startRows, _table.RowCount));
+            foreach (string path in _created ?? [])
+            {
+                try
+                {
+                    File.Delete(path);
+                }
+                catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+                {
+                    // Windows refuses to delete a file another process has open; the empty file does no harm.
+                }
+            }
+        }
+
+        _table.Dispose();
+        if (!_completed && _createdFolder)
+        {
+            RemoveFolder(_target.Output);
+        }
+    }
+
+    /// <summary>
+    /// A folder this import created goes whole when the import fails, lock files included, once the table is
+    /// closed: no other writer can have opened a table in it, because it never held a manifest that survived.
+    /// </summary>
+    private static void RemoveFolder(string folder)
+    {
+        try
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            // Windows refuses to delete a file another process has open; the failure reported matters more.
+        }
+    }
+
+    private static void CheckSchema(ImportTarget target, TimeSeriesTable table)
+    {
+        TimeSeriesTableSchema schema = table.Schema;
+        string problem =
+            schema.Time.Name != target.TimeColumn ? $"its time column is '{schema.Time.Name}', not '{target.TimeColumn}'"
+            : target.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
+            : target.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
+            : schema.Columns.Count != target.Columns.Count ? $"it has the columns {string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
+            : schema.Columns.Zip(target.Columns).FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != pair.Second.Type) is ({ } column, var asked)
+                ? $"its column '{column.Name}' holds {column.DataType}, and the import gives '{asked.Name}' as {asked.Type}"
+                : "";
+        if (problem.Length > 0)
+        {
+            table.Dispose();
+            throw new DataException($"'{target.Output}' holds a table that this import does not match: {problem}.");
+        }
+    }
+}

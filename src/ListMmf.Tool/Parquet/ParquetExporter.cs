@@ -1,0 +1,136 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using System.Threading.Tasks;
+using Parquet;
+using Parquet.Schema;
+
+namespace ListMmf.Tool.Parquet;
+
+/// <summary>What an export is asked to do: see <c>listmmf export parquet --help</c>.</summary>
+/// <param name="Table">The table's folder.</param>
+/// <param name="Output">The Parquet file, replaced when it exists.</param>
+/// <param name="Compression">The codec of every column chunk.</param>
+/// <param name="RowGroupRows">Rows per row group; 0 to size them by <see cref="ParquetExporter.RowGroupBytes"/>.</param>
+/// <param name="From">The first time exported, included; null for the first row.</param>
+/// <param name="To">The time to stop at, excluded; null for the last row.</param>
+internal sealed record ParquetExportRequest(string Table, string Output, CompressionMethod Compression, int RowGroupRows, DateTime? From, DateTime? To);
+
+/// <summary>
+/// Writes a table's rows as a Parquet file, a row group at a time straight from the mapping (only the time column
+/// is converted, into one row group's buffer), so memory stays bounded by a row group whatever the table's size.
+/// The file is written beside the target under a temporary name, flushed to the device and renamed over it: the
+/// target is whole or as it was.
+/// </summary>
+internal static class ParquetExporter
+{
+    /// <summary>The uncompressed bytes a row group holds unless told otherwise: large enough for scans to stream, small enough to keep memory low.</summary>
+    public const long RowGroupBytes = 64L << 20;
+
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+
+    /// <summary>Nanoseconds since 1970 in an Int64 reach from 1677-09-21 to 2262-04-11.</summary>
+    private static readonly long MaxTicksFromEpoch = long.MaxValue / 100;
+
+    /// <summary>Runs the export; returns the rows written. <paramref name="progress"/> gets the rows written so far and the rows in all.</summary>
+    public static long Run(ParquetExportRequest request, Action<long, long>? progress = null) => RunAsync(request, progress).GetAwaiter().GetResult();
+
+    private static async Task<long> RunAsync(ParquetExportRequest request, Action<long, long>? progress)
+    {
+        using var table = TimeSeriesTable.Open(request.Table, FileAccess.Read);
+        long first = request.From is { } from ? table.LowerBound(from) : 0;
+        long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
+        DataField[] fields = table.Columns.Select(column => ParquetColumns.Field(column.Name, column.DataType)).ToArray();
+        int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows(fields);
+        var times = new DateTime[(int)Math.Min(rowGroupRows, Math.Max(1, end - first))];
+        string target = Path.GetFullPath(request.Output);
+        string temporary = target + ".listmmf.tmp";
+        try
+        {
+            await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16))
+            {
+                var options = new ParquetOptions { CompressionMethod = request.Compression };
+                await using (ParquetWriter writer = await ParquetWriter.CreateAsync(new ParquetSchema(fields), stream, options, append: false, default).ConfigureAwait(false))
+                {
+                    writer.CustomMetadata = new Dictionary<string, string>
+                    {
+                        [ParquetColumns.TimeColumnKey] = table.Schema.Time.Name,
+                        [ParquetColumns.TimeTypeKey] = table.Schema.Time.DataType.ToString(),
+                        [ParquetColumns.OrderKey] = table.Schema.Order.ToString(),
+                    };
+                    for (long start = first; start < end; start += rowGroupRows)
+                    {
+                        var rows = new IndexRange(start, Math.Min(end, start + rowGroupRows));
+                        using ParquetRowGroupWriter group = writer.CreateRowGroup();
+                        for (int i = 0; i < fields.Length; i++)
+                        {
+                            await WriteAsync(group, fields[i], table.Columns[i], rows, times).ConfigureAwait(false);
+                        }
+
+                        progress?.Invoke(rows.End - first, end - first);
+                    }
+                }
+
+                stream.Flush(flushToDisk: true);
+            }
+
+            File.Move(temporary, target, overwrite: true);
+            return end - first;
+        }
+        finally
+        {
+            File.Delete(temporary);
+        }
+    }
+
+    /// <summary>Rows of about <see cref="RowGroupBytes"/>, uncompressed as Parquet stores them (a time as 8 bytes).</summary>
+    private static int DefaultRowGroupRows(DataField[] fields)
+    {
+        long rowBytes = fields.Sum(field => field is DateTimeDataField ? 8 : Marshal.SizeOf(field.ClrType));
+        return (int)Math.Max(1, RowGroupBytes / rowBytes);
+    }
+
+    private static Task WriteAsync(ParquetRowGroupWriter group, DataField field, TableColumn column, IndexRange rows, DateTime[] times) => column switch
+    {
+        TableColumn<int> c when column.DataType == DataType.UnixSeconds => group.WriteAsync<DateTime>(field, FromSeconds(c.AsSpan(rows), times), null, null, default),
+        TableColumn<long> c when column.DataType == DataType.DateTime => group.WriteAsync<DateTime>(field, FromTicks(c.AsSpan(rows), times, column, rows.Start), null, null, default),
+        TableColumn<double> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<float> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<long> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<int> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<short> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<sbyte> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<ulong> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<uint> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<ushort> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        TableColumn<byte> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
+        _ => throw new DataException($"'{column.Path}': a {column.DataType} column has no Parquet type."),
+    };
+
+    private static ReadOnlyMemory<DateTime> FromSeconds(ReadOnlySpan<int> seconds, DateTime[] times)
+    {
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            times[i] = new DateTime(EpochTicks + (seconds[i] * TimeSpan.TicksPerSecond));
+        }
+
+        return times.AsMemory(0, seconds.Length);
+    }
+
+    private static ReadOnlyMemory<DateTime> FromTicks(ReadOnlySpan<long> ticks, DateTime[] times, TableColumn column, long firstRow)
+    {
+        for (int i = 0; i < ticks.Length; i++)
+        {
+            if (Math.Abs(ticks[i] - EpochTicks) > MaxTicksFromEpoch)
+            {
+                throw new DataException($"'{column.Path}' row {firstRow + i:N0}: the time {new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what a Parquet nanosecond timestamp holds (1677-09-21 to 2262-04-11). Nothing was exported.");
+            }
+
+            times[i] = new DateTime(ticks[i]);
+        }
+
+        return times.AsMemory(0, ticks.Length);
+    }
+}
