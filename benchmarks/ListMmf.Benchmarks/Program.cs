@@ -18,13 +18,14 @@ namespace ListMmf.Benchmarks;
 /// <item><c>table-latency [--rows N] [--rounds R]</c>: per-row append latency of a four-column table, as percentiles.</item>
 /// <item><c>csv-sample --rows N --out FILE</c>: writes a generated 3-column tick CSV (for the import benchmark and CI's round trip).</item>
 /// <item><c>csv-compare [--rows N] [--rounds R]</c>: import csv beside CsvHelper, Sylvan and DuckDB's read_csv on the same file, interleaved.</item>
+/// <item><c>duckdb-check --table DIR --parquet FILE [--samples N]</c>: DuckDB reads the Parquet file and must find the table's rows in it.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, dataset, ipc, table-latency, csv-sample, csv-compare, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -47,6 +48,7 @@ public static class Program
                 "table-latency" => RunTableLatency(rest),
                 "csv-sample" => RunCsvSample(rest),
                 "csv-compare" => RunCsvCompare(rest),
+                "duckdb-check" => RunDuckDbCheck(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
                 "sample" => throw new UsageException("usage: sample DIRECTORY"),
                 _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
@@ -109,6 +111,15 @@ public static class Program
     {
         CommandLine line = CommandLine.Parse("csv-compare", args, ["--rows", "--rounds"]);
         return Csv.CsvCompareCommand.Run(line.Count("--rows", 10_000_000, minimum: 1), (int)line.Count("--rounds", 5, minimum: 1));
+    }
+
+    private static int RunDuckDbCheck(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("duckdb-check", args, ["--table", "--parquet", "--samples"]);
+        return Columnar.DuckDbCheckCommand.Run(
+            line.Text("--table") ?? throw new UsageException("duckdb-check needs --table DIR"),
+            line.Text("--parquet") ?? throw new UsageException("duckdb-check needs --parquet FILE"),
+            (int)line.Count("--samples", 1000, minimum: 0));
     }
 
     private static int RunIpc(ReadOnlySpan<string> args)

@@ -17,6 +17,8 @@ Functions:
 ``open_items(path)``   the items: a read-only ``numpy.memmap`` with numpy, else a read-only ``memoryview`` over an
                        ``mmap``; for the odd-width integer codes a decoded int64 array (numpy) or list of ints.
 ``open_times(path)``   DateTime (12) and UnixSeconds (13) items as ``datetime64`` (numpy) or naive ``datetime``.
+``to_pandas(table_dir)`` a table folder (``table.json`` and its column files) as a ``pandas.DataFrame``, when pandas
+                       is importable.
 
 Every problem with a file raises ``ListMmfError`` (a ``ValueError``) whose message starts with the file's path.
 
@@ -26,6 +28,7 @@ Command line: ``python3 listmmf.py FILE...`` prints each file's header and its f
 
 import collections
 import datetime
+import json
 import mmap
 import os
 import struct
@@ -301,6 +304,59 @@ def open_times(path):
     return _to_times(os.fspath(path), header, items)
 
 
+TABLE_MANIFEST = "table.json"
+"""The manifest a table folder holds: its time column, its value columns and their files."""
+
+
+def _read_manifest(table_dir):
+    """The manifest of ``table_dir`` as (time column, value columns), each column a dict with name, type and file."""
+    path = os.path.join(table_dir, TABLE_MANIFEST)
+    try:
+        with open(path, "rb") as f:
+            manifest = json.load(f)
+    except FileNotFoundError:
+        raise ListMmfError(f"{table_dir}: not a table folder, it has no {TABLE_MANIFEST}") from None
+    except ValueError as error:
+        raise ListMmfError(f"{path}: not valid JSON ({error})") from None
+    if manifest.get("format") != "ListMmf.TimeSeriesTable" or manifest.get("version") != 1:
+        raise ListMmfError(f"{path}: not a version 1 ListMmf.TimeSeriesTable manifest")
+    return manifest["time"], manifest["columns"]
+
+
+def to_pandas(table_dir):
+    """Returns the rows of the table in ``table_dir`` as a ``pandas.DataFrame``: the time column first, as
+    ``datetime64`` (seconds for a UnixSeconds column, microseconds for ticks, see ``open_times``; pandas 1.x makes
+    both nanoseconds), then each value
+    column with the dtype of its file.
+
+    The rows are those the table had published when the time column was read: its count is read first, and a writer
+    publishes a row's values before its time, so every value column holds at least that many. Value columns are
+    copied out of their mappings (pandas owns the frame's memory); a value column holding fewer values than the rows
+    is damage and raises ``ListMmfError``.
+
+    Raises ``ImportError`` when pandas is not importable, and ``ListMmfError`` for a folder without a valid manifest
+    or with a file this reader refuses.
+    """
+    try:
+        import numpy
+        import pandas
+    except ImportError:
+        raise ImportError("to_pandas needs pandas (pip install pandas, or the python3-pandas package)") from None
+    table_dir = os.fspath(table_dir)
+    time, columns = _read_manifest(table_dir)
+    times = open_times(os.path.join(table_dir, time["file"]))
+    rows = len(times)
+    data = {time["name"]: times}
+    for column in columns:
+        path = os.path.join(table_dir, column["file"])
+        values = open_items(path)
+        if len(values) < rows:
+            raise ListMmfError(
+                f"{path}: column '{column['name']}' holds {len(values):,} values, fewer than the table's {rows:,} rows")
+        data[column["name"]] = numpy.array(values[:rows])
+    return pandas.DataFrame(data)
+
+
 def _show(path, shown=5):
     """Prints the header of ``path`` and its first and last ``shown`` items (times as times and raw values)."""
     header, items = _open(path)
@@ -314,6 +370,9 @@ def _show(path, shown=5):
     indices = list(range(n)) if n <= 2 * shown else [*range(shown), None, *range(n - shown, n)]
     raw = [items[i] for i in indices if i is not None]
     times = _to_times(path, header, raw) if header.code in (DATETIME, UNIX_SECONDS) else None
+    if times is not None and not isinstance(times, list):
+        # datetime64 prints with a 'T'; shown as datetime objects, both paths print the same lines.
+        times = times.astype(object)
     values = iter(raw if times is None else [f"{t}  ({r})" for t, r in zip(times, raw)])
     for i in indices:
         print("  ..." if i is None else f"  [{i}] {next(values)}")

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
+using Apache.Arrow;
 using ListMmf;
+using ListMmf.Arrow;
 
 // The engine's two lines against the package, then a reader in a second process that must see what was written.
 if (args is ["read", string path, string expected])
@@ -24,6 +26,14 @@ try
         }
 
         index = mmfTimestamps.LowerBound(searchTime);
+
+        // The Arrow package: the series' stored seconds as an Arrow array over the mapping.
+        var seconds = (Int32Array)mmfTimestamps.ToArrowArray(new IndexRange(0, 100), ArrowTimeColumn.Stored);
+        if (seconds.Length != 100 || seconds.GetValue(30) != 1704187830)
+        {
+            Console.WriteLine($"Arrow: {seconds.Length} values, [30] = {seconds.GetValue(30)}");
+            return 1;
+        }
     }
 
     Console.WriteLine($"{System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}: LowerBound {index}");

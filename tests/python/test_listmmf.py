@@ -352,6 +352,63 @@ class CommandLineTests(TempDirTestCase):
         self.assertIn("items not shown: AnyStruct items are not supported", result.stdout)
 
 
+try:
+    import pandas  # noqa: F401  (only to know whether to_pandas can be tested)
+    _HAS_PANDAS = True
+except ImportError:
+    _HAS_PANDAS = False
+
+
+class TableTests(TempDirTestCase):
+    """``to_pandas`` over hand-made table folders: a manifest and one ListMmf file per column."""
+
+    def write_table(self, rows, price_count=None):
+        os.mkdir(self.path("ticks"))
+        manifest = {
+            "format": "ListMmf.TimeSeriesTable", "version": 1, "order": "AscendingOrEqual",
+            "time": {"name": "time", "type": "UnixSeconds", "file": "time.mmf"},
+            "columns": [{"name": "price", "type": "Double", "file": "price.mmf"}],
+        }
+        with open(self.path("ticks/table.json"), "w") as f:
+            json.dump(manifest, f)
+        seconds = [1704187800 + i for i in range(rows)]
+        prices = [4500 + i * 0.25 for i in range(rows if price_count is None else price_count)]
+        write_file(self.path("ticks/time.mmf"), struct.pack(f"<{len(seconds)}i", *seconds), code=13, count=len(seconds))
+        write_file(self.path("ticks/price.mmf"), struct.pack(f"<{len(prices)}d", *prices), code=11, count=len(prices))
+        return self.path("ticks")
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_rows_become_a_data_frame(self):
+        frame = listmmf.to_pandas(self.write_table(5))
+        self.assertEqual(["time", "price"], list(frame.columns))
+        self.assertEqual(5, len(frame))
+        self.assertEqual(datetime.datetime(2024, 1, 2, 9, 30, 4), frame["time"].iloc[4].to_pydatetime())
+        self.assertEqual(4501.0, frame["price"].iloc[4])
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_values_past_the_published_rows_are_left_out(self):
+        frame = listmmf.to_pandas(self.write_table(3, price_count=4))
+        self.assertEqual(3, len(frame["price"]))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_value_column_behind_the_rows_is_damage(self):
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.to_pandas(self.write_table(3, price_count=2))
+        self.assertIn("column 'price' holds 2 values, fewer than the table's 3 rows", str(caught.exception))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_folder_without_a_manifest_is_refused(self):
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.to_pandas(self.dir)
+        self.assertIn("not a table folder", str(caught.exception))
+
+    def test_without_pandas_the_error_says_what_is_missing(self):
+        with mock.patch.dict(sys.modules, {"pandas": None}):
+            with self.assertRaises(ImportError) as caught:
+                listmmf.to_pandas(self.write_table(1))
+        self.assertIn("to_pandas needs pandas", str(caught.exception))
+
+
 _FIXTURES = os.environ.get("LISTMMF_PY_FIXTURES")
 
 
