@@ -1,8 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.IO.Compression;
 using System.Linq;
-using System.Runtime.InteropServices;
 using System.Threading.Tasks;
 using Parquet;
 using Parquet.Schema;
@@ -13,10 +13,11 @@ namespace ListMmf.Tool.Parquet;
 /// <param name="Table">The table's folder.</param>
 /// <param name="Output">The Parquet file, replaced when it exists.</param>
 /// <param name="Compression">The codec of every column chunk.</param>
-/// <param name="RowGroupRows">Rows per row group; 0 to size them by <see cref="ParquetExporter.RowGroupBytes"/>.</param>
+/// <param name="Level">How hard the codec works (snappy has one level).</param>
+/// <param name="RowGroupRows">Rows per row group; 0 for <see cref="ParquetExporter.DefaultRowGroupRows"/>.</param>
 /// <param name="From">The first time exported, included; null for the first row.</param>
 /// <param name="To">The time to stop at, excluded; null for the last row.</param>
-internal sealed record ParquetExportRequest(string Table, string Output, CompressionMethod Compression, int RowGroupRows, DateTime? From, DateTime? To);
+internal sealed record ParquetExportRequest(string Table, string Output, CompressionMethod Compression, CompressionLevel Level, int RowGroupRows, DateTime? From, DateTime? To);
 
 /// <summary>
 /// Writes a table's rows as a Parquet file, a row group at a time straight from the mapping (only the time column
@@ -26,8 +27,11 @@ internal sealed record ParquetExportRequest(string Table, string Output, Compres
 /// </summary>
 internal static class ParquetExporter
 {
-    /// <summary>The uncompressed bytes a row group holds unless told otherwise: large enough for scans to stream, small enough to keep memory low.</summary>
-    public const long RowGroupBytes = 64L << 20;
+    /// <summary>
+    /// Rows per row group unless told otherwise: pyarrow's default, large enough for readers to scan well (DuckDB,
+    /// Spark and Polars split work by row group), small enough that the writer's buffers for one group stay small.
+    /// </summary>
+    public const int DefaultRowGroupRows = 1 << 20;
 
     private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
 
@@ -43,7 +47,7 @@ internal static class ParquetExporter
         long first = request.From is { } from ? table.LowerBound(from) : 0;
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
         DataField[] fields = table.Columns.Select(column => ParquetColumns.Field(column.Name, column.DataType)).ToArray();
-        int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows(fields);
+        int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
         var times = new DateTime[(int)Math.Min(rowGroupRows, Math.Max(1, end - first))];
         string target = Path.GetFullPath(request.Output);
         string temporary = target + ".listmmf.tmp";
@@ -51,7 +55,7 @@ internal static class ParquetExporter
         {
             await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16))
             {
-                var options = new ParquetOptions { CompressionMethod = request.Compression };
+                var options = new ParquetOptions { CompressionMethod = request.Compression, CompressionLevel = request.Level };
                 await using (ParquetWriter writer = await ParquetWriter.CreateAsync(new ParquetSchema(fields), stream, options, append: false, default).ConfigureAwait(false))
                 {
                     writer.CustomMetadata = new Dictionary<string, string>
@@ -83,13 +87,6 @@ internal static class ParquetExporter
         {
             File.Delete(temporary);
         }
-    }
-
-    /// <summary>Rows of about <see cref="RowGroupBytes"/>, uncompressed as Parquet stores them (a time as 8 bytes).</summary>
-    private static int DefaultRowGroupRows(DataField[] fields)
-    {
-        long rowBytes = fields.Sum(field => field is DateTimeDataField ? 8 : Marshal.SizeOf(field.ClrType));
-        return (int)Math.Max(1, RowGroupBytes / rowBytes);
     }
 
     private static Task WriteAsync(ParquetRowGroupWriter group, DataField field, TableColumn column, IndexRange rows, DateTime[] times) => column switch

@@ -141,6 +141,19 @@ public sealed class ParquetCommandTests : IDisposable
     }
 
     [Fact]
+    public void TheCompressionLevelReachesTheCodec()
+    {
+        CreateTable(20_000, Table);
+        string smallest = _directory.File("smallest.parquet");
+
+        Assert.Equal(0, Export(Table, "--compression", "gzip", "--compression-level", "fastest").ExitCode);
+        Assert.Equal(0, ToolRunner.Run("export", "parquet", Table, "--out", smallest, "--compression", "gzip", "--compression-level", "smallest").ExitCode);
+
+        Assert.True(new FileInfo(smallest).Length < new FileInfo(ParquetFile).Length, $"smallest {new FileInfo(smallest).Length:N0} bytes, fastest {new FileInfo(ParquetFile).Length:N0}");
+        Assert.Equal(["20000"], _duck.Row($"select count(*) from {DuckDb.Quote(smallest)}"));
+    }
+
+    [Fact]
     public void TicksTablesExportToTheTickAsNanosecondTimestamps()
     {
         var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.Ascending).Add<float>("price");
