@@ -26,7 +26,13 @@ public sealed class PandasFactAttribute : FactAttribute
     {
         try
         {
-            using Process process = Process.Start(new ProcessStartInfo(python, ["-c", "import pandas"]) { RedirectStandardOutput = true, RedirectStandardError = true })!;
+            // Under Wine, starting a Linux path gives no process rather than an exception.
+            using Process? process = Process.Start(new ProcessStartInfo(python, ["-c", "import pandas"]) { RedirectStandardOutput = true, RedirectStandardError = true });
+            if (process is null)
+            {
+                return false;
+            }
+
             process.WaitForExit();
             return process.ExitCode == 0;
         }
