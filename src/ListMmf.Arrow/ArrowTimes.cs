@@ -34,13 +34,14 @@ internal static class ArrowTimes
         return new Field(name, type, nullable: false, [new KeyValuePair<string, string>(DataTypeKey, dataType.ToString())]);
     }
 
-    /// <summary>Unix seconds widened to a seconds timestamp; every Int32 fits.</summary>
+    /// <summary>Unix seconds widened to a seconds timestamp, the stored <see cref="int.MinValue"/> as what it stands for, DateTime.MinValue.</summary>
     public static TimestampArray FromSeconds(ReadOnlySpan<int> seconds)
     {
+        long minValue = (DateTime.MinValue.Ticks - EpochTicks) / TimeSpan.TicksPerSecond;
         var values = new long[seconds.Length];
         for (int i = 0; i < seconds.Length; i++)
         {
-            values[i] = seconds[i];
+            values[i] = seconds[i] == int.MinValue ? minValue : seconds[i];
         }
 
         return new TimestampArray(Seconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);

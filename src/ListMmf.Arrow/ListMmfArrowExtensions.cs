@@ -39,7 +39,9 @@ public static class ListMmfArrowExtensions
     {
         ArgumentNullException.ThrowIfNull(list);
         long count = list.Count;
-        return list.ToArrowArray(0, (int)Math.Min(count, int.MaxValue));
+        return count <= int.MaxValue
+            ? list.ToArrowArray(0, (int)count)
+            : throw new ArgumentOutOfRangeException(nameof(list), count, $"'{list.Path}' holds {count:N0} items, and an Arrow array at most {int.MaxValue:N0}; hand them over in ranges.");
     }
 
     /// <summary><paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array over the mapping.</summary>
@@ -119,9 +121,11 @@ public static class ListMmfArrowExtensions
         string full = Path.GetFullPath(path);
         string temporary = full + ".listmmf.tmp";
         long rows = table.RowCount;
+        FileStream? created = null;
         try
         {
-            using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16))
+            created = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16);
+            using (FileStream stream = created)
             {
                 using (var writer = new ArrowFileWriter(stream, table.ToArrowSchema(time), leaveOpen: true))
                 {
@@ -139,8 +143,9 @@ public static class ListMmfArrowExtensions
             File.Move(temporary, full, overwrite: true);
             return rows;
         }
-        catch
+        catch when (created is not null)
         {
+            // Only a file this call created: another writer's temporary file, held open, is its own.
             File.Delete(temporary);
             throw;
         }

@@ -369,7 +369,11 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     /// memory (Arrow buffers, Parquet writers, async code): it points into the mapping, copies nothing, and keeps
     /// the list from being collected while it is reachable.
     /// </summary>
-    /// <remarks>Valid as long as a span from <see cref="AsSpan"/> would be: the list must not be disposed before the last use.</remarks>
+    /// <remarks>
+    /// Valid as long as a span from <see cref="AsSpan"/> would be. Unlike a span it is checked on every use: once the
+    /// list is disposed, or has moved to a new file twice (and closed the one it read), using it throws instead of
+    /// reading unmapped memory.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public ReadOnlyMemory<T> AsMemory(long start, int length)
@@ -698,11 +702,15 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowIndexOutOfRange(long index) => ThrowHelper.IndexOutOfRange(index, Count);
 
+    /// <summary>Whether the mapping of <paramref name="generation"/> is still mapped: the list is open and has moved to a new file at most once since (it keeps the file it left).</summary>
+    internal bool StillMaps(int generation) => _items != null && Generation - generation <= 1;
+
+    /// <summary>Throws for a read through the mapping of <paramref name="generation"/>, which <see cref="StillMaps"/> says is gone since <paramref name="since"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ThrowEnumerationEnded(int generation)
+    internal void ThrowReadEnded(int generation, string since)
     {
         ThrowIfDisposed();
-        throw new InvalidOperationException($"'{Path}': the list has moved to a new file {Generation - generation} times since this enumeration started (TruncateBeginning), and the file it read is closed.");
+        throw new InvalidOperationException($"'{Path}': the list has moved to a new file {Generation - generation} times since {since} (TruncateBeginning), and the file it read is closed.");
     }
 
     /// <summary>
@@ -745,9 +753,9 @@ public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
         /// <exception cref="InvalidOperationException">The list has moved to a new file twice since the enumeration started, and closed the file it read.</exception>
         public bool MoveNext()
         {
-            if (_list._items == null || _list.Generation - _generation > 1)
+            if (!_list.StillMaps(_generation))
             {
-                _list.ThrowEnumerationEnded(_generation);
+                _list.ThrowReadEnded(_generation, "this enumeration started");
             }
 
             if (++_index < _count)

@@ -323,10 +323,27 @@ def _read_manifest(table_dir):
     return manifest["time"], manifest["columns"]
 
 
+# The ticks that nanoseconds since 1970 in an int64 reach, either side of the epoch.
+_NS_TICKS = 2**63 // 100
+
+
+def _frame_times(path, numpy):
+    """A table's time column for a DataFrame: ``open_times``, except ticks that fit become nanoseconds, whole."""
+    header = read_header(path)
+    if header.code != DATETIME:
+        return open_times(path)
+    ticks = numpy.array(open_items(path), dtype=numpy.int64)
+    since_epoch = ticks - _UNIX_EPOCH_TICKS
+    if len(ticks) and (since_epoch.min() < -_NS_TICKS or since_epoch.max() >= _NS_TICKS):
+        return open_times(path)
+    return (since_epoch * 100).view("datetime64[ns]")
+
+
 def to_pandas(table_dir):
     """Returns the rows of the table in ``table_dir`` as a ``pandas.DataFrame``: the time column first, as
-    ``datetime64`` (seconds for a UnixSeconds column, microseconds for ticks, see ``open_times``; pandas 1.x makes
-    both nanoseconds), then each value
+    ``datetime64`` (seconds for a UnixSeconds column; nanoseconds for ticks, so no tick is lost, or microseconds as
+    ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
+    each value
     column with the dtype of its file.
 
     The rows are those the table had published when the time column was read: its count is read first, and a writer
@@ -344,7 +361,7 @@ def to_pandas(table_dir):
         raise ImportError("to_pandas needs pandas (pip install pandas, or the python3-pandas package)") from None
     table_dir = os.fspath(table_dir)
     time, columns = _read_manifest(table_dir)
-    times = open_times(os.path.join(table_dir, time["file"]))
+    times = _frame_times(os.path.join(table_dir, time["file"]), numpy)
     rows = len(times)
     data = {time["name"]: times}
     for column in columns:

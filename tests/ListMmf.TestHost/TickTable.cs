@@ -25,6 +25,18 @@ public static class TickTable
 
     public static long Sequence(long row) => row * 7;
 
+    /// <summary>Creates the table in <paramref name="folder"/> with rows 0 to <paramref name="rows"/> - 1 added one by one; the caller disposes the writer.</summary>
+    public static TimeSeriesTable CreateWithRows(string folder, long rows)
+    {
+        TimeSeriesTable table = TimeSeriesTable.Create(folder, Schema());
+        for (long row = 0; row < rows; row++)
+        {
+            AddRow(table, row);
+        }
+
+        return table;
+    }
+
     /// <summary>Adds one row through the column handles.</summary>
     public static void AddRow(TimeSeriesTable table, long row)
     {

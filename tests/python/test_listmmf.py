@@ -386,6 +386,20 @@ class TableTests(TempDirTestCase):
         self.assertEqual(4501.0, frame["price"].iloc[4])
 
     @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_ticks_keep_their_last_digit(self):
+        folder = self.write_table(2)
+        ticks = [638397846000000001, 638397846000000002]  # 2024-01-02 09:30:00 plus 100 and 200 ns
+        write_file(self.path("ticks/time.mmf"), struct.pack("<2q", *ticks), code=12, count=2)
+        with open(os.path.join(folder, "table.json")) as f:
+            manifest = json.load(f)
+        manifest["time"]["type"] = "DateTime"
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump(manifest, f)
+        frame = listmmf.to_pandas(folder)
+        self.assertEqual(100, (frame["time"].iloc[1] - frame["time"].iloc[0]).value)
+        self.assertEqual("2024-01-02 09:30:00.000000100", str(frame["time"].iloc[0]))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
     def test_values_past_the_published_rows_are_left_out(self):
         frame = listmmf.to_pandas(self.write_table(3, price_count=4))
         self.assertEqual(3, len(frame["price"]))

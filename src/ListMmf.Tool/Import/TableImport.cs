@@ -37,9 +37,13 @@ internal sealed class TableImport : IDisposable
     /// <summary>The rows this import added so far.</summary>
     public long Added => _table.RowCount - _startRows;
 
-    /// <summary>Opens the table in the target's folder, or creates it, with a ticks time column when <paramref name="ticksIfNew"/> and the target does not say.</summary>
+    /// <summary>
+    /// Opens the table in the target's folder, or creates it; where the target does not say, a new table gets a ticks
+    /// time column when <paramref name="ticksIfNew"/>, and the order <paramref name="orderIfNew"/> (what the source
+    /// suggests; an existing table keeps its own).
+    /// </summary>
     /// <exception cref="DataException">The folder holds a table that the target does not match.</exception>
-    public static TableImport Open(ImportTarget target, bool ticksIfNew)
+    public static TableImport Open(ImportTarget target, bool ticksIfNew, TimeSeriesOrder orderIfNew = TimeSeriesOrder.Ascending)
     {
         bool createdFolder = !Directory.Exists(target.Output);
         string manifest = Path.Combine(target.Output, TimeSeriesTable.ManifestFileName);
@@ -53,7 +57,7 @@ internal sealed class TableImport : IDisposable
             }
 
             bool ticks = target.TicksTime ?? ticksIfNew;
-            var schema = new TimeSeriesTableSchema(target.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, target.Order ?? TimeSeriesOrder.Ascending);
+            var schema = new TimeSeriesTableSchema(target.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, target.Order ?? orderIfNew);
             foreach ((string name, DataType type) in target.Columns)
             {
                 schema.Add(name, type);

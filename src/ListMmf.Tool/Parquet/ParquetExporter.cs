@@ -51,9 +51,11 @@ internal static class ParquetExporter
         var times = new DateTime[(int)Math.Min(rowGroupRows, Math.Max(1, end - first))];
         string target = Path.GetFullPath(request.Output);
         string temporary = target + ".listmmf.tmp";
+        FileStream? created = null;
         try
         {
-            await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16))
+            created = CreateTemporary(target, temporary);
+            await using (FileStream stream = created)
             {
                 var options = new ParquetOptions { CompressionMethod = request.Compression, CompressionLevel = request.Level };
                 await using (ParquetWriter writer = await ParquetWriter.CreateAsync(new ParquetSchema(fields), stream, options, append: false, default).ConfigureAwait(false))
@@ -85,7 +87,24 @@ internal static class ParquetExporter
         }
         finally
         {
-            File.Delete(temporary);
+            // Only a file this export created: another export's temporary file, held open, is its own.
+            if (created is not null)
+            {
+                File.Delete(temporary);
+            }
+        }
+    }
+
+    /// <summary>The temporary file beside the target: a leftover of a killed export is replaced; one another export holds is refused.</summary>
+    private static FileStream CreateTemporary(string target, string temporary)
+    {
+        try
+        {
+            return new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new DataException($"'{target}': cannot write its temporary file '{temporary}' ({exception.Message}); another export to it may be running, or its folder is missing or read-only. Nothing was exported.", exception);
         }
     }
 
@@ -110,7 +129,7 @@ internal static class ParquetExporter
     {
         for (int i = 0; i < seconds.Length; i++)
         {
-            times[i] = new DateTime(EpochTicks + (seconds[i] * TimeSpan.TicksPerSecond));
+            times[i] = ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds[i]);
         }
 
         return times.AsMemory(0, seconds.Length);

@@ -25,6 +25,9 @@ internal sealed record ParquetImportRequest(string Parquet, string Output, strin
 /// </summary>
 internal static class ParquetImporter
 {
+    /// <summary>The most rows a row group may hold: its batch per column is an array, and larger groups are rare (pyarrow writes 1M, DuckDB 122,880).</summary>
+    private const long MaxGroupRows = 1 << 28;
+
     /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the rows read so far and the rows in all.</summary>
     public static long Run(ParquetImportRequest request, Action<long, long>? progress = null) => RunAsync(request, progress).GetAwaiter().GetResult();
 
@@ -32,34 +35,20 @@ internal static class ParquetImporter
     {
         await using var stream = new FileStream(request.Parquet, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
         await using ParquetReader reader = await OpenAsync(request, stream).ConfigureAwait(false);
+        (ImportTarget target, DataField time, bool ticksIfNew, TimeSeriesOrder orderIfNew, long[] groupRows) = Plan(request, reader);
         DataField[] fields = reader.Schema.DataFields;
-        CheckFlat(request, reader.Schema);
-        Dictionary<string, string> metadata = reader.CustomMetadata ?? [];
-        DataField time = TimeField(request, fields, metadata);
-        var values = fields.Select((field, index) => (Field: field, Index: index)).Where(pair => pair.Field != time).Select(pair => (pair.Field, pair.Index, Type: ValueType(request, pair.Field))).ToList();
-        var target = new ImportTarget(
-            request.Parquet,
-            request.Output,
-            time.Name,
-            values.Select(value => (value.Field.Name, value.Type)).ToList(),
-            request.TicksTime,
-            request.Order ?? (metadata.TryGetValue(ParquetColumns.OrderKey, out string? order) && Enum.TryParse(order, out TimeSeriesOrder kept) ? kept : null));
-        bool ticksIfNew = !(metadata.TryGetValue(ParquetColumns.TimeTypeKey, out string? timeType) && timeType == nameof(DataType.UnixSeconds));
-
-        int groups = reader.RowGroupCount;
-        long total = reader.Metadata?.NumRows ?? 0;
-        int largest = (int)Math.Min(int.MaxValue, Enumerable.Range(0, groups).Select(g => reader.RowGroups[g].RowCount).DefaultIfEmpty(0).Max());
-        ColumnSink[] sinks = values.Select(value => ColumnSink.For(value.Field.Name, value.Index, value.Type, largest)).ToArray();
+        int largest = (int)groupRows.DefaultIfEmpty(0).Max();
+        ColumnSink[] sinks = target.Columns.Select(column => ColumnSink.For(column.Name, Array.FindIndex(fields, field => field.Name == column.Name), column.Type, largest)).ToArray();
         var times = new DateTime[largest];
         var definitions = new int[largest];
         var ticks = new long[largest];
-        using TableImport import = TableImport.Open(target, ticksIfNew);
+        using TableImport import = TableImport.Open(target, ticksIfNew, orderIfNew);
         long row = 0;
-        for (int g = 0; g < groups; g++)
+        long total = groupRows.Sum();
+        for (int g = 0; g < groupRows.Length; g++)
         {
-            using ParquetRowGroupReader group = reader.OpenRowGroupReader(g);
-            int count = (int)group.RowCount;
-            await ReadGroupAsync(request, group, g, time, times, definitions, sinks, fields, row).ConfigureAwait(false);
+            int count = (int)groupRows[g];
+            await ReadGroupAsync(request, reader, g, count, time, times, definitions, sinks, fields, row).ConfigureAwait(false);
             for (int i = 0; i < count; i++)
             {
                 ticks[i] = times[i].Ticks;
@@ -78,25 +67,77 @@ internal static class ParquetImporter
         return import.Added;
     }
 
+    /// <summary>
+    /// What the file's footer says the import will do: the table's columns, how a new table is made, and the rows of
+    /// each row group. A footer that does not make sense (a damaged file) is refused here, before any table is touched.
+    /// </summary>
+    private static (ImportTarget Target, DataField Time, bool TicksIfNew, TimeSeriesOrder OrderIfNew, long[] GroupRows) Plan(ParquetImportRequest request, ParquetReader reader)
+    {
+        try
+        {
+            DataField[] fields = reader.Schema.DataFields;
+            CheckFlat(request, reader.Schema);
+            Dictionary<string, string> metadata = reader.CustomMetadata ?? [];
+            DataField time = TimeField(request, fields, metadata);
+            var target = new ImportTarget(
+                request.Parquet,
+                request.Output,
+                time.Name,
+                fields.Where(field => field != time).Select(field => (field.Name, ValueType(request, field))).ToList(),
+                request.TicksTime,
+                request.Order);
+            CheckNames(request, target);
+            bool ticksIfNew = !(metadata.TryGetValue(ParquetColumns.TimeTypeKey, out string? timeType) && timeType == nameof(DataType.UnixSeconds));
+            TimeSeriesOrder orderIfNew = metadata.TryGetValue(ParquetColumns.OrderKey, out string? order) && Enum.TryParse(order, out TimeSeriesOrder kept) && Enum.IsDefined(kept) ? kept : TimeSeriesOrder.Ascending;
+            long[] groupRows = Enumerable.Range(0, reader.RowGroupCount).Select(g => reader.RowGroups[g].RowCount).ToArray();
+            int bad = Array.FindIndex(groupRows, rows => rows is < 0 or > MaxGroupRows);
+            return bad < 0
+                ? (target, time, ticksIfNew, orderIfNew, groupRows)
+                : throw new DataException($"'{request.Parquet}': row group {bad:N0} claims {groupRows[bad]:N0} rows; this import reads row groups of up to {MaxGroupRows:N0} rows, one at a time. Nothing was imported.");
+        }
+        catch (Exception exception) when (exception is not DataException)
+        {
+            throw new DataException($"'{request.Parquet}': its footer cannot be read, the file is damaged ({exception.Message}). Nothing was imported.", exception);
+        }
+    }
+
+    /// <summary>The column names become file names: a name that cannot be one, or two names equal but for case, are refused before anything is written.</summary>
+    private static void CheckNames(ParquetImportRequest request, ImportTarget target)
+    {
+        try
+        {
+            var schema = new TimeSeriesTableSchema(target.TimeColumn);
+            foreach ((string name, DataType type) in target.Columns)
+            {
+                schema.Add(name, type);
+            }
+        }
+        catch (ArgumentException exception)
+        {
+            throw new DataException($"'{request.Parquet}': its columns cannot be a table's: {exception.Message} Nothing was imported.", exception);
+        }
+    }
+
     private static async Task<ParquetReader> OpenAsync(ParquetImportRequest request, Stream stream)
     {
         try
         {
             return await ParquetReader.CreateAsync(stream, null, leaveStreamOpen: true, default).ConfigureAwait(false);
         }
-        catch (Exception exception) when (exception is IOException or InvalidDataException or ArgumentException or InvalidOperationException or IndexOutOfRangeException or OverflowException or NotSupportedException)
+        catch (Exception exception)
         {
+            // Whatever a damaged footer makes Parquet.Net throw, the file is not one this import can read.
             throw new DataException($"'{request.Parquet}' is not a whole Parquet file (cut short, or not Parquet at all): {exception.Message}. Nothing was imported.", exception);
         }
     }
 
     /// <summary>Reads one row group's times and values; a null, or a chunk that cannot be decoded, stops the import.</summary>
-    private static async Task ReadGroupAsync(ParquetImportRequest request, ParquetRowGroupReader group, int index, DataField time, DateTime[] times, int[] definitions, ColumnSink[] sinks, DataField[] fields, long firstRow)
+    private static async Task ReadGroupAsync(ParquetImportRequest request, ParquetReader reader, int index, int count, DataField time, DateTime[] times, int[] definitions, ColumnSink[] sinks, DataField[] fields, long firstRow)
     {
-        int count = (int)group.RowCount;
         string column = time.Name;
         try
         {
+            using ParquetRowGroupReader group = reader.OpenRowGroupReader(index);
             int nullAt = -1;
             if (time.MaxDefinitionLevel == 0)
             {

@@ -19,16 +19,7 @@ public sealed class ArrowExportTests : IDisposable
 
     private string Folder => _directory.File("ticks");
 
-    private TimeSeriesTable CreateWithRows(long rows)
-    {
-        TimeSeriesTable table = TimeSeriesTable.Create(Folder, TickTable.Schema());
-        for (long row = 0; row < rows; row++)
-        {
-            TickTable.AddRow(table, row);
-        }
-
-        return table;
-    }
+    private TimeSeriesTable CreateWithRows(long rows) => TickTable.CreateWithRows(Folder, rows);
 
     [Fact]
     public unsafe void RecordBatchBuffersAreTheMappedColumnsThemselves()
@@ -59,6 +50,31 @@ public sealed class ArrowExportTests : IDisposable
 
         Assert.Equal(42.5, array.GetValue(1));
         Assert.Equal(3, array.Length);
+    }
+
+    [Fact]
+    public void MemoryOfADisposedListThrowsInsteadOfReadingUnmappedPages()
+    {
+        var list = new ListMmf<double>(_directory.File("prices.mmf"));
+        list.AddRange([1.0, 2.0, 3.0]);
+        var array = (DoubleArray)list.ToArrowArray();
+
+        list.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => array.GetValue(0));
+    }
+
+    [Fact]
+    public void DateTimeMinValueInSecondsBecomesItsOwnTimestamp()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.Ascending).Add<double>("price");
+        using TimeSeriesTable table = TimeSeriesTable.Create(Folder, schema);
+        table.Column<double>("price").Add(1);
+        table.AddRow(DateTime.MinValue);
+
+        using RecordBatch batch = table.ToRecordBatch();
+
+        Assert.Equal((DateTime.MinValue - DateTime.UnixEpoch).Ticks / TimeSpan.TicksPerSecond, ((TimestampArray)batch.Column("time")).GetValue(0));
     }
 
     [Fact]

@@ -14,16 +14,7 @@ public sealed class TimeSeriesTableTests : IDisposable
 
     private string Folder => _directory.File("ticks");
 
-    private TimeSeriesTable CreateWithRows(long rows)
-    {
-        TimeSeriesTable table = TimeSeriesTable.Create(Folder, TickTable.Schema());
-        for (long row = 0; row < rows; row++)
-        {
-            TickTable.AddRow(table, row);
-        }
-
-        return table;
-    }
+    private TimeSeriesTable CreateWithRows(long rows) => TickTable.CreateWithRows(Folder, rows);
 
     [Fact]
     public void TheNextWriterRemovesTheManifestAKilledCreateWasWriting()

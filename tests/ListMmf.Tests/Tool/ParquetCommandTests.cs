@@ -196,6 +196,84 @@ public sealed class ParquetCommandTests : IDisposable
         Assert.Equal([ParquetFile], Directory.GetFiles(_directory.Path, "ticks.parquet*"));
     }
 
+    [Fact]
+    public void DateTimeMinValueInASecondsTableTravelsAsWhatItStandsFor()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.Ascending).Add<double>("price");
+        using (TimeSeriesTable table = TimeSeriesTable.Create(Table, schema))
+        {
+            table.Column<double>("price").Add(1);
+            table.AddRow(DateTime.MinValue);
+            table.Column<double>("price").Add(2);
+            table.AddRow(new DateTime(2024, 1, 2));
+        }
+
+        Assert.Equal(0, Export(Table).ExitCode);
+        ToolResult import = ImportParquet(ParquetFile);
+
+        Assert.Equal(["0001-01-01 00:00:00.0000000"], _duck.Row($"select min(time) from {DuckDb.Quote(ParquetFile)}"));
+        Assert.True(import.ExitCode == 0, import.Error);
+        using TimeSeriesTable back = TimeSeriesTable.Open(Back, FileAccess.Read);
+        Assert.Equal(DateTime.MinValue, back.TimeAt(0));
+    }
+
+    [Fact]
+    public void AnExportedFilesOrderDoesNotStopAnAppendToATableOfAnother()
+    {
+        TimeSeriesTable Create(string folder, TimeSeriesOrder order, DateTime first, int rows)
+        {
+            TimeSeriesTable table = TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time", DataType.UnixSeconds, order).Add<double>("price"));
+            for (int row = 0; row < rows; row++)
+            {
+                table.Column<double>("price").Add(row);
+                table.AddRow(first.AddSeconds(row));
+            }
+
+            return table;
+        }
+
+        Create(Table, TimeSeriesOrder.AscendingOrEqual, new DateTime(2024, 1, 2), 5).Dispose();
+        Create(Back, TimeSeriesOrder.Ascending, new DateTime(2020, 1, 1), 3).Dispose();
+        Assert.Equal(0, Export(Table).ExitCode);
+
+        // The file records AscendingOrEqual; its rows are strictly ascending, which the Ascending table takes.
+        ToolResult import = ImportParquet(ParquetFile);
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        using TimeSeriesTable back = TimeSeriesTable.Open(Back, FileAccess.Read);
+        Assert.Equal(TimeSeriesOrder.Ascending, back.Schema.Order);
+        Assert.Equal(8, back.RowCount);
+    }
+
+    [Fact]
+    public void ColumnNamesThatCannotBeFileNamesAreRefusedNamingTheFile()
+    {
+        ToolResult result = ImportDuckDbFile("select timestamp '2024-01-02' + to_seconds(i) as time, i::double as \"a/b\" from range(10) t(i)");
+
+        AssertRefusedWithNothingPublished(result, "its columns cannot be a table's", "ticks.parquet");
+    }
+
+    [Fact]
+    public void AnExportBesideAnotherExportsTemporaryFileLeavesItAlone()
+    {
+        CreateTable(100, Table);
+        string temporary = ParquetFile + ".listmmf.tmp";
+        using (var other = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+        {
+            other.WriteByte(42);
+            other.Flush();
+
+            ToolResult result = Export(Table);
+
+            Assert.Equal(1, result.ExitCode);
+            Assert.True(result.IsOneErrorLine, result.Error);
+            Assert.Contains("another export to it may be running", result.Error);
+            Assert.True(File.Exists(temporary), "the failed export deleted the other export's temporary file");
+        }
+
+        Assert.False(File.Exists(ParquetFile));
+    }
+
     [Theory]
     [InlineData("(i * 0.25) as price", "column 'price' holds DECIMAL, which a table cannot hold")]
     [InlineData("'x' || i as price", "column 'price' holds text, which a table cannot hold")]
