@@ -19,13 +19,14 @@ namespace ListMmf.Benchmarks;
 /// <item><c>csv-sample --rows N --out FILE</c>: writes a generated 3-column tick CSV (for the import benchmark and CI's round trip).</item>
 /// <item><c>csv-compare [--rows N] [--rounds R]</c>: import csv beside CsvHelper, Sylvan and DuckDB's read_csv on the same file, interleaved.</item>
 /// <item><c>duckdb-check --table DIR --parquet FILE [--samples N]</c>: DuckDB reads the Parquet file and must find the table's rows in it.</item>
+/// <item><c>peers [--rows N] [--rounds R] [--targets K] [--hours H] [--appends A] [--values V] [--json PATH] [--markdown PATH] [--svg PATH]</c>: ListMmf beside DuckDB, SQLite and RocksDB on the same ticks.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -49,6 +50,7 @@ public static class Program
                 "csv-sample" => RunCsvSample(rest),
                 "csv-compare" => RunCsvCompare(rest),
                 "duckdb-check" => RunDuckDbCheck(rest),
+                "peers" => RunPeers(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
                 "sample" => throw new UsageException("usage: sample DIRECTORY"),
                 _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
@@ -120,6 +122,22 @@ public static class Program
             line.Text("--table") ?? throw new UsageException("duckdb-check needs --table DIR"),
             line.Text("--parquet") ?? throw new UsageException("duckdb-check needs --parquet FILE"),
             (int)line.Count("--samples", 1000, minimum: 0));
+    }
+
+    private static int RunPeers(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("peers", args, ["--rows", "--rounds", "--targets", "--hours", "--appends", "--values", "--json", "--markdown", "--svg"]);
+        long rows = line.Count("--rows", 100_000_000, minimum: 3_600 * 3 * 2);
+        return Peers.PeersCommand.Run(new Peers.PeersRequest(
+            rows,
+            (int)line.Count("--rounds", 5, minimum: 1),
+            (int)line.Count("--targets", 10_000, minimum: 1),
+            (int)line.Count("--hours", 1_000, minimum: 1),
+            (int)Math.Min(int.MaxValue, line.Count("--appends", 1_000_000, minimum: 1)),
+            (int)Math.Min(int.MaxValue / 1024, line.Count("--values", 1_000_000, minimum: 1)),
+            line.Text("--json"),
+            line.Text("--markdown"),
+            line.Text("--svg")));
     }
 
     private static int RunIpc(ReadOnlySpan<string> args)

@@ -11,6 +11,9 @@ namespace ListMmf.Benchmarks.Csv;
 /// </summary>
 internal static class TickCsv
 {
+    /// <summary>The first row's time, 2024-01-02 09:30 UTC in Unix seconds.</summary>
+    public const long FirstTime = 1704187800;
+
     public const string ImportArguments = "--time time --column price:double --column size:int --order ascending-or-equal";
 
     public static void Write(string path, long rows)
@@ -22,7 +25,7 @@ internal static class TickCsv
         for (long i = 0; i < rows; i++)
         {
             price = System.Math.Max(100, price + (((int)random.Below(9) - 4) * 0.25));
-            writer.Write((1704187800 + (i / 3)).ToString(CultureInfo.InvariantCulture));
+            writer.Write((FirstTime + (i / 3)).ToString(CultureInfo.InvariantCulture));
             writer.Write(',');
             writer.Write(price.ToString(CultureInfo.InvariantCulture));
             writer.Write(',');

@@ -1,0 +1,146 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Json;
+
+namespace ListMmf.Benchmarks.Peers;
+
+/// <summary>One cell of the peers table: an operation's figure for one store.</summary>
+internal sealed record PeerResult(string Operation, string Store, double? Value, string? Note, string Unit);
+
+/// <summary>The peers figures: printed as a table (operations by stores, each cell with its ratio to ListMmf), written as JSON, Markdown and an SVG chart, and judged against the issue's goals.</summary>
+internal sealed class PeersResults(PeersRequest request)
+{
+    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
+    private readonly List<PeerResult> _results = [];
+
+    /// <summary>The bytes of the rows as columns: what the disk goal compares with.</summary>
+    public long RawColumnBytes { get; set; }
+
+    public void Add(string operation, string store, double? value, string? note, string unit) =>
+        _results.Add(new PeerResult(operation, store, value, note, unit));
+
+    public void Print(TextWriter output)
+    {
+        output.WriteLine();
+        output.WriteLine(Title());
+        output.WriteLine(Machine());
+        output.WriteLine();
+        output.Write(Markdown());
+        output.WriteLine();
+        foreach (string goal in Goals())
+        {
+            output.WriteLine(goal);
+        }
+    }
+
+    public void Write(string? json, string? markdown, string? svg)
+    {
+        if (json is not null)
+        {
+            File.WriteAllText(json, JsonSerializer.Serialize(new { title = Title(), machine = Machine(), request, results = _results, goals = Goals() }, Indented));
+        }
+
+        if (markdown is not null)
+        {
+            File.WriteAllText(markdown, $"{Title()}\n\n{Machine()}\n\n{Markdown()}\n{string.Join("\n", Goals().Select(goal => $"- {goal}"))}\n");
+        }
+
+        if (svg is not null)
+        {
+            File.WriteAllText(svg, PeersChart.Draw(_results, Operations(), Stores(), Title()));
+        }
+    }
+
+    private string Title() =>
+        $"peers: {request.Rows:N0} ticks; lookups of {request.Targets:N0} fresh targets and {request.Hours:N0} one-hour sums per round, median of {request.Rounds} interleaved rounds; {request.Appends:N0} appends; value reads over {request.Values:N0} values";
+
+    private static string Machine() =>
+        $"{RuntimeInformation.OSDescription}, {RuntimeInformation.ProcessArchitecture}, {Environment.ProcessorCount} cores, .NET {Environment.Version}";
+
+    private List<string> Operations() => _results.Select(r => r.Operation).Distinct().ToList();
+
+    private List<string> Stores() => _results.Select(r => r.Store).Distinct().ToList();
+
+    private PeerResult? Find(string operation, string store) => _results.FirstOrDefault(r => r.Operation == operation && r.Store == store);
+
+    private string Markdown()
+    {
+        List<string> stores = Stores();
+        var text = new StringBuilder();
+        text.Append("| operation | ").Append(string.Join(" | ", stores)).Append(" |\n");
+        text.Append("|---|").Append(string.Concat(stores.Select(_ => "---:|"))).Append('\n');
+        foreach (string operation in Operations())
+        {
+            double? ours = Find(operation, "ListMmf")?.Value;
+            text.Append("| ").Append(operation).Append(" | ");
+            text.Append(string.Join(" | ", stores.Select(store => Cell(Find(operation, store), ours))));
+            text.Append(" |\n");
+        }
+
+        return text.ToString();
+    }
+
+    private static string Cell(PeerResult? result, double? ours)
+    {
+        if (result is null)
+        {
+            return "";
+        }
+
+        if (result.Value is not { } value)
+        {
+            return result.Note ?? "";
+        }
+
+        string ratio = ours is { } baseline && baseline > 0 && result.Store != "ListMmf" ? $" ({value / baseline:N1}x)" : "";
+        string note = result.Note is null ? "" : $", {result.Note}";
+        return $"{Format(value, result.Unit)}{ratio}{note}";
+    }
+
+    internal static string Format(double value, string unit) => unit switch
+    {
+        "ns" when value >= 1e6 => $"{value / 1e6:N2} ms",
+        "ns" when value >= 1e3 => $"{value / 1e3:N2} µs",
+        "ns" => $"{value:N1} ns",
+        "s" => $"{value:N2} s",
+        "bytes" => $"{value / 1e6:N0} MB",
+        _ => value.ToString("N2", CultureInfo.InvariantCulture),
+    };
+
+    /// <summary>The issue's goals, each with what this run measured.</summary>
+    private List<string> Goals()
+    {
+        var goals = new List<string>();
+        double? Value(string operation, string store) => Find(operation, store)?.Value;
+        double? FastestPeer(string operation, string? fallback = null) => Stores()
+            .Where(store => store is not ("ListMmf" or ValueReads.Ram))
+            .Select(store => Value(operation, store) ?? (fallback is null ? null : Value(fallback, store)))
+            .Where(value => value is not null)
+            .DefaultIfEmpty(null)
+            .Min();
+        void Goal(string name, double? ratio, double wanted, string how)
+        {
+            goals.Add(ratio is { } r
+                ? $"goal {(r >= wanted ? "MET" : "MISSED")}: {name}: {r:N1}x ({how}; wanted {wanted:N0}x or more)"
+                : $"goal not measured: {name}");
+        }
+
+        Goal("single lookup, fastest peer / ListMmf", FastestPeer("First tick at or after T") / Value("First tick at or after T", "ListMmf"), 100, "per lookup");
+        Goal("batched lookup, fastest peer / ListMmf", FastestPeer("Batched lookups, per lookup", "First tick at or after T") / Value("Batched lookups, per lookup", "ListMmf"), 100, "a peer without a batch API counts its single lookups");
+        Goal("range aggregate, DuckDB / ListMmf", Value("Range aggregate, one hour", "DuckDB") / Value("Range aggregate, one hour", "ListMmf"), 10, "one hour's sum(price * size)");
+        Goal("bulk load, DuckDB's time / ListMmf's", Value("Bulk load of the CSV", "DuckDB") / Value("Bulk load of the CSV", "ListMmf"), 1, "1x means as fast");
+        Goal("append then durable, fastest peer / ListMmf", FastestPeer("Append one at a time, then durable") / Value("Append one at a time, then durable", "ListMmf"), 5, "the whole append and its flush");
+        if (Value("Disk used after the load", "ListMmf") is { } disk && RawColumnBytes > 0)
+        {
+            double over = (disk / RawColumnBytes) - 1;
+            goals.Add($"goal {(over <= 0.01 ? "MET" : "MISSED")}: disk: ListMmf uses {disk / 1e6:N0} MB for {RawColumnBytes / 1e6:N0} MB of raw column bytes ({over:P1} over; wanted at most 1%)");
+        }
+
+        return goals;
+    }
+}
