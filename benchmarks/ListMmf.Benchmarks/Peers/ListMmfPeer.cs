@@ -35,6 +35,9 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
         return Dot(_table!.Column<double>("price").AsSpan(rows), _table.Column<int>("size").AsSpan(rows));
     }
 
+    /// <summary>How long the last <see cref="Append"/>'s flush took, of its whole time: where an append's time goes.</summary>
+    public TimeSpan LastFlush { get; private set; }
+
     public void Append(TickRow[] rows)
     {
         TableColumn<double> price = _table!.Column<double>("price");
@@ -46,7 +49,9 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
             _table.AddRow(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(row.Time));
         }
 
+        long start = System.Diagnostics.Stopwatch.GetTimestamp();
         _table.Flush();
+        LastFlush = System.Diagnostics.Stopwatch.GetElapsedTime(start);
     }
 
     public long DiskBytes() => Disk.AllocatedBytes(folder);
