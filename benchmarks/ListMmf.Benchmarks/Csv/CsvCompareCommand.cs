@@ -58,7 +58,7 @@ internal static class CsvCompareCommand
                 Console.Error.WriteLine($"round {round} of {rounds} done");
             }
 
-            double import = Median(seconds[0]);
+            double import = Medians.Of(seconds[0]);
             Console.WriteLine($"CSV load of {rows:N0} tick rows ({new FileInfo(csv).Length / 1e6:N0} MB, page cache warm): median of {rounds} interleaved rounds in random order.");
             Console.WriteLine($"{RuntimeInformation.OSDescription}, {RuntimeInformation.ProcessArchitecture}, {Environment.ProcessorCount} cores, .NET {Environment.Version}");
             Console.WriteLine();
@@ -66,7 +66,7 @@ internal static class CsvCompareCommand
             Console.WriteLine("|---|---|---|---|");
             for (int c = 0; c < contenders.Length; c++)
             {
-                double median = Median(seconds[c]);
+                double median = Medians.Of(seconds[c]);
                 Console.WriteLine($"| {contenders[c].Name} | {median:N2} s | {rows / median / 1e6:N1} M | {median / import:N2} |");
             }
 
@@ -77,11 +77,5 @@ internal static class CsvCompareCommand
             File.Delete(csv);
             BenchmarkFiles.DeleteDirectory(table);
         }
-    }
-
-    private static double Median(List<double> values)
-    {
-        double[] sorted = values.Order().ToArray();
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
     }
 }

@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Linq;
+using ListMmf.Benchmarks.Core;
 
 namespace ListMmf.Benchmarks.LowerBound;
 
@@ -83,7 +84,7 @@ internal static class ColdStart
             warm[run] = Time(warmList, QueryTargets.AfterOpen(first, last, FirstSearches, run + (2 * Runs)), results);
         }
 
-        return (Median(plain), Median(populated), Median(warm), Median(populate));
+        return (Medians.Of(plain), Medians.Of(populated), Medians.Of(warm), Medians.Of(populate));
     }
 
     public static void Print(string path, int first, int last, (TimeSpan Time, long Bytes)? indexBuild)
@@ -112,11 +113,5 @@ internal static class ColdStart
         }
 
         return Stopwatch.GetElapsedTime(start).TotalNanoseconds / targets.Length;
-    }
-
-    private static double Median(double[] values)
-    {
-        double[] sorted = values.Order().ToArray();
-        return sorted[sorted.Length / 2];
     }
 }

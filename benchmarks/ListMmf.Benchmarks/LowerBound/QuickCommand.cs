@@ -6,6 +6,7 @@ using System.IO;
 using System.Linq;
 using System.Runtime.InteropServices;
 using System.Text.Json;
+using ListMmf.Benchmarks.Core;
 
 namespace ListMmf.Benchmarks.LowerBound;
 
@@ -104,11 +105,11 @@ internal static class QuickCommand
             }
         }
 
-        double mmap = Median(nanoseconds[0]);
+        double mmap = Medians.Of(nanoseconds[0]);
         for (int r = 0; r < runners.Count; r++)
         {
             runners[r].Run(targets.Check, buffer);
-            double median = Median(nanoseconds[r]);
+            double median = Medians.Of(nanoseconds[r]);
             ulong hash = System.IO.Hashing.XxHash3.HashToUInt64(MemoryMarshal.AsBytes(buffer.AsSpan()));
             yield return new QuickResult(runners[r].Name, querySet, Math.Round(median, 1), Math.Round(median / mmap, 2), hash.ToString("x16", CultureInfo.InvariantCulture));
         }
@@ -142,12 +143,6 @@ internal static class QuickCommand
         {
             runners.ForEach(runner => runner.Run(targets, buffer));
         }
-    }
-
-    private static double Median(List<double> values)
-    {
-        double[] sorted = values.Order().ToArray();
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
     }
 
     private static void Print(List<QuickResult> results, long elements, int rounds)

@@ -120,9 +120,9 @@ internal static class PeersCommand
 
             for (int s = 0; s < stores.Length; s++)
             {
-                results.Add("First tick at or after T", stores[s].Name, Median(single[s]), null, unit: "ns");
-                results.Add("Batched lookups, per lookup", stores[s].Name, stores[s].HasBatch ? Median(batched[s]) : null, stores[s].HasBatch ? null : "no batch API", unit: "ns");
-                results.Add("Range aggregate, one hour", stores[s].Name, Median(ranges[s]), null, unit: "ns");
+                results.Add("First tick at or after T", stores[s].Name, Medians.Of(single[s]), null, unit: "ns");
+                results.Add("Batched lookups, per lookup", stores[s].Name, stores[s].HasBatch ? Medians.Of(batched[s]) : null, stores[s].HasBatch ? null : "no batch API", unit: "ns");
+                results.Add("Range aggregate, one hour", stores[s].Name, Medians.Of(ranges[s]), null, unit: "ns");
             }
 
             TickRow[] appended = AppendRows(request.Appends, lastTime);
@@ -230,11 +230,5 @@ internal static class PeersCommand
         {
             failures.Add(failure);
         }
-    }
-
-    internal static double Median(List<double> values)
-    {
-        double[] sorted = values.Order().ToArray();
-        return sorted.Length == 0 ? double.NaN : sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
     }
 }

@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using System.Runtime.InteropServices;
+using ListMmf.Benchmarks.Core;
 using ListMmf.Benchmarks.Data;
 using RocksDbSharp;
 
@@ -120,7 +121,7 @@ internal static class ValueReads
 
         for (int r = 0; r < readers.Length; r++)
         {
-            results.Add($"Random read of a {size} B value", readers[r].Name, PeersCommand.Median(nanoseconds[r]), null, unit: "ns");
+            results.Add($"Random read of a {size} B value", readers[r].Name, Medians.Of(nanoseconds[r]), null, unit: "ns");
         }
     }
 
