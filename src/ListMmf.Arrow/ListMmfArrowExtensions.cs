@@ -163,18 +163,22 @@ public static class ListMmfArrowExtensions
     {
         TableColumn<int> c when column.DataType == DataType.UnixSeconds => TimeArray(c.AsMemory(rows), column.DataType, time, column.Path, rows.Start),
         TableColumn<long> c when column.DataType == DataType.DateTime => TimeArray(c.AsMemory(rows), column.DataType, time, column.Path, rows.Start),
-        TableColumn<sbyte> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int8Type.Default, column.Path),
-        TableColumn<byte> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt8Type.Default, column.Path),
-        TableColumn<short> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int16Type.Default, column.Path),
-        TableColumn<ushort> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt16Type.Default, column.Path),
-        TableColumn<int> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int32Type.Default, column.Path),
-        TableColumn<uint> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt32Type.Default, column.Path),
-        TableColumn<long> c => ArrowBuffers.Wrap(c.AsMemory(rows), Int64Type.Default, column.Path),
-        TableColumn<ulong> c => ArrowBuffers.Wrap(c.AsMemory(rows), UInt64Type.Default, column.Path),
-        TableColumn<float> c => ArrowBuffers.Wrap(c.AsMemory(rows), FloatType.Default, column.Path),
-        TableColumn<double> c => ArrowBuffers.Wrap(c.AsMemory(rows), DoubleType.Default, column.Path),
+        TableColumn<sbyte> c => Values(c, rows),
+        TableColumn<byte> c => Values(c, rows),
+        TableColumn<short> c => Values(c, rows),
+        TableColumn<ushort> c => Values(c, rows),
+        TableColumn<int> c => Values(c, rows),
+        TableColumn<uint> c => Values(c, rows),
+        TableColumn<long> c => Values(c, rows),
+        TableColumn<ulong> c => Values(c, rows),
+        TableColumn<float> c => Values(c, rows),
+        TableColumn<double> c => Values(c, rows),
         _ => throw new NotSupportedException($"'{column.Path}': a {column.DataType} column has no Arrow type."),
     };
+
+    private static IArrowArray Values<T>(TableColumn<T> column, IndexRange rows)
+        where T : unmanaged =>
+        ArrowBuffers.Wrap(column.AsMemory(rows), ArrowBuffers.TypeOf<T>()!, column.Path);
 
     /// <summary>The Arrow type of a value column: that of an empty array of it, so that one switch says both.</summary>
     private static IArrowType ValueType(TableColumn column) => Column(column, default, ArrowTimeColumn.Stored).Data.DataType;

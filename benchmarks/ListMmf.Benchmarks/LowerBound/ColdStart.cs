@@ -2,7 +2,6 @@ using System;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO;
-using System.Linq;
 using ListMmf.Benchmarks.Core;
 
 namespace ListMmf.Benchmarks.LowerBound;

@@ -1,4 +1,3 @@
-using System;
 using System.IO;
 using BenchmarkDotNet.Attributes;
 using ListMmf.Benchmarks.Core;

@@ -4,8 +4,6 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Linq;
-using System.Runtime.InteropServices;
-using System.Text.Json;
 using ListMmf.Benchmarks.Core;
 using ListMmf.Benchmarks.Csv;
 using ListMmf.Benchmarks.Data;

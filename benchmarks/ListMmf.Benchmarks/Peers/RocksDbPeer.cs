@@ -1,6 +1,8 @@
 using System;
 using System.Buffers.Binary;
+using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using RocksDbSharp;
 
 namespace ListMmf.Benchmarks.Peers;
@@ -27,22 +29,30 @@ internal sealed class RocksDbPeer(string folder) : IPeerStore
     {
         Directory.CreateDirectory(folder);
         _db = RocksDb.Open(new DbOptions().SetCreateIfMissing(true), folder);
+        _rows = PutAll(_db, TickCsvReader.Read(csv).Select((row, index) => (Key(row.Time, index), Value(row))));
+        return _rows;
+    }
+
+    /// <summary>Writes the pairs in batches of <see cref="BatchRows"/>, then flushes the memtable to files; returns how many.</summary>
+    public static long PutAll(RocksDb db, IEnumerable<(byte[] Key, byte[] Value)> pairs)
+    {
+        long count = 0;
         var batch = new WriteBatch();
-        foreach (TickRow row in TickCsvReader.Read(csv))
+        foreach ((byte[] key, byte[] value) in pairs)
         {
-            batch.Put(Key(row.Time, _rows), Value(row));
-            if (++_rows % BatchRows == 0)
+            batch.Put(key, value);
+            if (++count % BatchRows == 0)
             {
-                _db.Write(batch);
+                db.Write(batch);
                 batch.Dispose();
                 batch = new WriteBatch();
             }
         }
 
-        _db.Write(batch);
+        db.Write(batch);
         batch.Dispose();
-        _db.Flush(new FlushOptions().SetWaitForFlush(true));
-        return _rows;
+        db.Flush(new FlushOptions().SetWaitForFlush(true));
+        return count;
     }
 
     public long FirstAtOrAfter(int time)

@@ -45,21 +45,7 @@ internal static class ValueReads
         using var list = new ListMmf<T>(Path.Combine(root, $"values-{size}.mmf"));
         list.AddRange(ram);
         using RocksDb db = RocksDb.Open(new DbOptions().SetCreateIfMissing(true), Path.Combine(root, $"rocksdb-{size}"));
-        var batch = new WriteBatch();
-        for (int i = 0; i < count; i++)
-        {
-            batch.Put(Key(i), MemoryMarshal.AsBytes(ram.AsSpan(i, 1)).ToArray());
-            if ((i + 1) % 100_000 == 0)
-            {
-                db.Write(batch);
-                batch.Dispose();
-                batch = new WriteBatch();
-            }
-        }
-
-        db.Write(batch);
-        batch.Dispose();
-        db.Flush(new FlushOptions().SetWaitForFlush(true));
+        RocksDbPeer.PutAll(db, Enumerable.Range(0, count).Select(i => (Key(i), MemoryMarshal.AsBytes(ram.AsSpan(i, 1)).ToArray())));
 
         // Every reader copies the whole value out, as a get must: into a buffer of its own, whose first 8 bytes it returns.
         var key = new byte[sizeof(long)];
