@@ -46,31 +46,50 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
     /// Maps the new length. Earlier views stay mapped until disposal, so pointers and spans taken from them stay
     /// valid, and a failure leaves the current view usable.
     /// </summary>
+    /// <remarks>
+    /// A read-only map must be exactly as long as the file, so a length read while the writer changes it is mapped
+    /// again with the length read afresh: a growth between the read and the map is refused (ArgumentOutOfRangeException
+    /// on Unix, ArgumentException on Windows); and Wine extends a file by writing a byte past the new end and then
+    /// truncating, so for an instant the file is one byte longer than it will be, and a map of that length either
+    /// fails ("not enough memory") or ends past the file.
+    /// </remarks>
     protected override long Cover(long length)
     {
         MemoryMappedFileAccess access = IsWritable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
-        MemoryMappedFile? map = null;
-        MemoryMappedViewAccessor? view = null;
-        try
+        for (int attempt = 1; ; attempt++)
         {
-            map = CreateMap(ref length, access);
-            view = map.CreateViewAccessor(0, length, access);
-        }
-        catch (Exception exception)
-        {
-            view?.Dispose();
-            map?.Dispose();
-            if (exception is IOException or UnauthorizedAccessException)
+            MemoryMappedFile? map = null;
+            MemoryMappedViewAccessor? view = null;
+            try
             {
-                throw new ListMmfException(Path, $"could not map {length:N0} bytes: {exception.Message}", exception);
+                map = MemoryMappedFile.CreateFromFile(File, mapName: null, length, access, HandleInheritability.None, leaveOpen: true);
+                view = map.CreateViewAccessor(0, length, access);
+                if (attempt == MapAttempts || File.Length >= length)
+                {
+                    _mappings.Add((map, view, length));
+                    Pointer = AddressOf(view);
+                    return length;
+                }
+            }
+            catch (Exception exception) when (exception is ArgumentException or IOException && attempt < MapAttempts && File.Length != length)
+            {
+            }
+            catch (Exception exception)
+            {
+                view?.Dispose();
+                map?.Dispose();
+                if (exception is IOException or UnauthorizedAccessException)
+                {
+                    throw new ListMmfException(Path, $"could not map {length:N0} bytes: {exception.Message}", exception);
+                }
+
+                throw;
             }
 
-            throw;
+            view?.Dispose();
+            map?.Dispose();
+            length = File.Length;
         }
-
-        _mappings.Add((map, view, length));
-        Pointer = AddressOf(view);
-        return length;
     }
 
     /// <summary>
@@ -98,26 +117,6 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
     /// <summary>The address of file offset 0 in <paramref name="view"/>: the handle is the page-aligned base, and the view starts <c>PointerOffset</c> into it.</summary>
     private static byte* AddressOf(MemoryMappedViewAccessor view) =>
         (byte*)view.SafeMemoryMappedViewHandle.DangerousGetHandle() + view.PointerOffset;
-
-    /// <summary>
-    /// A map of exactly the file's length, which a read-only map must match: if the file's length changed since it
-    /// was read (the writer grew it), the map is refused (ArgumentOutOfRangeException on Unix, ArgumentException on
-    /// Windows), and the length is read again and mapped instead.
-    /// </summary>
-    private MemoryMappedFile CreateMap(ref long length, MemoryMappedFileAccess access)
-    {
-        for (int attempt = 1; ; attempt++)
-        {
-            try
-            {
-                return MemoryMappedFile.CreateFromFile(File, mapName: null, length, access, HandleInheritability.None, leaveOpen: true);
-            }
-            catch (ArgumentException) when (attempt < MapAttempts && File.Length != length)
-            {
-                length = File.Length;
-            }
-        }
-    }
 
     /// <summary>How often a map is tried with a freshly read length before the refusal is reported.</summary>
     private const int MapAttempts = 16;
