@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Numerics;
 using System.Runtime.InteropServices;
 using Apache.Arrow;
 using Apache.Arrow.Ipc;
@@ -59,7 +60,7 @@ public static class ListMmfArrowExtensions
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the series, or takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
     public static IArrowArray ToArrowArray<TKey>(this TimeSeriesMmf<TKey> series, IndexRange range, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
-        where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool>
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
         ArgumentNullException.ThrowIfNull(series);
         return TimeArray(series.AsMemory(range), series.DataType, time, series.Path, range.Start);
@@ -94,7 +95,7 @@ public static class ListMmfArrowExtensions
             throw new ArgumentOutOfRangeException(nameof(rows), rows, $"'{table.Path}': a batch holds at most {int.MaxValue:N0} of the table's {table.RowCount:N0} published rows.");
         }
 
-        IArrowArray[] arrays = table.Columns.Select(column => Column(column, rows, time)).ToArray();
+        IArrowArray[] arrays = table.Columns.Select(column => DataTypeDispatch.Invoke(column.DataType, new ArrowColumn(table, column.Name, rows, time))).ToArray();
         return new RecordBatch(table.ToArrowSchema(time), arrays, (int)rows.Length);
     }
 
@@ -159,29 +160,27 @@ public static class ListMmfArrowExtensions
         }
     }
 
-    private static IArrowArray Column(TableColumn column, IndexRange rows, ArrowTimeColumn time) => column switch
+    private static IArrowType ValueType(TableColumn column) => DataTypeDispatch.Invoke(column.DataType, new ArrowTypeOf());
+
+    /// <summary>A column's rows as an Arrow array over the mapping (times converted unless <see cref="ArrowTimeColumn.Stored"/>).</summary>
+    private sealed record ArrowColumn(TimeSeriesTable Table, string Name, IndexRange Rows, ArrowTimeColumn Time) : IDataTypeFunc<IArrowArray>
     {
-        TableColumn<int> c when column.DataType == DataType.UnixSeconds => TimeArray(c.AsMemory(rows), column.DataType, time, column.Path, rows.Start),
-        TableColumn<long> c when column.DataType == DataType.DateTime => TimeArray(c.AsMemory(rows), column.DataType, time, column.Path, rows.Start),
-        TableColumn<sbyte> c => Values(c, rows),
-        TableColumn<byte> c => Values(c, rows),
-        TableColumn<short> c => Values(c, rows),
-        TableColumn<ushort> c => Values(c, rows),
-        TableColumn<int> c => Values(c, rows),
-        TableColumn<uint> c => Values(c, rows),
-        TableColumn<long> c => Values(c, rows),
-        TableColumn<ulong> c => Values(c, rows),
-        TableColumn<float> c => Values(c, rows),
-        TableColumn<double> c => Values(c, rows),
-        _ => throw new NotSupportedException($"'{column.Path}': a {column.DataType} column has no Arrow type."),
-    };
+        public IArrowArray Invoke<T>()
+            where T : unmanaged, INumber<T>
+        {
+            TableColumn<T> column = Table.Column<T>(Name);
+            return ArrowTimes.IsTime(column.DataType)
+                ? TimeArray(column.AsMemory(Rows), column.DataType, Time, column.Path, Rows.Start)
+                : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowBuffers.TypeOf<T>()!, column.Path);
+        }
+    }
 
-    private static IArrowArray Values<T>(TableColumn<T> column, IndexRange rows)
-        where T : unmanaged =>
-        ArrowBuffers.Wrap(column.AsMemory(rows), ArrowBuffers.TypeOf<T>()!, column.Path);
-
-    /// <summary>The Arrow type of a value column: that of an empty array of it, so that one switch says both.</summary>
-    private static IArrowType ValueType(TableColumn column) => Column(column, default, ArrowTimeColumn.Stored).Data.DataType;
+    private sealed record ArrowTypeOf : IDataTypeFunc<IArrowType>
+    {
+        public IArrowType Invoke<T>()
+            where T : unmanaged, INumber<T> =>
+            ArrowBuffers.TypeOf<T>()!;
+    }
 
     private static IArrowArray TimeArray<TKey>(ReadOnlyMemory<TKey> keys, DataType dataType, ArrowTimeColumn time, string path, long firstRow)
         where TKey : unmanaged

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
 using System.Linq;
+using System.Numerics;
 using DuckDB.NET.Data;
 using ListMmf.Benchmarks.Data;
 
@@ -37,7 +38,7 @@ internal static class DuckDbCheckCommand
 
         for (int c = 1; c < names.Length; c++)
         {
-            Compare(problems, $"sum of '{names[c]}'", Sum(table.Columns[c], new IndexRange(0, rows)), summary[2 + c]);
+            Compare(problems, $"sum of '{names[c]}'", Sum(table, table.Columns[c], new IndexRange(0, rows)), summary[2 + c]);
         }
 
         var random = new SplitMix64(20);
@@ -48,7 +49,7 @@ internal static class DuckDbCheckCommand
             Compare(problems, $"row {row:N0} '{time}'", table.TimeAt(row), (DateTime)theirs[0]);
             for (int c = 1; c < names.Length; c++)
             {
-                Compare(problems, $"row {row:N0} '{names[c]}'", Sum(table.Columns[c], new IndexRange(row, row + 1)), theirs[c]);
+                Compare(problems, $"row {row:N0} '{names[c]}'", Sum(table, table.Columns[c], new IndexRange(row, row + 1)), theirs[c]);
             }
         }
 
@@ -77,31 +78,31 @@ internal static class DuckDbCheckCommand
     }
 
     /// <summary>The sum of a value column over some rows: a double for floating-point columns, an exact integer otherwise.</summary>
-    private static object Sum(TableColumn column, IndexRange rows) => column switch
-    {
-        TableColumn<double> c => Add(c.AsSpan(rows), value => value),
-        TableColumn<float> c => Add(c.AsSpan(rows), value => (double)value),
-        TableColumn<long> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<int> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<short> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<sbyte> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<ulong> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<uint> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<ushort> c => Add(c.AsSpan(rows), value => (Int128)value),
-        TableColumn<byte> c => Add(c.AsSpan(rows), value => (Int128)value),
-        _ => throw new IOException($"'{column.Path}': a {column.DataType} column cannot be summed here."),
-    };
+    private static object Sum(TimeSeriesTable table, TableColumn column, IndexRange rows) =>
+        DataTypeDispatch.Invoke(column.DataType, new Summer(table, column.Name, rows));
 
-    private static TSum Add<T, TSum>(ReadOnlySpan<T> values, Func<T, TSum> widen)
-        where TSum : System.Numerics.IAdditionOperators<TSum, TSum, TSum>, System.Numerics.IAdditiveIdentity<TSum, TSum>
+    private sealed record Summer(TimeSeriesTable Table, string Name, IndexRange Rows) : IDataTypeFunc<object>
     {
-        TSum sum = TSum.AdditiveIdentity;
-        foreach (T value in values)
+        public object Invoke<T>()
+            where T : unmanaged, INumber<T>
         {
-            sum += widen(value);
+            ReadOnlySpan<T> values = Table.Column<T>(Name).AsSpan(Rows);
+            return typeof(T) == typeof(double) || typeof(T) == typeof(float)
+                ? Add(values, double.CreateTruncating)
+                : Add(values, Int128.CreateTruncating);
         }
 
-        return sum;
+        private static TSum Add<T, TSum>(ReadOnlySpan<T> values, Func<T, TSum> widen)
+            where TSum : IAdditionOperators<TSum, TSum, TSum>, IAdditiveIdentity<TSum, TSum>
+        {
+            TSum sum = TSum.AdditiveIdentity;
+            foreach (T value in values)
+            {
+                sum += widen(value);
+            }
+
+            return sum;
+        }
     }
 
     private static void Compare(List<string> problems, string what, object ours, object theirs)

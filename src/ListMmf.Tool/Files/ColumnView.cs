@@ -1,6 +1,7 @@
 using System;
 using System.Globalization;
 using System.IO;
+using System.Numerics;
 
 namespace ListMmf.Tool.Files;
 
@@ -47,16 +48,6 @@ internal abstract class ColumnView : IDisposable
     /// <exception cref="DataException">The code is AnyStruct, whose item size and layout the header does not record.</exception>
     public static ColumnView Open(string path, string name, DataType dataType) => dataType switch
     {
-        DataType.SByte => Of<sbyte>(path, name, dataType),
-        DataType.Byte => Of<byte>(path, name, dataType),
-        DataType.Int16 => Of<short>(path, name, dataType),
-        DataType.UInt16 => Of<ushort>(path, name, dataType),
-        DataType.Int32 => Of<int>(path, name, dataType),
-        DataType.UInt32 => Of<uint>(path, name, dataType),
-        DataType.Int64 => Of<long>(path, name, dataType),
-        DataType.UInt64 => Of<ulong>(path, name, dataType),
-        DataType.Single => Of<float>(path, name, dataType),
-        DataType.Double => Of<double>(path, name, dataType),
         DataType.DateTime => new ColumnView<long>(path, name, dataType, ticks => Times.Format(new DateTime(ticks), ticks: true), ticks => new DateTime(ticks)),
         DataType.UnixSeconds => new ColumnView<int>(path, name, dataType, seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false), ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
         DataType.Int24 or DataType.UInt24 => new IntegerColumnView<Raw3>(path, name, dataType),
@@ -64,12 +55,16 @@ internal abstract class ColumnView : IDisposable
         DataType.Int48 or DataType.UInt48 => new IntegerColumnView<Raw6>(path, name, dataType),
         DataType.Int56 or DataType.UInt56 => new IntegerColumnView<Raw7>(path, name, dataType),
         DataType.Bit => new BitColumnView(path, name),
+        _ when DataTypeDispatch.StoresNumber(dataType) => DataTypeDispatch.Invoke(dataType, new NumberView(path, name, dataType)),
         _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}), whose size and layout the header does not record; open it in code as a ListMmf of its struct."),
     };
 
-    private static ColumnView<T> Of<T>(string path, string name, DataType dataType)
-        where T : unmanaged, ISpanFormattable, IUtf8SpanFormattable =>
-        new(path, name, dataType, value => value.ToString(null, CultureInfo.InvariantCulture), time: null);
+    private sealed record NumberView(string Path, string Name, DataType DataType) : IDataTypeFunc<ColumnView>
+    {
+        public ColumnView Invoke<T>()
+            where T : unmanaged, INumber<T> =>
+            new ColumnView<T>(Path, Name, DataType, value => value.ToString(null, CultureInfo.InvariantCulture), time: null);
+    }
 }
 
 /// <summary>A <see cref="ColumnView"/> over <typeparamref name="T"/> items.</summary>

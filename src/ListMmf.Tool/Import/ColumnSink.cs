@@ -52,19 +52,15 @@ internal abstract class ColumnSink
     };
 
     /// <summary>The sink for a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> gives), with room for <paramref name="batch"/> rows.</summary>
-    public static ColumnSink For(string name, int field, DataType type, int batch) => type switch
+    public static ColumnSink For(string name, int field, DataType type, int batch) =>
+        DataTypeDispatch.Invoke(type, new Factory(name, field, batch));
+
+    private sealed record Factory(string Name, int Field, int Batch) : IDataTypeFunc<ColumnSink>
     {
-        DataType.Double => new ColumnSink<double>(name, field, batch),
-        DataType.Single => new ColumnSink<float>(name, field, batch),
-        DataType.Int64 => new ColumnSink<long>(name, field, batch),
-        DataType.Int32 => new ColumnSink<int>(name, field, batch),
-        DataType.Int16 => new ColumnSink<short>(name, field, batch),
-        DataType.SByte => new ColumnSink<sbyte>(name, field, batch),
-        DataType.UInt64 => new ColumnSink<ulong>(name, field, batch),
-        DataType.UInt32 => new ColumnSink<uint>(name, field, batch),
-        DataType.UInt16 => new ColumnSink<ushort>(name, field, batch),
-        _ => new ColumnSink<byte>(name, field, batch),
-    };
+        public ColumnSink Invoke<T>()
+            where T : unmanaged, INumber<T> =>
+            new ColumnSink<T>(Name, Field, Batch);
+    }
 }
 
 /// <summary>A <see cref="ColumnSink"/> of <typeparamref name="T"/> values.</summary>

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.IO.Compression;
 using System.Linq;
+using System.Numerics;
 using System.Threading.Tasks;
 using Parquet;
 using Parquet.Schema;
@@ -72,7 +73,7 @@ internal static class ParquetExporter
                         using ParquetRowGroupWriter group = writer.CreateRowGroup();
                         for (int i = 0; i < fields.Length; i++)
                         {
-                            await WriteAsync(group, fields[i], table.Columns[i], rows, times).ConfigureAwait(false);
+                            await WriteAsync(group, fields[i], table, table.Columns[i], rows, times).ConfigureAwait(false);
                         }
 
                         progress?.Invoke(rows.End - first, end - first);
@@ -108,22 +109,20 @@ internal static class ParquetExporter
         }
     }
 
-    private static Task WriteAsync(ParquetRowGroupWriter group, DataField field, TableColumn column, IndexRange rows, DateTime[] times) => column switch
+    private static Task WriteAsync(ParquetRowGroupWriter group, DataField field, TimeSeriesTable table, TableColumn column, IndexRange rows, DateTime[] times) =>
+        column.DataType switch
+        {
+            DataType.UnixSeconds => group.WriteAsync<DateTime>(field, FromSeconds(table.Column<int>(column.Name).AsSpan(rows), times), null, null, default),
+            DataType.DateTime => group.WriteAsync<DateTime>(field, FromTicks(table.Column<long>(column.Name).AsSpan(rows), times, column, rows.Start), null, null, default),
+            _ => DataTypeDispatch.Invoke(column.DataType, new ValueWriter(group, field, table, column.Name, rows)),
+        };
+
+    private sealed record ValueWriter(ParquetRowGroupWriter Group, DataField Field, TimeSeriesTable Table, string Name, IndexRange Rows) : IDataTypeFunc<Task>
     {
-        TableColumn<int> c when column.DataType == DataType.UnixSeconds => group.WriteAsync<DateTime>(field, FromSeconds(c.AsSpan(rows), times), null, null, default),
-        TableColumn<long> c when column.DataType == DataType.DateTime => group.WriteAsync<DateTime>(field, FromTicks(c.AsSpan(rows), times, column, rows.Start), null, null, default),
-        TableColumn<double> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<float> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<long> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<int> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<short> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<sbyte> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<ulong> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<uint> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<ushort> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        TableColumn<byte> c => group.WriteAsync(field, c.AsMemory(rows), null, null, default),
-        _ => throw new DataException($"'{column.Path}': a {column.DataType} column has no Parquet type."),
-    };
+        public Task Invoke<T>()
+            where T : unmanaged, INumber<T> =>
+            Group.WriteAsync(Field, Table.Column<T>(Name).AsMemory(Rows), null, null, default);
+    }
 
     private static ReadOnlyMemory<DateTime> FromSeconds(ReadOnlySpan<int> seconds, DateTime[] times)
     {

@@ -8,8 +8,7 @@ namespace ListMmf.Search;
 /// <summary>
 /// LowerBound and UpperBound over a sorted list through its <see cref="PageIndex{T}"/>: the index finds the page,
 /// then a search inside the page finds the item. One query at a time, or many interleaved so that their memory
-/// misses overlap. <c>inclusive</c> false is LowerBound (first item not less than the value), true is UpperBound
-/// (first item greater). Results are exactly those of <see cref="SortedSearch"/> over <c>[0, count)</c>.
+/// misses overlap. Results are exactly those of <see cref="SortedSearch"/> over <c>[0, count)</c>.
 /// </summary>
 internal static unsafe class IndexedSearch
 {
@@ -18,18 +17,18 @@ internal static unsafe class IndexedSearch
 
     /// <summary>The bound of <paramref name="value"/> among the first <paramref name="count"/> items, at least the index's count.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static long Bound<T>(PageIndex<T> index, T* items, long count, T value, bool inclusive)
+    public static long Bound<T>(PageIndex<T> index, T* items, long count, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        (long first, long length) = index.ItemsOfRank(index.Rank(value, inclusive), count);
-        return Within(items, first, length, value, inclusive);
+        (long first, long length) = index.ItemsOfRank(index.Rank(value, bound), count);
+        return Within(items, first, length, value, bound);
     }
 
     /// <summary>
     /// The bounds of every value in <paramref name="values"/>, in groups of <see cref="Group"/> whose index descents
     /// and page searches advance in lock step, each step prefetching what the next one reads.
     /// </summary>
-    public static void Bounds<T>(PageIndex<T> index, T* items, long count, ReadOnlySpan<T> values, Span<long> results, bool inclusive)
+    public static void Bounds<T>(PageIndex<T> index, T* items, long count, ReadOnlySpan<T> values, Span<long> results, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         Span<long> first = stackalloc long[Group];
@@ -58,7 +57,7 @@ internal static unsafe class IndexedSearch
                         continue;
                     }
 
-                    rank[q] = nodeStart + NodeSearch.CountBelow(keys + nodeStart, (int)Math.Min(nodeKeys, levelLength - nodeStart), group[q], inclusive);
+                    rank[q] = nodeStart + NodeSearch.CountBelow(keys + nodeStart, (int)Math.Min(nodeKeys, levelLength - nodeStart), group[q], bound);
                     if (below != null)
                     {
                         Prefetch(below + (rank[q] * nodeKeys));
@@ -88,7 +87,7 @@ internal static unsafe class IndexedSearch
 
                     long step = n >> 1;
                     long middle = first[q] + step;
-                    if (Before(items[middle], group[q], inclusive))
+                    if (SearchBounds.Before(items[middle], group[q], bound))
                     {
                         first[q] = middle + 1;
                         n -= step + 1;
@@ -115,7 +114,7 @@ internal static unsafe class IndexedSearch
 
             for (int q = 0; q < size; q++)
             {
-                results[start + q] = first[q] + NodeSearch.CountBelowInPage(items + first[q], (int)length[q], group[q], inclusive);
+                results[start + q] = first[q] + NodeSearch.CountBelowInPage(items + first[q], (int)length[q], group[q], bound);
             }
         }
     }
@@ -126,7 +125,7 @@ internal static unsafe class IndexedSearch
     /// way the comparison goes (the branch predictor's guess covers one of them; the prefetch the other).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static long Within<T>(T* items, long first, long length, T value, bool inclusive)
+    private static long Within<T>(T* items, long first, long length, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         int lineItems = PageIndex<T>.KeysPerNode;
@@ -136,7 +135,7 @@ internal static unsafe class IndexedSearch
             long middle = first + step;
             Prefetch(items + first + (step >> 1));
             Prefetch(items + middle + 1 + ((length - step - 1) >> 1));
-            if (Before(items[middle], value, inclusive))
+            if (SearchBounds.Before(items[middle], value, bound))
             {
                 first = middle + 1;
                 length -= step + 1;
@@ -148,12 +147,8 @@ internal static unsafe class IndexedSearch
         }
 
         // The last steps would stay in one or two cache lines, each an unpredictable branch: one compare instead.
-        return first + NodeSearch.CountBelowInPage(items + first, (int)length, value, inclusive);
+        return first + NodeSearch.CountBelowInPage(items + first, (int)length, value, bound);
     }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool Before<T>(T item, T value, bool inclusive)
-        where T : IComparisonOperators<T, T, bool> => inclusive ? item <= value : item < value;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Prefetch(void* address)

@@ -15,14 +15,14 @@ internal static unsafe class NodeSearch
     public static int KeysPerNode<T>() where T : unmanaged => sizeof(T) <= 16 ? 64 / sizeof(T) : 4;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int CountBelow<T>(T* node, int valid, T value, bool inclusive)
+    public static int CountBelow<T>(T* node, int valid, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         if (Vector512.IsHardwareAccelerated && Vector512<T>.IsSupported && sizeof(T) * KeysPerNode<T>() == 64)
         {
             Vector512<T> keys = Vector512.Load(node);
             Vector512<T> target = Vector512.Create(value);
-            ulong mask = (inclusive ? Vector512.LessThanOrEqual(keys, target) : Vector512.LessThan(keys, target)).ExtractMostSignificantBits();
+            ulong mask = (bound == SearchBound.Upper ? Vector512.LessThanOrEqual(keys, target) : Vector512.LessThan(keys, target)).ExtractMostSignificantBits();
             return BitOperations.PopCount(mask & ValidMask(valid));
         }
 
@@ -31,8 +31,8 @@ internal static unsafe class NodeSearch
             Vector256<T> target = Vector256.Create(value);
             Vector256<T> low = Vector256.Load(node);
             Vector256<T> high = Vector256.Load(node + Vector256<T>.Count);
-            ulong lowMask = (inclusive ? Vector256.LessThanOrEqual(low, target) : Vector256.LessThan(low, target)).ExtractMostSignificantBits();
-            ulong highMask = (inclusive ? Vector256.LessThanOrEqual(high, target) : Vector256.LessThan(high, target)).ExtractMostSignificantBits();
+            ulong lowMask = (bound == SearchBound.Upper ? Vector256.LessThanOrEqual(low, target) : Vector256.LessThan(low, target)).ExtractMostSignificantBits();
+            ulong highMask = (bound == SearchBound.Upper ? Vector256.LessThanOrEqual(high, target) : Vector256.LessThan(high, target)).ExtractMostSignificantBits();
             return BitOperations.PopCount((lowMask | (highMask << Vector256<T>.Count)) & ValidMask(valid));
         }
 
@@ -43,14 +43,14 @@ internal static unsafe class NodeSearch
             for (int part = 0; part < 4; part++)
             {
                 Vector128<T> keys = Vector128.Load(node + (part * Vector128<T>.Count));
-                ulong bits = (inclusive ? Vector128.LessThanOrEqual(keys, target) : Vector128.LessThan(keys, target)).ExtractMostSignificantBits();
+                ulong bits = (bound == SearchBound.Upper ? Vector128.LessThanOrEqual(keys, target) : Vector128.LessThan(keys, target)).ExtractMostSignificantBits();
                 mask |= bits << (part * Vector128<T>.Count);
             }
 
             return BitOperations.PopCount(mask & ValidMask(valid));
         }
 
-        return CountBelowOneByOne(node, valid, value, inclusive);
+        return CountBelowOneByOne(node, valid, value, bound);
     }
 
     /// <summary>
@@ -60,7 +60,7 @@ internal static unsafe class NodeSearch
     /// the end (so no keys, no read).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int CountBelowInPage<T>(T* keys, int valid, T value, bool inclusive)
+    public static int CountBelowInPage<T>(T* keys, int valid, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         if (valid == 0)
@@ -69,18 +69,18 @@ internal static unsafe class NodeSearch
         }
 
         return ((nuint)keys % PageIndex<T>.PageBytes) <= PageIndex<T>.PageBytes - 64
-            ? CountBelow(keys, valid, value, inclusive)
-            : CountBelowOneByOne(keys, valid, value, inclusive);
+            ? CountBelow(keys, valid, value, bound)
+            : CountBelowOneByOne(keys, valid, value, bound);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int CountBelowOneByOne<T>(T* keys, int valid, T value, bool inclusive)
+    private static int CountBelowOneByOne<T>(T* keys, int valid, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         int count = 0;
         for (int i = 0; i < valid; i++)
         {
-            count += (inclusive ? keys[i] <= value : keys[i] < value) ? 1 : 0;
+            count += SearchBounds.Before(keys[i], value, bound) ? 1 : 0;
         }
 
         return count;

@@ -112,11 +112,11 @@ internal sealed unsafe class PageIndex<T>
     }
 
     /// <summary>
-    /// How many fence keys are less than <paramref name="value"/> (at most, when <paramref name="inclusive"/>):
+    /// How many fence keys are less than <paramref name="value"/> (at most, for <see cref="SearchBound.Upper"/>):
     /// one node per level, top down.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public long Rank(T value, bool inclusive)
+    public long Rank(T value, SearchBound bound)
     {
         nint[] levelKeys = _levelKeys;
         long[] levelLengths = _levelLengths;
@@ -131,7 +131,7 @@ internal sealed unsafe class PageIndex<T>
                 return FenceCount;
             }
 
-            rank = start + NodeSearch.CountBelow((T*)levelKeys[level] + start, (int)Math.Min(NodeKeys, length - start), value, inclusive);
+            rank = start + NodeSearch.CountBelow((T*)levelKeys[level] + start, (int)Math.Min(NodeKeys, length - start), value, bound);
         }
 
         return rank;

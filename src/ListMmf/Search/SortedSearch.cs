@@ -13,38 +13,20 @@ internal static class SortedSearch
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long LowerBound<T, TSource>(ref TSource source, T value, long first, long last)
         where T : IComparisonOperators<T, T, bool>
-        where TSource : struct, IItemSource<T>
-    {
-        long count = last - first;
-        while (count > 0)
-        {
-            long step = count >> 1;
-            long middle = first + step;
-            if (source[middle] < value)
-            {
-                first = middle + 1;
-                count -= step + 1;
-            }
-            else
-            {
-                count = step;
-            }
-        }
-
-        return first;
-    }
-
-    /// <summary><see cref="UpperBound"/> when <paramref name="inclusive"/>, else <see cref="LowerBound"/>.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static long Bound<T, TSource>(ref TSource source, T value, long first, long last, bool inclusive)
-        where T : IComparisonOperators<T, T, bool>
         where TSource : struct, IItemSource<T> =>
-        inclusive ? UpperBound(ref source, value, first, last) : LowerBound(ref source, value, first, last);
+        Bound(ref source, value, first, last, SearchBound.Lower);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long UpperBound<T, TSource>(ref TSource source, T value, long first, long last)
         where T : IComparisonOperators<T, T, bool>
+        where TSource : struct, IItemSource<T> =>
+        Bound(ref source, value, first, last, SearchBound.Upper);
+
+    /// <summary>The first index in <c>[first, last)</c> not before the <paramref name="bound"/> of <paramref name="value"/>, or <paramref name="last"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long Bound<T, TSource>(ref TSource source, T value, long first, long last, SearchBound bound)
+        where T : IComparisonOperators<T, T, bool>
         where TSource : struct, IItemSource<T>
     {
         long count = last - first;
@@ -52,7 +34,7 @@ internal static class SortedSearch
         {
             long step = count >> 1;
             long middle = first + step;
-            if (source[middle] <= value)
+            if (SearchBounds.Before(source[middle], value, bound))
             {
                 first = middle + 1;
                 count -= step + 1;

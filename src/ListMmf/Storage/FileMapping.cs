@@ -33,27 +33,6 @@ internal abstract unsafe class FileMapping : IDisposable
 
     protected static StoragePlatform Platform => StoragePlatform.Current;
 
-    /// <summary>Maps <paramref name="file"/> with <paramref name="backend"/>, which <see cref="Resolve"/> has chosen.</summary>
-    public static FileMapping Create(FileStream file, string path, bool writable, MappingBackend backend) => backend switch
-    {
-        MappingBackend.Posix => Platform.MapPosix(file, path, writable),
-        _ => new MemoryMappedFileMapping(file, path, writable),
-    };
-
-    /// <summary>The backend <paramref name="backend"/> stands for on this system.</summary>
-    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on Windows, or this system is not supported at all.</exception>
-    public static MappingBackend Resolve(MappingBackend backend)
-    {
-        bool posix = Platform.SupportsPosixMapping;
-        return backend switch
-        {
-            MappingBackend.Default => posix ? MappingBackend.Posix : MappingBackend.MemoryMappedFile,
-            MappingBackend.Posix when !posix => throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS."),
-            MappingBackend.Posix or MappingBackend.MemoryMappedFile => backend,
-            _ => throw new ArgumentOutOfRangeException(nameof(backend), backend, "Unknown mapping backend."),
-        };
-    }
-
     /// <summary>
     /// Extends the file to <paramref name="newLength"/> bytes with its disk space allocated, then makes the new
     /// bytes addressable. A full disk fails here with a <see cref="ListMmfException"/> and leaves the file and the

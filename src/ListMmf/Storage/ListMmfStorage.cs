@@ -67,7 +67,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType, WriterOpening opening = WriterOpening.Locked, int replacedAttempts = FileReplacement.OpenAttempts)
         where T : unmanaged
     {
-        MappingBackend backend = FileMapping.Resolve(options.Backend);
+        MappingBackend backend = FileMappings.Resolve(options.Backend);
         long initialLength = LengthFor(options.InitialCapacity, sizeof(T), nameof(options));
         ThrowIfDirectory(path);
         WriterLock? writerLock = null;
@@ -116,7 +116,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not {DataTypes.Describe(dataType)}.");
             }
 
-            FileMapping mapping = FileMapping.Create(file, path, writable, backend);
+            FileMapping mapping = FileMappings.Open(file, path, writable, backend);
             return new ListMmfStorage(path, writable, file, mapping, writerLock, header, backend, options);
         }
         catch

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace ListMmf;
@@ -44,20 +45,17 @@ public abstract class TableColumn
     internal abstract void Dispose();
 
     /// <summary>Opens the value column <paramref name="info"/> with the item type its data-type code stores.</summary>
-    internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) => info.DataType switch
+    internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
+        DataTypeDispatch.StoresNumber(info.DataType)
+            ? DataTypeDispatch.Invoke(info.DataType, new Opener(table, info, path, access, options))
+            : throw new ArgumentOutOfRangeException(nameof(info), info.DataType, $"Column '{info.Name}': {info.DataType} cannot be a table column.");
+
+    private sealed record Opener(TimeSeriesTable Table, TableColumnInfo Info, string Path, FileAccess Access, ListMmfOptions Options) : IDataTypeFunc<TableColumn>
     {
-        DataType.SByte => TableColumn<sbyte>.OpenTyped(table, info, path, access, options),
-        DataType.Byte => TableColumn<byte>.OpenTyped(table, info, path, access, options),
-        DataType.Int16 => TableColumn<short>.OpenTyped(table, info, path, access, options),
-        DataType.UInt16 => TableColumn<ushort>.OpenTyped(table, info, path, access, options),
-        DataType.Int32 or DataType.UnixSeconds => TableColumn<int>.OpenTyped(table, info, path, access, options),
-        DataType.UInt32 => TableColumn<uint>.OpenTyped(table, info, path, access, options),
-        DataType.Int64 or DataType.DateTime => TableColumn<long>.OpenTyped(table, info, path, access, options),
-        DataType.UInt64 => TableColumn<ulong>.OpenTyped(table, info, path, access, options),
-        DataType.Single => TableColumn<float>.OpenTyped(table, info, path, access, options),
-        DataType.Double => TableColumn<double>.OpenTyped(table, info, path, access, options),
-        _ => throw new ArgumentOutOfRangeException(nameof(info), info.DataType, $"Column '{info.Name}': {info.DataType} cannot be a table column."),
-    };
+        public TableColumn Invoke<T>()
+            where T : unmanaged, INumber<T> =>
+            TableColumn<T>.OpenTyped(Table, Info, Path, Access, Options);
+    }
 }
 
 /// <summary>

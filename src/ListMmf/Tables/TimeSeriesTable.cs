@@ -89,12 +89,7 @@ public sealed class TimeSeriesTable : IDisposable
                 ? (ITimeSeries)new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions)
                 : new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions));
             _time = time;
-            opened.Add(time switch
-            {
-                ListMmfTimeSeriesDateTimeSeconds seconds => new TableColumn<int>(this, timeInfo, seconds.Keys.List, isTime: true),
-                ListMmfTimeSeriesDateTime ticks => new TableColumn<long>(this, timeInfo, ticks.Keys.List, isTime: true),
-                _ => throw new InvalidOperationException("Unknown time series."),
-            });
+            opened.Add(time.ToTableColumn(this, timeInfo));
             foreach (TableColumnInfo info in Schema.Columns)
             {
                 opened.Add(OpenPart(info, () => TableColumn.Open(this, info, PathOf(info), access, columnOptions)));
@@ -321,14 +316,14 @@ public sealed class TimeSeriesTable : IDisposable
     /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the Unix seconds a seconds time column stores: a copy of the keys.</summary>
     /// <exception cref="ListMmfDataTypeException">The time column stores DateTime ticks.</exception>
     public void AddRows(ReadOnlySpan<int> unixSeconds) =>
-        AddKeys(_time as ListMmfTimeSeriesDateTimeSeconds ?? throw WrongTimeKeys("Unix seconds (int)"), unixSeconds);
+        AddKeys(unixSeconds, "Unix seconds (int)");
 
     /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the DateTime ticks a ticks time column stores: a copy of the keys.</summary>
     /// <exception cref="ListMmfDataTypeException">The time column stores Unix seconds.</exception>
     /// <exception cref="ArgumentOutOfRangeException">A value is not a DateTime's ticks (negative, or past DateTime.MaxValue); nothing was published and the values were discarded.</exception>
     public void AddRows(ReadOnlySpan<long> ticks)
     {
-        var series = _time as ListMmfTimeSeriesDateTime ?? throw WrongTimeKeys("DateTime ticks (long)");
+        ThrowIfTimeKeysAreNot<long>("DateTime ticks (long)");
         for (int i = 0; i < ticks.Length; i++)
         {
             if ((ulong)ticks[i] > (ulong)DateTime.MaxValue.Ticks)
@@ -338,7 +333,7 @@ public sealed class TimeSeriesTable : IDisposable
             }
         }
 
-        AddKeys(series, ticks);
+        AddKeys(ticks, "DateTime ticks (long)");
     }
 
     /// <summary>
@@ -430,13 +425,14 @@ public sealed class TimeSeriesTable : IDisposable
         }
     }
 
-    private void AddKeys<TKey>(TimeSeriesMmf<TKey> time, ReadOnlySpan<TKey> keys)
-        where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool>
+    private void AddKeys<TKey>(ReadOnlySpan<TKey> keys, string given)
+        where TKey : unmanaged
     {
+        ThrowIfTimeKeysAreNot<TKey>(given);
         long rows = BeginPublish(keys.Length);
         try
         {
-            time.Keys.AddRange(keys);
+            _time.AddKeys(keys);
         }
         catch
         {
@@ -564,8 +560,13 @@ public sealed class TimeSeriesTable : IDisposable
         }
     }
 
-    private ListMmfDataTypeException WrongTimeKeys(string given) =>
-        new(_time.Path, $"the time column of table '{Path}' stores {DataTypes.Describe(_time.DataType)}; rows cannot be added with {given} keys.");
+    private void ThrowIfTimeKeysAreNot<TKey>(string given)
+    {
+        if (_time.KeyType != typeof(TKey))
+        {
+            throw new ListMmfDataTypeException(_time.Path, $"the time column of table '{Path}' stores {DataTypes.Describe(_time.DataType)}; rows cannot be added with {given} keys.");
+        }
+    }
 
     private void ThrowIfReadOnly()
     {

@@ -33,4 +33,14 @@ internal interface ITimeSeries : IDisposable
     void Flush();
 
     void Verify();
+
+    /// <summary>The stored key type: <see cref="int"/> for Unix seconds, <see cref="long"/> for DateTime ticks.</summary>
+    Type KeyType { get; }
+
+    /// <summary>Appends stored keys, whose type is <see cref="KeyType"/>.</summary>
+    void AddKeys<TKey>(ReadOnlySpan<TKey> keys)
+        where TKey : unmanaged;
+
+    /// <summary>The series' file as the time column of <paramref name="table"/>.</summary>
+    TableColumn ToTableColumn(TimeSeriesTable table, TableColumnInfo info);
 }

@@ -103,18 +103,18 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     }
 
     /// <summary>The first index whose key is not less than <paramref name="key"/>, or <see cref="Count"/>.</summary>
-    public long LowerBound(TKey key) => Bound(key, inclusive: false);
+    public long LowerBound(TKey key) => Bound(key, 0, null, SearchBound.Lower);
 
     /// <summary>The first index in <c>[first, last)</c> whose key is not less than <paramref name="key"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long LowerBound(TKey key, long first, long last) => Bound(key, first, last, inclusive: false);
+    public long LowerBound(TKey key, long first, long last) => Bound(key, first, last, SearchBound.Lower);
 
     /// <summary>The first index whose key is greater than <paramref name="key"/>, or <see cref="Count"/>.</summary>
-    public long UpperBound(TKey key) => Bound(key, inclusive: true);
+    public long UpperBound(TKey key) => Bound(key, 0, null, SearchBound.Upper);
 
     /// <summary>The first index in <c>[first, last)</c> whose key is greater than <paramref name="key"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long UpperBound(TKey key, long first, long last) => Bound(key, first, last, inclusive: true);
+    public long UpperBound(TKey key, long first, long last) => Bound(key, first, last, SearchBound.Upper);
 
     /// <summary>The indices of the rows whose key equals <paramref name="key"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(TKey key)
@@ -207,21 +207,14 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
     /// <inheritdoc/>
     public override string ToString() => $"KeyedListMmf<{typeof(TRow).Name}, {typeof(TKey).Name}>('{Path}', {Order}, Count = {Count:N0})";
 
-    private long Bound(TKey key, bool inclusive)
+    /// <summary>The bound within <c>[first, last)</c>, or among every row published when <paramref name="last"/> is null.</summary>
+    private long Bound(TKey key, long first, long? last, SearchBound bound)
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);
+        long end = last ?? count;
+        SortedListMmf<int>.CheckRange(first, end, count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long result = SortedSearch.Bound(ref keys, new ComparableKey<TKey>(key), 0, count, inclusive);
-        GC.KeepAlive(_list);
-        return result;
-    }
-
-    private long Bound(TKey key, long first, long last, bool inclusive)
-    {
-        PointerSource<TRow> rows = _list.Snapshot(out long count);
-        SortedListMmf<int>.CheckRange(first, last, count);
-        var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long result = SortedSearch.Bound(ref keys, new ComparableKey<TKey>(key), first, last, inclusive);
+        long result = SortedSearch.Bound(ref keys, new ComparableKey<TKey>(key), first, end, bound);
         GC.KeepAlive(_list);
         return result;
     }

@@ -171,18 +171,18 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     public ReadOnlyMemory<T> AsMemory(IndexRange range) => _list.AsMemory(range.Start, IntLength(range));
 
     /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
-    public long LowerBound(T value) => Bound(value, inclusive: false);
+    public long LowerBound(T value) => Bound(value, 0, null, SearchBound.Lower);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is not less than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long LowerBound(T value, long first, long last) => Bound(value, first, last, inclusive: false);
+    public long LowerBound(T value, long first, long last) => Bound(value, first, last, SearchBound.Lower);
 
     /// <summary>The first index whose item is greater than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
-    public long UpperBound(T value) => Bound(value, inclusive: true);
+    public long UpperBound(T value) => Bound(value, 0, null, SearchBound.Upper);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long UpperBound(T value, long first, long last) => Bound(value, first, last, inclusive: true);
+    public long UpperBound(T value, long first, long last) => Bound(value, first, last, SearchBound.Upper);
 
     /// <summary>
     /// The <see cref="LowerBound(T)"/> of every value in <paramref name="values"/>, into <paramref name="results"/>:
@@ -190,11 +190,11 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// each of them several times cheaper on a large list. All are answered against one count. No allocation.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
-    public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, inclusive: false);
+    public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, SearchBound.Lower);
 
     /// <summary>The <see cref="UpperBound(T)"/> of every value in <paramref name="values"/>; see <see cref="LowerBound(ReadOnlySpan{T}, Span{long})"/>.</summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
-    public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, inclusive: true);
+    public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, SearchBound.Upper);
 
     /// <summary>The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it would be inserted.</summary>
     public IndexRange EqualRange(T value) => EqualRange(value, 0, Count);
@@ -276,30 +276,20 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// <inheritdoc/>
     public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
 
-    /// <summary>LowerBound (<paramref name="inclusive"/> false) or UpperBound over the whole list, against one count snapshot.</summary>
-    private long Bound(T value, bool inclusive)
-    {
-        PointerSource<T> items = _list.Snapshot(out long count);
-        PageIndex<T>? index = IndexFor(items.Pointer, count);
-        long result = index is not null
-            ? IndexedSearch.Bound(index, items.Pointer, count, value, inclusive)
-            : SortedSearch.Bound(ref items, value, 0, count, inclusive);
-        GC.KeepAlive(_list);
-        return result;
-    }
-
     /// <summary>
-    /// The bound within <c>[first, last)</c>. Over a wide range, the bound over the whole list clamped to the range
-    /// (the list is sorted, so that is the same answer), which the index makes fast.
+    /// The bound within <c>[first, last)</c>, or among every item published when <paramref name="last"/> is null,
+    /// against one count. Over a wide range, the bound over the whole list clamped to the range (the list is sorted,
+    /// so that is the same answer), which the index makes fast.
     /// </summary>
-    private long Bound(T value, long first, long last, bool inclusive)
+    private long Bound(T value, long first, long? last, SearchBound bound)
     {
         PointerSource<T> items = _list.Snapshot(out long count);
-        CheckRange(first, last, count);
-        PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
+        long end = last ?? count;
+        CheckRange(first, end, count);
+        PageIndex<T>? index = end - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
         long result = index is not null
-            ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, inclusive), first, last)
-            : SortedSearch.Bound(ref items, value, first, last, inclusive);
+            ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, bound), first, end)
+            : SortedSearch.Bound(ref items, value, first, end, bound);
         GC.KeepAlive(_list);
         return result;
     }
@@ -308,9 +298,9 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
     /// The LowerBound of each value among the first <paramref name="count"/> items at most (for the DateTime
     /// batches, which answer all their chunks against one count).
     /// </summary>
-    internal void LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results, long count) => Bounds(values, results, inclusive: false, count);
+    internal void LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results, long count) => Bounds(values, results, SearchBound.Lower, count);
 
-    private void Bounds(ReadOnlySpan<T> values, Span<long> results, bool inclusive, long countLimit = long.MaxValue)
+    private void Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound, long countLimit = long.MaxValue)
     {
         if (results.Length < values.Length)
         {
@@ -322,13 +312,13 @@ public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         if (index is not null)
         {
-            IndexedSearch.Bounds(index, items.Pointer, count, values, results, inclusive);
+            IndexedSearch.Bounds(index, items.Pointer, count, values, results, bound);
         }
         else
         {
             for (int i = 0; i < values.Length; i++)
             {
-                results[i] = SortedSearch.Bound(ref items, values[i], 0, count, inclusive);
+                results[i] = SortedSearch.Bound(ref items, values[i], 0, count, bound);
             }
         }
 

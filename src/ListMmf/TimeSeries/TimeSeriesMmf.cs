@@ -207,6 +207,21 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>, 
     /// <inheritdoc cref="ListMmf{T}.TruncateBeginning"/>
     public void TruncateBeginning(long count) => Keys.TruncateBeginning(count);
 
+    Type ITimeSeries.KeyType => typeof(TKey);
+
+    void ITimeSeries.AddKeys<TStored>(ReadOnlySpan<TStored> keys)
+    {
+        if (typeof(TStored) != typeof(TKey))
+        {
+            throw new InvalidOperationException($"'{Path}' stores {typeof(TKey).Name} keys, not {typeof(TStored).Name}.");
+        }
+
+        Keys.AddRange(MemoryMarshal.Cast<TStored, TKey>(keys));
+    }
+
+    TableColumn ITimeSeries.ToTableColumn(TimeSeriesTable table, TableColumnInfo info) =>
+        new TableColumn<TKey>(table, info, Keys.List, isTime: true);
+
     /// <inheritdoc cref="ListMmf{T}.Dispose"/>
     public void Dispose()
     {

@@ -21,10 +21,6 @@ internal abstract unsafe class StoragePlatform
     /// <summary>Whether the <see cref="MappingBackend.Posix"/> backend (libc <c>mmap</c>) runs here.</summary>
     public abstract bool SupportsPosixMapping { get; }
 
-    /// <summary>Maps the file with libc <c>mmap</c>.</summary>
-    /// <exception cref="PlatformNotSupportedException">Not on this system (<see cref="SupportsPosixMapping"/> is false).</exception>
-    public abstract FileMapping MapPosix(FileStream file, string path, bool writable);
-
     /// <summary>
     /// Refuses processes whose view of the file would be wrong: on 32-bit, <c>Volatile.Read(ref long)</c> is a
     /// locked compare-exchange that writes (and faults on a read-only mapping), and the 64-bit <c>off_t</c>

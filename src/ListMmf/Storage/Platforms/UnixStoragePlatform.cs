@@ -28,8 +28,6 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     public override bool SupportsPosixMapping => true;
 
-    public override FileMapping MapPosix(FileStream file, string path, bool writable) => new PosixFileMapping(file, path, writable);
-
     public override void FlushFile(SafeFileHandle file, string path)
     {
         using var lease = new DescriptorLease(file);

@@ -25,9 +25,6 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     public override bool SupportsPosixMapping => false;
 
-    public override FileMapping MapPosix(FileStream file, string path, bool writable) =>
-        throw new PlatformNotSupportedException("The Posix mapping backend needs Linux or macOS.");
-
     public override void FlushFile(SafeFileHandle file, string path)
     {
         if (!Kernel32.FlushFileBuffers(file))
