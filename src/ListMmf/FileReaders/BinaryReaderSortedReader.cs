@@ -7,11 +7,11 @@ using System.Runtime.InteropServices;
 namespace ListMmf;
 
 /// <summary>
-/// Each probe seeks the <see cref="BinaryReader"/>'s stream and reads the item's bytes through the reader: the
-/// seed study's "File I/O (BinaryReader)" reader.
+/// Each probe seeks the <see cref="BinaryReader"/>'s stream and reads the item's bytes through the reader:
+/// the study's "File I/O (BinaryReader)" reader, a benchmark peer.
 /// </summary>
 /// <typeparam name="T">The key type.</typeparam>
-public sealed class BinaryReaderSortedReader<T> : SortedFileReader<T>
+internal sealed class BinaryReaderSortedReader<T> : SortedFileReader<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
     private readonly BinaryReader _reader;

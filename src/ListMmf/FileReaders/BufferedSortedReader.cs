@@ -9,11 +9,11 @@ namespace ListMmf;
 
 /// <summary>
 /// Keeps one aligned 64 KiB block of the file in a pooled buffer and reads a new block with
-/// <see cref="RandomAccess"/> when a probe falls outside it: the seed study's "Optimized Buffered I/O" reader.
+/// <see cref="RandomAccess"/> when a probe falls outside it: the study's "Optimized Buffered I/O" reader, a benchmark peer.
 /// Only the last probes of a binary search land in the same block, which is why it does not beat plain reads.
 /// </summary>
 /// <typeparam name="T">The key type.</typeparam>
-public sealed class BufferedSortedReader<T> : SortedFileReader<T>
+internal sealed class BufferedSortedReader<T> : SortedFileReader<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
     /// <summary>The block size, a multiple of every page size.</summary>

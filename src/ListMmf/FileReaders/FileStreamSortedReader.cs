@@ -8,10 +8,10 @@ namespace ListMmf;
 
 /// <summary>
 /// Each probe is <see cref="FileStream.Seek"/> then <see cref="Stream.ReadExactly(Span{byte})"/> into a stack
-/// span: the seed study's "File I/O (Span&lt;T&gt;)" reader, with FileStream's default buffer.
+/// span: the study's "File I/O (Span&lt;T&gt;)" reader (a benchmark peer), with FileStream's default buffer.
 /// </summary>
 /// <typeparam name="T">The key type.</typeparam>
-public sealed class FileStreamSortedReader<T> : SortedFileReader<T>
+internal sealed class FileStreamSortedReader<T> : SortedFileReader<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
     private readonly FileStream _stream;
