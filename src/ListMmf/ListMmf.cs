@@ -31,7 +31,7 @@ namespace ListMmf;
 /// process dies. Call <see cref="Flush"/> for durability against power loss.</para>
 /// </remarks>
 /// <typeparam name="T">The item type: any unmanaged value type.</typeparam>
-public sealed unsafe class ListMmf<T> : IEnumerable<T>, IDisposable
+public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     where T : unmanaged
 {
     private readonly ListMmfOptions _options;

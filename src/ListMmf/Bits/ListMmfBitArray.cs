@@ -20,7 +20,7 @@ namespace ListMmf;
 /// arrays of up to 2^31 words (68.7 billion bits) and throw <see cref="OverflowException"/> beyond. An instance is
 /// not thread-safe.
 /// </remarks>
-public sealed unsafe class ListMmfBitArray : IDisposable
+public sealed unsafe class ListMmfBitArray : IListMmf
 {
     private const int BitCountOffset = ListMmfHeader.Size;
     private const int WordsOffset = ListMmfHeader.Size + sizeof(long);
@@ -82,6 +82,9 @@ public sealed unsafe class ListMmfBitArray : IDisposable
 
     /// <summary>Whether this instance is the file's writer.</summary>
     public bool IsWritable => _storage.IsWritable;
+
+    /// <summary><see cref="DataType.Bit"/>, the code in the file's header.</summary>
+    public DataType DataType => DataType.Bit;
 
     /// <summary>The number of bits published.</summary>
     /// <exception cref="ListMmfFormatException">The bit count was damaged after opening.</exception>

@@ -21,7 +21,7 @@ namespace ListMmf;
 /// describes.</para>
 /// <para>An instance is not thread-safe; give each thread its own reader.</para>
 /// </remarks>
-public sealed class IntegerListMmf : IDisposable
+public sealed class IntegerListMmf : IListMmf
 {
     private const int CopyChunk = 1 << 16;
 

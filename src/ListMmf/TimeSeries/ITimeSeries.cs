@@ -6,14 +6,8 @@ namespace ListMmf;
 /// What a table needs of its time column, whichever key type the series stores: the DateTime members that
 /// <see cref="TimeSeriesMmf{TKey}"/> offers publicly.
 /// </summary>
-internal interface ITimeSeries : IDisposable
+internal interface ITimeSeries : IListMmf
 {
-    string Path { get; }
-
-    long Count { get; }
-
-    DataType DataType { get; }
-
     DateTime this[long index] { get; }
 
     void Add(DateTime time);
@@ -29,8 +23,6 @@ internal interface ITimeSeries : IDisposable
     void CopyTo(IndexRange range, Span<DateTime> destination);
 
     void Truncate(long newCount);
-
-    void Flush();
 
     void Verify();
 

@@ -24,7 +24,7 @@ namespace ListMmf;
 /// <typeparam name="TKey">The key the rows are sorted by, compared with <see cref="IComparable{T}.CompareTo"/> (for
 /// floating-point keys that puts NaN before every number).</typeparam>
 /// <typeparam name="TSelector">Picks the key out of a row.</typeparam>
-public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRow>, IDisposable
+public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnumerable<TRow>
     where TRow : unmanaged
     where TKey : IComparable<TKey>
     where TSelector : IKeySelector<TRow, TKey>
@@ -52,6 +52,12 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IEnumerable<TRo
 
     /// <summary>The full path of the file.</summary>
     public string Path => _list.Path;
+
+    /// <summary>Whether this instance is the file's writer.</summary>
+    public bool IsWritable => _list.IsWritable;
+
+    /// <summary>The data-type code in the file's header.</summary>
+    public DataType DataType => _list.DataType;
 
     /// <summary>The number of rows published; see <see cref="ListMmf{T}.Count"/>.</summary>
     public long Count => _list.Count;

@@ -19,7 +19,7 @@ namespace ListMmf;
 /// <see cref="Verify()"/> checks it.
 /// </remarks>
 /// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>, <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
-public sealed unsafe class SortedListMmf<T> : IEnumerable<T>, IDisposable
+public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
     /// <summary>

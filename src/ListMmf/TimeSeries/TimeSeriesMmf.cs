@@ -21,7 +21,7 @@ namespace ListMmf;
 /// clamps it into a wrong answer.</para>
 /// </remarks>
 /// <typeparam name="TKey">The stored key.</typeparam>
-public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>, IDisposable
+public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
 {
     private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
