@@ -11,15 +11,10 @@ namespace ListMmf;
 /// does not fit.
 /// </summary>
 /// <remarks>
-/// <para><b>Replacing the file.</b> Widening and <see cref="TruncateBeginning"/> rewrite the list into a new file
-/// under a temporary name, make it durable, mark the old file replaced and rename the new one over it: the old
-/// file's values are never changed, so a failure (a full disk) leaves it whole. A reader of this type sees the mark
-/// on its next <see cref="Count"/> or read and opens the path again; no reader reads one file's bytes as another
-/// width. A reader that opened the file as a plain <see cref="ListMmf{T}"/> keeps the old file until it reopens. A
-/// failure before the rename leaves the file unchanged and says so; once renamed, the new file is the list, and if
-/// it cannot be opened the list refuses every later call. Windows replaces the file as <see cref="ListMmf{T}.TruncateBeginning"/>
-/// describes.</para>
-/// <para>An instance is not thread-safe; give each thread its own reader.</para>
+/// Widening and <see cref="TruncateBeginning"/> write a new file and rename it over the old one, which is never
+/// changed, so a failure (a full disk) leaves it whole; readers of this type reopen the path when they see the old
+/// file marked replaced. The README's "How it works" section has the steps. Not thread-safe: give each thread its
+/// own reader.
 /// </remarks>
 public sealed class IntegerListMmf : IListMmf
 {

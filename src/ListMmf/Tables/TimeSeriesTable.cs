@@ -7,38 +7,21 @@ namespace ListMmf;
 
 /// <summary>
 /// A table of ticks or bars in a folder: one time column and any number of value columns, each an ordinary ListMmf
-/// file (readable on its own by <see cref="ListMmf{T}"/>, the existing ListMmf library, or the Python reader), with
-/// a small manifest, <c>table.json</c>, naming them. Rows are appended by one writer and read live by any number of
-/// readers, in this process or others, and searched by time.
+/// file, named by a manifest (<c>table.json</c>). One writer appends rows; readers in any process see whole rows only.
 /// </summary>
 /// <remarks>
-/// <para><b>Publication.</b> The writer stores a row's value in every value column first
-/// (<see cref="TableColumn{T}.Add"/>), then appends its time (<see cref="AddRow(DateTime)"/>): the time column's count,
-/// written last with release semantics, is the table's published <see cref="RowCount"/>, and every read of a column
-/// is bounded by it (acquire). A reader therefore never sees a row whose columns are not all written, on x64 and
-/// ARM64 alike. The value columns may run ahead of it while a row is being added.</para>
-/// <para><b>Crashes.</b> A writer that dies between its value columns and the time column leaves values past the
-/// published rows; the next writer's open trims them and says so in <see cref="Repairs"/>. Published rows are never
-/// lost. A column holding fewer values than the published rows is damage by another program: the open refuses it
-/// and changes nothing.</para>
-/// <para><b>Writers.</b> One writer per table: the writer holds a lock on the table (a sidecar of the manifest) and
-/// every column file's own writer lock while it is open.</para>
-/// <para>An instance is not thread-safe: give each thread its own reader.</para>
+/// The writer adds a value to every value column (<see cref="TableColumn{T}.Add"/>), then publishes the row with
+/// <see cref="AddRow(DateTime)"/>. Values of a row a killed writer never published are trimmed by the next writer's
+/// open (<see cref="Repairs"/>). Not thread-safe: give each thread its own reader. The README's "Tables" section
+/// has the publication and crash rules.
 /// </remarks>
 /// <example>
 /// <code>
 /// var schema = new TimeSeriesTableSchema("time").Add&lt;double&gt;("price").Add&lt;int&gt;("size");
 /// using var table = TimeSeriesTable.Create(folder, schema);
-/// TableColumn&lt;double&gt; price = table.Column&lt;double&gt;("price");
-/// TableColumn&lt;int&gt; size = table.Column&lt;int&gt;("size");
-/// price.Add(4501.25);
-/// size.Add(3);
+/// table.Column&lt;double&gt;("price").Add(4501.25);
+/// table.Column&lt;int&gt;("size").Add(3);
 /// table.AddRow(new DateTime(2024, 1, 2, 14, 30, 0));
-///
-/// using var reader = TimeSeriesTable.Open(folder, FileAccess.Read);
-/// IndexRange morning = reader.FindRange(from, to);
-/// double volume = 0;
-/// foreach (int s in reader.Column&lt;int&gt;("size").AsSpan(morning)) volume += s;
 /// </code>
 /// </example>
 public sealed class TimeSeriesTable : IDisposable
