@@ -27,7 +27,8 @@ internal static class ArrowBuffers
         };
 
     /// <summary>An array of <paramref name="type"/> whose value buffer is <paramref name="values"/> itself.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The values take more than <see cref="int.MaxValue"/> bytes, which an Arrow buffer of .NET cannot hold.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The values take more than <see cref="int.MaxValue"/> bytes,
+    /// which an Arrow buffer of .NET cannot hold.</exception>
     public static unsafe IArrowArray Wrap<T>(ReadOnlyMemory<T> values, IArrowType type, string source)
         where T : unmanaged
     {
@@ -35,7 +36,9 @@ internal static class ArrowBuffers
         {
             throw new ArgumentOutOfRangeException(
                 nameof(values),
-                $"'{source}': {values.Length:N0} {typeof(T).Name} values take {(long)values.Length * sizeof(T):N0} bytes, and a .NET Arrow buffer holds at most {int.MaxValue:N0}; hand the rows over in batches of at most {int.MaxValue / sizeof(T):N0} (ToRecordBatches).");
+                $"'{source}': {values.Length:N0} {typeof(T).Name} values take {(long)values.Length * sizeof(T):N0} " +
+                    $"bytes, and a .NET Arrow buffer holds at most {int.MaxValue:N0}; hand the rows over in batches " +
+                        $"of at most {int.MaxValue / sizeof(T):N0} (ToRecordBatches).");
         }
 
         var data = new ArrayData(type, values.Length, nullCount: 0, offset: 0, [ArrowBuffer.Empty, new ArrowBuffer(values.AsBytes())], []);

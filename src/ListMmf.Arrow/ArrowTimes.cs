@@ -34,7 +34,10 @@ internal static class ArrowTimes
         return new Field(name, type, nullable: false, [new KeyValuePair<string, string>(DataTypeKey, dataType.ToString())]);
     }
 
-    /// <summary>Unix seconds widened to a seconds timestamp, the stored <see cref="int.MinValue"/> as what it stands for, DateTime.MinValue.</summary>
+    /// <summary>
+    /// Unix seconds widened to a seconds timestamp, the stored <see cref="int.MinValue"/> as what it stands for,
+    /// DateTime.MinValue.
+    /// </summary>
     public static TimestampArray FromSeconds(ReadOnlySpan<int> seconds)
     {
         long minValue = (DateTime.MinValue.Ticks - EpochTicks) / TimeSpan.TicksPerSecond;
@@ -57,7 +60,9 @@ internal static class ArrowTimes
             long sinceEpoch = ticks[i] - EpochTicks;
             if (Math.Abs(sinceEpoch) > MaxTicksFromEpoch)
             {
-                throw new ListMmfException(source, $"row {firstRow + i:N0}: the time {new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what an Arrow nanosecond timestamp holds (1677-09-21 to 2262-04-11); hand the column over as ArrowTimeColumn.Stored.");
+                throw new ListMmfException(source, $"row {firstRow + i:N0}: the time " +
+                    $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what an Arrow nanosecond " +
+                        $"timestamp holds (1677-09-21 to 2262-04-11); hand the column over as ArrowTimeColumn.Stored.");
             }
 
             values[i] = sinceEpoch * 100;

@@ -42,21 +42,29 @@ public static class ListMmfArrowExtensions
         long count = list.Count;
         return count <= int.MaxValue
             ? list.ToArrowArray(0, (int)count)
-            : throw new ArgumentOutOfRangeException(nameof(list), count, $"'{list.Path}' holds {count:N0} items, and an Arrow array at most {int.MaxValue:N0}; hand them over in ranges.");
+            : throw new ArgumentOutOfRangeException(nameof(list), count, $"'{list.Path}' holds {count:N0} items, and " +
+                $"an Arrow array at most {int.MaxValue:N0}; hand them over in ranges.");
     }
 
-    /// <summary><paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array over the mapping.</summary>
+    /// <summary>
+    /// <paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array
+    /// over the mapping.
+    /// </summary>
     /// <exception cref="NotSupportedException"><typeparamref name="T"/> is not a primitive number type Arrow has.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or takes more than 2 GiB.</exception>
     public static IArrowArray ToArrowArray<T>(this ListMmf<T> list, long start, int length)
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
-        IArrowType type = ArrowBuffers.TypeOf<T>() ?? throw new NotSupportedException($"'{list.Path}' holds {typeof(T).Name} items; Arrow arrays are made of primitive numbers (sbyte to ulong, float, double).");
+        IArrowType type = ArrowBuffers.TypeOf<T>() ?? throw new NotSupportedException($"'{list.Path}' holds " +
+            $"{typeof(T).Name} items; Arrow arrays are made of primitive numbers (sbyte to ulong, float, double).");
         return ArrowBuffers.Wrap(list.AsMemory(start, length), type, list.Path);
     }
 
-    /// <summary>The times of <paramref name="range"/> of a time series, as an Arrow timestamp array or, with <see cref="ArrowTimeColumn.Stored"/>, the stored values over the mapping.</summary>
+    /// <summary>
+    /// The times of <paramref name="range"/> of a time series, as an Arrow timestamp array or, with
+    /// <see cref="ArrowTimeColumn.Stored"/>, the stored values over the mapping.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the series, or takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
     public static IArrowArray ToArrowArray<TKey>(this TimeSeriesMmf<TKey> series, IndexRange range, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
@@ -66,13 +74,20 @@ public static class ListMmfArrowExtensions
         return TimeArray(series.AsMemory(range), series.DataType, time, series.Path, range.Start);
     }
 
-    /// <summary>The Arrow schema of <paramref name="table"/>'s record batches: its time column first, then its value columns, none nullable.</summary>
+    /// <summary>
+    /// The Arrow schema of <paramref name="table"/>'s record batches: its time column first, then its value columns,
+    /// none nullable.
+    /// </summary>
     public static Schema ToArrowSchema(this TimeSeriesTable table, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
     {
         ArgumentNullException.ThrowIfNull(table);
         var fields = table.Columns.Select(column => ArrowTimes.IsTime(column.DataType)
             ? ArrowTimes.Field(column.Name, column.DataType, time)
-            : new Field(column.Name, ValueType(column), nullable: false, [new KeyValuePair<string, string>(ArrowTimes.DataTypeKey, column.DataType.ToString())]));
+            : new Field(
+                column.Name,
+                ValueType(column),
+                nullable: false,
+                [new KeyValuePair<string, string>(ArrowTimes.DataTypeKey, column.DataType.ToString())]));
         return new Schema(fields, [new(TimeColumnKey, table.Schema.Time.Name), new(OrderKey, table.Schema.Order.ToString())]);
     }
 
@@ -84,7 +99,10 @@ public static class ListMmfArrowExtensions
         return table.ToRecordBatch(new IndexRange(0, table.RowCount), time);
     }
 
-    /// <summary>The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange"/>) as one record batch over the mapping.</summary>
+    /// <summary>
+    /// The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange"/>) as one record
+    /// batch over the mapping.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or a column of it takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
     public static RecordBatch ToRecordBatch(this TimeSeriesTable table, IndexRange rows, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
@@ -92,16 +110,25 @@ public static class ListMmfArrowExtensions
         ArgumentNullException.ThrowIfNull(table);
         if (rows.Start < 0 || rows.Length is < 0 or > int.MaxValue || rows.End > table.RowCount)
         {
-            throw new ArgumentOutOfRangeException(nameof(rows), rows, $"'{table.Path}': a batch holds at most {int.MaxValue:N0} of the table's {table.RowCount:N0} published rows.");
+            throw new ArgumentOutOfRangeException(nameof(rows), rows, $"'{table.Path}': a batch holds at most " +
+                $"{int.MaxValue:N0} of the table's {table.RowCount:N0} published rows.");
         }
 
-        IArrowArray[] arrays = table.Columns.Select(column => DataTypeDispatch.Invoke(column.DataType, new ArrowColumn(table, column.Name, rows, time))).ToArray();
+        IArrowArray[] arrays = table.Columns.Select(column => DataTypeDispatch.Invoke(
+            column.DataType,
+            new ArrowColumn(table, column.Name, rows, time))).ToArray();
         return new RecordBatch(table.ToArrowSchema(time), arrays, (int)rows.Length);
     }
 
-    /// <summary>The rows published now, as record batches of <paramref name="rowsPerBatch"/> rows (the last one shorter) over the mapping, made as they are enumerated.</summary>
+    /// <summary>
+    /// The rows published now, as record batches of <paramref name="rowsPerBatch"/> rows (the last one shorter) over
+    /// the mapping, made as they are enumerated.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="rowsPerBatch"/> is not positive.</exception>
-    public static IEnumerable<RecordBatch> ToRecordBatches(this TimeSeriesTable table, int rowsPerBatch = DefaultRowsPerBatch, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    public static IEnumerable<RecordBatch> ToRecordBatches(
+        this TimeSeriesTable table,
+        int rowsPerBatch = DefaultRowsPerBatch,
+        ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
     {
         ArgumentNullException.ThrowIfNull(table);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
@@ -114,7 +141,11 @@ public static class ListMmfArrowExtensions
     /// over it, so <paramref name="path"/> never holds a partial file. Returns the rows written.
     /// </summary>
     /// <exception cref="IOException">Writing failed; <paramref name="path"/> is as it was.</exception>
-    public static long WriteArrowFile(this TimeSeriesTable table, string path, ArrowTimeColumn time = ArrowTimeColumn.Timestamp, int rowsPerBatch = DefaultRowsPerBatch)
+    public static long WriteArrowFile(
+        this TimeSeriesTable table,
+        string path,
+        ArrowTimeColumn time = ArrowTimeColumn.Timestamp,
+        int rowsPerBatch = DefaultRowsPerBatch)
     {
         ArgumentNullException.ThrowIfNull(table);
         ArgumentException.ThrowIfNullOrEmpty(path);

@@ -46,12 +46,15 @@ internal static class Cli
             error.WriteLine($"listmmf: {exception.Message}");
             return BadUsage;
         }
-        catch (Exception exception) when (exception is DataException or IOException or InvalidDataException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        catch (Exception exception) when (exception is DataException or IOException or InvalidDataException
+            or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
             error.WriteLine($"listmmf: {OneLine(exception.Message)}");
             return BadData;
         }
     }
 
-    private static string OneLine(string message) => string.Join(" ", message.Split(['\r', '\n', '\t'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+    private static string OneLine(string message) => string.Join(
+        " ",
+        message.Split(['\r', '\n', '\t'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 }

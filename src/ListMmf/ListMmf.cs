@@ -39,7 +39,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>The file's storage; replaced when the file is (<see cref="TruncateBeginning"/>).</summary>
     private ListMmfStorage _storage;
 
-    /// <summary>The storage of the file this list last moved away from (replaced, or followed a replacement of): kept mapped for spans taken before, until the next move.</summary>
+    /// <summary>
+    /// The storage of the file this list last moved away from (replaced, or followed a replacement of): kept mapped
+    /// for spans taken before, until the next move.
+    /// </summary>
     private ListMmfStorage? _retired;
 
     /// <summary>Set when a replacement renamed the new file into place and the list could not open it: every later call throws it.</summary>
@@ -71,16 +74,19 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>
     /// Opens the ListMmf file at <paramref name="path"/>, creating it when opened for writing and missing.
     /// </summary>
-    /// <param name="path">The file. A writer also holds an exclusive lock on a sidecar, the file's real path (symbolic links resolved) plus <c>".writer-lock"</c>, while it lives.</param>
+    /// <param name="path">The file. A writer also holds an exclusive lock on a sidecar, the file's real path
+    /// (symbolic links resolved) plus <c>".writer-lock"</c>, while it lives.</param>
     /// <param name="access"><see cref="FileAccess.ReadWrite"/> for the one writer, <see cref="FileAccess.Read"/> for a reader.</param>
     /// <param name="options">Backend and initial capacity; <see cref="ListMmfOptions.Default"/> when null.</param>
     /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file. It was not changed.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds another item type. It was not changed.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the file open for writing.</exception>
-    /// <exception cref="ListMmfException">The file could not be created, locked or mapped (a full disk, a read-only file system, locking unavailable, a failed flush); the message names the file and the OS error.</exception>
+    /// <exception cref="ListMmfException">The file could not be created, locked or mapped (a full disk, a read-only
+    /// file system, locking unavailable, a failed flush); the message names the file and the OS error.</exception>
     /// <exception cref="FileNotFoundException">A reader was opened on a file, or in a directory, that does not exist.</exception>
     /// <exception cref="DirectoryNotFoundException">A writer was opened in a directory that does not exist.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><see cref="ListMmfOptions.InitialCapacity"/> is negative or more than any file can hold.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="ListMmfOptions.InitialCapacity"/> is negative or
+    /// more than any file can hold.</exception>
     /// <exception cref="PlatformNotSupportedException">A 32-bit or big-endian process, or a system other than Windows, Linux and macOS.</exception>
     public ListMmf(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
         : this(path, access, options, DataTypes.For<T>(), requireDataType: false)
@@ -92,7 +98,13 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <paramref name="requireDataType"/> an existing file must have exactly that code. <paramref name="opening"/>
     /// says whether a writer takes the file's lock or its caller holds it.
     /// </summary>
-    internal ListMmf(string path, FileAccess access, ListMmfOptions? options, DataType dataType, bool requireDataType, WriterOpening opening = WriterOpening.Locked)
+    internal ListMmf(
+        string path,
+        FileAccess access,
+        ListMmfOptions? options,
+        DataType dataType,
+        bool requireDataType,
+        WriterOpening opening = WriterOpening.Locked)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
@@ -133,7 +145,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// The number of items: the count published in the file's header. A reader sees the writer's appends here as
     /// they are published, and maps the grown file when the count passes its mapping.
     /// </summary>
-    /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened: it is negative or past the end of the file.</exception>
+    /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened:
+    /// it is negative or past the end of the file.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public long Count
     {
@@ -300,7 +313,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <remarks>On Windows the new file replaces the old by a rename with POSIX semantics, or, where the file system
     /// has none, by moving the old file aside first; see the README.</remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
-    /// <exception cref="ListMmfException">The new file could not be written or renamed into place (the list is unchanged); or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
+    /// <exception cref="ListMmfException">The new file could not be written or renamed into place (the list is
+    /// unchanged); or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
     public void TruncateBeginning(long count)
     {
         ThrowIfNotWritable();
@@ -336,7 +350,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             Fault);
     }
 
-    /// <summary>How many times this list has moved to a new file (its own <see cref="TruncateBeginning"/>, or a reader following one): what a page index built over the old items checks.</summary>
+    /// <summary>
+    /// How many times this list has moved to a new file (its own <see cref="TruncateBeginning"/>, or a reader
+    /// following one): what a page index built over the old items checks.
+    /// </summary>
     internal int Generation { get; private set; }
 
     /// <summary>
@@ -543,7 +560,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
         else if (version != ListMmfHeader.CurrentVersion)
         {
-            throw new ListMmfFormatException(Path, $"the header's version has changed to {version} since the file was opened; another program damaged it.");
+            throw new ListMmfFormatException(Path, $"the header's version has changed to {version} since the file was " +
+                $"opened; another program damaged it.");
         }
 
         if ((ulong)count <= (ulong)_capacity)
@@ -578,7 +596,13 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         ListMmfStorage next;
         try
         {
-            next = ListMmfStorage.Open<T>(Path, writable: false, _options, DataType, requireDataType: false, replacedAttempts: _replacementCheck.Attempts);
+            next = ListMmfStorage.Open<T>(
+                Path,
+                writable: false,
+                _options,
+                DataType,
+                requireDataType: false,
+                replacedAttempts: _replacementCheck.Attempts);
         }
         catch (FileNotFoundException)
         {
@@ -702,15 +726,22 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowIndexOutOfRange(long index) => ThrowHelper.IndexOutOfRange(index, Count);
 
-    /// <summary>Whether the mapping of <paramref name="generation"/> is still mapped: the list is open and has moved to a new file at most once since (it keeps the file it left).</summary>
+    /// <summary>
+    /// Whether the mapping of <paramref name="generation"/> is still mapped: the list is open and has moved to a new
+    /// file at most once since (it keeps the file it left).
+    /// </summary>
     internal bool StillMaps(int generation) => _items != null && Generation - generation <= 1;
 
-    /// <summary>Throws for a read through the mapping of <paramref name="generation"/>, which <see cref="StillMaps"/> says is gone since <paramref name="since"/>.</summary>
+    /// <summary>
+    /// Throws for a read through the mapping of <paramref name="generation"/>, which <see cref="StillMaps"/> says is
+    /// gone since <paramref name="since"/>.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal void ThrowReadEnded(int generation, string since)
     {
         ThrowIfDisposed();
-        throw new InvalidOperationException($"'{Path}': the list has moved to a new file {Generation - generation} times since {since} (TruncateBeginning), and the file it read is closed.");
+        throw new InvalidOperationException($"'{Path}': the list has moved to a new file {Generation - generation} " +
+            $"times since {since} (TruncateBeginning), and the file it read is closed.");
     }
 
     /// <summary>
@@ -750,7 +781,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
         /// <summary>Advances; past the end, <see cref="Current"/> is the default value and nothing is read.</summary>
         /// <exception cref="ObjectDisposedException">The list was disposed.</exception>
-        /// <exception cref="InvalidOperationException">The list has moved to a new file twice since the enumeration started, and closed the file it read.</exception>
+        /// <exception cref="InvalidOperationException">The list has moved to a new file twice since the enumeration
+        /// started, and closed the file it read.</exception>
         public bool MoveNext()
         {
             if (!_list.StillMaps(_generation))

@@ -35,8 +35,10 @@ internal static class ThrowHelper
         throw new ListMmfFormatException(
             path,
             count < 0
-                ? $"the header's count has become negative ({count:N0}) since the file was opened; another program damaged it. Nothing was read or written through it."
-                : $"the header's count ({count:N0}) has moved past the end of the file (room for {capacity:N0} items) since the file was opened; another program damaged it. Nothing was read or written through it.");
+                ? $"the header's count has become negative ({count:N0}) since the file was opened; another program " +
+                    $"damaged it. Nothing was read or written through it."
+                : $"the header's count ({count:N0}) has moved past the end of the file (room for {capacity:N0} items) " +
+                    $"since the file was opened; another program damaged it. Nothing was read or written through it.");
 
     [DoesNotReturn]
     public static void Disposed(string path) =>

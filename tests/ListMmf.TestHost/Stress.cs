@@ -2,6 +2,7 @@ using System;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO;
+using System.Threading;
 
 namespace ListMmf.TestHost;
 
@@ -57,6 +58,14 @@ public static class Stress
 
     public static int Read(string path, TimeSpan duration)
     {
+        // The readers' time starts with the writer's first file: under Wine a process can take seconds to start,
+        // and readers that ran out their time before the writer wrote anything would have checked nothing.
+        var waiting = Stopwatch.StartNew();
+        while (!File.Exists(GenerationPath(path, 0)) && waiting.Elapsed < TimeSpan.FromSeconds(60))
+        {
+            Thread.Sleep(10);
+        }
+
         var clock = Stopwatch.StartNew();
         var random = new Random(Environment.ProcessId);
         long opens = 0, refreshes = 0, falseErrors = 0, wrongItems = 0, vanished = 0;

@@ -17,7 +17,8 @@ internal static class ExportCommand
         var path = new Argument<string>("SOURCE") { Description = "A table folder or a ListMmf file." };
         var from = new Option<string?>("--from") { Description = "The first time (ISO 8601, as stored), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
-        var timeFormat = new Option<string>("--time-format") { Description = "How times are written: iso (the default), unix, unixms or unixns.", DefaultValueFactory = _ => "iso" };
+        var timeFormat = new Option<string>("--time-format") { Description = "How times are written: iso (the " +
+            "default), unix, unixms or unixns.", DefaultValueFactory = _ => "iso" };
         timeFormat.AcceptOnlyFromAmong("iso", "unix", "unixms", "unixns");
         var target = new Option<string?>("--out") { Description = "The CSV file to write (replaced); standard output when absent." };
         var command = new Command("csv", "Export a table or a file as CSV, exactly: numbers in their shortest round-trip form, times as asked.")
@@ -65,7 +66,8 @@ internal static class ExportCommand
         var from = new Option<string?>("--from") { Description = "The first time (ISO 8601, as stored), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
         var target = new Option<string>("--out") { Description = "The Parquet file to write (replaced when complete).", Required = true };
-        var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, gzip, lz4 or none.", DefaultValueFactory = _ => "snappy" };
+        var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, " +
+            "gzip, lz4 or none.", DefaultValueFactory = _ => "snappy" };
         compression.AcceptOnlyFromAmong("snappy", "zstd", "gzip", "lz4", "none");
         var level = new Option<string>("--compression-level")
         {
@@ -73,7 +75,8 @@ internal static class ExportCommand
             DefaultValueFactory = _ => "fastest",
         };
         level.AcceptOnlyFromAmong("fastest", "optimal", "smallest");
-        var rowGroup = new Option<int>("--row-group-rows") { Description = $"Rows per row group. Default: {ParquetExporter.DefaultRowGroupRows:N0}, as pyarrow writes them." };
+        var rowGroup = new Option<int>("--row-group-rows") { Description = $"Rows per row group. Default: " +
+            $"{ParquetExporter.DefaultRowGroupRows:N0}, as pyarrow writes them." };
         rowGroup.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<int>() < 0)
@@ -81,7 +84,8 @@ internal static class ExportCommand
                 result.AddError("--row-group-rows must be positive.");
             }
         });
-        var command = new Command("parquet", "Export a table as a Parquet file: times as timestamps (milliseconds for a seconds table, nanoseconds for ticks), values as their own types, a row group at a time.")
+        var command = new Command("parquet", "Export a table as a Parquet file: times as timestamps (milliseconds for " +
+            "a seconds table, nanoseconds for ticks), values as their own types, a row group at a time.")
         {
             table, from, to, target, compression, level, rowGroup,
         };

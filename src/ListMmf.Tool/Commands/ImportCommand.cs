@@ -18,19 +18,22 @@ internal static class ImportCommand
         var folder = new Option<string>("--out") { Description = "The table folder: created, or appended to if it holds a table.", Required = true };
         var time = new Option<string>("--time")
         {
-            Description = "The time column, COLUMN[:FORMAT]. FORMAT: unix (seconds), unixms, unixns, iso, or a .NET custom format such as 'yyyyMMdd HHmmss'. Without one, a column of integers is Unix seconds and anything else ISO 8601.",
+            Description = "The time column, COLUMN[:FORMAT]. FORMAT: unix (seconds), unixms, unixns, iso, or a .NET " +
+                "custom format such as 'yyyyMMdd HHmmss'. Without one, a column of integers is Unix seconds and anything else ISO 8601.",
             Required = true,
         };
         var columns = new Option<string[]>("--column")
         {
-            Description = "A value column, NAME:TYPE, with TYPE double, float, long, int, short, sbyte, ulong, uint, ushort or byte. Repeat for each column.",
+            Description = "A value column, NAME:TYPE, with TYPE double, float, long, int, short, sbyte, ulong, uint, " +
+                "ushort or byte. Repeat for each column.",
             Required = true,
             AllowMultipleArgumentsPerToken = true,
         };
         Option<string?> timeType = TimeTypeOption("Default: seconds for unix, ticks for the other formats.");
         Option<string?> order = OrderOption("ascending (times strictly increasing)");
 
-        var command = new Command("csv", "Import CSV rows into a table: one ListMmf file per column, rows published only when every column holds them.")
+        var command = new Command("csv", "Import CSV rows into a table: one ListMmf file per column, rows published " +
+            "only when every column holds them.")
         {
             csv, folder, time, columns, timeType, order,
         };
@@ -65,10 +68,12 @@ internal static class ImportCommand
     {
         var file = new Argument<string>("PARQUET") { Description = "The Parquet file: one timestamp column and columns of numbers, no nulls." };
         var folder = new Option<string>("--out") { Description = "The table folder: created, or appended to if it holds a table.", Required = true };
-        var time = new Option<string?>("--time") { Description = "The time column. Default: the one a listmmf export names, else the file's only timestamp column." };
+        var time = new Option<string?>("--time") { Description = "The time column. Default: the one a listmmf export " +
+            "names, else the file's only timestamp column." };
         Option<string?> timeType = TimeTypeOption("Default: seconds for a file exported from a seconds table, else ticks.");
         Option<string?> order = OrderOption("the order a listmmf export records, else ascending (times strictly increasing)");
-        var command = new Command("parquet", "Import a Parquet file's rows into a table, a row group at a time; every other column becomes a value column of its own type.")
+        var command = new Command("parquet", "Import a Parquet file's rows into a table, a row group at a time; every " +
+            "other column becomes a value column of its own type.")
         {
             file, folder, time, timeType, order,
         };
@@ -95,14 +100,16 @@ internal static class ImportCommand
 
     private static Option<string?> TimeTypeOption(string byDefault)
     {
-        var option = new Option<string?>("--time-type") { Description = $"For a new table: seconds (Int32 Unix seconds) or ticks (Int64 DateTime ticks). {byDefault}" };
+        var option = new Option<string?>("--time-type") { Description = $"For a new table: seconds (Int32 Unix " +
+            $"seconds) or ticks (Int64 DateTime ticks). {byDefault}" };
         option.AcceptOnlyFromAmong("seconds", "ticks");
         return option;
     }
 
     private static Option<string?> OrderOption(string byDefault)
     {
-        var option = new Option<string?>("--order") { Description = $"For a new table: ascending or ascending-or-equal (equal times allowed). Default: {byDefault}." };
+        var option = new Option<string?>("--order") { Description = $"For a new table: ascending or " +
+            $"ascending-or-equal (equal times allowed). Default: {byDefault}." };
         option.AcceptOnlyFromAmong("ascending", "ascending-or-equal");
         return option;
     }
@@ -119,7 +126,10 @@ internal static class ImportCommand
     private static void Report(TextWriter output, long rows, string table, double seconds) =>
         output.WriteLine($"imported {rows:N0} rows into '{table}' in {seconds:N2} s ({(seconds > 0 ? rows / seconds : 0):N0} rows/s)");
 
-    /// <summary>The columns become file names: a name that cannot be one, or a repeated name, is a usage error found before anything is read.</summary>
+    /// <summary>
+    /// The columns become file names: a name that cannot be one, or a repeated name, is a usage error found before
+    /// anything is read.
+    /// </summary>
     private static void CheckNames(ImportRequest request)
     {
         try

@@ -12,7 +12,8 @@ internal static class InfoCommand
     public static Command Create(TextWriter output)
     {
         var paths = new Argument<string[]>("FILE") { Description = "ListMmf files or table folders.", Arity = ArgumentArity.OneOrMore };
-        var command = new Command("info", "Show the version, type, count, capacity and length of ListMmf files, with their first and last items.") { paths };
+        var command = new Command("info", "Show the version, type, count, capacity and length of ListMmf files, with " +
+            "their first and last items.") { paths };
         command.SetAction(parse =>
         {
             foreach (string path in parse.GetValue(paths)!)
@@ -35,8 +36,10 @@ internal static class InfoCommand
     private static void File(TextWriter output, ListMmfFileInfo info)
     {
         output.WriteLine(info.Path);
-        output.WriteLine($"  version {info.Version}, data type {info.DataType} (code {(int)info.DataType}), {(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
-        output.WriteLine($"  count {info.Count:N0}, capacity {(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
+        output.WriteLine($"  version {info.Version}, data type {info.DataType} (code {(int)info.DataType}), " +
+            $"{(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
+        output.WriteLine($"  count {info.Count:N0}, capacity " +
+            $"{(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
         if (info.DataType == DataType.AnyStruct || info.Count == 0)
         {
             return;
@@ -58,7 +61,8 @@ internal static class InfoCommand
     {
         using var table = TimeSeriesTable.Open(path, FileAccess.Read);
         output.WriteLine(table.Path);
-        output.WriteLine($"  table of {table.RowCount:N0} rows, {table.Schema.Order}, time column '{table.Schema.Time.Name}' ({table.Schema.Time.DataType})");
+        output.WriteLine($"  table of {table.RowCount:N0} rows, {table.Schema.Order}, time column " +
+            $"'{table.Schema.Time.Name}' ({table.Schema.Time.DataType})");
         foreach (TableColumn column in table.Columns)
         {
             output.WriteLine($"  column {column.Name}: {column.DataType}, {System.IO.Path.GetFileName(column.Path)}");

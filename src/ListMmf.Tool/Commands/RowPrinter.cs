@@ -30,7 +30,9 @@ internal static class RowPrinter
         for (int l = 0; l < lines.Count; l++)
         {
             string prefix = marker is null ? "" : l == 0 ? "    " : marker(start + l - 1) + " ";
-            output.WriteLine(prefix + string.Join("  ", lines[l].Select((cell, i) => i == 0 ? cell.PadLeft(widths[i]) : cell.PadRight(widths[i]))).TrimEnd());
+            output.WriteLine(prefix + string.Join(
+                "  ",
+                lines[l].Select((cell, i) => i == 0 ? cell.PadLeft(widths[i]) : cell.PadRight(widths[i]))).TrimEnd());
         }
     }
 }

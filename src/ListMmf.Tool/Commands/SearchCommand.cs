@@ -14,7 +14,8 @@ internal static class SearchCommand
     {
         var path = new Argument<string>("FILE") { Description = "A ListMmf time-series file, or a table folder." };
         var time = new Argument<string>("TIME") { Description = "The time to search for (ISO 8601, as stored)." };
-        var command = new Command("search", "Show where a time falls: LowerBound, UpperBound and EqualRange, with the rows around them.") { path, time };
+        var command = new Command("search", "Show where a time falls: LowerBound, UpperBound and EqualRange, with the " +
+            "rows around them.") { path, time };
         command.SetAction(parse =>
         {
             DateTime target = Times.Parse(parse.GetValue(time)!, "TIME");

@@ -14,7 +14,8 @@ internal static class VerifyCommand
     public static Command Create(TextWriter output)
     {
         var paths = new Argument<string[]>("FILE") { Description = "ListMmf files or table folders.", Arity = ArgumentArity.OneOrMore };
-        var command = new Command("verify", "Check ListMmf files: header, readable items, time order, and the XXH3 of the items; exit code 1 on any problem.") { paths };
+        var command = new Command("verify", "Check ListMmf files: header, readable items, time order, and the XXH3 of " +
+            "the items; exit code 1 on any problem.") { paths };
         command.SetAction(parse =>
         {
             int result = Cli.Success;

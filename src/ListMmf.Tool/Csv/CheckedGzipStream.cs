@@ -75,9 +75,13 @@ internal sealed class CheckedGzipStream : Stream
     {
         Span<byte> size = stackalloc byte[4];
         long length = _file.Length;
-        if (length < 18 || RandomAccess.Read(_file.SafeFileHandle, size, length - 4) != 4 || BinaryPrimitives.ReadUInt32LittleEndian(size) != (uint)_read)
+        if (length < 18 || RandomAccess.Read(
+            _file.SafeFileHandle,
+            size,
+            length - 4) != 4 || BinaryPrimitives.ReadUInt32LittleEndian(size) != (uint)_read)
         {
-            throw new InvalidDataException($"the data ended after {_read:N0} bytes, but the gzip trailer does not say that size: the file is cut short or damaged");
+            throw new InvalidDataException($"the data ended after {_read:N0} bytes, but the gzip trailer does not say " +
+                $"that size: the file is cut short or damaged");
         }
     }
 }

@@ -17,7 +17,10 @@ internal static class CsvExporter
     private const int FieldRoom = 64;
     private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
 
-    /// <summary>Exports the rows with times in [<paramref name="from"/>, <paramref name="to"/>) (all rows when both are null); returns how many.</summary>
+    /// <summary>
+    /// Exports the rows with times in [<paramref name="from"/>, <paramref name="to"/>) (all rows when both are
+    /// null); returns how many.
+    /// </summary>
     public static long Run(Source source, Stream output, DateTime? from, DateTime? to, TimeFormat timeFormat)
     {
         long first = from is { } start ? source.LowerBound(start) : 0;
@@ -41,7 +44,9 @@ internal static class CsvExporter
                 Span<byte> destination = buffer.AsSpan(used, FieldRoom - 1);
                 int written = column.IsTime
                     ? WriteTime(column, row, timeFormat, destination)
-                    : column.TryWriteUtf8(row, destination, out int length) ? length : throw new InvalidOperationException($"row {row:N0}, column '{column.Name}': a value longer than {FieldRoom - 1} bytes.");
+                    : column.TryWriteUtf8(row, destination, out int length)
+                        ? length
+                        : throw new InvalidOperationException($"row {row:N0}, column '{column.Name}': a value longer than {FieldRoom - 1} bytes.");
                 used += written;
                 buffer[used++] = i + 1 < source.Columns.Count ? (byte)',' : (byte)'\n';
             }
@@ -66,11 +71,14 @@ internal static class CsvExporter
         long sinceEpoch = ticks - EpochTicks;
         (long value, long remainder) = format == TimeFormat.Unix ? Math.DivRem(sinceEpoch, TimeSpan.TicksPerSecond)
             : format == TimeFormat.UnixMilliseconds ? Math.DivRem(sinceEpoch, TimeSpan.TicksPerMillisecond)
-            : format == TimeFormat.UnixNanoseconds ? (Math.Abs(sinceEpoch) <= long.MaxValue / 100 ? sinceEpoch * 100 : throw OutsideNanoseconds(row, ticks), 0)
+            : format == TimeFormat.UnixNanoseconds ? (
+                Math.Abs(sinceEpoch) <= long.MaxValue / 100 ? sinceEpoch * 100 : throw OutsideNanoseconds(row, ticks),
+                0)
             : throw new UsageException($"--time-format takes iso, unix, unixms or unixns, not '{format.Name}'.");
         if (remainder != 0)
         {
-            throw new DataException($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} has a part finer than {format.Name} can hold; export with --time-format unixns or iso. Nothing is rounded.");
+            throw new DataException($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} has a " +
+                $"part finer than {format.Name} can hold; export with --time-format unixns or iso. Nothing is rounded.");
         }
 
         return value.TryFormat(destination, out int length, default, CultureInfo.InvariantCulture)
@@ -79,7 +87,8 @@ internal static class CsvExporter
     }
 
     private static DataException OutsideNanoseconds(long row, long ticks) =>
-        new($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} is outside what Int64 Unix nanoseconds hold (1677-09-21 to 2262-04-11); export with --time-format iso or unixms.");
+        new($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} is outside what Int64 Unix " +
+            $"nanoseconds hold (1677-09-21 to 2262-04-11); export with --time-format iso or unixms.");
 
     private static string Quote(string name) =>
         name.AsSpan().IndexOfAny(",\"") >= 0 ? $"\"{name.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : name;

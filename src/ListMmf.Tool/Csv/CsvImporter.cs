@@ -16,7 +16,14 @@ namespace ListMmf.Tool.Csv;
 /// <param name="Columns">The value columns: CSV column name and type.</param>
 /// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or by the format (null).</param>
 /// <param name="Order">For a new table: the order the times must keep; null for Ascending.</param>
-internal sealed record ImportRequest(string Csv, string Output, string TimeColumn, TimeFormat? TimeFormat, IReadOnlyList<(string Name, string Type)> Columns, bool? TicksTime, TimeSeriesOrder? Order);
+internal sealed record ImportRequest(
+    string Csv,
+    string Output,
+    string TimeColumn,
+    TimeFormat? TimeFormat,
+    IReadOnlyList<(string Name, string Type)> Columns,
+    bool? TicksTime,
+    TimeSeriesOrder? Order);
 
 /// <summary>
 /// Imports CSV rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>: CsvHelper finds the
@@ -42,9 +49,19 @@ internal static class CsvImporter
         using var reader = CsvReader.Create(input, options, leaveOpen: true);
         string[] header = Header(request, reader);
         int timeField = FieldOf(request, header, request.TimeColumn);
-        ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(column.Name, FieldOf(request, header, column.Name), ColumnSink.DataTypeOf(column.Name, column.Type), Batch)).ToArray();
+        ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(
+            column.Name,
+            FieldOf(request, header, column.Name),
+            ColumnSink.DataTypeOf(column.Name, column.Type),
+            Batch)).ToArray();
         int fieldsNeeded = sinks.Select(sink => sink.Field).Append(timeField).Max() + 1;
-        var target = new ImportTarget(request.Csv, request.Output, request.TimeColumn, request.Columns.Select(c => (c.Name, ColumnSink.DataTypeOf(c.Name, c.Type))).ToList(), request.TicksTime, request.Order);
+        var target = new ImportTarget(
+            request.Csv,
+            request.Output,
+            request.TimeColumn,
+            request.Columns.Select(c => (c.Name, ColumnSink.DataTypeOf(c.Name, c.Type))).ToList(),
+            request.TicksTime,
+            request.Order);
         var times = new long[Batch];
         TableImport? import = null;
         long line = 1;
@@ -57,7 +74,8 @@ internal static class CsvImporter
                 line = reader.LineNumber;
                 if (reader.FieldCount < fieldsNeeded)
                 {
-                    throw Row(request, line, $"has {reader.FieldCount} field{(reader.FieldCount == 1 ? "" : "s")}; the columns imported need {fieldsNeeded}");
+                    throw Row(request, line, $"has {reader.FieldCount} field{(reader.FieldCount == 1 ? "" : "s")}; " +
+                        $"the columns imported need {fieldsNeeded}");
                 }
 
                 ReadOnlySpan<byte> text = reader.GetSpan(timeField);
@@ -69,7 +87,8 @@ internal static class CsvImporter
                     ReadOnlySpan<byte> value = reader.GetSpan(sink.Field);
                     if (!sink.TryParse(value, pending))
                     {
-                        throw Row(request, line, $"column '{sink.Name}': '{Encoding.UTF8.GetString(value)}' is not a {request.Columns[Array.IndexOf(sinks, sink)].Type}");
+                        throw Row(request, line, $"column '{sink.Name}': '{Encoding.UTF8.GetString(value)}' is not a " +
+                            $"{request.Columns[Array.IndexOf(sinks, sink)].Type}");
                     }
                 }
 
@@ -93,7 +112,8 @@ internal static class CsvImporter
         }
         catch (Exception exception) when (exception is InvalidDataException or EndOfStreamException)
         {
-            throw new DataException($"'{request.Csv}' after line {line:N0}: the gzip data is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
+            throw new DataException($"'{request.Csv}' after line {line:N0}: the gzip data is damaged or cut short " +
+                $"({exception.Message}). Nothing was imported.", exception);
         }
         catch (CsvFormatException exception)
         {
@@ -119,7 +139,8 @@ internal static class CsvImporter
             string? repeated = names.GroupBy(name => name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(group => group.Count() > 1)?.Key;
             return repeated is null
                 ? names
-                : throw new DataException($"'{request.Csv}': the header names the column '{repeated}' more than once (names are compared ignoring case). Nothing was imported.");
+                : throw new DataException($"'{request.Csv}': the header names the column '{repeated}' more than once " +
+                    $"(names are compared ignoring case). Nothing was imported.");
         }
         catch (CsvFormatException exception)
         {

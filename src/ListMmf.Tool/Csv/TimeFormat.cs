@@ -43,8 +43,11 @@ internal sealed class TimeFormat
         "unixms" => UnixMilliseconds,
         "unixns" => UnixNanoseconds,
         "iso" => Iso,
-        _ when text.Contains('y', StringComparison.Ordinal) && text.Contains('d', StringComparison.Ordinal) && text.Contains('H', StringComparison.OrdinalIgnoreCase) => new TimeFormat(text, text),
-        _ => throw new UsageException($"time format '{text}': give unix, unixms, unixns, iso, or a .NET custom format with the year, day and hour (such as 'yyyyMMdd HHmmss')."),
+        _ when text.Contains('y', StringComparison.Ordinal) && text.Contains('d', StringComparison.Ordinal) && text.Contains(
+            'H',
+            StringComparison.OrdinalIgnoreCase) => new TimeFormat(text, text),
+        _ => throw new UsageException($"time format '{text}': give unix, unixms, unixns, iso, or a .NET custom format " +
+            $"with the year, day and hour (such as 'yyyyMMdd HHmmss')."),
     };
 
     /// <summary>With no format given: a column of integers is Unix seconds, anything else ISO 8601 (decided by the first row).</summary>
@@ -83,7 +86,9 @@ internal sealed class TimeFormat
 
     private bool FromUnix(long value, out long ticks, out string? problem)
     {
-        (long unitTicks, long perTick) = this == Unix ? (TimeSpan.TicksPerSecond, 1L) : this == UnixMilliseconds ? (TimeSpan.TicksPerMillisecond, 1L) : (1L, 100L);
+        (long unitTicks, long perTick) = this == Unix
+            ? (TimeSpan.TicksPerSecond, 1L)
+            : this == UnixMilliseconds ? (TimeSpan.TicksPerMillisecond, 1L) : (1L, 100L);
         ticks = 0;
         if (value % perTick != 0)
         {

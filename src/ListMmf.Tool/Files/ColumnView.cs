@@ -48,15 +48,26 @@ internal abstract class ColumnView : IDisposable
     /// <exception cref="DataException">The code is AnyStruct, whose item size and layout the header does not record.</exception>
     public static ColumnView Open(string path, string name, DataType dataType) => dataType switch
     {
-        DataType.DateTime => new ColumnView<long>(path, name, dataType, ticks => Times.Format(new DateTime(ticks), ticks: true), ticks => new DateTime(ticks)),
-        DataType.UnixSeconds => new ColumnView<int>(path, name, dataType, seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false), ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
+        DataType.DateTime => new ColumnView<long>(
+            path,
+            name,
+            dataType,
+            ticks => Times.Format(new DateTime(ticks), ticks: true),
+            ticks => new DateTime(ticks)),
+        DataType.UnixSeconds => new ColumnView<int>(
+            path,
+            name,
+            dataType,
+            seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false),
+            ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
         DataType.Int24 or DataType.UInt24 => new IntegerColumnView<Raw3>(path, name, dataType),
         DataType.Int40 or DataType.UInt40 => new IntegerColumnView<Raw5>(path, name, dataType),
         DataType.Int48 or DataType.UInt48 => new IntegerColumnView<Raw6>(path, name, dataType),
         DataType.Int56 or DataType.UInt56 => new IntegerColumnView<Raw7>(path, name, dataType),
         DataType.Bit => new BitColumnView(path, name),
         _ when DataTypeDispatch.StoresNumber(dataType) => DataTypeDispatch.Invoke(dataType, new NumberView(path, name, dataType)),
-        _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}), whose size and layout the header does not record; open it in code as a ListMmf of its struct."),
+        _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}), whose size and layout " +
+            $"the header does not record; open it in code as a ListMmf of its struct."),
     };
 
     private sealed record NumberView(string Path, string Name, DataType DataType) : IDataTypeFunc<ColumnView>

@@ -16,7 +16,13 @@ internal sealed class Source : IDisposable
     private readonly Func<DateTime, long>? _lowerBound;
     private readonly Func<DateTime, long>? _upperBound;
 
-    private Source(string path, IReadOnlyList<ColumnView> columns, TimeSeriesTable? table, IDisposable? series, Func<DateTime, long>? lowerBound, Func<DateTime, long>? upperBound)
+    private Source(
+        string path,
+        IReadOnlyList<ColumnView> columns,
+        TimeSeriesTable? table,
+        IDisposable? series,
+        Func<DateTime, long>? lowerBound,
+        Func<DateTime, long>? upperBound)
     {
         Path = path;
         Columns = columns;
@@ -59,7 +65,10 @@ internal sealed class Source : IDisposable
             // The searches of a time file trust its order; `verify` checks it.
             return info.DataType switch
             {
-                DataType.UnixSeconds => WithSeries(fullPath, column, ListMmfTimeSeriesDateTimeSeconds.OpenRead(fullPath, TimeSeriesOrder.AscendingOrEqual)),
+                DataType.UnixSeconds => WithSeries(
+                    fullPath,
+                    column,
+                    ListMmfTimeSeriesDateTimeSeconds.OpenRead(fullPath, TimeSeriesOrder.AscendingOrEqual)),
                 DataType.DateTime => WithSeries(fullPath, column, ListMmfTimeSeriesDateTime.OpenRead(fullPath, TimeSeriesOrder.AscendingOrEqual)),
                 _ => new Source(fullPath, [column], null, null, null, null),
             };

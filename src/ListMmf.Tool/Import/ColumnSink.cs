@@ -34,7 +34,10 @@ internal abstract class ColumnSink
 
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
-    /// <summary>The data-type code a column of <paramref name="type"/> is stored with: double, float, long, int, short, sbyte, ulong, uint, ushort or byte.</summary>
+    /// <summary>
+    /// The data-type code a column of <paramref name="type"/> is stored with: double, float, long, int, short,
+    /// sbyte, ulong, uint, ushort or byte.
+    /// </summary>
     /// <exception cref="UsageException">Another type.</exception>
     public static DataType DataTypeOf(string name, string type) => type switch
     {
@@ -48,10 +51,14 @@ internal abstract class ColumnSink
         "uint" => DataType.UInt32,
         "ushort" => DataType.UInt16,
         "byte" => DataType.Byte,
-        _ => throw new UsageException($"--column {name}:{type}: the type must be double, float, long, int, short, sbyte, ulong, uint, ushort or byte."),
+        _ => throw new UsageException($"--column {name}:{type}: the type must be double, float, long, int, short, " +
+            $"sbyte, ulong, uint, ushort or byte."),
     };
 
-    /// <summary>The sink for a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> gives), with room for <paramref name="batch"/> rows.</summary>
+    /// <summary>
+    /// The sink for a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> gives), with room for
+    /// <paramref name="batch"/> rows.
+    /// </summary>
     public static ColumnSink For(string name, int field, DataType type, int batch) =>
         DataTypeDispatch.Invoke(type, new Factory(name, field, batch));
 

@@ -8,5 +8,12 @@ namespace ListMmf.Tool.Import;
 /// <param name="TimeColumn">The time column's name.</param>
 /// <param name="Columns">The value columns, in order.</param>
 /// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or by the source (null).</param>
-/// <param name="Order">The order asked for: a new table keeps it, an existing one must have it; null to leave it to the source (a new table) or the table.</param>
-internal sealed record ImportTarget(string Source, string Output, string TimeColumn, IReadOnlyList<(string Name, DataType Type)> Columns, bool? TicksTime, TimeSeriesOrder? Order);
+/// <param name="Order">The order asked for: a new table keeps it, an existing one must have it; null to leave it to
+/// the source (a new table) or the table.</param>
+internal sealed record ImportTarget(
+    string Source,
+    string Output,
+    string TimeColumn,
+    IReadOnlyList<(string Name, DataType Type)> Columns,
+    bool? TicksTime,
+    TimeSeriesOrder? Order);

@@ -63,7 +63,9 @@ internal sealed class TableImport : IDisposable
                 schema.Add(name, type);
             }
 
-            string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(target.Output, column.FileName)).Where(path => !File.Exists(path))];
+            string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(
+                target.Output,
+                column.FileName)).Where(path => !File.Exists(path))];
             TimeSeriesTable table = TimeSeriesTable.Create(target.Output, schema);
             return new TableImport(target, table, [manifest, .. files], createdFolder);
         }
@@ -84,7 +86,8 @@ internal sealed class TableImport : IDisposable
         {
             if (ticks % TimeSpan.TicksPerSecond != 0)
             {
-                return "has a fraction of a second, and the table's time column holds whole Unix seconds (import into a new table with --time-type ticks); it is not truncated";
+                return "has a fraction of a second, and the table's time column holds whole Unix seconds (import into " +
+                    "a new table with --time-type ticks); it is not truncated";
             }
 
             if (!ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(ticks), out _))
@@ -97,14 +100,18 @@ internal sealed class TableImport : IDisposable
         {
             return ticks == _previous
                 ? "equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
-                : $"({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's ({new DateTime(_previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order";
+                : $"({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's " +
+                    $"({new DateTime(_previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order";
         }
 
         _previous = ticks;
         return null;
     }
 
-    /// <summary>Appends <paramref name="count"/> rows: every sink's batch, then the times (ticks, each checked by <see cref="TimeProblem"/>), which publish them.</summary>
+    /// <summary>
+    /// Appends <paramref name="count"/> rows: every sink's batch, then the times (ticks, each checked by
+    /// <see cref="TimeProblem"/>), which publish them.
+    /// </summary>
     public void Publish(ColumnSink[] sinks, long[] times, int count)
     {
         foreach (ColumnSink sink in sinks)
@@ -189,8 +196,10 @@ internal sealed class TableImport : IDisposable
             schema.Time.Name != target.TimeColumn ? $"its time column is '{schema.Time.Name}', not '{target.TimeColumn}'"
             : target.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
             : target.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
-            : schema.Columns.Count != target.Columns.Count ? $"it has the columns {string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
-            : schema.Columns.Zip(target.Columns).FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != pair.Second.Type) is ({ } column, var asked)
+            : schema.Columns.Count != target.Columns.Count ? $"it has the columns " +
+                $"{string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
+            : schema.Columns.Zip(target.Columns)
+                .FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != pair.Second.Type) is ({ } column, var asked)
                 ? $"its column '{column.Name}' holds {column.DataType}, and the import gives '{asked.Name}' as {asked.Type}"
                 : "";
         if (problem.Length > 0)

@@ -36,7 +36,12 @@ internal static class ParquetColumns
     /// </summary>
     public static DataField Field(string name, DataType dataType) => dataType switch
     {
-        DataType.UnixSeconds => new DateTimeDataField(name, DateTimeFormat.Timestamp, isAdjustedToUTC: false, DateTimeTimeUnit.Millis, isNullable: false),
+        DataType.UnixSeconds => new DateTimeDataField(
+            name,
+            DateTimeFormat.Timestamp,
+            isAdjustedToUTC: false,
+            DateTimeTimeUnit.Millis,
+            isNullable: false),
         DataType.DateTime => new DateTimeDataField(name, DateTimeFormat.Timestamp, isAdjustedToUTC: false, DateTimeTimeUnit.Nanos, isNullable: false),
         _ => new DataField(name, ClrType(dataType), isNullable: false),
     };
@@ -44,7 +49,10 @@ internal static class ParquetColumns
     /// <summary>The table column type a Parquet field becomes, or null when a table cannot hold it.</summary>
     public static DataType? ValueType(DataField field) => ValueTypes.TryGetValue(field.ClrType, out DataType type) ? type : null;
 
-    public static bool IsTime(DataField field) => field is DateTimeDataField { DateTimeFormat: DateTimeFormat.Timestamp or DateTimeFormat.DateAndTime or DateTimeFormat.DateAndTimeMicros or DateTimeFormat.Impala };
+    public static bool IsTime(DataField field) => field is DateTimeDataField
+    {
+        DateTimeFormat: DateTimeFormat.Timestamp or DateTimeFormat.DateAndTime or DateTimeFormat.DateAndTimeMicros or DateTimeFormat.Impala,
+    };
 
     /// <summary>A type a table cannot hold, the way a user of the source would name it.</summary>
     public static string Describe(DataField field) => field switch

@@ -18,7 +18,14 @@ namespace ListMmf.Tool.Parquet;
 /// <param name="RowGroupRows">Rows per row group; 0 for <see cref="ParquetExporter.DefaultRowGroupRows"/>.</param>
 /// <param name="From">The first time exported, included; null for the first row.</param>
 /// <param name="To">The time to stop at, excluded; null for the last row.</param>
-internal sealed record ParquetExportRequest(string Table, string Output, CompressionMethod Compression, CompressionLevel Level, int RowGroupRows, DateTime? From, DateTime? To);
+internal sealed record ParquetExportRequest(
+    string Table,
+    string Output,
+    CompressionMethod Compression,
+    CompressionLevel Level,
+    int RowGroupRows,
+    DateTime? From,
+    DateTime? To);
 
 /// <summary>
 /// Writes a table's rows as a Parquet file, a row group at a time straight from the mapping (only the time column
@@ -59,7 +66,12 @@ internal static class ParquetExporter
             await using (FileStream stream = created)
             {
                 var options = new ParquetOptions { CompressionMethod = request.Compression, CompressionLevel = request.Level };
-                await using (ParquetWriter writer = await ParquetWriter.CreateAsync(new ParquetSchema(fields), stream, options, append: false, default).ConfigureAwait(false))
+                await using (ParquetWriter writer = await ParquetWriter.CreateAsync(
+                    new ParquetSchema(fields),
+                    stream,
+                    options,
+                    append: false,
+                    default).ConfigureAwait(false))
                 {
                     writer.CustomMetadata = new Dictionary<string, string>
                     {
@@ -105,19 +117,42 @@ internal static class ParquetExporter
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
-            throw new DataException($"'{target}': cannot write its temporary file '{temporary}' ({exception.Message}); another export to it may be running, or its folder is missing or read-only. Nothing was exported.", exception);
+            throw new DataException($"'{target}': cannot write its temporary file '{temporary}' " +
+                $"({exception.Message}); another export to it may be running, or its folder is missing or read-only. " +
+                    $"Nothing was exported.", exception);
         }
     }
 
-    private static Task WriteAsync(ParquetRowGroupWriter group, DataField field, TimeSeriesTable table, TableColumn column, IndexRange rows, DateTime[] times) =>
+    private static Task WriteAsync(
+        ParquetRowGroupWriter group,
+        DataField field,
+        TimeSeriesTable table,
+        TableColumn column,
+        IndexRange rows,
+        DateTime[] times) =>
         column.DataType switch
         {
-            DataType.UnixSeconds => group.WriteAsync<DateTime>(field, FromSeconds(table.Column<int>(column.Name).AsSpan(rows), times), null, null, default),
-            DataType.DateTime => group.WriteAsync<DateTime>(field, FromTicks(table.Column<long>(column.Name).AsSpan(rows), times, column, rows.Start), null, null, default),
+            DataType.UnixSeconds => group.WriteAsync<DateTime>(
+                field,
+                FromSeconds(table.Column<int>(column.Name).AsSpan(rows), times),
+                null,
+                null,
+                default),
+            DataType.DateTime => group.WriteAsync<DateTime>(
+                field,
+                FromTicks(table.Column<long>(column.Name).AsSpan(rows), times, column, rows.Start),
+                null,
+                null,
+                default),
             _ => DataTypeDispatch.Invoke(column.DataType, new ValueWriter(group, field, table, column.Name, rows)),
         };
 
-    private sealed record ValueWriter(ParquetRowGroupWriter Group, DataField Field, TimeSeriesTable Table, string Name, IndexRange Rows) : IDataTypeFunc<Task>
+    private sealed record ValueWriter(
+        ParquetRowGroupWriter Group,
+        DataField Field,
+        TimeSeriesTable Table,
+        string Name,
+        IndexRange Rows) : IDataTypeFunc<Task>
     {
         public Task Invoke<T>()
             where T : unmanaged, INumber<T> =>
@@ -140,7 +175,9 @@ internal static class ParquetExporter
         {
             if (Math.Abs(ticks[i] - EpochTicks) > MaxTicksFromEpoch)
             {
-                throw new DataException($"'{column.Path}' row {firstRow + i:N0}: the time {new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what a Parquet nanosecond timestamp holds (1677-09-21 to 2262-04-11). Nothing was exported.");
+                throw new DataException($"'{column.Path}' row {firstRow + i:N0}: the time " +
+                    $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what a Parquet nanosecond " +
+                        $"timestamp holds (1677-09-21 to 2262-04-11). Nothing was exported.");
             }
 
             times[i] = new DateTime(ticks[i]);

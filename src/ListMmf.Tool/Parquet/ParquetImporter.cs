@@ -13,7 +13,8 @@ namespace ListMmf.Tool.Parquet;
 /// <param name="Parquet">The Parquet file.</param>
 /// <param name="Output">The table's folder: created, or appended to when it holds a table.</param>
 /// <param name="TimeColumn">The time column; null for the one the file's metadata names, or its only timestamp column.</param>
-/// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or as the file says (null: ticks unless it was exported from a seconds table).</param>
+/// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or as the file says (null:
+/// ticks unless it was exported from a seconds table).</param>
 /// <param name="Order">For a new table: the order the times must keep; null for the file's, or Ascending.</param>
 internal sealed record ParquetImportRequest(string Parquet, string Output, string? TimeColumn, bool? TicksTime, TimeSeriesOrder? Order);
 
@@ -25,7 +26,10 @@ internal sealed record ParquetImportRequest(string Parquet, string Output, strin
 /// </summary>
 internal static class ParquetImporter
 {
-    /// <summary>The most rows a row group may hold: its batch per column is an array, and larger groups are rare (pyarrow writes 1M, DuckDB 122,880).</summary>
+    /// <summary>
+    /// The most rows a row group may hold: its batch per column is an array, and larger groups are rare (pyarrow
+    /// writes 1M, DuckDB 122,880).
+    /// </summary>
     private const long MaxGroupRows = 1 << 28;
 
     /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the rows read so far and the rows in all.</summary>
@@ -38,7 +42,11 @@ internal static class ParquetImporter
         (ImportTarget target, DataField time, bool ticksIfNew, TimeSeriesOrder orderIfNew, long[] groupRows) = Plan(request, reader);
         DataField[] fields = reader.Schema.DataFields;
         int largest = (int)groupRows.DefaultIfEmpty(0).Max();
-        ColumnSink[] sinks = target.Columns.Select(column => ColumnSink.For(column.Name, Array.FindIndex(fields, field => field.Name == column.Name), column.Type, largest)).ToArray();
+        ColumnSink[] sinks = target.Columns.Select(column => ColumnSink.For(
+            column.Name,
+            Array.FindIndex(fields, field => field.Name == column.Name),
+            column.Type,
+            largest)).ToArray();
         var times = new DateTime[largest];
         var definitions = new int[largest];
         var ticks = new long[largest];
@@ -54,7 +62,8 @@ internal static class ParquetImporter
                 ticks[i] = times[i].Ticks;
                 if (import.TimeProblem(ticks[i]) is { } problem)
                 {
-                    throw new DataException($"'{request.Parquet}' row {row + i:N0}: time {times[i]:yyyy-MM-dd HH:mm:ss.fffffff} {problem}. Nothing was imported.");
+                    throw new DataException($"'{request.Parquet}' row {row + i:N0}: time " +
+                        $"{times[i]:yyyy-MM-dd HH:mm:ss.fffffff} {problem}. Nothing was imported.");
                 }
             }
 
@@ -71,7 +80,12 @@ internal static class ParquetImporter
     /// What the file's footer says the import will do: the table's columns, how a new table is made, and the rows of
     /// each row group. A footer that does not make sense (a damaged file) is refused here, before any table is touched.
     /// </summary>
-    private static (ImportTarget Target, DataField Time, bool TicksIfNew, TimeSeriesOrder OrderIfNew, long[] GroupRows) Plan(ParquetImportRequest request, ParquetReader reader)
+    private static (
+        ImportTarget Target,
+        DataField Time,
+        bool TicksIfNew,
+        TimeSeriesOrder OrderIfNew,
+        long[] GroupRows) Plan(ParquetImportRequest request, ParquetReader reader)
     {
         try
         {
@@ -88,20 +102,27 @@ internal static class ParquetImporter
                 request.Order);
             CheckNames(request, target);
             bool ticksIfNew = !(metadata.TryGetValue(ParquetColumns.TimeTypeKey, out string? timeType) && timeType == nameof(DataType.UnixSeconds));
-            TimeSeriesOrder orderIfNew = metadata.TryGetValue(ParquetColumns.OrderKey, out string? order) && Enum.TryParse(order, out TimeSeriesOrder kept) && Enum.IsDefined(kept) ? kept : TimeSeriesOrder.Ascending;
+            TimeSeriesOrder kept = TimeSeriesOrder.Ascending;
+            bool ordered = metadata.TryGetValue(ParquetColumns.OrderKey, out string? order) && Enum.TryParse(order, out kept) && Enum.IsDefined(kept);
+            TimeSeriesOrder orderIfNew = ordered ? kept : TimeSeriesOrder.Ascending;
             long[] groupRows = Enumerable.Range(0, reader.RowGroupCount).Select(g => reader.RowGroups[g].RowCount).ToArray();
             int bad = Array.FindIndex(groupRows, rows => rows is < 0 or > MaxGroupRows);
             return bad < 0
                 ? (target, time, ticksIfNew, orderIfNew, groupRows)
-                : throw new DataException($"'{request.Parquet}': row group {bad:N0} claims {groupRows[bad]:N0} rows; this import reads row groups of up to {MaxGroupRows:N0} rows, one at a time. Nothing was imported.");
+                : throw new DataException($"'{request.Parquet}': row group {bad:N0} claims {groupRows[bad]:N0} rows; " +
+                    $"this import reads row groups of up to {MaxGroupRows:N0} rows, one at a time. Nothing was imported.");
         }
         catch (Exception exception) when (exception is not DataException)
         {
-            throw new DataException($"'{request.Parquet}': its footer cannot be read, the file is damaged ({exception.Message}). Nothing was imported.", exception);
+            throw new DataException($"'{request.Parquet}': its footer cannot be read, the file is damaged " +
+                $"({exception.Message}). Nothing was imported.", exception);
         }
     }
 
-    /// <summary>The column names become file names: a name that cannot be one, or two names equal but for case, are refused before anything is written.</summary>
+    /// <summary>
+    /// The column names become file names: a name that cannot be one, or two names equal but for case, are refused
+    /// before anything is written.
+    /// </summary>
     private static void CheckNames(ParquetImportRequest request, ImportTarget target)
     {
         try
@@ -127,12 +148,23 @@ internal static class ParquetImporter
         catch (Exception exception)
         {
             // Whatever a damaged footer makes Parquet.Net throw, the file is not one this import can read.
-            throw new DataException($"'{request.Parquet}' is not a whole Parquet file (cut short, or not Parquet at all): {exception.Message}. Nothing was imported.", exception);
+            throw new DataException($"'{request.Parquet}' is not a whole Parquet file (cut short, or not Parquet at " +
+                $"all): {exception.Message}. Nothing was imported.", exception);
         }
     }
 
     /// <summary>Reads one row group's times and values; a null, or a chunk that cannot be decoded, stops the import.</summary>
-    private static async Task ReadGroupAsync(ParquetImportRequest request, ParquetReader reader, int index, int count, DataField time, DateTime[] times, int[] definitions, ColumnSink[] sinks, DataField[] fields, long firstRow)
+    private static async Task ReadGroupAsync(
+        ParquetImportRequest request,
+        ParquetReader reader,
+        int index,
+        int count,
+        DataField time,
+        DateTime[] times,
+        int[] definitions,
+        ColumnSink[] sinks,
+        DataField[] fields,
+        long firstRow)
     {
         string column = time.Name;
         try
@@ -145,7 +177,12 @@ internal static class ParquetImporter
             }
             else
             {
-                await group.ReadRawAsync<DateTime>(time, times.AsMemory(0, count), definitions.AsMemory(0, count), null, default).ConfigureAwait(false);
+                await group.ReadRawAsync<DateTime>(
+                    time,
+                    times.AsMemory(0, count),
+                    definitions.AsMemory(0, count),
+                    null,
+                    default).ConfigureAwait(false);
                 nullAt = definitions.AsSpan(0, count).IndexOfAnyExcept(time.MaxDefinitionLevel);
             }
 
@@ -162,12 +199,14 @@ internal static class ParquetImporter
 
             if (nullAt >= 0)
             {
-                throw new DataException($"'{request.Parquet}' row {firstRow + nullAt:N0}: column '{column}' is null, and a table holds a value in every row. Nothing was imported.");
+                throw new DataException($"'{request.Parquet}' row {firstRow + nullAt:N0}: column '{column}' is null, " +
+                    $"and a table holds a value in every row. Nothing was imported.");
             }
         }
         catch (Exception exception) when (exception is not DataException)
         {
-            throw new DataException($"'{request.Parquet}' row group {index:N0}, column '{column}': cannot be read, the file is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
+            throw new DataException($"'{request.Parquet}' row group {index:N0}, column '{column}': cannot be read, " +
+                $"the file is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
         }
     }
 
@@ -175,7 +214,8 @@ internal static class ParquetImporter
     {
         if (schema.Fields.FirstOrDefault(field => field.SchemaType != SchemaType.Data) is { } nested)
         {
-            throw new DataException($"'{request.Parquet}': column '{nested.Name}' is a {nested.SchemaType.ToString().ToLowerInvariant()}; a table holds flat columns: one timestamp and numbers. Nothing was imported.");
+            throw new DataException($"'{request.Parquet}': column '{nested.Name}' is a " +
+                $"{nested.SchemaType.ToString().ToLowerInvariant()}; a table holds flat columns: one timestamp and numbers. Nothing was imported.");
         }
     }
 
@@ -184,16 +224,23 @@ internal static class ParquetImporter
         string? name = request.TimeColumn ?? (metadata.TryGetValue(ParquetColumns.TimeColumnKey, out string? named) ? named : null);
         DataField[] timestamps = fields.Where(ParquetColumns.IsTime).ToArray();
         DataField time = name is not null
-            ? fields.FirstOrDefault(field => field.Name == name) ?? throw new DataException($"'{request.Parquet}' has no column '{name}'; its columns are {string.Join(", ", fields.Select(f => f.Name))}.")
+            ? fields.FirstOrDefault(field => field.Name == name) ?? throw new DataException($"'{request.Parquet}' has " +
+                $"no column '{name}'; its columns are {string.Join(", ", fields.Select(f => f.Name))}.")
             : timestamps.Length == 1 ? timestamps[0]
-            : throw new DataException($"'{request.Parquet}' has {(timestamps.Length == 0 ? "no timestamp column" : $"the timestamp columns {string.Join(", ", timestamps.Select(f => f.Name))}")}; name the time column with --time.");
+            : throw new DataException(
+                $"'{request.Parquet}' has " +
+                (timestamps.Length == 0 ? "no timestamp column" : $"the timestamp columns {string.Join(", ", timestamps.Select(f => f.Name))}") +
+                "; name the time column with --time.");
         return ParquetColumns.IsTime(time) && !time.IsArray
             ? time
-            : throw new DataException($"'{request.Parquet}': the time column '{time.Name}' holds {ParquetColumns.Describe(time)}, not timestamps. Nothing was imported.");
+            : throw new DataException($"'{request.Parquet}': the time column '{time.Name}' holds " +
+                $"{ParquetColumns.Describe(time)}, not timestamps. Nothing was imported.");
     }
 
     private static DataType ValueType(ParquetImportRequest request, DataField field) =>
         !field.IsArray && ParquetColumns.ValueType(field) is { } type
             ? type
-            : throw new DataException($"'{request.Parquet}': column '{field.Name}' holds {ParquetColumns.Describe(field)}, which a table cannot hold (numbers: double, float, long, int, short, sbyte and unsigned; DuckDB: CAST({field.Name} AS DOUBLE)). Nothing was imported.");
+            : throw new DataException($"'{request.Parquet}': column '{field.Name}' holds " +
+                $"{ParquetColumns.Describe(field)}, which a table cannot hold (numbers: double, float, long, int, " +
+                    $"short, sbyte and unsigned; DuckDB: CAST({field.Name} AS DOUBLE)). Nothing was imported.");
 }

@@ -33,7 +33,8 @@ public sealed unsafe class ListMmfBitArray : IListMmf
     private bool _disposed;
 
     /// <summary>Opens the bit file at <paramref name="path"/>, creating it when opened for writing and missing.</summary>
-    /// <exception cref="ListMmfFormatException">The file is not a valid bit file: its counts exceed its bytes or each other. It was not changed.</exception>
+    /// <exception cref="ListMmfFormatException">The file is not a valid bit file: its counts exceed its bytes or
+    /// each other. It was not changed.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds another type than bits.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the file open.</exception>
     public ListMmfBitArray(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
@@ -41,11 +42,17 @@ public sealed unsafe class ListMmfBitArray : IListMmf
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
         {
-            throw new ArgumentOutOfRangeException(nameof(access), access, "A ListMmfBitArray is opened with FileAccess.Read or FileAccess.ReadWrite.");
+            throw new ArgumentOutOfRangeException(nameof(access), access, "A ListMmfBitArray is opened with " +
+                "FileAccess.Read or FileAccess.ReadWrite.");
         }
 
         Path = System.IO.Path.GetFullPath(path);
-        _storage = ListMmfStorage.Open<BitWord>(Path, access == FileAccess.ReadWrite, options ?? ListMmfOptions.Default, DataType.Bit, requireDataType: true);
+        _storage = ListMmfStorage.Open<BitWord>(
+            Path,
+            access == FileAccess.ReadWrite,
+            options ?? ListMmfOptions.Default,
+            DataType.Bit,
+            requireDataType: true);
         try
         {
             UpdatePointers();
@@ -62,7 +69,8 @@ public sealed unsafe class ListMmfBitArray : IListMmf
 
             if (words < 0 || WordsOffset + (words * sizeof(uint)) > _storage.Length)
             {
-                throw new ListMmfFormatException(Path, $"the header counts {words:N0} words of bits, but the file is only {_storage.Length:N0} bytes long (the words start at byte {WordsOffset}).");
+                throw new ListMmfFormatException(Path, $"the header counts {words:N0} words of bits, but the file is " +
+                    $"only {_storage.Length:N0} bytes long (the words start at byte {WordsOffset}).");
             }
 
             if (bits < 0 || bits > words * 32)
@@ -270,7 +278,8 @@ public sealed unsafe class ListMmfBitArray : IListMmf
         long otherCount = other.Count;
         if (count != otherCount)
         {
-            throw new ArgumentException($"'{Path}' holds {count:N0} bits and '{other.Path}' {otherCount:N0}; a bulk operation needs the same count.", nameof(other));
+            throw new ArgumentException($"'{Path}' holds {count:N0} bits and '{other.Path}' {otherCount:N0}; a bulk " +
+                $"operation needs the same count.", nameof(other));
         }
 
         Span<uint> words = new(_words, WordsFor(count));
@@ -309,7 +318,10 @@ public sealed unsafe class ListMmfBitArray : IListMmf
         word = value ? word | mask : word & ~mask;
     }
 
-    /// <summary>Grows the file, if needed, to hold <paramref name="bits"/>, and counts the words they use in the header; a new word starts cleared.</summary>
+    /// <summary>
+    /// Grows the file, if needed, to hold <paramref name="bits"/>, and counts the words they use in the header; a
+    /// new word starts cleared.
+    /// </summary>
     private void Reserve(long bits)
     {
         long words = (bits + 31) >> 5;
@@ -344,7 +356,8 @@ public sealed unsafe class ListMmfBitArray : IListMmf
 
         if ((ulong)bits > (ulong)_capacityBits)
         {
-            throw new ListMmfFormatException(Path, $"the bit count ({bits:N0}) has left the file (room for {_capacityBits:N0} bits) since it was opened; another program damaged it.");
+            throw new ListMmfFormatException(Path, $"the bit count ({bits:N0}) has left the file (room for " +
+                $"{_capacityBits:N0} bits) since it was opened; another program damaged it.");
         }
 
         return bits;

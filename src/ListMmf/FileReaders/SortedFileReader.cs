@@ -58,7 +58,10 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <summary>The number of items searched: the header's count when opened or last refreshed.</summary>
     public long Count { get; private set; }
 
-    /// <summary>Rereads the count a writer has published since (read as at open: consistently with the file length, never torn); returns it.</summary>
+    /// <summary>
+    /// Rereads the count a writer has published since (read as at open: consistently with the file length, never
+    /// torn); returns it.
+    /// </summary>
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     public long Refresh()
     {

@@ -12,7 +12,8 @@ namespace ListMmf;
 /// <param name="Version">The format version (0).</param>
 /// <param name="DataType">The data-type code.</param>
 /// <param name="ItemSize">The bytes per item the code implies; 0 where the header does not say (AnyStruct, Bit).</param>
-/// <param name="Count">The header's count: the published items (for a bit file, its Int32 words; <see cref="ListMmfBitArray.Count"/> has the bits).</param>
+/// <param name="Count">The header's count: the published items (for a bit file, its Int32 words;
+/// <see cref="ListMmfBitArray.Count"/> has the bits).</param>
 /// <param name="Capacity">How many items the file has room for; -1 where the item size is unknown.</param>
 /// <param name="FileLength">The file's length in bytes.</param>
 public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType, int ItemSize, long Count, long Capacity, long FileLength)

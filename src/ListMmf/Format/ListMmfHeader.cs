@@ -138,7 +138,8 @@ internal readonly struct ListMmfHeader
         ValidateCode(path);
         if (!DataTypes.CanHold<T>(DataType))
         {
-            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(DataType)} and cannot be opened as {DataTypes.ListName<T>()}.");
+            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(DataType)} and cannot be " +
+                $"opened as {DataTypes.ListName<T>()}.");
         }
 
         ValidateCount(path, fileLength, Unsafe.SizeOf<T>());
@@ -158,7 +159,10 @@ internal readonly struct ListMmfHeader
         }
     }
 
-    /// <summary>The count against the file: not negative, and its items of <paramref name="itemSize"/> bytes within <paramref name="fileLength"/>.</summary>
+    /// <summary>
+    /// The count against the file: not negative, and its items of <paramref name="itemSize"/> bytes within
+    /// <paramref name="fileLength"/>.
+    /// </summary>
     public void ValidateCount(string path, long fileLength, int itemSize)
     {
         if (Count < 0)
@@ -171,7 +175,8 @@ internal readonly struct ListMmfHeader
         {
             throw new ListMmfFormatException(
                 path,
-                $"the header claims {Count:N0} items of {itemSize} bytes but the file is only {fileLength:N0} bytes long (room for {itemsThatFit:N0}); it was truncated or the count is damaged.");
+                $"the header claims {Count:N0} items of {itemSize} bytes but the file is only {fileLength:N0} bytes " +
+                    $"long (room for {itemsThatFit:N0}); it was truncated or the count is damaged.");
         }
     }
 }

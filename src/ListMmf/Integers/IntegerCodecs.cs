@@ -114,7 +114,10 @@ internal struct Int64Codec : IIntegerCodec<long>
     public static long FromInt64(long value) => value;
 }
 
-/// <summary>UInt64 read as long: values above <see cref="long.MaxValue"/> are refused when read (see <see cref="IntegerStore{TRaw, TCodec}"/>).</summary>
+/// <summary>
+/// UInt64 read as long: values above <see cref="long.MaxValue"/> are refused when read (see
+/// <see cref="IntegerStore{TRaw, TCodec}"/>).
+/// </summary>
 internal struct UInt64Codec : IIntegerCodec<ulong>
 {
     public static DataType DataType => DataType.UInt64;

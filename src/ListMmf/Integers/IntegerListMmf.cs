@@ -38,7 +38,8 @@ public sealed class IntegerListMmf : IListMmf
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
         {
-            throw new ArgumentOutOfRangeException(nameof(access), access, "An IntegerListMmf is opened with FileAccess.Read or FileAccess.ReadWrite.");
+            throw new ArgumentOutOfRangeException(nameof(access), access, "An IntegerListMmf is opened with " +
+                "FileAccess.Read or FileAccess.ReadWrite.");
         }
 
         Path = System.IO.Path.GetFullPath(path);
@@ -108,7 +109,8 @@ public sealed class IntegerListMmf : IListMmf
     public long this[long index] => Current[index];
 
     /// <summary>Appends <paramref name="value"/>, widening the file first if this list widens and the value does not fit.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The stored width cannot hold the value and the list does not widen; nothing was written.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The stored width cannot hold the value and the list does not
+    /// widen; nothing was written.</exception>
     /// <exception cref="ListMmfException">Widening failed (a full disk); the file is unchanged and nothing was written.</exception>
     public void Add(long value)
     {
@@ -121,7 +123,8 @@ public sealed class IntegerListMmf : IListMmf
     }
 
     /// <summary>Appends all of <paramref name="values"/> with one count update, widening first if needed; see <see cref="Add"/>.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The stored width cannot hold a value and the list does not widen; nothing was written.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The stored width cannot hold a value and the list does not
+    /// widen; nothing was written.</exception>
     public void AddRange(ReadOnlySpan<long> values)
     {
         if (values.IsEmpty)
@@ -166,7 +169,8 @@ public sealed class IntegerListMmf : IListMmf
     /// <see cref="ArgumentOutOfRangeException"/>: read <see cref="Count"/> again.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
-    /// <exception cref="ListMmfException">The new file could not be written (a full disk), and the file is unchanged; or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
+    /// <exception cref="ListMmfException">The new file could not be written (a full disk), and the file is
+    /// unchanged; or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
     public void TruncateBeginning(long count)
     {
         ThrowIfNotWritable();
@@ -194,7 +198,9 @@ public sealed class IntegerListMmf : IListMmf
     }
 
     /// <inheritdoc/>
-    public override string ToString() => _disposed ? $"IntegerListMmf('{Path}', disposed)" : $"IntegerListMmf('{Path}', {DataType}, Count = {Count:N0})";
+    public override string ToString() => _disposed
+        ? $"IntegerListMmf('{Path}', disposed)"
+        : $"IntegerListMmf('{Path}', {DataType}, Count = {Count:N0})";
 
     /// <summary>The current file: a reader whose file was replaced reopens the path first.</summary>
     private IntegerStore Current
@@ -253,7 +259,8 @@ public sealed class IntegerListMmf : IListMmf
             ThrowHelper.ArgumentOutOfRange(
                 "value",
                 refused,
-                $"'{Path}' stores {_store.DataType} values ({_min:N0} to {_max:N0}); {refused:N0} does not fit. Nothing was written; open the list with OpenSmallest to widen it.");
+                $"'{Path}' stores {_store.DataType} values ({_min:N0} to {_max:N0}); {refused:N0} does not fit. " +
+                    $"Nothing was written; open the list with OpenSmallest to widen it.");
         }
 
         var buffer = new long[CopyChunk];

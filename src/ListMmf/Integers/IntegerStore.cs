@@ -45,7 +45,12 @@ internal abstract class IntegerStore : IDisposable
     /// file's lock here: the <see cref="IntegerListMmf"/> holds it across the files it replaces, and a replacement's
     /// new file (<see cref="WriterOpening.Copy"/>) needs none.
     /// </summary>
-    public static IntegerStore Open(string path, FileAccess access, ListMmfOptions options, DataType createAs, WriterOpening opening = WriterOpening.LockHeld)
+    public static IntegerStore Open(
+        string path,
+        FileAccess access,
+        ListMmfOptions options,
+        DataType createAs,
+        WriterOpening opening = WriterOpening.LockHeld)
     {
         // A reader can meet a widening between reading the code and opening the file, which then holds another
         // width: it tries again. (A file replaced just after it was opened, IntegerListMmf follows.)
@@ -66,7 +71,8 @@ internal abstract class IntegerStore : IDisposable
         DataType dataType = opening != WriterOpening.Copy && File.Exists(path) ? ListMmfFileInfo.Read(path).DataType : createAs;
         if (!IntegerWidths.IsInteger(dataType))
         {
-            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(dataType)}, not integers; an IntegerListMmf opens the codes SByte to UInt64 and Int24 to UInt56.");
+            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(dataType)}, not integers; " +
+                $"an IntegerListMmf opens the codes SByte to UInt64 and Int24 to UInt56.");
         }
 
         return dataType switch
@@ -163,7 +169,8 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
         long value = TCodec.ToInt64(raw);
         if (typeof(TRaw) == typeof(ulong) && value < 0)
         {
-            throw new ListMmfFormatException(_list.Path, $"the UInt64 item at index {index:N0} is above Int64.MaxValue and cannot be read as a long.");
+            throw new ListMmfFormatException(_list.Path, $"the UInt64 item at index {index:N0} is above " +
+                $"Int64.MaxValue and cannot be read as a long.");
         }
 
         return value;

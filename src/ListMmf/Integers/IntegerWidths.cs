@@ -6,10 +6,12 @@ namespace ListMmf;
 internal static class IntegerWidths
 {
     /// <summary>From narrow to wide: the unsigned codes, for lists without negative values.</summary>
-    private static readonly DataType[] Unsigned = [DataType.Byte, DataType.UInt16, DataType.UInt24, DataType.UInt32, DataType.UInt40, DataType.UInt48, DataType.UInt56, DataType.Int64];
+    private static readonly DataType[] Unsigned =
+        [DataType.Byte, DataType.UInt16, DataType.UInt24, DataType.UInt32, DataType.UInt40, DataType.UInt48, DataType.UInt56, DataType.Int64];
 
     /// <summary>From narrow to wide: the signed codes.</summary>
-    private static readonly DataType[] Signed = [DataType.SByte, DataType.Int16, DataType.Int24, DataType.Int32, DataType.Int40, DataType.Int48, DataType.Int56, DataType.Int64];
+    private static readonly DataType[] Signed =
+        [DataType.SByte, DataType.Int16, DataType.Int24, DataType.Int32, DataType.Int40, DataType.Int48, DataType.Int56, DataType.Int64];
 
     public static bool IsInteger(DataType dataType) =>
         dataType is (>= DataType.SByte and <= DataType.UInt64) or (>= DataType.Int24 and <= DataType.UInt56);

@@ -5,7 +5,10 @@ using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Interop;
 
-/// <summary>The Windows functions used where System.IO has no checked equivalent: flushing part of a view, the file's buffers, a rename with POSIX semantics.</summary>
+/// <summary>
+/// The Windows functions used where System.IO has no checked equivalent: flushing part of a view, the file's
+/// buffers, a rename with POSIX semantics.
+/// </summary>
 [SupportedOSPlatform("windows")]
 internal static unsafe partial class Kernel32
 {
@@ -33,7 +36,14 @@ internal static unsafe partial class Kernel32
     private const uint RenamePosixSemantics = 0x2;
 
     [LibraryImport("kernel32.dll", EntryPoint = "CreateFileW", SetLastError = true, StringMarshalling = StringMarshalling.Utf16)]
-    private static partial SafeFileHandle CreateFile(string name, uint access, uint share, nint security, uint disposition, uint flags, nint template);
+    private static partial SafeFileHandle CreateFile(
+        string name,
+        uint access,
+        uint share,
+        nint security,
+        uint disposition,
+        uint flags,
+        nint template);
 
     [LibraryImport("kernel32.dll", EntryPoint = "SetFileInformationByHandle", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]

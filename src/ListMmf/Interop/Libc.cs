@@ -61,7 +61,10 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "creat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Create(string path, uint mode);
 
-    /// <summary><c>statx(dirfd, path, flags, mask, buffer)</c> (Linux, glibc 2.28 and later): a layout that is the same on every architecture.</summary>
+    /// <summary>
+    /// <c>statx(dirfd, path, flags, mask, buffer)</c> (Linux, glibc 2.28 and later): a layout that is the same on
+    /// every architecture.
+    /// </summary>
     [LibraryImport(LibraryName, EntryPoint = "statx", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     private static partial int StatxNative(int directory, string path, int flags, uint mask, byte* buffer);
 

@@ -23,7 +23,10 @@ internal static class SortedSearch
         where TSource : struct, IItemSource<T> =>
         Bound(ref source, value, first, last, SearchBound.Upper);
 
-    /// <summary>The first index in <c>[first, last)</c> not before the <paramref name="bound"/> of <paramref name="value"/>, or <paramref name="last"/>.</summary>
+    /// <summary>
+    /// The first index in <c>[first, last)</c> not before the <paramref name="bound"/> of <paramref name="value"/>,
+    /// or <paramref name="last"/>.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long Bound<T, TSource>(ref TSource source, T value, long first, long last, SearchBound bound)
         where T : IComparisonOperators<T, T, bool>

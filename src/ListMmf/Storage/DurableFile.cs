@@ -16,8 +16,12 @@ internal static class DurableFile
     /// <summary>What follows the name of the file a temporary file becomes: one name per file, never nested.</summary>
     private const string TemporarySuffix = ".listmmf" + TemporaryExtension;
 
-    /// <summary>Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file; the caller holds the lock that guards <paramref name="path"/>.</summary>
-    /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place (nothing was left at <paramref name="path"/>), or, once it was in place, the directory could not be made durable (the message says so).</exception>
+    /// <summary>
+    /// Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file; the
+    /// caller holds the lock that guards <paramref name="path"/>.
+    /// </summary>
+    /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place (nothing
+    /// was left at <paramref name="path"/>), or, once it was in place, the directory could not be made durable (the message says so).</exception>
     public static void Create<TState>(string path, TState state, Action<FileStream, TState> write)
     {
         StoragePlatform platform = StoragePlatform.Current;
@@ -69,6 +73,9 @@ internal static class DurableFile
     /// </summary>
     public static string TemporaryFor(string path) => path + TemporarySuffix;
 
-    /// <summary>Removes what a create or a replacement of <paramref name="path"/> that was killed left behind; the caller holds the file's lock.</summary>
+    /// <summary>
+    /// Removes what a create or a replacement of <paramref name="path"/> that was killed left behind; the caller
+    /// holds the file's lock.
+    /// </summary>
     public static void RemoveLeftover(string path) => TryDelete(TemporaryFor(path));
 }

@@ -10,7 +10,8 @@ namespace ListMmf.Storage;
 internal static class FileMappings
 {
     /// <summary>The backend <paramref name="backend"/> stands for on this system.</summary>
-    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on Windows, or this system is not supported at all.</exception>
+    /// <exception cref="PlatformNotSupportedException"><see cref="MappingBackend.Posix"/> was asked for on Windows,
+    /// or this system is not supported at all.</exception>
     public static MappingBackend Resolve(MappingBackend backend)
     {
         bool posix = StoragePlatform.Current.SupportsPosixMapping;

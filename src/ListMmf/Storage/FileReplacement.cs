@@ -36,9 +36,18 @@ internal static class FileReplacement
     /// <param name="writeCopy">Creates and fills the new file at the temporary path given, durably.</param>
     /// <param name="openNew">Opens the file at the real path given, once renamed.</param>
     /// <param name="adopt">Makes the opened file the list's.</param>
-    /// <param name="fault">Told, before it is thrown, the failure that leaves the list unable to go on: the new file is in place but could not be opened.</param>
+    /// <param name="fault">Told, before it is thrown, the failure that leaves the list unable to go on: the new file
+    /// is in place but could not be opened.</param>
     /// <exception cref="ListMmfException">A step failed; the message says whether the file is unchanged or the new file is in place.</exception>
-    public static void Replace<TNew>(string path, ListMmfStorage old, string what, string newContents, Action<string> writeCopy, Func<string, TNew> openNew, Action<TNew> adopt, Action<ListMmfException> fault)
+    public static void Replace<TNew>(
+        string path,
+        ListMmfStorage old,
+        string what,
+        string newContents,
+        Action<string> writeCopy,
+        Func<string, TNew> openNew,
+        Action<TNew> adopt,
+        Action<ListMmfException> fault)
     {
         string target = StoragePlatform.Current.CanonicalPath(path);
         string temporary = DurableFile.TemporaryFor(target);
@@ -93,7 +102,8 @@ internal static class FileReplacement
         {
             var lost = new ListMmfException(
                 path,
-                $"could not {what} the list: the new file, holding {newContents}, is at the path, but it could not be opened: {Cause(exception)} This list refuses every later call; dispose it and open the file again.",
+                $"could not {what} the list: the new file, holding {newContents}, is at the path, but it could not be " +
+                    $"opened: {Cause(exception)} This list refuses every later call; dispose it and open the file again.",
                 exception);
             fault(lost);
             throw lost;
@@ -102,7 +112,8 @@ internal static class FileReplacement
         adopt(next);
         if (flushFailure is not null)
         {
-            throw new ListMmfException(path, $"the list now holds the new file, but its directory could not be made durable, so a power loss may bring the old file back: {Cause(flushFailure)}", flushFailure);
+            throw new ListMmfException(path, $"the list now holds the new file, but its directory could not be made " +
+                $"durable, so a power loss may bring the old file back: {Cause(flushFailure)}", flushFailure);
         }
     }
 
@@ -124,7 +135,8 @@ internal static class FileReplacement
             {
                 file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
             }
-            catch (FileNotFoundException) when (attempts > 1 && Environment.TickCount64 < freeUntil && StoragePlatform.Current.MayBeReplacing(StoragePlatform.Current.CanonicalPath(path)))
+            catch (FileNotFoundException) when (attempts > 1 && Environment.TickCount64 < freeUntil
+                && StoragePlatform.Current.MayBeReplacing(StoragePlatform.Current.CanonicalPath(path)))
             {
                 // Where a replacement is two renames (Windows without POSIX renames), the path is briefly free.
                 Thread.Sleep(1);

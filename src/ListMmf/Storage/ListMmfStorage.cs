@@ -30,7 +30,15 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     private readonly bool _prefault;
     private readonly bool _populate;
 
-    private ListMmfStorage(string path, bool writable, FileStream file, FileMapping mapping, WriterLock? writerLock, ListMmfHeader header, MappingBackend backend, ListMmfOptions options)
+    private ListMmfStorage(
+        string path,
+        bool writable,
+        FileStream file,
+        FileMapping mapping,
+        WriterLock? writerLock,
+        ListMmfHeader header,
+        MappingBackend backend,
+        ListMmfOptions options)
     {
         Path = path;
         IsWritable = writable;
@@ -64,7 +72,14 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// made as it opens (<see cref="FileReplacement.OpenForReading"/>, up to <paramref name="replacedAttempts"/>
     /// opens). Then the header is validated for <typeparamref name="T"/> and the file mapped.
     /// </summary>
-    public static ListMmfStorage Open<T>(string path, bool writable, ListMmfOptions options, DataType dataType, bool requireDataType, WriterOpening opening = WriterOpening.Locked, int replacedAttempts = FileReplacement.OpenAttempts)
+    public static ListMmfStorage Open<T>(
+        string path,
+        bool writable,
+        ListMmfOptions options,
+        DataType dataType,
+        bool requireDataType,
+        WriterOpening opening = WriterOpening.Locked,
+        int replacedAttempts = FileReplacement.OpenAttempts)
         where T : unmanaged
     {
         MappingBackend backend = FileMappings.Resolve(options.Backend);
@@ -113,7 +128,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             header.Validate<T>(path, length);
             if (requireDataType && header.DataType != dataType)
             {
-                throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not {DataTypes.Describe(dataType)}.");
+                throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not " +
+                    $"{DataTypes.Describe(dataType)}.");
             }
 
             FileMapping mapping = FileMappings.Open(file, path, writable, backend);
@@ -158,7 +174,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
         catch (IOException exception) when (exception is not ListMmfException)
         {
-            throw new ListMmfException(path, $"the file is marked replaced by a replacement that was interrupted, and the mark could not be cleared: {exception.Message}", exception);
+            throw new ListMmfException(path, $"the file is marked replaced by a replacement that was interrupted, and " +
+                $"the mark could not be cleared: {exception.Message}", exception);
         }
 
         return current;
@@ -196,14 +213,18 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>The writer's open: a file that cannot be written (a read-only file system, or no permission) is a <see cref="ListMmfException"/>.</summary>
+    /// <summary>
+    /// The writer's open: a file that cannot be written (a read-only file system, or no permission) is a
+    /// <see cref="ListMmfException"/>.
+    /// </summary>
     private static SafeFileHandle OpenForWriting(string path)
     {
         try
         {
             return OpenExisting(path, FileAccess.ReadWrite, FileOptions.None);
         }
-        catch (Exception exception) when (exception is UnauthorizedAccessException or (IOException and not FileNotFoundException and not ListMmfException))
+        catch (Exception exception)
+            when (exception is UnauthorizedAccessException or (IOException and not FileNotFoundException and not ListMmfException))
         {
             throw new ListMmfException(path, $"the file cannot be opened for writing: {exception.Message}", exception);
         }
@@ -261,7 +282,10 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// <summary>Whether the header in the mapping is marked replaced.</summary>
     public bool IsMarkedReplaced => Volatile.Read(ref *(int*)Pointer) == ListMmfHeader.ReplacedVersion;
 
-    /// <summary>Gives this writer's lock to <paramref name="next"/>, the storage of the file that replaced this one, so that this one can be closed first.</summary>
+    /// <summary>
+    /// Gives this writer's lock to <paramref name="next"/>, the storage of the file that replaced this one, so that
+    /// this one can be closed first.
+    /// </summary>
     public void HandLockTo(ListMmfStorage next)
     {
         next._writerLock = _writerLock;
@@ -310,7 +334,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 int read = RandomAccess.Read(_file.SafeFileHandle, buffer.Span[..(int)Math.Min(buffer.Length, end - offset)], offset);
                 if (read == 0)
                 {
-                    throw new ListMmfFormatException(Path, $"the file ends at byte {offset:N0}, before the {header.Count:N0} items its header claims.");
+                    throw new ListMmfFormatException(Path, $"the file ends at byte {offset:N0}, before the " +
+                        $"{header.Count:N0} items its header claims.");
                 }
 
                 offset += read;
@@ -343,13 +368,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     {
         if (capacity < 0 || capacity > (MaximumLength - ListMmfHeader.Size) / itemSize)
         {
-            ThrowHelper.ArgumentOutOfRange(paramName, capacity, $"A capacity must be at least 0 and at most {(MaximumLength - ListMmfHeader.Size) / itemSize:N0} items of {itemSize} bytes.");
+            ThrowHelper.ArgumentOutOfRange(paramName, capacity, $"A capacity must be at least 0 and at most " +
+                $"{(MaximumLength - ListMmfHeader.Size) / itemSize:N0} items of {itemSize} bytes.");
         }
 
         return RoundUpLength(ListMmfHeader.Size + (capacity * itemSize));
     }
 
-    private static long RoundUpLength(long length) => length > MaximumLength ? MaximumLength : (length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
+    private static long RoundUpLength(long length) => length > MaximumLength
+        ? MaximumLength
+        : (length + LengthGranularity - 1) / LengthGranularity * LengthGranularity;
 
     /// <summary>
     /// Creates the file with an empty header and <paramref name="length"/> bytes allocated. Under a temporary name

@@ -47,11 +47,12 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
     /// valid, and a failure leaves the current view usable.
     /// </summary>
     /// <remarks>
-    /// A read-only map must be exactly as long as the file, so a length read while the writer changes it is mapped
-    /// again with the length read afresh: a growth between the read and the map is refused (ArgumentOutOfRangeException
-    /// on Unix, ArgumentException on Windows); and Wine extends a file by writing a byte past the new end and then
-    /// truncating, so for an instant the file is one byte longer than it will be, and a map of that length either
-    /// fails ("not enough memory") or ends past the file.
+    /// The map takes the file's own length (capacity 0): one given explicitly must match the file exactly for a
+    /// reader, and a writer growing the file between the length read and the map would refuse it every time it grew
+    /// faster than the reader mapped. The view is the length asked for, within it. A file shorter than that is mapped
+    /// again with its length read afresh: Wine extends a file by writing a byte past the new end and then
+    /// truncating, so for an instant it is one byte longer than it will be (its view of that length is refused as
+    /// "access denied", or its map as "not enough memory").
     /// </remarks>
     protected override long Cover(long length)
     {
@@ -62,7 +63,7 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
             MemoryMappedViewAccessor? view = null;
             try
             {
-                map = MemoryMappedFile.CreateFromFile(File, mapName: null, length, access, HandleInheritability.None, leaveOpen: true);
+                map = MemoryMappedFile.CreateFromFile(File, mapName: null, capacity: 0, access, HandleInheritability.None, leaveOpen: true);
                 view = map.CreateViewAccessor(0, length, access);
                 if (attempt == MapAttempts || File.Length >= length)
                 {
@@ -71,7 +72,8 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
                     return length;
                 }
             }
-            catch (Exception exception) when (exception is ArgumentException or IOException && attempt < MapAttempts && File.Length != length)
+            catch (Exception exception)
+                when (exception is ArgumentException or IOException or UnauthorizedAccessException && attempt < MapAttempts && File.Length != length)
             {
             }
             catch (Exception exception)
@@ -114,7 +116,10 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         _mappings.Clear();
     }
 
-    /// <summary>The address of file offset 0 in <paramref name="view"/>: the handle is the page-aligned base, and the view starts <c>PointerOffset</c> into it.</summary>
+    /// <summary>
+    /// The address of file offset 0 in <paramref name="view"/>: the handle is the page-aligned base, and the view
+    /// starts <c>PointerOffset</c> into it.
+    /// </summary>
     private static byte* AddressOf(MemoryMappedViewAccessor view) =>
         (byte*)view.SafeMemoryMappedViewHandle.DangerousGetHandle() + view.PointerOffset;
 

@@ -20,7 +20,10 @@ namespace ListMmf.Storage;
 internal sealed class WriterLock : IDisposable
 {
     private static readonly object s_gate = new();
-    /// <summary>The sidecars this process holds; made at the first lock, under the gate, so that an unsupported platform fails there as it does elsewhere.</summary>
+    /// <summary>
+    /// The sidecars this process holds; made at the first lock, under the gate, so that an unsupported platform
+    /// fails there as it does elsewhere.
+    /// </summary>
     private static HashSet<string>? s_held;
 
     private readonly string _lockPath;
@@ -48,7 +51,8 @@ internal sealed class WriterLock : IDisposable
             s_held ??= new HashSet<string>(StringComparer.FromComparison(StoragePlatform.Current.PathComparison));
             if (s_held.Contains(lockPath))
             {
-                throw new ListMmfLockedException(path, "another writer in this process has the file open for writing; a file has one writer at a time.");
+                throw new ListMmfLockedException(path, "another writer in this process has the file open for writing; " +
+                    "a file has one writer at a time.");
             }
 
             var writerLock = new WriterLock(lockPath, StoragePlatform.Current.LockWriter(lockPath, path));

@@ -50,7 +50,12 @@ public abstract class TableColumn
             ? DataTypeDispatch.Invoke(info.DataType, new Opener(table, info, path, access, options))
             : throw new ArgumentOutOfRangeException(nameof(info), info.DataType, $"Column '{info.Name}': {info.DataType} cannot be a table column.");
 
-    private sealed record Opener(TimeSeriesTable Table, TableColumnInfo Info, string Path, FileAccess Access, ListMmfOptions Options) : IDataTypeFunc<TableColumn>
+    private sealed record Opener(
+        TimeSeriesTable Table,
+        TableColumnInfo Info,
+        string Path,
+        FileAccess Access,
+        ListMmfOptions Options) : IDataTypeFunc<TableColumn>
     {
         public TableColumn Invoke<T>()
             where T : unmanaged, INumber<T> =>
@@ -77,7 +82,8 @@ public sealed class TableColumn<T> : TableColumn
     }
 
     /// <summary>The value of <paramref name="row"/>.</summary>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or not below the table's <see cref="TimeSeriesTable.RowCount"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or not below the table's
+    /// <see cref="TimeSeriesTable.RowCount"/>.</exception>
     public T this[long row]
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -124,18 +130,26 @@ public sealed class TableColumn<T> : TableColumn
         _list.AddRange(values);
     }
 
-    /// <summary>The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange"/>), straight over the mapping.</summary>
+    /// <summary>
+    /// The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange"/>), straight
+    /// over the mapping.
+    /// </summary>
     /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan"/>.</remarks>
-    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range)
     {
         CheckPublished(range);
         return _list.AsSpan(range.Start, (int)range.Length);
     }
 
-    /// <summary>The values of <paramref name="range"/> as memory over the mapping, for APIs that keep memory; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
+    /// <summary>
+    /// The values of <paramref name="range"/> as memory over the mapping, for APIs that keep memory; see
+    /// <see cref="ListMmf{T}.AsMemory"/>.
+    /// </summary>
     /// <remarks>Valid while the table is open: dispose it only after the last use.</remarks>
-    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
     public ReadOnlyMemory<T> AsMemory(IndexRange range)
     {
         CheckPublished(range);
@@ -172,5 +186,6 @@ public sealed class TableColumn<T> : TableColumn
     }
 
     private void ThrowTimeColumn() =>
-        throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are added with TimeSeriesTable.AddRow or AddRows, after a value in every other column.");
+        throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are " +
+            $"added with TimeSeriesTable.AddRow or AddRows, after a value in every other column.");
 }

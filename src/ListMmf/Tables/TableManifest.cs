@@ -63,7 +63,8 @@ internal static class TableManifest
         catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
         {
             throw new FileNotFoundException(
-                $"'{Path.GetDirectoryName(path)}' is not a table: it has no {TimeSeriesTable.ManifestFileName}. Create a table with TimeSeriesTable.Create; a table being created has no manifest until all its columns exist.",
+                $"'{Path.GetDirectoryName(path)}' is not a table: it has no {TimeSeriesTable.ManifestFileName}. " +
+                    $"Create a table with TimeSeriesTable.Create; a table being created has no manifest until all its columns exist.",
                 path,
                 exception);
         }

@@ -114,7 +114,8 @@ public sealed class TimeSeriesTable : IDisposable
     /// <exception cref="ListMmfException">The folder already holds a table, or a file could not be created.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
     /// <exception cref="ListMmfDataTypeException">An existing column file holds another type than the schema says.</exception>
-    /// <exception cref="ListMmfFormatException">An existing column file is not valid, or holds fewer values than the time column has rows.</exception>
+    /// <exception cref="ListMmfFormatException">An existing column file is not valid, or holds fewer values than the
+    /// time column has rows.</exception>
     public static TimeSeriesTable Create(string directory, TimeSeriesTableSchema schema, ListMmfOptions? options = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
@@ -156,7 +157,11 @@ public sealed class TimeSeriesTable : IDisposable
     /// <exception cref="ListMmfDataTypeException">A column file holds another type than the schema says.</exception>
     /// <exception cref="ListMmfFormatException">A column file is not valid, or holds fewer values than the time column has rows.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
-    public static TimeSeriesTable Open(string directory, TimeSeriesTableSchema schema, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+    public static TimeSeriesTable Open(
+        string directory,
+        TimeSeriesTableSchema schema,
+        FileAccess access = FileAccess.ReadWrite,
+        ListMmfOptions? options = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
         ArgumentNullException.ThrowIfNull(schema);
@@ -206,7 +211,8 @@ public sealed class TimeSeriesTable : IDisposable
         }
 
         return column as TableColumn<T>
-            ?? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds {DataTypes.Describe(column.DataType)}, not {typeof(T).Name} values.");
+            ?? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds " +
+                $"{DataTypes.Describe(column.DataType)}, not {typeof(T).Name} values.");
     }
 
     /// <summary>The time of <paramref name="row"/>.</summary>
@@ -224,7 +230,10 @@ public sealed class TimeSeriesTable : IDisposable
     /// <summary>The first row whose time is after <paramref name="time"/>, or <see cref="RowCount"/>.</summary>
     public long UpperBound(DateTime time) => _time.UpperBound(time);
 
-    /// <summary>The rows with times in <c>[from, to)</c>; give the range to <see cref="TableColumn{T}.AsSpan(IndexRange)"/> for each column's values.</summary>
+    /// <summary>
+    /// The rows with times in <c>[from, to)</c>; give the range to <see cref="TableColumn{T}.AsSpan(IndexRange)"/>
+    /// for each column's values.
+    /// </summary>
     public IndexRange FindRange(DateTime from, DateTime to) => _time.FindRange(from, to);
 
     /// <summary>The last <paramref name="count"/> published rows, or all of them if there are fewer.</summary>
@@ -240,13 +249,15 @@ public sealed class TimeSeriesTable : IDisposable
     /// The rows published from <paramref name="row"/> on, for a live reader that polls: keep the range's
     /// <see cref="IndexRange.End"/> and ask again from there.
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or past <see cref="RowCount"/> (the table was truncated).</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or past
+    /// <see cref="RowCount"/> (the table was truncated).</exception>
     public IndexRange RowsSince(long row)
     {
         long rows = RowCount;
         if ((ulong)row > (ulong)rows)
         {
-            ThrowHelper.ArgumentOutOfRange(nameof(row), row, $"The row must be at least 0 and at most RowCount ({rows:N0}); a row past it means the table was truncated.");
+            ThrowHelper.ArgumentOutOfRange(nameof(row), row, $"The row must be at least 0 and at most RowCount " +
+                $"({rows:N0}); a row past it means the table was truncated.");
         }
 
         return new IndexRange(row, rows);
@@ -256,9 +267,11 @@ public sealed class TimeSeriesTable : IDisposable
     /// Publishes the row being added at <paramref name="time"/>: every value column must hold exactly one value for
     /// it (<see cref="TableColumn{T}.Add"/>). No allocation.
     /// </summary>
-    /// <exception cref="InvalidOperationException">A value column holds no value, or more than one, for the row; the row's values in every column were discarded.</exception>
+    /// <exception cref="InvalidOperationException">A value column holds no value, or more than one, for the row; the
+    /// row's values in every column were discarded.</exception>
     /// <exception cref="ListMmfOrderException">The time would break the order; the row's values were discarded.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">The time column cannot hold <paramref name="time"/> exactly (a fraction of a second in a seconds column); the row's values were discarded.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The time column cannot hold <paramref name="time"/> exactly (a
+    /// fraction of a second in a seconds column); the row's values were discarded.</exception>
     /// <exception cref="NotSupportedException">The table was opened read-only.</exception>
     public void AddRow(DateTime time)
     {
@@ -281,7 +294,8 @@ public sealed class TimeSeriesTable : IDisposable
     /// </summary>
     /// <exception cref="InvalidOperationException">A value column does not hold exactly one value per row; the values were discarded.</exception>
     /// <exception cref="ListMmfOrderException">A time would break the order; nothing was published and the values were discarded.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">The time column cannot hold a time exactly; nothing was published and the values were discarded.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The time column cannot hold a time exactly; nothing was
+    /// published and the values were discarded.</exception>
     public void AddRows(ReadOnlySpan<DateTime> times)
     {
         long rows = BeginPublish(times.Length);
@@ -296,14 +310,21 @@ public sealed class TimeSeriesTable : IDisposable
         }
     }
 
-    /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the Unix seconds a seconds time column stores: a copy of the keys.</summary>
+    /// <summary>
+    /// As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the Unix seconds a seconds time column
+    /// stores: a copy of the keys.
+    /// </summary>
     /// <exception cref="ListMmfDataTypeException">The time column stores DateTime ticks.</exception>
     public void AddRows(ReadOnlySpan<int> unixSeconds) =>
         AddKeys(unixSeconds, "Unix seconds (int)");
 
-    /// <summary>As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the DateTime ticks a ticks time column stores: a copy of the keys.</summary>
+    /// <summary>
+    /// As <see cref="AddRows(ReadOnlySpan{DateTime})"/>, with the times as the DateTime ticks a ticks time column
+    /// stores: a copy of the keys.
+    /// </summary>
     /// <exception cref="ListMmfDataTypeException">The time column stores Unix seconds.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">A value is not a DateTime's ticks (negative, or past DateTime.MaxValue); nothing was published and the values were discarded.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A value is not a DateTime's ticks (negative, or past
+    /// DateTime.MaxValue); nothing was published and the values were discarded.</exception>
     public void AddRows(ReadOnlySpan<long> ticks)
     {
         ThrowIfTimeKeysAreNot<long>("DateTime ticks (long)");
@@ -312,7 +333,8 @@ public sealed class TimeSeriesTable : IDisposable
             if ((ulong)ticks[i] > (ulong)DateTime.MaxValue.Ticks)
             {
                 DiscardPending(RowCount);
-                ThrowHelper.ArgumentOutOfRange(nameof(ticks), ticks[i], $"'{Path}': the tick value at {i:N0} in the span is not a DateTime's ticks (0 to {DateTime.MaxValue.Ticks:N0}). Nothing was published; the pending values were discarded.");
+                ThrowHelper.ArgumentOutOfRange(nameof(ticks), ticks[i], $"'{Path}': the tick value at {i:N0} in the " +
+                    $"span is not a DateTime's ticks (0 to {DateTime.MaxValue.Ticks:N0}). Nothing was published; the pending values were discarded.");
             }
         }
 
@@ -398,12 +420,17 @@ public sealed class TimeSeriesTable : IDisposable
             long stored = exists ? ListMmfFileInfo.Read(columnPath).Count : 0;
             if (rows > 0 && !exists)
             {
-                throw new ListMmfFormatException(Path, $"the time column '{Schema.Time.Name}' ({Schema.Time.FileName}) already holds {rows:N0} rows, but column '{column.Name}' has no file '{column.FileName}'; a table's columns hold a value for every row. Nothing was created.");
+                throw new ListMmfFormatException(Path, $"the time column '{Schema.Time.Name}' " +
+                    $"({Schema.Time.FileName}) already holds {rows:N0} rows, but column '{column.Name}' has no file " +
+                        $"'{column.FileName}'; a table's columns hold a value for every row. Nothing was created.");
             }
 
             if (stored > rows)
             {
-                throw new ListMmfFormatException(columnPath, $"column '{column.Name}' of table '{Path}' holds {stored:N0} values, more than the {rows:N0} rows of the time column '{Schema.Time.Name}' ({Schema.Time.FileName}); Create adopts files as they are and does not trim them (check the file names; TimeSeriesTable.Open with a schema trims values past the rows). Nothing was created or changed.");
+                throw new ListMmfFormatException(columnPath, $"column '{column.Name}' of table '{Path}' holds " +
+                    $"{stored:N0} values, more than the {rows:N0} rows of the time column '{Schema.Time.Name}' " +
+                        $"({Schema.Time.FileName}); Create adopts files as they are and does not trim them (check the " +
+                            $"file names; TimeSeriesTable.Open with a schema trims values past the rows). Nothing was created or changed.");
             }
         }
     }
@@ -439,7 +466,9 @@ public sealed class TimeSeriesTable : IDisposable
             {
                 DiscardPending(rows);
                 throw new InvalidOperationException(
-                    $"'{Path}': column '{column.Name}' holds {pending:N0} value{(pending == 1 ? "" : "s")} for the {added:N0} row{(added == 1 ? "" : "s")} being added; add exactly one value per row to every value column, then the times. The pending values of every column were discarded.");
+                    $"'{Path}': column '{column.Name}' holds {pending:N0} value{(pending == 1 ? "" : "s")} for the " +
+                        $"{added:N0} row{(added == 1 ? "" : "s")} being added; add exactly one value per row to every " +
+                            $"value column, then the times. The pending values of every column were discarded.");
             }
         }
 
@@ -455,7 +484,8 @@ public sealed class TimeSeriesTable : IDisposable
             if (stored > rows)
             {
                 column.TrimTo(rows);
-                repairs?.Add($"column '{column.Name}' held {stored - rows:N0} value{(stored - rows == 1 ? "" : "s")} past the {rows:N0} published rows, left by a writer that stopped before publishing them; trimmed to {rows:N0}.");
+                repairs?.Add($"column '{column.Name}' held {stored - rows:N0} value{(stored - rows == 1 ? "" : "s")} " +
+                    $"past the {rows:N0} published rows, left by a writer that stopped before publishing them; trimmed to {rows:N0}.");
             }
         }
     }
@@ -487,11 +517,15 @@ public sealed class TimeSeriesTable : IDisposable
             {
                 throw new ListMmfFormatException(
                     shortest.Path,
-                    $"column '{shortest.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} rows its time column publishes: rows that did not reach the disk before a power loss, or a column file truncated by another program. Nothing was changed; opening the table for writing once lowers the rows to {stored:N0} (see Repairs).");
+                    $"column '{shortest.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} " +
+                        $"rows its time column publishes: rows that did not reach the disk before a power loss, or a " +
+                            $"column file truncated by another program. Nothing was changed; opening the table for " +
+                                $"writing once lowers the rows to {stored:N0} (see Repairs).");
             }
 
             _time.Truncate(stored);
-            _repairs.Add($"column '{shortest.Name}' held {stored:N0} values, fewer than the {rows:N0} rows its time column published (rows lost to a power loss, or a truncated file); the rows were lowered to {stored:N0}.");
+            _repairs.Add($"column '{shortest.Name}' held {stored:N0} values, fewer than the {rows:N0} rows its time " +
+                $"column published (rows lost to a power loss, or a truncated file); the rows were lowered to {stored:N0}.");
             rows = stored;
         }
 
@@ -511,7 +545,8 @@ public sealed class TimeSeriesTable : IDisposable
         }
         catch (FileNotFoundException exception) when (_hasManifest)
         {
-            throw new ListMmfFormatException(Path, $"the manifest names column '{column.Name}', stored in '{column.FileName}', which does not exist: the table is damaged. ({exception.Message})");
+            throw new ListMmfFormatException(Path, $"the manifest names column '{column.Name}', stored in " +
+                $"'{column.FileName}', which does not exist: the table is damaged. ({exception.Message})");
         }
         catch (FileNotFoundException exception)
         {
@@ -519,11 +554,13 @@ public sealed class TimeSeriesTable : IDisposable
         }
         catch (ListMmfLockedException exception)
         {
-            throw new ListMmfLockedException(exception.FilePath, $"column '{column.Name}' of table '{Path}' is open for writing elsewhere: {exception.Problem}", exception);
+            throw new ListMmfLockedException(exception.FilePath, $"column '{column.Name}' of table '{Path}' is open " +
+                $"for writing elsewhere: {exception.Problem}", exception);
         }
         catch (ListMmfDataTypeException exception)
         {
-            throw new ListMmfDataTypeException(exception.FilePath, $"column '{column.Name}' of table '{Path}' is declared {column.DataType}, but {exception.Problem}");
+            throw new ListMmfDataTypeException(exception.FilePath, $"column '{column.Name}' of table '{Path}' is " +
+                $"declared {column.DataType}, but {exception.Problem}");
         }
         catch (ListMmfFormatException exception)
         {
@@ -547,7 +584,8 @@ public sealed class TimeSeriesTable : IDisposable
     {
         if (_time.KeyType != typeof(TKey))
         {
-            throw new ListMmfDataTypeException(_time.Path, $"the time column of table '{Path}' stores {DataTypes.Describe(_time.DataType)}; rows cannot be added with {given} keys.");
+            throw new ListMmfDataTypeException(_time.Path, $"the time column of table '{Path}' stores " +
+                $"{DataTypes.Describe(_time.DataType)}; rows cannot be added with {given} keys.");
         }
     }
 

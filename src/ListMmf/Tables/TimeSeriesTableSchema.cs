@@ -35,7 +35,11 @@ public sealed class TimeSeriesTableSchema
     /// <param name="order">The order the times keep.</param>
     /// <param name="fileName">The time column's file; the name plus <see cref="DefaultFileExtension"/> when null.</param>
     /// <exception cref="ArgumentException">The name or file name is not a valid file name, or the type is not a time type.</exception>
-    public TimeSeriesTableSchema(string timeColumn, DataType timeType = DataType.UnixSeconds, TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual, string? fileName = null)
+    public TimeSeriesTableSchema(
+        string timeColumn,
+        DataType timeType = DataType.UnixSeconds,
+        TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual,
+        string? fileName = null)
     {
         if (timeType is not (DataType.UnixSeconds or DataType.DateTime))
         {
@@ -61,7 +65,8 @@ public sealed class TimeSeriesTableSchema
     public IReadOnlyList<TableColumnInfo> Columns => _columns;
 
     /// <summary>Adds a value column of <typeparamref name="T"/>: a standard numeric type (sbyte to ulong, float, double).</summary>
-    /// <exception cref="ArgumentException">The name or file name is invalid or already used, or <typeparamref name="T"/> is not a standard numeric type.</exception>
+    /// <exception cref="ArgumentException">The name or file name is invalid or already used, or
+    /// <typeparamref name="T"/> is not a standard numeric type.</exception>
     public TimeSeriesTableSchema Add<T>(string name, string? fileName = null)
         where T : unmanaged => Add(name, DataTypes.For<T>(), fileName);
 
@@ -71,7 +76,8 @@ public sealed class TimeSeriesTableSchema
     {
         if (!IsValueType(dataType))
         {
-            throw new ArgumentException($"Column '{name}': {dataType} cannot be a table column; the columns hold SByte, Byte, Int16, UInt16, Int32, UInt32, Int64, UInt64, Single, Double, DateTime or UnixSeconds.", nameof(dataType));
+            throw new ArgumentException($"Column '{name}': {dataType} cannot be a table column; the columns hold " +
+                $"SByte, Byte, Int16, UInt16, Int32, UInt32, Int64, UInt64, Single, Double, DateTime or UnixSeconds.", nameof(dataType));
         }
 
         TableColumnInfo column = Describe(name, dataType, fileName);
@@ -79,12 +85,14 @@ public sealed class TimeSeriesTableSchema
         {
             if (string.Equals(existing.Name, column.Name, StringComparison.OrdinalIgnoreCase))
             {
-                throw new ArgumentException($"Column '{name}': the table already has a column named '{existing.Name}' (names are compared ignoring case).", nameof(name));
+                throw new ArgumentException($"Column '{name}': the table already has a column named '{existing.Name}' " +
+                    $"(names are compared ignoring case).", nameof(name));
             }
 
             if (string.Equals(existing.FileName, column.FileName, StringComparison.OrdinalIgnoreCase))
             {
-                throw new ArgumentException($"Column '{name}': its file '{column.FileName}' is already the file of column '{existing.Name}' (file names are compared ignoring case).", nameof(fileName));
+                throw new ArgumentException($"Column '{name}': its file '{column.FileName}' is already the file of " +
+                    $"column '{existing.Name}' (file names are compared ignoring case).", nameof(fileName));
             }
         }
 
@@ -122,7 +130,8 @@ public sealed class TimeSeriesTableSchema
             value.Length == 0 ? "is empty"
             : value.Length > 200 ? "is longer than 200 characters"
             : value is "." or ".." ? "is not a file name"
-            : value.IndexOfAny(ForbiddenCharacters) >= 0 || value.Any(char.IsControl) ? "holds a character that cannot be in a file name (/ \\ : * ? \" < > | or a control character)"
+            : value.IndexOfAny(ForbiddenCharacters) >= 0 || value.Any(char.IsControl) ? "holds a character that " +
+                "cannot be in a file name (/ \\ : * ? \" < > | or a control character)"
             : value[^1] is ' ' or '.' ? "ends with a space or a dot, which Windows drops from file names"
             : null;
         if (problem is not null)
@@ -131,5 +140,6 @@ public sealed class TimeSeriesTableSchema
         }
     }
 
-    private static readonly char[] ForbiddenCharacters = ['/', '\\', ':', '*', '?', '"', '<', '>', '|', Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar];
+    private static readonly char[] ForbiddenCharacters =
+        ['/', '\\', ':', '*', '?', '"', '<', '>', '|', Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar];
 }

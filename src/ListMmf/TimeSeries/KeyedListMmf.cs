@@ -147,7 +147,10 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
         return found ? index : ~index;
     }
 
-    /// <summary>The indices of the rows with keys in <c>[from, to)</c>; empty if <paramref name="to"/> is not after <paramref name="from"/>.</summary>
+    /// <summary>
+    /// The indices of the rows with keys in <c>[from, to)</c>; empty if <paramref name="to"/> is not after
+    /// <paramref name="from"/>.
+    /// </summary>
     public IndexRange FindRange(TKey from, TKey to)
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);
@@ -159,7 +162,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     }
 
     /// <summary>A span over the rows of <paramref name="range"/>, straight over the mapping.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
     public ReadOnlySpan<TRow> AsSpan(IndexRange range)
     {
         if (range.Length is < 0 or > int.MaxValue)
@@ -186,7 +190,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
             {
                 throw new ListMmfOrderException(
                     Path,
-                    $"the key of the stored row at index {i:N0} ({keys[i].Value}) does not follow the one before it ({keys[i - 1].Value}) in {Order} order; the file is corrupt.",
+                    $"the key of the stored row at index {i:N0} ({keys[i].Value}) does not follow the one before it " +
+                        $"({keys[i - 1].Value}) in {Order} order; the file is corrupt.",
                     i);
             }
         }
@@ -233,7 +238,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
         {
             throw new ListMmfOrderException(
                 Path,
-                $"a row with key {next} cannot be appended at index {index:N0} after key {previous}: the rows are {Order} by key. Nothing was written.",
+                $"a row with key {next} cannot be appended at index {index:N0} after key {previous}: the rows are " +
+                    $"{Order} by key. Nothing was written.",
                 index);
         }
     }

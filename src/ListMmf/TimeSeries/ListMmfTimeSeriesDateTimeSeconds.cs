@@ -21,7 +21,11 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     /// with <see cref="FileAccess.Read"/> for reader processes.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file is not a UnixSeconds file.</exception>
-    public ListMmfTimeSeriesDateTimeSeconds(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+    public ListMmfTimeSeriesDateTimeSeconds(
+        string path,
+        TimeSeriesOrder order,
+        FileAccess access = FileAccess.ReadWrite,
+        ListMmfOptions? options = null)
         : base(path, order, access, options, DataType.UnixSeconds)
     {
     }

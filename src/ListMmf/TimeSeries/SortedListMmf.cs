@@ -18,7 +18,8 @@ namespace ListMmf;
 /// writer appends always searches a complete, sorted prefix. The searches trust the stored order;
 /// <see cref="Verify()"/> checks it.
 /// </remarks>
-/// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>, <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
+/// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>,
+/// <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
 public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
@@ -38,7 +39,10 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when the index was built.</summary>
     private int _indexGeneration;
 
-    /// <summary>Opens or creates the sorted list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.</summary>
+    /// <summary>
+    /// Opens or creates the sorted list at <paramref name="path"/>; see
+    /// <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.
+    /// </summary>
     public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
         : this(new ListMmf<T>(path, access, options), order, options)
     {
@@ -160,11 +164,13 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     public ReadOnlySpan<T> AsSpan(long start, int length) => _list.AsSpan(start, length);
 
     /// <summary>A span over the items of <paramref name="range"/>, e.g. the result of <see cref="FindRange"/>.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than <see cref="int.MaxValue"/> items.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
+    /// <see cref="int.MaxValue"/> items.</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range) => _list.AsSpan(range.Start, IntLength(range));
 
     /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than <see cref="int.MaxValue"/> items.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
+    /// <see cref="int.MaxValue"/> items.</exception>
     public ReadOnlyMemory<T> AsMemory(IndexRange range) => _list.AsMemory(range.Start, IntLength(range));
 
     /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
@@ -189,11 +195,17 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, SearchBound.Lower);
 
-    /// <summary>The <see cref="UpperBound(T)"/> of every value in <paramref name="values"/>; see <see cref="LowerBound(ReadOnlySpan{T}, Span{long})"/>.</summary>
+    /// <summary>
+    /// The <see cref="UpperBound(T)"/> of every value in <paramref name="values"/>; see
+    /// <see cref="LowerBound(ReadOnlySpan{T}, Span{long})"/>.
+    /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => Bounds(values, results, SearchBound.Upper);
 
-    /// <summary>The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it would be inserted.</summary>
+    /// <summary>
+    /// The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it
+    /// would be inserted.
+    /// </summary>
     public IndexRange EqualRange(T value) => EqualRange(value, 0, Count);
 
     /// <summary>The indices in <c>[first, last)</c> of the items equal to <paramref name="value"/>.</summary>
@@ -218,7 +230,10 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
         return index < last && _list[index] == value ? index : ~index;
     }
 
-    /// <summary>The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the first not less than <paramref name="to"/>.</summary>
+    /// <summary>
+    /// The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the
+    /// first not less than <paramref name="to"/>.
+    /// </summary>
     public IndexRange FindRange(T from, T to)
     {
         long start = LowerBound(from);
@@ -235,7 +250,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     public void Verify() => Verify(null);
 
     /// <inheritdoc cref="Verify()"/>
-    /// <param name="progress">Told the fraction done, from 0 to 1, as the check goes (on this thread): the first half reads the file, the second checks the order.</param>
+    /// <param name="progress">Told the fraction done, from 0 to 1, as the check goes (on this thread): the first
+    /// half reads the file, the second checks the order.</param>
     public void Verify(IProgress<double>? progress)
     {
         _list.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
@@ -251,7 +267,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
             {
                 throw new ListMmfOrderException(
                     Path,
-                    $"the stored item at index {i:N0} ({Describe(items[i])}) does not follow the one before it ({Describe(items[i - 1])}) in {Order} order; the file is corrupt.",
+                    $"the stored item at index {i:N0} ({Describe(items[i])}) does not follow the one before it " +
+                        $"({Describe(items[i - 1])}) in {Order} order; the file is corrupt.",
                     i);
             }
         }
@@ -301,7 +318,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     {
         if (results.Length < values.Length)
         {
-            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the {values.Length:N0} values.", nameof(results));
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
+                $"{values.Length:N0} values.", nameof(results));
         }
 
         PointerSource<T> items = _list.Snapshot(out long count);
@@ -392,7 +410,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
 
     /// <summary>A value such as NaN, which no order can place, even as the first item.</summary>
     private void ThrowUnordered(T item, long index) =>
-        throw new ListMmfOrderException(Path, $"{Describe(item)} cannot be appended at index {index:N0}: it is unordered (not even equal to itself), and the list is {Order}. Nothing was written.", index);
+        throw new ListMmfOrderException(Path, $"{Describe(item)} cannot be appended at index {index:N0}: it is " +
+            $"unordered (not even equal to itself), and the list is {Order}. Nothing was written.", index);
 
     private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
 

@@ -72,7 +72,8 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
     {
         if (!TryExactKey(time, out TKey key))
         {
-            throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, which cannot hold {time:O} exactly.");
+            throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, " +
+                $"which cannot hold {time:O} exactly.");
         }
 
         Keys.Add(key);
@@ -98,7 +99,8 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
         {
             if (!TryExactKey(times[i], out keys[i]))
             {
-                throw new ArgumentOutOfRangeException(nameof(times), times[i], $"'{Path}' stores {typeof(TKey).Name} keys, which cannot hold {times[i]:O} (at {i:N0} in the span) exactly. Nothing was written.");
+                throw new ArgumentOutOfRangeException(nameof(times), times[i], $"'{Path}' stores {typeof(TKey).Name} " +
+                    $"keys, which cannot hold {times[i]:O} (at {i:N0} in the span) exactly. Nothing was written.");
             }
         }
 
@@ -129,7 +131,10 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, after: false);
 
-    /// <summary>The <see cref="UpperBound(DateTime)"/> of every time in <paramref name="times"/>; see <see cref="LowerBound(ReadOnlySpan{DateTime}, Span{long})"/>.</summary>
+    /// <summary>
+    /// The <see cref="UpperBound(DateTime)"/> of every time in <paramref name="times"/>; see
+    /// <see cref="LowerBound(ReadOnlySpan{DateTime}, Span{long})"/>.
+    /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     public void UpperBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, after: true);
 
@@ -171,7 +176,8 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
         ReadOnlySpan<TKey> keys = Keys.AsSpan(range);
         if (destination.Length < keys.Length)
         {
-            throw new ArgumentException($"The destination holds {destination.Length:N0} items, fewer than the {keys.Length:N0} in the range.", nameof(destination));
+            throw new ArgumentException($"The destination holds {destination.Length:N0} items, fewer than the " +
+                $"{keys.Length:N0} in the range.", nameof(destination));
         }
 
         for (int i = 0; i < keys.Length; i++)
@@ -241,7 +247,8 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
     {
         if (results.Length < times.Length)
         {
-            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the {times.Length:N0} times.", nameof(results));
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
+                $"{times.Length:N0} times.", nameof(results));
         }
 
         const int Chunk = 64;

@@ -7,9 +7,9 @@ using Xunit;
 namespace ListMmf.Tests.Platform;
 
 /// <summary>
-/// Readers that open a file while another handle extends it. Wine extends a file by writing a byte past the new
-/// end and truncating back, so a reader there can read a length that lasts an instant; these tests hold on every
-/// system and fail under Wine if a reader maps that length.
+/// Readers that open a file while another handle extends it in small steps, faster than any writer grows. On Linux
+/// a map of an explicit length races such growth; under Wine, which extends a file by writing a byte past the new
+/// end and truncating back, a reader that maps the length of that instant is refused at once without a retry.
 /// </summary>
 public sealed class ExtendedFileMappingTests : IDisposable
 {

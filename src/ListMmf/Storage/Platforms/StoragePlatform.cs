@@ -31,12 +31,14 @@ internal abstract unsafe class StoragePlatform
     {
         if (!is64BitProcess)
         {
-            throw new PlatformNotSupportedException("ListMmf needs a 64-bit process: on 32-bit, reading the 64-bit count atomically writes to the mapping, and file offsets past 2 GiB would not fit.");
+            throw new PlatformNotSupportedException("ListMmf needs a 64-bit process: on 32-bit, reading the 64-bit " +
+                "count atomically writes to the mapping, and file offsets past 2 GiB would not fit.");
         }
 
         if (!isLittleEndian)
         {
-            throw new PlatformNotSupportedException("ListMmf needs a little-endian process: the file format is little-endian and the items are mapped as they are stored.");
+            throw new PlatformNotSupportedException("ListMmf needs a little-endian process: the file format is " +
+                "little-endian and the items are mapped as they are stored.");
         }
     }
 
@@ -67,7 +69,8 @@ internal abstract unsafe class StoragePlatform
     /// handle that holds it (closing it releases the lock; the system releases it when the process dies).
     /// </summary>
     /// <exception cref="ListMmfLockedException">Another writer holds the lock.</exception>
-    /// <exception cref="ListMmfException">The lock could not be taken for another reason (the sidecar cannot be created, or locking is unavailable); never reported as success.</exception>
+    /// <exception cref="ListMmfException">The lock could not be taken for another reason (the sidecar cannot be
+    /// created, or locking is unavailable); never reported as success.</exception>
     public abstract SafeHandle LockWriter(string lockPath, string path);
 
     /// <summary>How this system's usual file systems compare names: two paths that compare equal name one file.</summary>
@@ -119,7 +122,8 @@ internal abstract unsafe class StoragePlatform
         {
             Restore(file, oldLength);
             string cause = exception is ListMmfException own ? own.Problem : exception.Message;
-            throw new ListMmfException(path, $"could not grow the file from {oldLength:N0} to {newLength:N0} bytes (is the disk full?): {cause}", exception);
+            throw new ListMmfException(path, $"could not grow the file from {oldLength:N0} to {newLength:N0} bytes " +
+                $"(is the disk full?): {cause}", exception);
         }
     }
 
@@ -160,6 +164,7 @@ internal abstract unsafe class StoragePlatform
             return new MacOSStoragePlatform();
         }
 
-        throw new PlatformNotSupportedException($"ListMmf runs on Windows, Linux and macOS; this system ({RuntimeInformation.OSDescription}) has other constants for mmap, msync and flock.");
+        throw new PlatformNotSupportedException($"ListMmf runs on Windows, Linux and macOS; this system " +
+            $"({RuntimeInformation.OSDescription}) has other constants for mmap, msync and flock.");
     }
 }

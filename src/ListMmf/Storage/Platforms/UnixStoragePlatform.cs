@@ -94,7 +94,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
             throw new ListMmfException(
                 path,
-                $"the writer lock '{lockPath}' could not be taken: lockf failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and a writer that cannot keep out a second writer is refused.");
+                $"the writer lock '{lockPath}' could not be taken: lockf failed: " +
+                    $"{Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and " +
+                        $"a writer that cannot keep out a second writer is refused.");
         }
 
         return handle;
@@ -127,7 +129,10 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
         }
     }
 
-    /// <summary>Opens the sidecar for reading and writing (a record lock for writing needs both), creating it first if it is missing, close-on-exec.</summary>
+    /// <summary>
+    /// Opens the sidecar for reading and writing (a record lock for writing needs both), creating it first if it is
+    /// missing, close-on-exec.
+    /// </summary>
     private int OpenLockFile(string lockPath, string path)
     {
         for (int attempt = 0; ; attempt++)
@@ -159,5 +164,6 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     private static ListMmfException LockFileFailure(string function, string lockPath, string path, int errno) =>
-        new(path, $"the writer lock file '{lockPath}' could not be opened: {function} failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
+        new(path, $"the writer lock file '{lockPath}' could not be opened: {function} failed: " +
+            $"{Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
 }

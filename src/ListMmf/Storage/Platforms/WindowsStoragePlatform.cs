@@ -206,7 +206,8 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
             }
         }
 
-        throw new IOException($"the old file could not be moved aside: the {AsideNames} names '{AsideFor(target, 0)}' to '{AsideFor(target, AsideNames - 1)}' are held by old files that readers still have open.");
+        throw new IOException($"the old file could not be moved aside: the {AsideNames} names '{AsideFor(target, 0)}' " +
+            $"to '{AsideFor(target, AsideNames - 1)}' are held by old files that readers still have open.");
     }
 
     public override string CanonicalPath(string fullPath) =>
