@@ -22,7 +22,8 @@ internal static unsafe class NodeSearch
         {
             Vector512<T> keys = Vector512.Load(node);
             Vector512<T> target = Vector512.Create(value);
-            ulong mask = Below(keys, target, bound).ExtractMostSignificantBits();
+            Vector512<T> below = bound == SearchBound.Upper ? Vector512.LessThanOrEqual(keys, target) : Vector512.LessThan(keys, target);
+            ulong mask = below.ExtractMostSignificantBits();
             return BitOperations.PopCount(mask & ValidMask(valid));
         }
 
@@ -31,8 +32,10 @@ internal static unsafe class NodeSearch
             Vector256<T> target = Vector256.Create(value);
             Vector256<T> low = Vector256.Load(node);
             Vector256<T> high = Vector256.Load(node + Vector256<T>.Count);
-            ulong lowMask = Below(low, target, bound).ExtractMostSignificantBits();
-            ulong highMask = Below(high, target, bound).ExtractMostSignificantBits();
+            Vector256<T> lowBelow = bound == SearchBound.Upper ? Vector256.LessThanOrEqual(low, target) : Vector256.LessThan(low, target);
+            Vector256<T> highBelow = bound == SearchBound.Upper ? Vector256.LessThanOrEqual(high, target) : Vector256.LessThan(high, target);
+            ulong lowMask = lowBelow.ExtractMostSignificantBits();
+            ulong highMask = highBelow.ExtractMostSignificantBits();
             return BitOperations.PopCount((lowMask | (highMask << Vector256<T>.Count)) & ValidMask(valid));
         }
 
@@ -43,7 +46,8 @@ internal static unsafe class NodeSearch
             for (int part = 0; part < 4; part++)
             {
                 Vector128<T> keys = Vector128.Load(node + (part * Vector128<T>.Count));
-                ulong bits = Below(keys, target, bound).ExtractMostSignificantBits();
+                Vector128<T> below = bound == SearchBound.Upper ? Vector128.LessThanOrEqual(keys, target) : Vector128.LessThan(keys, target);
+                ulong bits = below.ExtractMostSignificantBits();
                 mask |= bits << (part * Vector128<T>.Count);
             }
 
@@ -85,21 +89,6 @@ internal static unsafe class NodeSearch
 
         return count;
     }
-
-    /// <summary>The lanes of <paramref name="keys"/> before the <paramref name="bound"/> of <paramref name="target"/>.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector512<T> Below<T>(Vector512<T> keys, Vector512<T> target, SearchBound bound) =>
-        bound == SearchBound.Upper ? Vector512.LessThanOrEqual(keys, target) : Vector512.LessThan(keys, target);
-
-    /// <inheritdoc cref="Below{T}(Vector512{T}, Vector512{T}, SearchBound)"/>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector256<T> Below<T>(Vector256<T> keys, Vector256<T> target, SearchBound bound) =>
-        bound == SearchBound.Upper ? Vector256.LessThanOrEqual(keys, target) : Vector256.LessThan(keys, target);
-
-    /// <inheritdoc cref="Below{T}(Vector512{T}, Vector512{T}, SearchBound)"/>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector128<T> Below<T>(Vector128<T> keys, Vector128<T> target, SearchBound bound) =>
-        bound == SearchBound.Upper ? Vector128.LessThanOrEqual(keys, target) : Vector128.LessThan(keys, target);
 
     /// <summary>The low <paramref name="valid"/> bits set (valid is at most 64).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -2,6 +2,7 @@ using System;
 using System.Collections;
 using System.Collections.Generic;
 using System.IO;
+using System.Runtime.CompilerServices;
 using ListMmf.Search;
 
 namespace ListMmf;
@@ -219,6 +220,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     public override string ToString() => $"KeyedListMmf<{typeof(TRow).Name}, {typeof(TKey).Name}>('{Path}', {Order}, Count = {Count:N0})";
 
     /// <summary>The bound within <c>[first, last)</c>, or among every row published when <paramref name="last"/> is null.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long Bound(TKey key, long first, long? last, SearchBound bound)
     {
         PointerSource<TRow> rows = _list.Snapshot(out long count);

@@ -174,14 +174,14 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     public ReadOnlyMemory<T> AsMemory(IndexRange range) => _list.AsMemory(range.Start, IntLength(range));
 
     /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
-    public long LowerBound(T value) => Bound(value, 0, null, SearchBound.Lower);
+    public long LowerBound(T value) => Bound(value, SearchBound.Lower);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is not less than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long LowerBound(T value, long first, long last) => Bound(value, first, last, SearchBound.Lower);
 
     /// <summary>The first index whose item is greater than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
-    public long UpperBound(T value) => Bound(value, 0, null, SearchBound.Upper);
+    public long UpperBound(T value) => Bound(value, SearchBound.Upper);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
@@ -290,20 +290,30 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <inheritdoc/>
     public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
 
-    /// <summary>
-    /// The bound within <c>[first, last)</c>, or among every item published when <paramref name="last"/> is null,
-    /// against one count. Over a wide range, the bound over the whole list clamped to the range (the list is sorted,
-    /// so that is the same answer), which the index makes fast.
-    /// </summary>
-    private long Bound(T value, long first, long? last, SearchBound bound)
+    /// <summary>The bound among every item published, against one count.</summary>
+    private long Bound(T value, SearchBound bound)
     {
         PointerSource<T> items = _list.Snapshot(out long count);
-        long end = last ?? count;
-        CheckRange(first, end, count);
-        PageIndex<T>? index = end - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
+        PageIndex<T>? index = IndexFor(items.Pointer, count);
         long result = index is not null
-            ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, bound), first, end)
-            : SortedSearch.Bound(ref items, value, first, end, bound);
+            ? IndexedSearch.Bound(index, items.Pointer, count, value, bound)
+            : SortedSearch.Bound(ref items, value, 0, count, bound);
+        GC.KeepAlive(_list);
+        return result;
+    }
+
+    /// <summary>
+    /// The bound within <c>[first, last)</c>. Over a wide range, the bound over the whole list clamped to the range
+    /// (the list is sorted, so that is the same answer), which the index makes fast.
+    /// </summary>
+    private long Bound(T value, long first, long last, SearchBound bound)
+    {
+        PointerSource<T> items = _list.Snapshot(out long count);
+        CheckRange(first, last, count);
+        PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
+        long result = index is not null
+            ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, bound), first, last)
+            : SortedSearch.Bound(ref items, value, first, last, bound);
         GC.KeepAlive(_list);
         return result;
     }
