@@ -12,6 +12,7 @@ namespace ListMmf.Search;
 internal static unsafe class NodeSearch
 {
     /// <summary>Keys per node: a 64-byte cache line of them, at least 4 (wider keys get a multi-line node and the scalar loop).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int KeysPerNode<T>() where T : unmanaged => sizeof(T) <= 16 ? 64 / sizeof(T) : 4;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -25,51 +25,32 @@ namespace ListMmf;
 /// <typeparam name="TKey">The key the rows are sorted by, compared with <see cref="IComparable{T}.CompareTo"/> (for
 /// floating-point keys that puts NaN before every number).</typeparam>
 /// <typeparam name="TSelector">Picks the key out of a row.</typeparam>
-public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnumerable<TRow>
+public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRow>, IEnumerable<TRow>
     where TRow : unmanaged
     where TKey : IComparable<TKey>
     where TSelector : IKeySelector<TRow, TKey>
 {
-    private readonly ListMmf<TRow> _list;
-
     /// <summary>Opens or creates the list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="order"/> is not a defined order.</exception>
     public KeyedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+        : base(new ListMmf<TRow>(path, access, Checked(order, options)))
     {
-        if (!Enum.IsDefined(order))
-        {
-            throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
-        }
-
-        _list = new ListMmf<TRow>(path, access, options);
         Order = order;
     }
 
     /// <summary>The rows, as a plain list (for spans and enumeration; appends through it are not order-checked).</summary>
-    public ListMmf<TRow> Rows => _list;
+    public ListMmf<TRow> Rows => List;
 
     /// <summary>The order the rows keep by their key.</summary>
     public TimeSeriesOrder Order { get; }
 
-    /// <summary>The full path of the file.</summary>
-    public string Path => _list.Path;
-
-    /// <summary>Whether this instance is the file's writer.</summary>
-    public bool IsWritable => _list.IsWritable;
-
-    /// <summary>The data-type code in the file's header.</summary>
-    public DataType DataType => _list.DataType;
-
-    /// <summary>The number of rows published; see <see cref="ListMmf{T}.Count"/>.</summary>
-    public long Count => _list.Count;
-
     /// <summary>The row at <paramref name="index"/>.</summary>
-    public TRow this[long index] => _list[index];
+    public TRow this[long index] => List[index];
 
     /// <summary>The key of the row at <paramref name="index"/>.</summary>
     public TKey KeyAt(long index)
     {
-        TRow row = _list[index];
+        TRow row = List[index];
         return TSelector.KeyOf(in row);
     }
 
@@ -77,13 +58,13 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     /// <exception cref="ListMmfOrderException">The row would break the order; nothing was written.</exception>
     public void Add(in TRow row)
     {
-        long count = _list.Count;
+        long count = List.Count;
         if (count > 0)
         {
             CheckFollows(KeyAt(count - 1), TSelector.KeyOf(in row), count);
         }
 
-        _list.Add(row);
+        List.Add(row);
     }
 
     /// <summary>Appends all of <paramref name="rows"/> if together they keep the order.</summary>
@@ -95,7 +76,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
             return;
         }
 
-        long count = _list.Count;
+        long count = List.Count;
         if (count > 0)
         {
             CheckFollows(KeyAt(count - 1), TSelector.KeyOf(in rows[0]), count);
@@ -106,17 +87,17 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
             CheckFollows(TSelector.KeyOf(in rows[i - 1]), TSelector.KeyOf(in rows[i]), count + i);
         }
 
-        _list.AddRange(rows);
+        List.AddRange(rows);
     }
 
-    /// <summary>The first index whose key is not less than <paramref name="key"/>, or <see cref="Count"/>.</summary>
+    /// <summary>The first index whose key is not less than <paramref name="key"/>, or <see cref="ListMmfView{T}.Count"/>.</summary>
     public long LowerBound(TKey key) => Bound(key, 0, null, SearchBound.Lower);
 
     /// <summary>The first index in <c>[first, last)</c> whose key is not less than <paramref name="key"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long LowerBound(TKey key, long first, long last) => Bound(key, first, last, SearchBound.Lower);
 
-    /// <summary>The first index whose key is greater than <paramref name="key"/>, or <see cref="Count"/>.</summary>
+    /// <summary>The first index whose key is greater than <paramref name="key"/>, or <see cref="ListMmfView{T}.Count"/>.</summary>
     public long UpperBound(TKey key) => Bound(key, 0, null, SearchBound.Upper);
 
     /// <summary>The first index in <c>[first, last)</c> whose key is greater than <paramref name="key"/>, or <paramref name="last"/>.</summary>
@@ -126,11 +107,11 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     /// <summary>The indices of the rows whose key equals <paramref name="key"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(TKey key)
     {
-        PointerSource<TRow> rows = _list.Snapshot(out long count);
+        PointerSource<TRow> rows = List.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
         long end = SortedSearch.UpperBound(ref keys, new ComparableKey<TKey>(key), start, count);
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         return new IndexRange(start, end);
     }
 
@@ -140,11 +121,11 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     /// </summary>
     public long BinarySearch(TKey key)
     {
-        PointerSource<TRow> rows = _list.Snapshot(out long count);
+        PointerSource<TRow> rows = List.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long index = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
         bool found = index < count && keys[index].Value.CompareTo(key) == 0;
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         return found ? index : ~index;
     }
 
@@ -154,11 +135,11 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     /// </summary>
     public IndexRange FindRange(TKey from, TKey to)
     {
-        PointerSource<TRow> rows = _list.Snapshot(out long count);
+        PointerSource<TRow> rows = List.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(from), 0, count);
         long end = to.CompareTo(from) > 0 ? SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(to), start, count) : start;
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         return new IndexRange(start, end);
     }
 
@@ -172,7 +153,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
             ThrowHelper.RangeOutOfBounds(range.Start, range.Length, Count);
         }
 
-        return _list.AsSpan(range.Start, (int)range.Length);
+        return List.AsSpan(range.Start, (int)range.Length);
     }
 
     /// <summary>
@@ -182,8 +163,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     /// <exception cref="ListMmfOrderException">The first row whose key breaks the order; the file is corrupt.</exception>
     public void Verify()
     {
-        _list.Verify();
-        PointerSource<TRow> rows = _list.Snapshot(out long count);
+        List.Verify();
+        PointerSource<TRow> rows = List.Snapshot(out long count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         for (long i = 1; i < count; i++)
         {
@@ -197,24 +178,18 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
             }
         }
 
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
     }
 
-    /// <inheritdoc cref="ListMmf{T}.Flush"/>
-    public void Flush() => _list.Flush();
-
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
-    public void Truncate(long newCount) => _list.Truncate(newCount);
+    public void Truncate(long newCount) => List.Truncate(newCount);
 
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>
-    public ListMmf<TRow>.Enumerator GetEnumerator() => _list.GetEnumerator();
+    public ListMmf<TRow>.Enumerator GetEnumerator() => List.GetEnumerator();
 
     IEnumerator<TRow> IEnumerable<TRow>.GetEnumerator() => GetEnumerator();
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
-
-    /// <inheritdoc cref="ListMmf{T}.Dispose"/>
-    public void Dispose() => _list.Dispose();
 
     /// <inheritdoc/>
     public override string ToString() => $"KeyedListMmf<{typeof(TRow).Name}, {typeof(TKey).Name}>('{Path}', {Order}, Count = {Count:N0})";
@@ -223,14 +198,19 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : IListMmf, IEnum
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long Bound(TKey key, long first, long? last, SearchBound bound)
     {
-        PointerSource<TRow> rows = _list.Snapshot(out long count);
+        PointerSource<TRow> rows = List.Snapshot(out long count);
         long end = last ?? count;
         SortedListMmf<int>.CheckRange(first, end, count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long result = SortedSearch.Bound(ref keys, new ComparableKey<TKey>(key), first, end, bound);
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         return result;
     }
+
+    /// <summary>The options, once <paramref name="order"/> is known to be defined: checked before the file is opened.</summary>
+    private static ListMmfOptions? Checked(TimeSeriesOrder order, ListMmfOptions? options) => Enum.IsDefined(order)
+        ? options
+        : throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
 
     private bool Follows(TKey previous, TKey next) => Order.Allows(new ComparableKey<TKey>(previous), new ComparableKey<TKey>(next));
 

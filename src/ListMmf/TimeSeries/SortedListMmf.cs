@@ -20,7 +20,7 @@ namespace ListMmf;
 /// </remarks>
 /// <typeparam name="T">The key: <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>,
 /// <see cref="double"/>, or any unmanaged type with comparison operators.</typeparam>
-public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
+public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     where T : unmanaged, IComparisonOperators<T, T, bool>
 {
     /// <summary>Below this many file pages (32 MiB) the plain binary search is faster: its probes stay in the CPU caches.</summary>
@@ -32,7 +32,6 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>A ranged search uses the index (and clamps its answer) only over ranges of at least this many items.</summary>
     private const long IndexedRangeItems = 4096;
 
-    private readonly ListMmf<T> _list;
     private readonly bool _indexed;
     private PageIndex<T>? _index;
 
@@ -49,6 +48,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     }
 
     internal SortedListMmf(ListMmf<T> list, TimeSeriesOrder order, ListMmfOptions? options)
+        : base(list)
     {
         if (!Enum.IsDefined(order))
         {
@@ -56,7 +56,6 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
             throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
         }
 
-        _list = list;
         Order = order;
         _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
@@ -64,11 +63,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>The smallest list, in file pages, that gets a page index; tests lower it to reach the index with small lists.</summary>
     internal long IndexMinimumPages { get; set; } = DefaultIndexMinimumPages;
 
-    /// <summary>The list under the sorted view.</summary>
-    internal ListMmf<T> List => _list;
-
     /// <summary>How messages show a key; the time series show their keys as times.</summary>
-    internal Func<T, string>? DescribeKey { get; init; }
+    internal Func<T, string>? DescribeKey { get; set; }
 
     /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
     internal PageIndex<T>? Index => _index;
@@ -76,36 +72,24 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>The order the list keeps.</summary>
     public TimeSeriesOrder Order { get; }
 
-    /// <summary>The full path of the file.</summary>
-    public string Path => _list.Path;
-
-    /// <summary>Whether this instance is the file's writer.</summary>
-    public bool IsWritable => _list.IsWritable;
-
-    /// <summary>The data-type code in the file's header.</summary>
-    public DataType DataType => _list.DataType;
-
-    /// <summary>The number of items published; see <see cref="ListMmf{T}.Count"/>.</summary>
-    public long Count => _list.Count;
-
     /// <summary>The item at <paramref name="index"/>.</summary>
-    public T this[long index] => _list[index];
+    public T this[long index] => List[index];
 
     /// <summary>Appends <paramref name="item"/> if it keeps the order.</summary>
     /// <exception cref="ListMmfOrderException">The item would break the order; nothing was written.</exception>
     public void Add(T item)
     {
-        long count = _list.Count;
+        long count = List.Count;
         if (count > 0)
         {
-            CheckFollows(_list[count - 1], item, count);
+            CheckFollows(List[count - 1], item, count);
         }
         else if (Order != TimeSeriesOrder.None && IsUnordered(item))
         {
             ThrowUnordered(item, count);
         }
 
-        _list.Add(item);
+        List.Add(item);
     }
 
     /// <summary>Appends all of <paramref name="items"/> if together they keep the order.</summary>
@@ -117,8 +101,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
             return;
         }
 
-        CheckOrder(items, _list.Count);
-        _list.AddRange(items);
+        CheckOrder(items, List.Count);
+        List.AddRange(items);
     }
 
     /// <summary>Checks that <paramref name="items"/>, appended after the first <paramref name="count"/> items, keep the order.</summary>
@@ -127,7 +111,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     {
         if (count > 0 && !items.IsEmpty)
         {
-            CheckFollows(_list[count - 1], items[0], count);
+            CheckFollows(List[count - 1], items[0], count);
         }
         else if (!items.IsEmpty && Order != TimeSeriesOrder.None && IsUnordered(items[0]))
         {
@@ -146,41 +130,38 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
     public void Truncate(long newCount)
     {
-        _list.Truncate(newCount);
+        List.Truncate(newCount);
         _index = null;
     }
 
     /// <inheritdoc cref="ListMmf{T}.TruncateBeginning"/>
     public void TruncateBeginning(long count)
     {
-        _list.TruncateBeginning(count);
+        List.TruncateBeginning(count);
         _index = null;
     }
 
-    /// <inheritdoc cref="ListMmf{T}.Flush"/>
-    public void Flush() => _list.Flush();
-
     /// <inheritdoc cref="ListMmf{T}.AsSpan"/>
-    public ReadOnlySpan<T> AsSpan(long start, int length) => _list.AsSpan(start, length);
+    public ReadOnlySpan<T> AsSpan(long start, int length) => List.AsSpan(start, length);
 
     /// <summary>A span over the items of <paramref name="range"/>, e.g. the result of <see cref="FindRange"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
     /// <see cref="int.MaxValue"/> items.</exception>
-    public ReadOnlySpan<T> AsSpan(IndexRange range) => _list.AsSpan(range.Start, IntLength(range));
+    public ReadOnlySpan<T> AsSpan(IndexRange range) => List.AsSpan(range.Start, IntLength(range));
 
     /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
     /// <see cref="int.MaxValue"/> items.</exception>
-    public ReadOnlyMemory<T> AsMemory(IndexRange range) => _list.AsMemory(range.Start, IntLength(range));
+    public ReadOnlyMemory<T> AsMemory(IndexRange range) => List.AsMemory(range.Start, IntLength(range));
 
-    /// <summary>The first index whose item is not less than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
+    /// <summary>The first index whose item is not less than <paramref name="value"/>, or the count if there is none.</summary>
     public long LowerBound(T value) => Bound(value, SearchBound.Lower);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is not less than <paramref name="value"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long LowerBound(T value, long first, long last) => Bound(value, first, last, SearchBound.Lower);
 
-    /// <summary>The first index whose item is greater than <paramref name="value"/>, or <see cref="Count"/> if there is none.</summary>
+    /// <summary>The first index whose item is greater than <paramref name="value"/>, or the count if there is none.</summary>
     public long UpperBound(T value) => Bound(value, SearchBound.Upper);
 
     /// <summary>The first index in <c>[first, last)</c> whose item is greater than <paramref name="value"/>, or <paramref name="last"/>.</summary>
@@ -227,7 +208,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     public long BinarySearch(T value, long first, long last)
     {
         long index = LowerBound(value, first, last);
-        return index < last && _list[index] == value ? index : ~index;
+        return index < last && List[index] == value ? index : ~index;
     }
 
     /// <summary>
@@ -254,8 +235,8 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// half reads the file, the second checks the order.</param>
     public void Verify(IProgress<double>? progress)
     {
-        _list.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
-        PointerSource<T> items = _list.Snapshot(out long count);
+        List.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
+        PointerSource<T> items = List.Snapshot(out long count);
         for (long i = 1; i < count; i++)
         {
             if (progress is not null && (i & ((1 << 22) - 1)) == 0)
@@ -273,19 +254,16 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
             }
         }
 
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         progress?.Report(1);
     }
 
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>
-    public ListMmf<T>.Enumerator GetEnumerator() => _list.GetEnumerator();
+    public ListMmf<T>.Enumerator GetEnumerator() => List.GetEnumerator();
 
     IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
-
-    /// <inheritdoc cref="ListMmf{T}.Dispose"/>
-    public void Dispose() => _list.Dispose();
 
     /// <inheritdoc/>
     public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
@@ -293,12 +271,12 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>The bound among every item published, against one count.</summary>
     private long Bound(T value, SearchBound bound)
     {
-        PointerSource<T> items = _list.Snapshot(out long count);
+        PointerSource<T> items = List.Snapshot(out long count);
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         long result = index is not null
             ? IndexedSearch.Bound(index, items.Pointer, count, value, bound)
             : SortedSearch.Bound(ref items, value, 0, count, bound);
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         return result;
     }
 
@@ -308,13 +286,13 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     /// </summary>
     private long Bound(T value, long first, long last, SearchBound bound)
     {
-        PointerSource<T> items = _list.Snapshot(out long count);
+        PointerSource<T> items = List.Snapshot(out long count);
         CheckRange(first, last, count);
         PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
         long result = index is not null
             ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, bound), first, last)
             : SortedSearch.Bound(ref items, value, first, last, bound);
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
         return result;
     }
 
@@ -332,7 +310,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
                 $"{values.Length:N0} values.", nameof(results));
         }
 
-        PointerSource<T> items = _list.Snapshot(out long count);
+        PointerSource<T> items = List.Snapshot(out long count);
         count = Math.Min(count, countLimit);
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         if (index is not null)
@@ -347,7 +325,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
             }
         }
 
-        GC.KeepAlive(_list);
+        GC.KeepAlive(List);
     }
 
     /// <summary>
@@ -358,7 +336,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
     private PageIndex<T>? IndexFor(T* items, long count)
     {
         PageIndex<T>? index = _index;
-        if (index is not null && _indexGeneration != _list.Generation)
+        if (index is not null && _indexGeneration != List.Generation)
         {
             // The list moved to a new file (a TruncateBeginning): the index describes the old items.
             index = _index = null;
@@ -386,7 +364,7 @@ public sealed unsafe class SortedListMmf<T> : IListMmf, IEnumerable<T>
             return null;
         }
 
-        _indexGeneration = _list.Generation;
+        _indexGeneration = List.Generation;
         return _index = PageIndex<T>.Build(items, count);
     }
 

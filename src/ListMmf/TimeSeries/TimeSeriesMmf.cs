@@ -21,34 +21,26 @@ namespace ListMmf;
 /// clamps it into a wrong answer.</para>
 /// </remarks>
 /// <typeparam name="TKey">The stored key.</typeparam>
-public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
+public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnumerable<DateTime>
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
 {
     private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
+        : this(new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order, options))
     {
-        Keys = new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order, options)
-        {
-            DescribeKey = Describe,
-        };
+    }
+
+    private TimeSeriesMmf(SortedListMmf<TKey> keys)
+        : base(keys.List)
+    {
+        Keys = keys;
+        keys.DescribeKey = Describe;
     }
 
     /// <summary>The stored keys, with the same searches keyed by <typeparamref name="TKey"/>.</summary>
     public SortedListMmf<TKey> Keys { get; }
 
-    /// <summary>The full path of the file.</summary>
-    public string Path => Keys.Path;
-
-    /// <summary>The data-type code in the file's header.</summary>
-    public DataType DataType => Keys.DataType;
-
     /// <summary>The order the series keeps.</summary>
     public TimeSeriesOrder Order => Keys.Order;
-
-    /// <summary>Whether this instance is the file's writer.</summary>
-    public bool IsWritable => Keys.IsWritable;
-
-    /// <summary>The number of timestamps published.</summary>
-    public long Count => Keys.Count;
 
     /// <summary>The timestamp at <paramref name="index"/>.</summary>
     public DateTime this[long index]
@@ -109,14 +101,14 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
         list.PublishReserved(times.Length);
     }
 
-    /// <summary>The first index whose timestamp is at or after <paramref name="time"/>, or <see cref="Count"/>.</summary>
+    /// <summary>The first index whose timestamp is at or after <paramref name="time"/>, or <see cref="ListMmfView{T}.Count"/>.</summary>
     public long LowerBound(DateTime time) => TryKeyAtOrAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
 
     /// <summary>The first index in <c>[first, last)</c> whose timestamp is at or after <paramref name="time"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long LowerBound(DateTime time, long first, long last) => SearchRange(TryKeyAtOrAfter(time, out TKey key), key, first, last);
 
-    /// <summary>The first index whose timestamp is after <paramref name="time"/>, or <see cref="Count"/>.</summary>
+    /// <summary>The first index whose timestamp is after <paramref name="time"/>, or <see cref="ListMmfView{T}.Count"/>.</summary>
     public long UpperBound(DateTime time) => TryKeyAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
 
     /// <summary>The first index in <c>[first, last)</c> whose timestamp is after <paramref name="time"/>, or <paramref name="last"/>.</summary>
@@ -204,9 +196,6 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
     /// <inheritdoc cref="SortedListMmf{T}.Verify(IProgress{double})"/>
     public void Verify(IProgress<double>? progress) => Keys.Verify(progress);
 
-    /// <inheritdoc cref="ListMmf{T}.Flush"/>
-    public void Flush() => Keys.Flush();
-
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
     public void Truncate(long newCount) => Keys.Truncate(newCount);
 
@@ -227,13 +216,6 @@ public abstract class TimeSeriesMmf<TKey> : ITimeSeries, IEnumerable<DateTime>
 
     TableColumn ITimeSeries.ToTableColumn(TimeSeriesTable table, TableColumnInfo info) =>
         new TableColumn<TKey>(table, info, Keys.List, isTime: true);
-
-    /// <inheritdoc cref="ListMmf{T}.Dispose"/>
-    public void Dispose()
-    {
-        Keys.Dispose();
-        GC.SuppressFinalize(this);
-    }
 
     /// <inheritdoc/>
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
