@@ -49,10 +49,10 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
     /// <remarks>
     /// The map takes the file's own length (capacity 0): one given explicitly must match the file exactly for a
     /// reader, and a writer growing the file between the length read and the map would refuse it every time it grew
-    /// faster than the reader mapped. The view is the length asked for, within it. A file shorter than that is mapped
-    /// again with its length read afresh: Wine extends a file by writing a byte past the new end and then
-    /// truncating, so for an instant it is one byte longer than it will be (its view of that length is refused as
-    /// "access denied", or its map as "not enough memory").
+    /// faster than the reader mapped. The view is the length asked for, within it; the system refuses a view past
+    /// the end of the file, which is then mapped again with its length read afresh: Wine extends a file by writing a
+    /// byte past the new end and then truncating, so for an instant it is one byte longer than it will be (a view of
+    /// that length is refused as "access denied", or its map as "not enough memory").
     /// </remarks>
     protected override long Cover(long length)
     {
@@ -65,16 +65,15 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
             {
                 map = MemoryMappedFile.CreateFromFile(File, mapName: null, capacity: 0, access, HandleInheritability.None, leaveOpen: true);
                 view = map.CreateViewAccessor(0, length, access);
-                if (attempt == MapAttempts || File.Length >= length)
-                {
-                    _mappings.Add((map, view, length));
-                    Pointer = AddressOf(view);
-                    return length;
-                }
+                _mappings.Add((map, view, length));
+                Pointer = AddressOf(view);
+                return length;
             }
             catch (Exception exception)
                 when (exception is ArgumentException or IOException or UnauthorizedAccessException && attempt < MapAttempts && File.Length != length)
             {
+                view?.Dispose();
+                map?.Dispose();
             }
             catch (Exception exception)
             {
@@ -88,8 +87,6 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
                 throw;
             }
 
-            view?.Dispose();
-            map?.Dispose();
             length = File.Length;
         }
     }
