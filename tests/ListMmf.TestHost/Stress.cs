@@ -61,7 +61,7 @@ public static class Stress
         // The readers' time starts with the writer's first file: under Wine a process can take seconds to start,
         // and readers that ran out their time before the writer wrote anything would have checked nothing.
         var waiting = Stopwatch.StartNew();
-        while (!File.Exists(GenerationPath(path, 0)) && waiting.Elapsed < TimeSpan.FromSeconds(60))
+        while (Newest(path, 0) == 0 && !File.Exists(GenerationPath(path, 0)) && waiting.Elapsed < TimeSpan.FromSeconds(60))
         {
             Thread.Sleep(10);
         }
@@ -120,10 +120,13 @@ public static class Stress
             return known;
         }
 
+        // Every file, filtered here: under Wine an enumeration with the pattern "stress.bin.*" found none of them.
         string prefix = Path.GetFileName(path) + ".";
-        foreach (string file in Directory.EnumerateFiles(Path.GetDirectoryName(path)!, prefix + "*"))
+        foreach (string file in Directory.EnumerateFiles(Path.GetDirectoryName(path)!))
         {
-            if (int.TryParse(Path.GetFileName(file).AsSpan(prefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out int generation))
+            string name = Path.GetFileName(file);
+            if (name.StartsWith(prefix, StringComparison.Ordinal)
+                && int.TryParse(name.AsSpan(prefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out int generation))
             {
                 known = Math.Max(known, generation);
             }

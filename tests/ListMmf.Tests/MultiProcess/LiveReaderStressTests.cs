@@ -57,7 +57,7 @@ public sealed class LiveReaderStressTests : IDisposable
             Assert.True(wrongItems == 0, report);
             // Under Wine a process opens and maps files several times slower than on Linux.
             long enough = OperatingSystem.IsWindows() ? 10_000 : 100_000;
-            Assert.True(opens + refreshes >= enough, $"only {opens + refreshes:N0} opens and refreshes");
+            Assert.True(opens + refreshes >= enough, $"only {opens + refreshes:N0} opens and refreshes: {report}");
         }
         finally
         {
