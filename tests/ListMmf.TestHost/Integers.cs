@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Threading;
@@ -14,15 +13,18 @@ namespace ListMmf.TestHost;
 /// a widening at every step from Byte to Int64; prints the codes it went through.</item>
 /// <item><c>int-truncate PATH</c>: creates the list, prints "created", waits for a line, then appends 7 i and drops
 /// the oldest values with TruncateBeginning, over and over; prints how often.</item>
-/// <item><c>int-read PATH KIND SECONDS</c>: opens the list, prints "open", then reads it until the writer is done
-/// (KIND widen: until every value is there; truncate: until SECONDS pass), checking every value it sees; prints
-/// the codes it saw, the reopenings and the wrong values.</item>
+/// <item><c>int-read PATH KIND</c>: opens the list, prints "open", then reads it (KIND widen or truncate), checking
+/// every value it sees, until a line comes on standard input and it has read at least <see cref="MinimumReads"/>
+/// times; prints the codes it saw, the reopenings and the wrong values.</item>
 /// </list>
 /// </summary>
 public static class Integers
 {
     public const int WideningCount = 400_000;
     public const int TruncateRounds = 40;
+
+    /// <summary>The reads a reader makes at least, however slowly it was scheduled beside the writer.</summary>
+    public const int MinimumReads = 100;
 
     /// <summary>Small values first, then larger ones every 50,000, then negative ones: Byte, UInt16, UInt24, UInt32, UInt40, UInt48, UInt56, Int64.</summary>
     public static long Widening(long i) => i < 50_000 ? i % 256
@@ -66,17 +68,17 @@ public static class Integers
         return 0;
     }
 
-    public static int Read(string path, string kind, TimeSpan duration)
+    public static int Read(string path, string kind)
     {
-        var clock = Stopwatch.StartNew();
         using var list = IntegerListMmf.Open(path, FileAccess.Read);
         Console.WriteLine("open");
         Console.Out.Flush();
+        var stop = StopSignal.FromStandardInput();
         string codes = list.DataType.ToString();
         long reads = 0, wrong = 0, reopenings = 0, retries = 0;
         var buffer = new long[4096];
         DataType seen = list.DataType;
-        while (clock.Elapsed < duration)
+        while (!stop.IsSet || reads < MinimumReads)
         {
             long count = list.Count;
             if (list.DataType != seen)
@@ -106,11 +108,6 @@ public static class Integers
                     ? buffer[i] == Widening(start + i)
                     : buffer[i] == buffer[0] + (7L * i) && buffer[0] % 7 == 0;
                 wrong += right ? 0 : 1;
-            }
-
-            if (kind == "widen" && count == WideningCount)
-            {
-                break;
             }
 
             Thread.Yield();

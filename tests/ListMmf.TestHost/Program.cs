@@ -16,7 +16,7 @@ namespace ListMmf.TestHost;
 /// <item><c>create PATH</c>: creates the file as its writer and closes it.</item>
 /// <item><c>flush PATH</c>: opens the existing file as its writer, appends 10,000 items and flushes.</item>
 /// <item><c>check PATH</c>: opens the file as a reader and verifies it (<see cref="ListMmf{T}.Verify"/>).</item>
-/// <item><c>stress-write PATH SECONDS</c> and <c>stress-read PATH SECONDS</c>: see <see cref="Stress"/>.</item>
+/// <item><c>stress-write PATH</c> and <c>stress-read PATH OPENS GENERATIONS</c>: see <see cref="Stress"/>.</item>
 /// <item><c>table-write</c>, <c>table-read</c> and <c>table-crash</c>: see <see cref="Tables"/>.</item>
 /// <item><c>int-widen</c>, <c>int-truncate</c> and <c>int-read</c>: see <see cref="Integers"/>.</item>
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
@@ -42,16 +42,16 @@ public static class Program
                 ["create", string path] => Create(path),
                 ["flush", string path] => Flush(path),
                 ["check", string path] => Check(path),
-                ["stress-write", string path, string seconds] => Stress.Write(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
-                ["stress-read", string path, string seconds] => Stress.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["stress-write", string path] => Stress.Write(path),
+                ["stress-read", string path, string opens, string generations] => Stress.Read(path, long.Parse(opens, CultureInfo.InvariantCulture), int.Parse(generations, CultureInfo.InvariantCulture)),
                 ["table-write", string directory, string rows, string seconds, .. string[] progress] => Tables.Write(directory, long.Parse(rows, CultureInfo.InvariantCulture), progress, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["table-read", string directory, string rows, string seconds, string progress] => Tables.Read(directory, long.Parse(rows, CultureInfo.InvariantCulture), TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture)), progress),
                 ["table-crash", string directory, string rows] => Tables.Crash(directory, long.Parse(rows, CultureInfo.InvariantCulture)),
                 ["int-widen", string path] => Integers.Widen(path),
                 ["int-truncate", string path] => Integers.Truncate(path),
-                ["int-read", string path, string kind, string seconds] => Integers.Read(path, kind, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["int-read", string path, string kind] => Integers.Read(path, kind),
                 ["series-truncate", string path] => SeriesTruncation.Write(path),
-                ["series-read", string path, string seconds] => SeriesTruncation.Read(path, TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
+                ["series-read", string path] => SeriesTruncation.Read(path),
                 ["replace-kill", string path, string backend, string step, string round] => ReplacementFaults.KillLoop(path, Enum.Parse<MappingBackend>(backend), step, int.Parse(round, CultureInfo.InvariantCulture)),
                 ["truncate-then-append", string path] => ReplacementFaults.TruncateThenAppend(path),
                 ["widen-then-append", string path] => ReplacementFaults.WidenThenAppend(path),
@@ -205,7 +205,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH SECONDS | stress-read PATH SECONDS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate SECONDS | series-truncate PATH | series-read PATH SECONDS | replace-kill PATH BACKEND STEP ROUND | truncate-then-append PATH | widen-then-append PATH");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH | stress-read PATH OPENS GENERATIONS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate | series-truncate PATH | series-read PATH | replace-kill PATH BACKEND STEP ROUND | truncate-then-append PATH | widen-then-append PATH");
         return 3;
     }
 }

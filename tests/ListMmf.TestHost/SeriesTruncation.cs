@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Threading;
@@ -11,8 +10,9 @@ namespace ListMmf.TestHost;
 /// <list type="bullet">
 /// <item><c>series-truncate PATH</c>: creates the series, prints "created", waits for a line, then appends one time
 /// a second from <see cref="Start"/> and drops the older half, <see cref="Rounds"/> times.</item>
-/// <item><c>series-read PATH SECONDS</c>: opens the series, prints "open", then reads the newest times and searches
-/// them through the page index until SECONDS pass; every span must be consecutive seconds, and LowerBound of a time
+/// <item><c>series-read PATH</c>: opens the series, prints "open", then reads the newest times and searches
+/// them through the page index until a line comes on standard input and it has searched at least
+/// <see cref="Integers.MinimumReads"/> times; every span must be consecutive seconds, and LowerBound of a time
 /// must find it (or, after a truncation between the search and the read, a later time). Prints what it counted.</item>
 /// </list>
 /// </summary>
@@ -44,15 +44,15 @@ public static class SeriesTruncation
         return 0;
     }
 
-    public static int Read(string path, TimeSpan duration)
+    public static int Read(string path)
     {
-        var clock = Stopwatch.StartNew();
         using var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
         series.Keys.IndexMinimumPages = 1; // searched through the page index, which a truncation must drop
         Console.WriteLine("open");
         Console.Out.Flush();
+        var stop = StopSignal.FromStandardInput();
         long reads = 0, searches = 0, wrong = 0, retries = 0;
-        while (clock.Elapsed < duration)
+        while (!stop.IsSet || searches < Integers.MinimumReads)
         {
             long count = series.Count;
             int length = (int)Math.Min(4096, count);

@@ -7,29 +7,35 @@ using System.Threading;
 namespace ListMmf.TestHost;
 
 /// <summary>
-/// The live-reader stress test's two sides. The writer grows a file from 64 KiB to 4 MiB with sorted items (item i
-/// is i), then starts the next generation (<c>PATH.1</c>, <c>PATH.2</c>, ...), keeping the last three; so a run
-/// of seconds goes through hundreds of growths. Readers open, search and refresh the newest generations as fast as
-/// they can, with every kind of reader, and count what a healthy file must never give: an error, or a wrong item.
+/// The live-reader stress test's two sides, each run to a count, never to a time, so that a slow or loaded machine
+/// only makes the test longer:
+/// <list type="bullet">
+/// <item><c>stress-write PATH</c>: grows a file from 64 KiB to 4 MiB with sorted items (item i is i), then starts
+/// the next generation (<c>PATH.1</c>, <c>PATH.2</c>, ...), keeping the last three, until a line (or the end) comes
+/// on standard input; prints the generations and growths.</item>
+/// <item><c>stress-read PATH OPENS GENERATIONS</c>: opens, searches and refreshes the newest generations with every
+/// kind of reader until it has done OPENS opens and refreshes and has followed the writer to generation GENERATIONS
+/// (six growths each), counting what a healthy file must never give: an error, or a wrong item.</item>
+/// </list>
 /// </summary>
 public static class Stress
 {
     private const long ItemsPerGeneration = (4 << 20) / sizeof(long) - 2;
     private const int GenerationsKept = 3;
 
-    public static int Write(string path, TimeSpan duration)
+    public static int Write(string path)
     {
-        var clock = Stopwatch.StartNew();
+        var stop = StopSignal.FromStandardInput();
         var random = new Random(1);
         var batch = new long[2048];
         int growths = 0;
         int generation = 0;
-        for (; clock.Elapsed < duration; generation++)
+        for (; !stop.IsSet; generation++)
         {
             using (var list = new ListMmf<long>(GenerationPath(path, generation)))
             {
                 long capacity = 0;
-                while (list.Count < ItemsPerGeneration && clock.Elapsed < duration)
+                while (list.Count < ItemsPerGeneration && !stop.IsSet)
                 {
                     long next = list.Count;
                     int size = (int)Math.Min(random.Next(1, batch.Length), ItemsPerGeneration - next);
@@ -56,24 +62,21 @@ public static class Stress
         return 0;
     }
 
-    public static int Read(string path, TimeSpan duration)
+    public static int Read(string path, long opensWanted, int generationsWanted)
     {
-        // The readers' time starts with the writer's first file: under Wine a process can take seconds to start,
-        // and readers that ran out their time before the writer wrote anything would have checked nothing.
-        var waiting = Stopwatch.StartNew();
-        while (Newest(path, 0) == 0 && !File.Exists(GenerationPath(path, 0)) && waiting.Elapsed < TimeSpan.FromSeconds(60))
-        {
-            Thread.Sleep(10);
-        }
-
-        var clock = Stopwatch.StartNew();
         var random = new Random(Environment.ProcessId);
         long opens = 0, refreshes = 0, falseErrors = 0, wrongItems = 0, vanished = 0;
         int generation = 0;
         string? firstError = null;
-        while (clock.Elapsed < duration)
+        while (opens + refreshes < opensWanted || generation < generationsWanted)
         {
             generation = Newest(path, generation);
+            if (generation == 0 && !File.Exists(GenerationPath(path, 0)))
+            {
+                // The writer has not created its first file yet (a process can take seconds to start under Wine).
+                Thread.Yield();
+                continue;
+            }
 
             string file = GenerationPath(path, Math.Max(0, generation - random.Next(2)));
             try
@@ -98,7 +101,7 @@ public static class Stress
             }
         }
 
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"opens={opens} refreshes={refreshes} falseErrors={falseErrors} wrongItems={wrongItems} vanished={vanished}"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"opens={opens} refreshes={refreshes} falseErrors={falseErrors} wrongItems={wrongItems} vanished={vanished} generation={generation}"));
         if (firstError is not null)
         {
             Console.WriteLine("first error: " + firstError);

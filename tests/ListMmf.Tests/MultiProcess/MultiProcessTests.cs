@@ -15,7 +15,7 @@ namespace ListMmf.Tests.MultiProcess;
 /// </summary>
 public sealed class MultiProcessTests : IDisposable
 {
-    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(5);
     private readonly TempDirectory _directory = new();
 
     public void Dispose() => _directory.Dispose();

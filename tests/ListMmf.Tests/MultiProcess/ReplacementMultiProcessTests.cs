@@ -1,5 +1,4 @@
 using System;
-using System.Globalization;
 using System.Linq;
 using Xunit;
 using Xunit.Abstractions;
@@ -14,7 +13,7 @@ namespace ListMmf.Tests.MultiProcess;
 [Collection(nameof(LiveReaderStressTests))]
 public sealed class ReplacementMultiProcessTests : IDisposable
 {
-    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(120);
+    private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(10);
     private readonly TempDirectory _directory = new();
     private readonly ITestOutputHelper _output;
 
@@ -25,7 +24,7 @@ public sealed class ReplacementMultiProcessTests : IDisposable
     [Fact]
     public void ReadersFollowEveryWideningWithoutAWrongValue()
     {
-        (string writerLine, string[] readerLines) = Run("int-widen", "widen", TimeSpan.FromSeconds(90));
+        (string writerLine, string[] readerLines) = Run("int-widen", "widen");
 
         StressReport.Publish(_output, $"widening: writer {writerLine}{string.Concat(readerLines.Select(line => $"{Environment.NewLine}  reader {line}"))}");
         Assert.Contains("codes=Byte,UInt16,UInt24,UInt32,UInt40,UInt48,UInt56,Int64", writerLine);
@@ -36,34 +35,35 @@ public sealed class ReplacementMultiProcessTests : IDisposable
     [Fact]
     public void ReadersFollowEveryTruncateBeginningWithoutAWrongValue()
     {
-        (string writerLine, string[] readerLines) = Run("int-truncate", "truncate", TimeSpan.FromSeconds(3));
+        (string writerLine, string[] readerLines) = Run("int-truncate", "truncate");
 
         StressReport.Publish(_output, $"truncate beginning: writer {writerLine}{string.Concat(readerLines.Select(line => $"{Environment.NewLine}  reader {line}"))}");
         Assert.Contains($"truncations={ListMmf.TestHost.Integers.TruncateRounds}", writerLine);
         Assert.All(readerLines, line => Assert.Equal(0, StressReport.Figure(line, "wrong")));
-        Assert.True(readerLines.Sum(line => StressReport.Figure(line, "reads")) >= 100, "the readers hardly read");
     }
 
     [Fact]
     public void TimeSeriesReadersFollowEveryTruncateBeginningWithoutAStaleTime()
     {
-        (string writerLine, string[] readerLines) = Run("series-truncate", null, TimeSpan.FromSeconds(3));
+        (string writerLine, string[] readerLines) = Run("series-truncate", null);
 
         StressReport.Publish(_output, $"series truncate beginning: writer {writerLine}{string.Concat(readerLines.Select(line => $"{Environment.NewLine}  reader {line}"))}");
         Assert.Contains($"truncations={ListMmf.TestHost.SeriesTruncation.Rounds}", writerLine);
         Assert.All(readerLines, line => Assert.Equal(0, StressReport.Figure(line, "wrong")));
-        Assert.True(readerLines.Sum(line => StressReport.Figure(line, "searches")) >= 100, "the readers hardly searched");
     }
 
-    /// <summary>Starts the writer, then two readers (int-read KIND, or series-read when KIND is null), and lets the writer go once both are open.</summary>
-    private (string WriterLine, string[] ReaderLines) Run(string writerCommand, string? kind, TimeSpan readFor)
+    /// <summary>
+    /// Starts the writer, then two readers (int-read KIND, or series-read when KIND is null), lets the writer go once
+    /// both are open, and stops the readers once the writer is done; each reader makes at least
+    /// <see cref="ListMmf.TestHost.Integers.MinimumReads"/> reads first, however it was scheduled.
+    /// </summary>
+    private (string WriterLine, string[] ReaderLines) Run(string writerCommand, string? kind)
     {
         string path = _directory.File("values.bt");
-        string seconds = readFor.TotalSeconds.ToString(CultureInfo.InvariantCulture);
         using var writer = ChildProcess.Start(writerCommand, path);
         Assert.Equal("created", writer.ReadLine());
         var readers = Enumerable.Range(0, 2)
-            .Select(_ => kind is null ? ChildProcess.Start("series-read", path, seconds) : ChildProcess.Start("int-read", path, kind, seconds))
+            .Select(_ => kind is null ? ChildProcess.Start("series-read", path) : ChildProcess.Start("int-read", path, kind))
             .ToList();
         try
         {
@@ -71,6 +71,7 @@ public sealed class ReplacementMultiProcessTests : IDisposable
             writer.WriteLine("go");
             Assert.Equal(0, writer.WaitForExit(Deadline));
             string writerLine = writer.ReadLine() ?? "";
+            readers.ForEach(reader => reader.WriteLine("stop"));
             string[] readerLines = readers.Select(reader =>
             {
                 int exit = reader.WaitForExit(Deadline);

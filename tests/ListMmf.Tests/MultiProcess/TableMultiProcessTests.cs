@@ -18,7 +18,7 @@ namespace ListMmf.Tests.MultiProcess;
 public sealed class TableMultiProcessTests : IDisposable
 {
     private const long Rows = 1_000_000;
-    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(180);
+    private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(10);
     private readonly TempDirectory _directory = new();
     private readonly ITestOutputHelper _output;
 

@@ -13,7 +13,7 @@ namespace ListMmf.Tests.Platform;
 /// </summary>
 public sealed class ReplacementStraceTests : IDisposable
 {
-    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(5);
     private readonly TempDirectory _directory = new();
 
     public void Dispose() => _directory.Dispose();

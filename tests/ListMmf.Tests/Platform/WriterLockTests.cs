@@ -8,7 +8,7 @@ namespace ListMmf.Tests.Platform;
 /// <summary>One writer per file, by whatever name the file is reached, whatever the environment says.</summary>
 public sealed class WriterLockTests : IDisposable
 {
-    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(5);
     private readonly TempDirectory _directory = new();
 
     public void Dispose() => _directory.Dispose();
