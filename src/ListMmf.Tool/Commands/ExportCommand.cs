@@ -5,7 +5,7 @@ using System.IO;
 using ListMmf.Tool.Csv;
 using ListMmf.Tool.Files;
 using ListMmf.Tool.Parquet;
-using Parquet;
+using ParquetSharp;
 
 namespace ListMmf.Tool.Commands;
 
@@ -96,11 +96,11 @@ internal static class ExportCommand
                 Path.GetFullPath(parse.GetValue(target)!),
                 parse.GetValue(compression) switch
                 {
-                    "zstd" => CompressionMethod.Zstd,
-                    "gzip" => CompressionMethod.Gzip,
-                    "lz4" => CompressionMethod.Lz4Raw,
-                    "none" => CompressionMethod.None,
-                    _ => CompressionMethod.Snappy,
+                    "zstd" => Compression.Zstd,
+                    "gzip" => Compression.Gzip,
+                    "lz4" => Compression.Lz4,
+                    "none" => Compression.Uncompressed,
+                    _ => Compression.Snappy,
                 },
                 parse.GetValue(level) switch
                 {

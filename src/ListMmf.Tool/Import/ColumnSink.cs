@@ -1,9 +1,8 @@
 using System;
 using System.Globalization;
 using System.Numerics;
-using System.Threading.Tasks;
-using Parquet;
-using Parquet.Schema;
+using ListMmf.Tool.Parquet;
+using ParquetSharp;
 
 namespace ListMmf.Tool.Import;
 
@@ -28,9 +27,9 @@ internal abstract class ColumnSink
 
     /// <summary>
     /// Reads <paramref name="field"/>'s values in <paramref name="rowGroup"/> (<paramref name="count"/> rows) as the
-    /// batch; returns the first row of the group whose value is null, or -1.
+    /// batch, through <paramref name="reader"/>; returns the first row of the group whose value is null, or -1.
     /// </summary>
-    public abstract ValueTask<int> ReadAsync(ParquetRowGroupReader rowGroup, DataField field, int count);
+    public abstract int Read(ParquetChunkReader reader, RowGroupReader rowGroup, ParquetField field, int count);
 
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
@@ -76,9 +75,6 @@ internal sealed class ColumnSink<T> : ColumnSink
 {
     private readonly T[] _values;
 
-    /// <summary>The Parquet definition levels of the batch, made at the first read of a nullable field.</summary>
-    private int[]? _definitions;
-
     public ColumnSink(string name, int field, int batch)
         : base(name, field)
     {
@@ -96,19 +92,8 @@ internal sealed class ColumnSink<T> : ColumnSink
             && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
     }
 
-    public override async ValueTask<int> ReadAsync(ParquetRowGroupReader rowGroup, DataField field, int count)
-    {
-        if (field.MaxDefinitionLevel == 0)
-        {
-            await rowGroup.ReadAsync<T>(field, _values.AsMemory(0, count), null, default).ConfigureAwait(false);
-            return -1;
-        }
-
-        // A nullable field's values come packed, nulls left out; they are the rows' values only when no level says null.
-        _definitions ??= new int[_values.Length];
-        await rowGroup.ReadRawAsync<T>(field, _values.AsMemory(0, count), _definitions.AsMemory(0, count), null, default).ConfigureAwait(false);
-        return _definitions.AsSpan(0, count).IndexOfAnyExcept(field.MaxDefinitionLevel);
-    }
+    public override int Read(ParquetChunkReader reader, RowGroupReader rowGroup, ParquetField field, int count) =>
+        reader.Read(rowGroup, field, _values.AsSpan(0, count));
 
     public override void AppendTo(TimeSeriesTable table, int count) => table.Column<T>(Name).AddRange(_values.AsSpan(0, count));
 }

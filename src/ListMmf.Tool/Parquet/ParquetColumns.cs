@@ -1,10 +1,13 @@
 using System;
 using System.Collections.Generic;
-using Parquet.Schema;
+using System.Globalization;
+using System.Linq;
+using ParquetSharp;
+using ParquetSharp.Schema;
 
 namespace ListMmf.Tool.Parquet;
 
-/// <summary>How table columns and Parquet fields correspond, both ways, and the metadata that lets a table come back as it was.</summary>
+/// <summary>How table columns and Parquet columns correspond, both ways, and the metadata that lets a table come back as it was.</summary>
 internal static class ParquetColumns
 {
     /// <summary>The key-value metadata key naming the time column.</summary>
@@ -16,65 +19,121 @@ internal static class ParquetColumns
     /// <summary>The key-value metadata key holding the table's order.</summary>
     public const string OrderKey = "listmmf.order";
 
-    private static readonly Dictionary<Type, DataType> ValueTypes = new()
+    /// <summary>
+    /// The key-value metadata key listing the value columns that hold Unix seconds, comma-separated: they travel as
+    /// timestamps like the DateTime ones, and only this tells them apart on the way back.
+    /// </summary>
+    public const string SecondsColumnsKey = "listmmf.seconds_columns";
+
+    /// <summary>
+    /// The Parquet column of a table column, written as the physical values the table holds wherever Parquet has
+    /// them. Times are timestamps without a time zone: milliseconds for Unix seconds (Parquet has no seconds unit),
+    /// nanoseconds for ticks (microseconds would round them). 8- and 16-bit integers are INT32 annotated with their
+    /// width, unsigned integers are annotated unsigned, as every writer stores them.
+    /// </summary>
+    public static PrimitiveNode Node(string name, DataType dataType) => dataType switch
     {
-        [typeof(double)] = DataType.Double,
-        [typeof(float)] = DataType.Single,
-        [typeof(long)] = DataType.Int64,
-        [typeof(int)] = DataType.Int32,
-        [typeof(short)] = DataType.Int16,
-        [typeof(sbyte)] = DataType.SByte,
-        [typeof(ulong)] = DataType.UInt64,
-        [typeof(uint)] = DataType.UInt32,
-        [typeof(ushort)] = DataType.UInt16,
-        [typeof(byte)] = DataType.Byte,
+        DataType.UnixSeconds => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Millis), PhysicalType.Int64),
+        DataType.DateTime => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Nanos), PhysicalType.Int64),
+        DataType.Double => Primitive(name, LogicalType.None(), PhysicalType.Double),
+        DataType.Single => Primitive(name, LogicalType.None(), PhysicalType.Float),
+        DataType.Int64 => Primitive(name, LogicalType.None(), PhysicalType.Int64),
+        DataType.UInt64 => Primitive(name, LogicalType.Int(64, isSigned: false), PhysicalType.Int64),
+        DataType.Int32 => Primitive(name, LogicalType.None(), PhysicalType.Int32),
+        DataType.UInt32 => Primitive(name, LogicalType.Int(32, isSigned: false), PhysicalType.Int32),
+        DataType.Int16 => Primitive(name, LogicalType.Int(16, isSigned: true), PhysicalType.Int32),
+        DataType.UInt16 => Primitive(name, LogicalType.Int(16, isSigned: false), PhysicalType.Int32),
+        DataType.SByte => Primitive(name, LogicalType.Int(8, isSigned: true), PhysicalType.Int32),
+        DataType.Byte => Primitive(name, LogicalType.Int(8, isSigned: false), PhysicalType.Int32),
+        _ => throw new NotSupportedException($"A {dataType} column has no Parquet type."),
     };
 
     /// <summary>
-    /// The Parquet field of a table column. Times are Parquet timestamps without a time zone: milliseconds for a
-    /// Unix-seconds column (Parquet has no seconds unit), nanoseconds for ticks (microseconds would round them).
+    /// What the <paramref name="index"/>th column of a file holds and what a table makes of it. A column inside a
+    /// list, map or struct is not flat, and is refused naming the top-level field it belongs to.
     /// </summary>
-    public static DataField Field(string name, DataType dataType) => dataType switch
+    public static ParquetField Field(SchemaDescriptor schema, int index, IReadOnlySet<string> secondsColumns)
     {
-        DataType.UnixSeconds => new DateTimeDataField(
-            name,
-            DateTimeFormat.Timestamp,
-            isAdjustedToUTC: false,
-            DateTimeTimeUnit.Millis,
-            isNullable: false),
-        DataType.DateTime => new DateTimeDataField(name, DateTimeFormat.Timestamp, isAdjustedToUTC: false, DateTimeTimeUnit.Nanos, isNullable: false),
-        _ => new DataField(name, ClrType(dataType), isNullable: false),
-    };
-
-    /// <summary>The table column type a Parquet field becomes, or null when a table cannot hold it.</summary>
-    public static DataType? ValueType(DataField field) => ValueTypes.TryGetValue(field.ClrType, out DataType type) ? type : null;
-
-    public static bool IsTime(DataField field) => field is DateTimeDataField
-    {
-        DateTimeFormat: DateTimeFormat.Timestamp or DateTimeFormat.DateAndTime or DateTimeFormat.DateAndTimeMicros or DateTimeFormat.Impala,
-    };
-
-    /// <summary>A type a table cannot hold, the way a user of the source would name it.</summary>
-    public static string Describe(DataField field) => field switch
-    {
-        DecimalDataField => "DECIMAL",
-        DateTimeDataField { DateTimeFormat: DateTimeFormat.Date } => "DATE",
-        _ when field.IsArray => $"a list of {field.ClrType.Name}",
-        _ when field.ClrType == typeof(string) || field.ClrType == typeof(ReadOnlyMemory<char>) => "text",
-        _ when field.ClrType == typeof(byte[]) || field.ClrType == typeof(ReadOnlyMemory<byte>) => "bytes",
-        _ => field.ClrType.Name,
-    };
-
-    private static Type ClrType(DataType dataType)
-    {
-        foreach ((Type clr, DataType type) in ValueTypes)
+        ColumnDescriptor column = schema.Column(index);
+        using Node root = schema.ColumnRoot(index);
+        if (root.NodeType != NodeType.Primitive || column.MaxRepetitionLevel > 0)
         {
-            if (type == dataType)
+            string kind = root.LogicalType switch
             {
-                return clr;
-            }
+                ListLogicalType => "list",
+                MapLogicalType => "map",
+                _ when root.Repetition == Repetition.Repeated => "list",
+                _ => "struct",
+            };
+            return new ParquetField(index, root.Name, ParquetValueKind.Unsupported, TimeUnit.Unknown, null, 0, $"is a {kind}");
         }
 
-        throw new NotSupportedException($"A {dataType} column has no Parquet type.");
+        string name = column.Name;
+        using LogicalType logical = column.LogicalType;
+        (ParquetValueKind kind2, TimeUnit unit, DataType? type) = (column.PhysicalType, logical) switch
+        {
+            (PhysicalType.Int64, TimestampLogicalType timestamp) => (ParquetValueKind.Timestamp, timestamp.TimeUnit, TimeType(name, secondsColumns)),
+            (PhysicalType.Int96, NoneLogicalType) => (ParquetValueKind.Int96Timestamp, TimeUnit.Nanos, TimeType(name, secondsColumns)),
+            (PhysicalType.Int64, NoneLogicalType) => (ParquetValueKind.Int64, TimeUnit.Unknown, DataType.Int64),
+            (PhysicalType.Int64, IntLogicalType { BitWidth: 64 } integer) =>
+                (ParquetValueKind.Int64, TimeUnit.Unknown, integer.IsSigned ? DataType.Int64 : DataType.UInt64),
+            (PhysicalType.Int32, NoneLogicalType) => (ParquetValueKind.Int32, TimeUnit.Unknown, DataType.Int32),
+            (PhysicalType.Int32, IntLogicalType integer) => (ParquetValueKind.Int32, TimeUnit.Unknown, (integer.BitWidth, integer.IsSigned) switch
+            {
+                (8, true) => DataType.SByte,
+                (8, false) => DataType.Byte,
+                (16, true) => DataType.Int16,
+                (16, false) => DataType.UInt16,
+                (32, false) => DataType.UInt32,
+                _ => DataType.Int32,
+            }),
+            (PhysicalType.Float, NoneLogicalType) => (ParquetValueKind.Single, TimeUnit.Unknown, DataType.Single),
+            (PhysicalType.Double, NoneLogicalType) => (ParquetValueKind.Double, TimeUnit.Unknown, DataType.Double),
+            (PhysicalType.FixedLenByteArray, Float16LogicalType) when column.TypeLength == 2 =>
+                (ParquetValueKind.Half, TimeUnit.Unknown, DataType.Single),
+            _ => (ParquetValueKind.Unsupported, TimeUnit.Unknown, (DataType?)null),
+        };
+        string description = kind2 == ParquetValueKind.Unsupported
+            ? $"holds {Describe(column.PhysicalType, logical)}, which a table cannot hold (numbers: double, float, long, int, short, " +
+                $"sbyte and unsigned; DuckDB: CAST({name} AS DOUBLE))"
+            : "";
+        return new ParquetField(index, name, kind2, unit, type, column.MaxDefinitionLevel, description);
     }
+
+    /// <summary>The value columns a file's metadata says hold Unix seconds.</summary>
+    public static IReadOnlySet<string> SecondsColumns(IReadOnlyDictionary<string, string> metadata) =>
+        metadata.TryGetValue(SecondsColumnsKey, out string? names) && names.Length > 0
+            ? names.Split(',').ToHashSet(StringComparer.Ordinal)
+            : new HashSet<string>(StringComparer.Ordinal);
+
+    /// <summary>The metadata value naming the value columns of <paramref name="columns"/> that hold Unix seconds.</summary>
+    public static string SecondsColumnsValue(IEnumerable<TableColumn> columns) =>
+        string.Join(',', columns.Where(column => column.DataType == DataType.UnixSeconds).Select(column => column.Name));
+
+    private static DataType TimeType(string name, IReadOnlySet<string> secondsColumns) =>
+        secondsColumns.Contains(name) ? DataType.UnixSeconds : DataType.DateTime;
+
+    private static PrimitiveNode Primitive(string name, LogicalType logical, PhysicalType physical)
+    {
+        using (logical)
+        {
+            return new PrimitiveNode(name, Repetition.Required, logical, physical);
+        }
+    }
+
+    /// <summary>A type a table cannot hold, the way a user of the source would name it.</summary>
+    private static string Describe(PhysicalType physical, LogicalType logical) => logical switch
+    {
+        DecimalLogicalType => "DECIMAL",
+        DateLogicalType => "DATE",
+        TimeLogicalType => "TIME",
+        StringLogicalType or EnumLogicalType or JsonLogicalType => "text",
+        UuidLogicalType => "UUID",
+        IntLogicalType { BitWidth: var bits } => string.Create(CultureInfo.InvariantCulture, $"{bits}-bit integers stored as {physical}"),
+        _ => physical switch
+        {
+            PhysicalType.ByteArray or PhysicalType.FixedLenByteArray => "bytes",
+            _ => physical.ToString(),
+        },
+    };
 }

@@ -4,9 +4,9 @@ using System.IO;
 using System.IO.Compression;
 using System.Linq;
 using System.Numerics;
-using System.Threading.Tasks;
-using Parquet;
-using Parquet.Schema;
+using System.Runtime.InteropServices;
+using ParquetSharp;
+using ParquetSharp.Schema;
 
 namespace ListMmf.Tool.Parquet;
 
@@ -21,17 +21,19 @@ namespace ListMmf.Tool.Parquet;
 internal sealed record ParquetExportRequest(
     string Table,
     string Output,
-    CompressionMethod Compression,
+    Compression Compression,
     CompressionLevel Level,
     int RowGroupRows,
     DateTime? From,
     DateTime? To);
 
 /// <summary>
-/// Writes a table's rows as a Parquet file, a row group at a time straight from the mapping (only the time column
-/// is converted, into one row group's buffer), so memory stays bounded by a row group whatever the table's size.
-/// The file is written beside the target under a temporary name, flushed to the device and renamed over it: the
-/// target is whole or as it was.
+/// Writes a table's rows as a Parquet file through Arrow C++'s Parquet writer (ParquetSharp), a row group at a time
+/// straight from the mapping: columns the file stores as the table does are handed over as spans of the mapped
+/// column, the others (times, 8- and 16-bit integers) are converted into one row group's buffer, so memory stays
+/// bounded by a row group whatever the table's size. The writer records each column chunk's statistics, which engines
+/// prune row groups by, from the values it was given. The file is written beside the target under a temporary name,
+/// flushed to the device and renamed over it: the target is whole or as it was.
 /// </summary>
 internal static class ParquetExporter
 {
@@ -47,49 +49,40 @@ internal static class ParquetExporter
     private static readonly long MaxTicksFromEpoch = long.MaxValue / 100;
 
     /// <summary>Runs the export; returns the rows written. <paramref name="progress"/> gets the rows written so far and the rows in all.</summary>
-    public static long Run(ParquetExportRequest request, Action<long, long>? progress = null) => RunAsync(request, progress).GetAwaiter().GetResult();
-
-    private static async Task<long> RunAsync(ParquetExportRequest request, Action<long, long>? progress)
+    public static long Run(ParquetExportRequest request, Action<long, long>? progress = null)
     {
+        string target = Path.GetFullPath(request.Output);
         using var table = TimeSeriesTable.Open(request.Table, FileAccess.Read);
+        CheckOutsideTable(table, target);
         long first = request.From is { } from ? table.LowerBound(from) : 0;
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
-        DataField[] fields = table.Columns.Select(column => ParquetColumns.Field(column.Name, column.DataType)).ToArray();
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
-        var times = new DateTime[(int)Math.Min(rowGroupRows, Math.Max(1, end - first))];
-        string target = Path.GetFullPath(request.Output);
+        var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)));
         string temporary = target + ".listmmf.tmp";
         FileStream? created = null;
         try
         {
             created = CreateTemporary(target, temporary);
-            await using (FileStream stream = created)
+            using (FileStream stream = created)
             {
-                var options = new ParquetOptions { CompressionMethod = request.Compression, CompressionLevel = request.Level };
-                await using (ParquetWriter writer = await ParquetWriter.CreateAsync(
-                    new ParquetSchema(fields),
-                    stream,
-                    options,
-                    append: false,
-                    default).ConfigureAwait(false))
+                using (GroupNode schema = Schema(table))
+                using (WriterProperties properties = Properties(request, rowGroupRows))
+                using (var writer = new ParquetFileWriter(stream, schema, properties, Metadata(table), leaveOpen: true))
                 {
-                    writer.CustomMetadata = new Dictionary<string, string>
-                    {
-                        [ParquetColumns.TimeColumnKey] = table.Schema.Time.Name,
-                        [ParquetColumns.TimeTypeKey] = table.Schema.Time.DataType.ToString(),
-                        [ParquetColumns.OrderKey] = table.Schema.Order.ToString(),
-                    };
                     for (long start = first; start < end; start += rowGroupRows)
                     {
                         var rows = new IndexRange(start, Math.Min(end, start + rowGroupRows));
-                        using ParquetRowGroupWriter group = writer.CreateRowGroup();
-                        for (int i = 0; i < fields.Length; i++)
+                        using RowGroupWriter group = writer.AppendRowGroup();
+                        foreach (TableColumn column in table.Columns)
                         {
-                            await WriteAsync(group, fields[i], table, table.Columns[i], rows, times).ConfigureAwait(false);
+                            using ColumnWriter columnWriter = group.NextColumn();
+                            Write(columnWriter, table, column, rows, buffers);
                         }
 
                         progress?.Invoke(rows.End - first, end - first);
                     }
+
+                    writer.Close();
                 }
 
                 stream.Flush(flushToDisk: true);
@@ -108,6 +101,165 @@ internal static class ParquetExporter
         }
     }
 
+    /// <summary>
+    /// An output that is the table's folder, one of its files, or any file in its folder would replace the table's
+    /// own data or leave a stranger among its files.
+    /// </summary>
+    private static void CheckOutsideTable(TimeSeriesTable table, string target)
+    {
+        StringComparison comparison = OperatingSystem.IsLinux() ? StringComparison.Ordinal : StringComparison.OrdinalIgnoreCase;
+        string folder = Path.TrimEndingDirectorySeparator(Path.GetFullPath(table.Path));
+        string parent = Path.TrimEndingDirectorySeparator(Path.GetDirectoryName(target) ?? "");
+        bool inside = string.Equals(target, folder, comparison)
+            || string.Equals(parent, folder, comparison)
+            || table.Columns.Any(column => string.Equals(target, Path.GetFullPath(column.Path), comparison));
+        if (inside)
+        {
+            throw new DataException($"'{target}': the output is the table '{folder}' it exports, or one of its files, or " +
+                $"in its folder; write it elsewhere. Nothing was exported.");
+        }
+    }
+
+    /// <summary>One required column per table column, the time column first, each typed as <see cref="ParquetColumns.Node"/> says.</summary>
+    private static GroupNode Schema(TimeSeriesTable table)
+    {
+        Node[] nodes = table.Columns.Select(column => (Node)ParquetColumns.Node(column.Name, column.DataType)).ToArray();
+        try
+        {
+            return new GroupNode("schema", Repetition.Required, nodes);
+        }
+        finally
+        {
+            foreach (Node node in nodes)
+            {
+                node.Dispose();
+            }
+        }
+    }
+
+    /// <summary>The codec and its level, and the row group size (Arrow's writer would cut its own groups at 64M rows).</summary>
+    private static WriterProperties Properties(ParquetExportRequest request, int rowGroupRows)
+    {
+        using var builder = new WriterPropertiesBuilder();
+        builder.Compression(request.Compression).MaxRowGroupLength(rowGroupRows).CreatedBy("listmmf export parquet");
+        int? level = (request.Compression, request.Level) switch
+        {
+            (Compression.Zstd, CompressionLevel.Fastest) => 1,
+            (Compression.Zstd, CompressionLevel.Optimal) => 3,
+            (Compression.Zstd, CompressionLevel.SmallestSize) => 19,
+            (Compression.Gzip, CompressionLevel.Fastest) => 1,
+            (Compression.Gzip, CompressionLevel.Optimal) => 6,
+            (Compression.Gzip, CompressionLevel.SmallestSize) => 9,
+            _ => null,
+        };
+        if (level is { } codecLevel)
+        {
+            builder.CompressionLevel(codecLevel);
+        }
+
+        return builder.Build();
+    }
+
+    /// <summary>
+    /// What a table made from the file needs and Parquet's types cannot say: which column is the time, its type, the
+    /// order, and the value columns of Unix seconds.
+    /// </summary>
+    private static Dictionary<string, string> Metadata(TimeSeriesTable table) => new()
+    {
+        [ParquetColumns.TimeColumnKey] = table.Schema.Time.Name,
+        [ParquetColumns.TimeTypeKey] = table.Schema.Time.DataType.ToString(),
+        [ParquetColumns.OrderKey] = table.Schema.Order.ToString(),
+        [ParquetColumns.SecondsColumnsKey] = ParquetColumns.SecondsColumnsValue(table.Columns.Skip(1)),
+    };
+
+    private static void Write(ColumnWriter writer, TimeSeriesTable table, TableColumn column, IndexRange rows, ExportBuffers buffers)
+    {
+        switch (column.DataType)
+        {
+            case DataType.UnixSeconds:
+                ((ColumnWriter<long>)writer).WriteBatch(Millis(table.Column<int>(column.Name).AsSpan(rows), buffers.Longs));
+                break;
+            case DataType.DateTime:
+                ((ColumnWriter<long>)writer).WriteBatch(Nanos(table.Column<long>(column.Name).AsSpan(rows), buffers.Longs, column, rows.Start));
+                break;
+            case DataType.Double:
+                ((ColumnWriter<double>)writer).WriteBatch(table.Column<double>(column.Name).AsSpan(rows));
+                break;
+            case DataType.Single:
+                ((ColumnWriter<float>)writer).WriteBatch(table.Column<float>(column.Name).AsSpan(rows));
+                break;
+            case DataType.Int64:
+                ((ColumnWriter<long>)writer).WriteBatch(table.Column<long>(column.Name).AsSpan(rows));
+                break;
+            case DataType.UInt64:
+                ((ColumnWriter<long>)writer).WriteBatch(MemoryMarshal.Cast<ulong, long>(table.Column<ulong>(column.Name).AsSpan(rows)));
+                break;
+            case DataType.Int32:
+                ((ColumnWriter<int>)writer).WriteBatch(table.Column<int>(column.Name).AsSpan(rows));
+                break;
+            case DataType.UInt32:
+                ((ColumnWriter<int>)writer).WriteBatch(MemoryMarshal.Cast<uint, int>(table.Column<uint>(column.Name).AsSpan(rows)));
+                break;
+            case DataType.Int16:
+                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<short>(column.Name).AsSpan(rows), buffers.Ints));
+                break;
+            case DataType.UInt16:
+                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<ushort>(column.Name).AsSpan(rows), buffers.Ints));
+                break;
+            case DataType.SByte:
+                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<sbyte>(column.Name).AsSpan(rows), buffers.Ints));
+                break;
+            case DataType.Byte:
+                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<byte>(column.Name).AsSpan(rows), buffers.Ints));
+                break;
+            default:
+                throw new NotSupportedException($"A {column.DataType} column has no Parquet type.");
+        }
+    }
+
+    private static ReadOnlySpan<int> Widen<T>(ReadOnlySpan<T> values, int[] ints)
+        where T : unmanaged, IBinaryInteger<T>
+    {
+        for (int i = 0; i < values.Length; i++)
+        {
+            ints[i] = int.CreateTruncating(values[i]);
+        }
+
+        return ints.AsSpan(0, values.Length);
+    }
+
+    /// <summary>
+    /// Unix seconds as milliseconds since 1970; <see cref="int.MinValue"/>, which a seconds column stores for
+    /// DateTime.MinValue, as what it stands for.
+    /// </summary>
+    private static ReadOnlySpan<long> Millis(ReadOnlySpan<int> seconds, long[] millis)
+    {
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            millis[i] = (ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds[i]).Ticks - EpochTicks) / TimeSpan.TicksPerMillisecond;
+        }
+
+        return millis.AsSpan(0, seconds.Length);
+    }
+
+    private static ReadOnlySpan<long> Nanos(ReadOnlySpan<long> ticks, long[] nanos, TableColumn column, long firstRow)
+    {
+        for (int i = 0; i < ticks.Length; i++)
+        {
+            long sinceEpoch = ticks[i] - EpochTicks;
+            if (Math.Abs(sinceEpoch) > MaxTicksFromEpoch)
+            {
+                throw new DataException($"'{column.Path}' row {firstRow + i:N0}: the time " +
+                    $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what a Parquet nanosecond " +
+                        $"timestamp holds (1677-09-21 to 2262-04-11). Nothing was exported.");
+            }
+
+            nanos[i] = sinceEpoch * 100;
+        }
+
+        return nanos.AsSpan(0, ticks.Length);
+    }
+
     /// <summary>The temporary file beside the target: a leftover of a killed export is replaced; one another export holds is refused.</summary>
     private static FileStream CreateTemporary(string target, string temporary)
     {
@@ -123,66 +275,11 @@ internal static class ParquetExporter
         }
     }
 
-    private static Task WriteAsync(
-        ParquetRowGroupWriter group,
-        DataField field,
-        TimeSeriesTable table,
-        TableColumn column,
-        IndexRange rows,
-        DateTime[] times) =>
-        column.DataType switch
-        {
-            DataType.UnixSeconds => group.WriteAsync<DateTime>(
-                field,
-                FromSeconds(table.Column<int>(column.Name).AsSpan(rows), times),
-                null,
-                null,
-                default),
-            DataType.DateTime => group.WriteAsync<DateTime>(
-                field,
-                FromTicks(table.Column<long>(column.Name).AsSpan(rows), times, column, rows.Start),
-                null,
-                null,
-                default),
-            _ => DataTypeDispatch.Invoke(column.DataType, new ValueWriter(group, field, table, column.Name, rows)),
-        };
-
-    private sealed record ValueWriter(
-        ParquetRowGroupWriter Group,
-        DataField Field,
-        TimeSeriesTable Table,
-        string Name,
-        IndexRange Rows) : IDataTypeFunc<Task>
+    /// <summary>One row group's converted columns: times as Int64 and narrow integers widened to Int32.</summary>
+    private sealed class ExportBuffers(int rows)
     {
-        public Task Invoke<T>()
-            where T : unmanaged, INumber<T> =>
-            Group.WriteAsync(Field, Table.Column<T>(Name).AsMemory(Rows), null, null, default);
-    }
+        public long[] Longs { get; } = new long[rows];
 
-    private static ReadOnlyMemory<DateTime> FromSeconds(ReadOnlySpan<int> seconds, DateTime[] times)
-    {
-        for (int i = 0; i < seconds.Length; i++)
-        {
-            times[i] = ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds[i]);
-        }
-
-        return times.AsMemory(0, seconds.Length);
-    }
-
-    private static ReadOnlyMemory<DateTime> FromTicks(ReadOnlySpan<long> ticks, DateTime[] times, TableColumn column, long firstRow)
-    {
-        for (int i = 0; i < ticks.Length; i++)
-        {
-            if (Math.Abs(ticks[i] - EpochTicks) > MaxTicksFromEpoch)
-            {
-                throw new DataException($"'{column.Path}' row {firstRow + i:N0}: the time " +
-                    $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what a Parquet nanosecond " +
-                        $"timestamp holds (1677-09-21 to 2262-04-11). Nothing was exported.");
-            }
-
-            times[i] = new DateTime(ticks[i]);
-        }
-
-        return times.AsMemory(0, ticks.Length);
+        public int[] Ints { get; } = new int[rows];
     }
 }

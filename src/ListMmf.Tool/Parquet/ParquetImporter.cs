@@ -2,10 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using System.Threading.Tasks;
 using ListMmf.Tool.Import;
-using Parquet;
-using Parquet.Schema;
+using ParquetSharp;
 
 namespace ListMmf.Tool.Parquet;
 
@@ -21,8 +19,9 @@ internal sealed record ParquetImportRequest(string Parquet, string Output, strin
 /// <summary>
 /// Imports a Parquet file's rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>, a row
 /// group at a time: memory stays bounded by the largest row group whatever the file's size. The file must be flat:
-/// one timestamp column and columns of numbers, no nulls, times in the table's order. Anything else stops the import
-/// with the column or row named, and the import is taken back.
+/// timestamp columns (one of them the time) and columns of numbers, no nulls, times in the table's order. Anything
+/// else stops the import with the column or row named, and the import is taken back. The file is read by Arrow C++'s
+/// Parquet reader (ParquetSharp), so every encoding and codec the format defines is read.
 /// </summary>
 internal static class ParquetImporter
 {
@@ -33,37 +32,32 @@ internal static class ParquetImporter
     private const long MaxGroupRows = 1 << 28;
 
     /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the rows read so far and the rows in all.</summary>
-    public static long Run(ParquetImportRequest request, Action<long, long>? progress = null) => RunAsync(request, progress).GetAwaiter().GetResult();
-
-    private static async Task<long> RunAsync(ParquetImportRequest request, Action<long, long>? progress)
+    public static long Run(ParquetImportRequest request, Action<long, long>? progress = null)
     {
-        await using var stream = new FileStream(request.Parquet, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
-        await using ParquetReader reader = await OpenAsync(request, stream).ConfigureAwait(false);
-        (ImportTarget target, DataField time, bool ticksIfNew, TimeSeriesOrder orderIfNew, long[] groupRows) = Plan(request, reader);
-        DataField[] fields = reader.Schema.DataFields;
-        int largest = (int)groupRows.DefaultIfEmpty(0).Max();
-        ColumnSink[] sinks = target.Columns.Select(column => ColumnSink.For(
+        using var stream = new FileStream(request.Parquet, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
+        using ParquetFileReader file = Open(request, stream);
+        ImportPlan plan = Plan(request, file);
+        int largest = (int)plan.GroupRows.DefaultIfEmpty(0).Max();
+        ColumnSink[] sinks = plan.Target.Columns.Select(column => ColumnSink.For(
             column.Name,
-            Array.FindIndex(fields, field => field.Name == column.Name),
+            Array.FindIndex(plan.Fields, field => field.Name == column.Name),
             column.Type,
             largest)).ToArray();
-        var times = new DateTime[largest];
-        var definitions = new int[largest];
+        var chunks = new ParquetChunkReader();
         var ticks = new long[largest];
-        using TableImport import = TableImport.Open(target, ticksIfNew, orderIfNew);
+        using TableImport import = TableImport.Open(plan.Target, plan.TicksIfNew, plan.OrderIfNew);
         long row = 0;
-        long total = groupRows.Sum();
-        for (int g = 0; g < groupRows.Length; g++)
+        long total = plan.GroupRows.Sum();
+        for (int g = 0; g < plan.GroupRows.Length; g++)
         {
-            int count = (int)groupRows[g];
-            await ReadGroupAsync(request, reader, g, count, time, times, definitions, sinks, fields, row).ConfigureAwait(false);
+            int count = (int)plan.GroupRows[g];
+            ReadGroup(request, file, g, count, plan, sinks, chunks, ticks, row);
             for (int i = 0; i < count; i++)
             {
-                ticks[i] = times[i].Ticks;
                 if (import.TimeProblem(ticks[i]) is { } problem)
                 {
                     throw new DataException($"'{request.Parquet}' row {row + i:N0}: time " +
-                        $"{times[i]:yyyy-MM-dd HH:mm:ss.fffffff} {problem}. Nothing was imported.");
+                        $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} {problem}. Nothing was imported.");
                 }
             }
 
@@ -80,19 +74,24 @@ internal static class ParquetImporter
     /// What the file's footer says the import will do: the table's columns, how a new table is made, and the rows of
     /// each row group. A footer that does not make sense (a damaged file) is refused here, before any table is touched.
     /// </summary>
-    private static (
-        ImportTarget Target,
-        DataField Time,
-        bool TicksIfNew,
-        TimeSeriesOrder OrderIfNew,
-        long[] GroupRows) Plan(ParquetImportRequest request, ParquetReader reader)
+    private static ImportPlan Plan(ParquetImportRequest request, ParquetFileReader file)
     {
         try
         {
-            DataField[] fields = reader.Schema.DataFields;
-            CheckFlat(request, reader.Schema);
-            Dictionary<string, string> metadata = reader.CustomMetadata ?? [];
-            DataField time = TimeField(request, fields, metadata);
+            using FileMetaData metadata = file.FileMetaData;
+            IReadOnlyDictionary<string, string> keyValues = metadata.KeyValueMetadata;
+            IReadOnlySet<string> secondsColumns = ParquetColumns.SecondsColumns(keyValues);
+            SchemaDescriptor schema = metadata.Schema;
+            ParquetField[] fields = Enumerable.Range(0, schema.NumColumns)
+                .Select(index => ParquetColumns.Field(schema, index, secondsColumns))
+                .ToArray();
+            if (fields.FirstOrDefault(field => field.Refusal.StartsWith("is a ", StringComparison.Ordinal)) is { } nested)
+            {
+                throw new DataException($"'{request.Parquet}': column '{nested.Name}' {nested.Refusal}; a table holds " +
+                    $"flat columns: one timestamp and numbers. Nothing was imported.");
+            }
+
+            ParquetField time = TimeField(request, fields, keyValues);
             var target = new ImportTarget(
                 request.Parquet,
                 request.Output,
@@ -101,14 +100,19 @@ internal static class ParquetImporter
                 request.TicksTime,
                 request.Order);
             CheckNames(request, target);
-            bool ticksIfNew = !(metadata.TryGetValue(ParquetColumns.TimeTypeKey, out string? timeType) && timeType == nameof(DataType.UnixSeconds));
+            bool ticksIfNew = !(keyValues.TryGetValue(ParquetColumns.TimeTypeKey, out string? timeType) && timeType == nameof(DataType.UnixSeconds));
             TimeSeriesOrder kept = TimeSeriesOrder.Ascending;
-            bool ordered = metadata.TryGetValue(ParquetColumns.OrderKey, out string? order) && Enum.TryParse(order, out kept) && Enum.IsDefined(kept);
-            TimeSeriesOrder orderIfNew = ordered ? kept : TimeSeriesOrder.Ascending;
-            long[] groupRows = Enumerable.Range(0, reader.RowGroupCount).Select(g => reader.RowGroups[g].RowCount).ToArray();
+            bool ordered = keyValues.TryGetValue(ParquetColumns.OrderKey, out string? order)
+                && Enum.TryParse(order, out kept)
+                && Enum.IsDefined(kept);
+            long[] groupRows = Enumerable.Range(0, metadata.NumRowGroups).Select(g =>
+            {
+                using RowGroupReader group = file.RowGroup(g);
+                return group.MetaData.NumRows;
+            }).ToArray();
             int bad = Array.FindIndex(groupRows, rows => rows is < 0 or > MaxGroupRows);
             return bad < 0
-                ? (target, time, ticksIfNew, orderIfNew, groupRows)
+                ? new ImportPlan(target, time, fields, ticksIfNew, ordered ? kept : TimeSeriesOrder.Ascending, groupRows)
                 : throw new DataException($"'{request.Parquet}': row group {bad:N0} claims {groupRows[bad]:N0} rows; " +
                     $"this import reads row groups of up to {MaxGroupRows:N0} rows, one at a time. Nothing was imported.");
         }
@@ -139,53 +143,41 @@ internal static class ParquetImporter
         }
     }
 
-    private static async Task<ParquetReader> OpenAsync(ParquetImportRequest request, Stream stream)
+    private static ParquetFileReader Open(ParquetImportRequest request, Stream stream)
     {
         try
         {
-            return await ParquetReader.CreateAsync(stream, null, leaveStreamOpen: true, default).ConfigureAwait(false);
+            return new ParquetFileReader(stream, leaveOpen: true);
         }
         catch (Exception exception)
         {
-            // Whatever a damaged footer makes Parquet.Net throw, the file is not one this import can read.
+            // Whatever a damaged footer makes the reader throw, the file is not one this import can read.
             throw new DataException($"'{request.Parquet}' is not a whole Parquet file (cut short, or not Parquet at " +
                 $"all): {exception.Message}. Nothing was imported.", exception);
         }
     }
 
-    /// <summary>Reads one row group's times and values; a null, or a chunk that cannot be decoded, stops the import.</summary>
-    private static async Task ReadGroupAsync(
+    /// <summary>
+    /// Reads one row group's times (as ticks, into <paramref name="ticks"/>) and values; a null, a value the table
+    /// cannot hold, or a chunk that cannot be decoded stops the import.
+    /// </summary>
+    private static void ReadGroup(
         ParquetImportRequest request,
-        ParquetReader reader,
+        ParquetFileReader file,
         int index,
         int count,
-        DataField time,
-        DateTime[] times,
-        int[] definitions,
+        ImportPlan plan,
         ColumnSink[] sinks,
-        DataField[] fields,
+        ParquetChunkReader chunks,
+        long[] ticks,
         long firstRow)
     {
-        string column = time.Name;
+        string column = plan.Time.Name;
         try
         {
-            using ParquetRowGroupReader group = reader.OpenRowGroupReader(index);
-            int nullAt = -1;
-            if (time.MaxDefinitionLevel == 0)
-            {
-                await group.ReadAsync<DateTime>(time, times.AsMemory(0, count), null, default).ConfigureAwait(false);
-            }
-            else
-            {
-                await group.ReadRawAsync<DateTime>(
-                    time,
-                    times.AsMemory(0, count),
-                    definitions.AsMemory(0, count),
-                    null,
-                    default).ConfigureAwait(false);
-                nullAt = definitions.AsSpan(0, count).IndexOfAnyExcept(time.MaxDefinitionLevel);
-            }
-
+            using RowGroupReader group = file.RowGroup(index);
+            int nullAt = chunks.ReadTicks(group, plan.Time, count, out ReadOnlySpan<long> times);
+            times.CopyTo(ticks);
             foreach (ColumnSink sink in sinks)
             {
                 if (nullAt >= 0)
@@ -194,7 +186,7 @@ internal static class ParquetImporter
                 }
 
                 column = sink.Name;
-                nullAt = await sink.ReadAsync(group, fields[sink.Field], count).ConfigureAwait(false);
+                nullAt = sink.Read(chunks, group, plan.Fields[sink.Field], count);
             }
 
             if (nullAt >= 0)
@@ -203,6 +195,11 @@ internal static class ParquetImporter
                     $"and a table holds a value in every row. Nothing was imported.");
             }
         }
+        catch (ParquetValueException exception)
+        {
+            throw new DataException($"'{request.Parquet}' row {firstRow + exception.Row:N0}: column '{column}' " +
+                $"{exception.Message}. Nothing was imported.", exception);
+        }
         catch (Exception exception) when (exception is not DataException)
         {
             throw new DataException($"'{request.Parquet}' row group {index:N0}, column '{column}': cannot be read, " +
@@ -210,20 +207,11 @@ internal static class ParquetImporter
         }
     }
 
-    private static void CheckFlat(ParquetImportRequest request, ParquetSchema schema)
-    {
-        if (schema.Fields.FirstOrDefault(field => field.SchemaType != SchemaType.Data) is { } nested)
-        {
-            throw new DataException($"'{request.Parquet}': column '{nested.Name}' is a " +
-                $"{nested.SchemaType.ToString().ToLowerInvariant()}; a table holds flat columns: one timestamp and numbers. Nothing was imported.");
-        }
-    }
-
-    private static DataField TimeField(ParquetImportRequest request, DataField[] fields, Dictionary<string, string> metadata)
+    private static ParquetField TimeField(ParquetImportRequest request, ParquetField[] fields, IReadOnlyDictionary<string, string> metadata)
     {
         string? name = request.TimeColumn ?? (metadata.TryGetValue(ParquetColumns.TimeColumnKey, out string? named) ? named : null);
-        DataField[] timestamps = fields.Where(ParquetColumns.IsTime).ToArray();
-        DataField time = name is not null
+        ParquetField[] timestamps = fields.Where(field => field.IsTime).ToArray();
+        ParquetField time = name is not null
             ? fields.FirstOrDefault(field => field.Name == name) ?? throw new DataException($"'{request.Parquet}' has " +
                 $"no column '{name}'; its columns are {string.Join(", ", fields.Select(f => f.Name))}.")
             : timestamps.Length == 1 ? timestamps[0]
@@ -231,16 +219,21 @@ internal static class ParquetImporter
                 $"'{request.Parquet}' has " +
                 (timestamps.Length == 0 ? "no timestamp column" : $"the timestamp columns {string.Join(", ", timestamps.Select(f => f.Name))}") +
                 "; name the time column with --time.");
-        return ParquetColumns.IsTime(time) && !time.IsArray
+        return time.IsTime
             ? time
-            : throw new DataException($"'{request.Parquet}': the time column '{time.Name}' holds " +
-                $"{ParquetColumns.Describe(time)}, not timestamps. Nothing was imported.");
+            : throw new DataException($"'{request.Parquet}': the time column '{time.Name}' " +
+                $"{(time.TableType is null ? time.Refusal : $"holds {time.TableType} values")}, not timestamps. Nothing was imported.");
     }
 
-    private static DataType ValueType(ParquetImportRequest request, DataField field) =>
-        !field.IsArray && ParquetColumns.ValueType(field) is { } type
-            ? type
-            : throw new DataException($"'{request.Parquet}': column '{field.Name}' holds " +
-                $"{ParquetColumns.Describe(field)}, which a table cannot hold (numbers: double, float, long, int, " +
-                    $"short, sbyte and unsigned; DuckDB: CAST({field.Name} AS DOUBLE)). Nothing was imported.");
+    private static DataType ValueType(ParquetImportRequest request, ParquetField field) =>
+        field.TableType ?? throw new DataException($"'{request.Parquet}': column '{field.Name}' {field.Refusal}. Nothing was imported.");
+
+    /// <summary>What an import of a file will do, read from its footer.</summary>
+    private sealed record ImportPlan(
+        ImportTarget Target,
+        ParquetField Time,
+        ParquetField[] Fields,
+        bool TicksIfNew,
+        TimeSeriesOrder OrderIfNew,
+        long[] GroupRows);
 }

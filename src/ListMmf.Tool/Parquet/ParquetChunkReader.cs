@@ -1,0 +1,272 @@
+using System;
+using System.Globalization;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using ParquetSharp;
+
+namespace ListMmf.Tool.Parquet;
+
+/// <summary>
+/// Reads one column of one row group into the values a table column holds, through Arrow C++'s Parquet reader
+/// (ParquetSharp), which decodes every encoding the format defines (dictionary, RLE, DELTA_BINARY_PACKED,
+/// DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) and every codec. Its buffers are kept from one row group to the next.
+/// </summary>
+internal sealed class ParquetChunkReader
+{
+    private const long JulianDayOfEpoch = 2_440_588;
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+    private static readonly long MaxTicks = DateTime.MaxValue.Ticks;
+
+    private short[] _levels = [];
+    private long[] _longs = [];
+    private int[] _ints = [];
+    private Int96[] _int96 = [];
+    private FixedLenByteArray[] _halves = [];
+
+    /// <summary>
+    /// Reads <paramref name="destination"/>.Length rows of <paramref name="field"/> from <paramref name="rowGroup"/>:
+    /// numbers as they are (a value outside the column's annotated width is refused), times as ticks into a
+    /// <see cref="long"/> destination or as Unix seconds into an <see cref="int"/> one. Returns the first row whose
+    /// value is null, or -1.
+    /// </summary>
+    /// <exception cref="ParquetValueException">A value the table column cannot hold.</exception>
+    public int Read<T>(RowGroupReader rowGroup, ParquetField field, Span<T> destination)
+        where T : unmanaged, INumberBase<T>
+    {
+        using ColumnReader column = rowGroup.Column(field.Index);
+        int rows = destination.Length;
+        switch (field.Kind)
+        {
+            case ParquetValueKind.Timestamp or ParquetValueKind.Int96Timestamp:
+            {
+                int nullAt = ReadTicks(column, field, rows);
+                Convert(field, _longs.AsSpan(0, nullAt < 0 ? rows : nullAt), destination);
+                return nullAt;
+            }
+
+            case ParquetValueKind.Int64:
+            {
+                Span<long> values = Buffer(ref _longs, rows);
+                int nullAt = ReadPhysical(column, field.MaxDefinitionLevel, values);
+                ConvertIntegers(values[..(nullAt < 0 ? rows : nullAt)], destination);
+                return nullAt;
+            }
+
+            case ParquetValueKind.Int32:
+            {
+                Span<int> values = Buffer(ref _ints, rows);
+                int nullAt = ReadPhysical(column, field.MaxDefinitionLevel, values);
+                ConvertIntegers(values[..(nullAt < 0 ? rows : nullAt)], destination);
+                return nullAt;
+            }
+
+            case ParquetValueKind.Single:
+                return ReadPhysical(column, field.MaxDefinitionLevel, MemoryMarshal.Cast<T, float>(destination));
+            case ParquetValueKind.Double:
+                return ReadPhysical(column, field.MaxDefinitionLevel, MemoryMarshal.Cast<T, double>(destination));
+            case ParquetValueKind.Half:
+                return ReadHalves(column, field.MaxDefinitionLevel, MemoryMarshal.Cast<T, float>(destination));
+            default:
+                throw new InvalidOperationException($"column '{field.Name}' {field.Refusal}");
+        }
+    }
+
+    /// <summary>
+    /// Reads a time column's rows as ticks into a buffer of this reader's, returned as <paramref name="ticks"/>;
+    /// returns the first row whose time is null, or -1.
+    /// </summary>
+    public int ReadTicks(RowGroupReader rowGroup, ParquetField field, int rows, out ReadOnlySpan<long> ticks)
+    {
+        using ColumnReader column = rowGroup.Column(field.Index);
+        int nullAt = ReadTicks(column, field, rows);
+        ticks = _longs.AsSpan(0, rows);
+        return nullAt;
+    }
+
+    private int ReadTicks(ColumnReader column, ParquetField field, int rows)
+    {
+        Span<long> ticks = Buffer(ref _longs, rows);
+        if (field.Kind == ParquetValueKind.Int96Timestamp)
+        {
+            Span<Int96> stamps = Buffer(ref _int96, rows);
+            int nullAt96 = ReadPhysical(column, field.MaxDefinitionLevel, stamps);
+            int valid96 = nullAt96 < 0 ? rows : nullAt96;
+            for (int i = 0; i < valid96; i++)
+            {
+                ticks[i] = Int96Ticks(stamps[i], i);
+            }
+
+            return nullAt96;
+        }
+
+        int nullAt = ReadPhysical(column, field.MaxDefinitionLevel, ticks);
+        int valid = nullAt < 0 ? rows : nullAt;
+        long perUnit = field.Unit switch
+        {
+            TimeUnit.Millis => TimeSpan.TicksPerMillisecond,
+            TimeUnit.Micros => TimeSpan.TicksPerMicrosecond,
+            _ => 0,
+        };
+        for (int i = 0; i < valid; i++)
+        {
+            long value = ticks[i];
+
+            // Nanoseconds are floored to the tick, before 1970 as after it, so that two distinct times never become equal
+            // out of order; INT96 is floored the same way.
+            long sinceEpoch = perUnit == 0 ? FloorDivide(value, 100)
+                : value > (MaxTicks - EpochTicks) / perUnit || value < -EpochTicks / perUnit ? long.MinValue
+                : value * perUnit;
+            if (sinceEpoch < -EpochTicks || sinceEpoch > MaxTicks - EpochTicks)
+            {
+                throw new ParquetValueException(i, string.Create(CultureInfo.InvariantCulture, $"holds {value:N0} " +
+                    $"{field.Unit.ToString().ToLowerInvariant()} since 1970, outside the years 0001 to 9999 that a " +
+                        $"table's times hold"));
+            }
+
+            ticks[i] = EpochTicks + sinceEpoch;
+        }
+
+        return nullAt;
+    }
+
+    private static long Int96Ticks(Int96 stamp, int row)
+    {
+        long nanosOfDay = (uint)stamp.A | ((long)stamp.B << 32);
+        long days = stamp.C - JulianDayOfEpoch;
+        long ticks = days is >= -719_162 and <= 2_932_896
+            ? EpochTicks + (days * TimeSpan.TicksPerDay) + FloorDivide(nanosOfDay, 100)
+            : -1;
+        return ticks >= 0 && ticks <= MaxTicks
+            ? ticks
+            : throw new ParquetValueException(row, string.Create(CultureInfo.InvariantCulture, $"holds an INT96 time " +
+                $"on Julian day {stamp.C:N0}, outside the years 0001 to 9999 that a table's times hold"));
+    }
+
+    private static long FloorDivide(long value, long divisor)
+    {
+        long quotient = Math.DivRem(value, divisor, out long remainder);
+        return remainder < 0 ? quotient - 1 : quotient;
+    }
+
+    /// <summary>Times as the column holds them: ticks in a DateTime column, whole Unix seconds in a seconds one.</summary>
+    private static void Convert<T>(ParquetField field, ReadOnlySpan<long> ticks, Span<T> destination)
+        where T : unmanaged, INumberBase<T>
+    {
+        if (typeof(T) == typeof(long))
+        {
+            ticks.CopyTo(MemoryMarshal.Cast<T, long>(destination));
+            return;
+        }
+
+        Span<int> seconds = MemoryMarshal.Cast<T, int>(destination);
+        for (int i = 0; i < ticks.Length; i++)
+        {
+            if (ticks[i] % TimeSpan.TicksPerSecond != 0
+                || !ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(ticks[i]), out seconds[i]))
+            {
+                throw new ParquetValueException(i, $"holds {new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff}, " +
+                    $"which is not a whole Unix second between 1901-12-13 and 2038-01-19, and its metadata says it is a " +
+                        $"column of Unix seconds");
+            }
+        }
+    }
+
+    /// <summary>
+    /// Integers into the column's type: an unsigned column's values are the same bits (INT32 and INT64 hold them as
+    /// signed), a narrower column's must fit its width.
+    /// </summary>
+    private static void ConvertIntegers<TPhysical, T>(ReadOnlySpan<TPhysical> values, Span<T> destination)
+        where TPhysical : unmanaged, IBinaryInteger<TPhysical>
+        where T : unmanaged, INumberBase<T>
+    {
+        if (Unsafe.SizeOf<TPhysical>() == Unsafe.SizeOf<T>())
+        {
+            MemoryMarshal.Cast<TPhysical, T>(values).CopyTo(destination);
+            return;
+        }
+
+        int i = 0;
+        try
+        {
+            for (; i < values.Length; i++)
+            {
+                destination[i] = T.CreateChecked(values[i]);
+            }
+        }
+        catch (OverflowException)
+        {
+            throw new ParquetValueException(i, $"holds {values[i]}, which does not fit the column's {typeof(T).Name}");
+        }
+    }
+
+    /// <summary>
+    /// Reads <paramref name="values"/>.Length rows of a physical column; returns the first row whose value is null,
+    /// or -1 (the values before it are the rows' own: a nullable column's values come packed, nulls left out).
+    /// </summary>
+    private int ReadPhysical<TPhysical>(ColumnReader column, short maxDefinitionLevel, Span<TPhysical> values)
+        where TPhysical : unmanaged
+    {
+        var typed = (ColumnReader<TPhysical>)column;
+        int rows = values.Length;
+        Span<short> levels = maxDefinitionLevel > 0 ? Buffer(ref _levels, rows) : default;
+        int done = 0, valuesRead = 0;
+        while (done < rows)
+        {
+            long read;
+            long levelsRead = maxDefinitionLevel == 0
+                ? typed.ReadBatch(rows - done, values[done..], out read)
+                : typed.ReadBatch(rows - done, levels[done..], default, values[valuesRead..], out read);
+            if (levelsRead == 0)
+            {
+                throw new ParquetValueException(done, "ends before the rows its row group's footer counts");
+            }
+
+            done += (int)levelsRead;
+            valuesRead += (int)read;
+        }
+
+        return valuesRead == rows ? -1 : levels.IndexOfAnyExcept(maxDefinitionLevel);
+    }
+
+    /// <summary>FLOAT16 values as floats, converted batch by batch: a batch's values point into the page being read.</summary>
+    private int ReadHalves(ColumnReader column, short maxDefinitionLevel, Span<float> destination)
+    {
+        var typed = (ColumnReader<FixedLenByteArray>)column;
+        int rows = destination.Length;
+        Span<FixedLenByteArray> values = Buffer(ref _halves, rows);
+        Span<short> levels = maxDefinitionLevel > 0 ? Buffer(ref _levels, rows) : default;
+        int done = 0, valuesRead = 0;
+        while (done < rows)
+        {
+            long read;
+            long levelsRead = maxDefinitionLevel == 0
+                ? typed.ReadBatch(rows - done, values[done..], out read)
+                : typed.ReadBatch(rows - done, levels[done..], default, values[valuesRead..], out read);
+            if (levelsRead == 0)
+            {
+                throw new ParquetValueException(done, "ends before the rows its row group's footer counts");
+            }
+
+            for (int i = valuesRead; i < valuesRead + read; i++)
+            {
+                destination[i] = (float)BitConverter.Int16BitsToHalf(Marshal.ReadInt16(values[i].Pointer));
+            }
+
+            done += (int)levelsRead;
+            valuesRead += (int)read;
+        }
+
+        return valuesRead == rows ? -1 : levels.IndexOfAnyExcept(maxDefinitionLevel);
+    }
+
+    private static Span<TBuffer> Buffer<TBuffer>(ref TBuffer[] buffer, int length)
+    {
+        if (buffer.Length < length)
+        {
+            buffer = new TBuffer[length];
+        }
+
+        return buffer.AsSpan(0, length);
+    }
+}

@@ -1,0 +1,339 @@
+using System;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using ParquetSharp;
+using ParquetSharp.Schema;
+using Xunit;
+
+namespace ListMmf.Tests.Tool;
+
+/// <summary>
+/// What leaves a table in Parquet is what the table holds, down to the statistics engines prune row groups by; every
+/// column type comes back exactly; and files other writers make with their usual encodings come in, or are refused for
+/// their real reason, naming the column and the row.
+/// </summary>
+public sealed class ParquetFidelityTests : IDisposable
+{
+    private static readonly DateTime Start = new(2024, 1, 2, 14, 30, 0);
+    private readonly TempDirectory _directory = new();
+    private readonly DuckDb _duck = new();
+
+    public void Dispose()
+    {
+        _duck.Dispose();
+        _directory.Dispose();
+    }
+
+    private string Table => _directory.File("table");
+
+    private string Back => _directory.File("back");
+
+    private string ParquetFile => _directory.File("out.parquet");
+
+    private string Quoted => DuckDb.Quote(ParquetFile);
+
+    [Theory]
+    [InlineData(DataType.DateTime)]
+    [InlineData(DataType.UnixSeconds)]
+    public void FilteredCountsOnEveryColumnAgreeWithTheTable(DataType timeType)
+    {
+        const int Rows = 200_000;
+        var schema = new TimeSeriesTableSchema("time", timeType, TimeSeriesOrder.AscendingOrEqual)
+            .Add<double>("price")
+            .Add<int>("size")
+            .Add("opened", DataType.DateTime);
+        using (TimeSeriesTable created = TimeSeriesTable.Create(Table, schema))
+        {
+            for (int i = 0; i < Rows; i++)
+            {
+                created.Column<double>("price").Add(4500 + ((i % 1000) * 0.25));
+                created.Column<int>("size").Add((i % 97) + 1);
+                created.Column<long>("opened").Add(Start.AddTicks(i * 987_654L).Ticks);
+                created.AddRow(timeType == DataType.DateTime ? Start.AddTicks(i * 1_234_567L) : Start.AddSeconds(i / 3));
+            }
+        }
+
+        Assert.Equal(0, ToolRunner.Run("export", "parquet", Table, "--out", ParquetFile, "--row-group-rows", "16384").ExitCode);
+
+        using TimeSeriesTable table = TimeSeriesTable.Open(Table, FileAccess.Read);
+        var all = new IndexRange(0, Rows);
+        foreach (double fraction in new[] { -0.1, 0, 0.1, 0.37, 0.5, 0.93, 1.1 })
+        {
+            DateTime time = Start.AddTicks((long)(fraction * (table.TimeAt(Rows - 1) - Start).Ticks));
+            time = new DateTime(time.Ticks - (time.Ticks % TimeSpan.TicksPerMillisecond));
+            string literal = $"TIMESTAMP_NS '{time:yyyy-MM-dd HH:mm:ss.fff}'";
+            long expected = Rows - table.LowerBound(time);
+            Assert.Equal([Text(expected)], _duck.Row($"select count(*) from {Quoted} where time >= {literal}"));
+            Assert.Equal([Text(expected)], _duck.Row($"select count(*) from {Quoted} where epoch_ns(time) >= epoch_ns({literal})"));
+
+            long opened = table.Column<long>("opened").AsSpan(all).ToArray().Count(ticks => ticks >= time.Ticks);
+            Assert.Equal([Text(opened)], _duck.Row($"select count(*) from {Quoted} where opened >= {literal}"));
+        }
+
+        foreach (double price in new[] { 4500, 4562.5, 4749.75, 4800 })
+        {
+            long expected = table.Column<double>("price").AsSpan(all).ToArray().Count(value => value >= price);
+            Assert.Equal([Text(expected)], _duck.Row($"select count(*) from {Quoted} where price >= {Text(price)}"));
+        }
+
+        foreach (int size in new[] { 1, 50, 97, 98 })
+        {
+            long expected = table.Column<int>("size").AsSpan(all).ToArray().Count(value => value < size);
+            Assert.Equal([Text(expected)], _duck.Row($"select count(*) from {Quoted} where size < {Text(size)}"));
+        }
+    }
+
+    [Fact]
+    public void TheIssuesTwoQueriesOnATicksTableGiveTheSameCount()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.AscendingOrEqual).Add<double>("price");
+        using (TimeSeriesTable created = TimeSeriesTable.Create(Table, schema))
+        {
+            for (int i = 0; i < 200_000; i++)
+            {
+                created.Column<double>("price").Add(i);
+                created.AddRow(Start.AddTicks(i * 1_000_000L));
+            }
+        }
+
+        Assert.Equal(0, ToolRunner.Run("export", "parquet", Table, "--out", ParquetFile).ExitCode);
+
+        string[] filtered = _duck.Row($"select count(*) from {Quoted} where time >= TIMESTAMP '2024-01-02 16:00'");
+        string[] scanned = _duck.Row($"select count(*) from {Quoted} where epoch_ns(time) >= epoch_ns(TIMESTAMP '2024-01-02 16:00')");
+        Assert.Equal(scanned, filtered);
+        Assert.Equal([Text(200_000 - 54_000)], filtered);
+    }
+
+    [Theory]
+    [InlineData(DataType.DateTime)]
+    [InlineData(DataType.UnixSeconds)]
+    public void EveryColumnTypeRoundTripsExactly(DataType timeType)
+    {
+        var schema = new TimeSeriesTableSchema("time", timeType, TimeSeriesOrder.Ascending);
+        foreach (DataType type in ValueTypes)
+        {
+            schema.Add(type.ToString().ToLowerInvariant(), type);
+        }
+
+        DateTime[] times = timeType == DataType.DateTime
+            ? [new DateTime(1677, 9, 22), DateTime.UnixEpoch.AddTicks(-1), DateTime.UnixEpoch, Start.AddTicks(1), new DateTime(2262, 4, 10)]
+            : [DateTime.MinValue, new DateTime(1901, 12, 14), DateTime.UnixEpoch.AddSeconds(-1), Start, new DateTime(2038, 1, 19)];
+        using (TimeSeriesTable created = TimeSeriesTable.Create(Table, schema))
+        {
+            for (int row = 0; row < times.Length; row++)
+            {
+                AddEdgeValues(created, row);
+                created.AddRow(times[row]);
+            }
+        }
+
+        ToolResult export = ToolRunner.Run("export", "parquet", Table, "--out", ParquetFile, "--row-group-rows", "2");
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back);
+
+        Assert.True(export.ExitCode == 0, export.Error);
+        Assert.True(import.ExitCode == 0, import.Error);
+        using TimeSeriesTable original = TimeSeriesTable.Open(Table, FileAccess.Read);
+        using TimeSeriesTable back = TimeSeriesTable.Open(Back, FileAccess.Read);
+        Assert.Equal(original.Schema.Time.DataType, back.Schema.Time.DataType);
+        Assert.Equal(original.Columns.Select(column => (column.Name, column.DataType)), back.Columns.Select(column => (column.Name, column.DataType)));
+        for (int i = 0; i < original.Columns.Count; i++)
+        {
+            Assert.True(
+                ValueBytes(original, original.Columns[i]).SequenceEqual(ValueBytes(back, back.Columns[i])),
+                $"column '{original.Columns[i].Name}' differs after the round trip");
+        }
+
+        Assert.Equal(["18446744073709551615", "-128", "-Infinity"], _duck.Row($"select max(uint64), min(sbyte), min(double) from {Quoted}"));
+    }
+
+    [Fact]
+    public void DeltaEncodedColumnsFromDuckDbVersion2AreImported()
+    {
+        _duck.Execute($"""
+            copy (select timestamp '2024-01-02 09:30:00' + to_microseconds(i * 250000) as time, (i % 120)::tinyint as venue,
+                         (i % 10000 * 3)::smallint as qty, (i * 7)::bigint as sequence, ((i % 400) * 0.25)::double as price
+                  from range(20000) t(i)) to {Quoted} (format parquet, parquet_version v2, row_group_size 4096)
+            """);
+        Assert.Contains("DELTA_BINARY_PACKED", _duck.Row($"select string_agg(distinct encodings, ',') from parquet_metadata({Quoted}) where path_in_schema = 'time'")[0]);
+
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back);
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        using TimeSeriesTable table = TimeSeriesTable.Open(Back, FileAccess.Read);
+        var all = new IndexRange(0, table.RowCount);
+        string[] ours =
+            [
+                Text(table.RowCount), Stamp(table.TimeAt(0)), Stamp(table.TimeAt(table.RowCount - 1)),
+                Text(table.Column<sbyte>("venue").AsSpan(all).ToArray().Sum(v => (long)v)),
+                Text(table.Column<short>("qty").AsSpan(all).ToArray().Sum(v => (long)v)),
+                Text(table.Column<long>("sequence").AsSpan(all).ToArray().Sum()),
+            ];
+        Assert.Equal(_duck.Row($"select count(*), min(time), max(time), sum(venue), sum(qty), sum(sequence) from {Quoted}"), ours);
+    }
+
+    [Fact]
+    public void Float16ColumnsAreImportedAsFloats()
+    {
+        float[] values = [1.5f, -2.25f, 65504f, 0.000061035156f, float.PositiveInfinity];
+        using (var time = new PrimitiveNode("time", Repetition.Required, LogicalType.Timestamp(false, TimeUnit.Micros), PhysicalType.Int64))
+        using (var half = new PrimitiveNode("half", Repetition.Required, LogicalType.Float16(), PhysicalType.FixedLenByteArray, 2))
+        using (var schema = new GroupNode("schema", Repetition.Required, [time, half]))
+        using (WriterProperties properties = new WriterPropertiesBuilder().Build())
+        using (var writer = new ParquetFileWriter(ParquetFile, schema, properties))
+        {
+            using RowGroupWriter group = writer.AppendRowGroup();
+            using (var times = (ColumnWriter<long>)group.NextColumn())
+            {
+                times.WriteBatch(Enumerable.Range(0, values.Length).Select(i => 1_704_187_800_000_000L + i).ToArray());
+            }
+
+            using (var halves = (ColumnWriter<FixedLenByteArray>)group.NextColumn())
+            {
+                ushort[] bits = values.Select(value => BitConverter.HalfToUInt16Bits((Half)value)).ToArray();
+                var handle = GCHandle.Alloc(bits, GCHandleType.Pinned);
+                try
+                {
+                    FixedLenByteArray[] pointers = Enumerable.Range(0, bits.Length)
+                        .Select(i => new FixedLenByteArray(handle.AddrOfPinnedObject() + (i * sizeof(ushort))))
+                        .ToArray();
+                    halves.WriteBatch(pointers);
+                }
+                finally
+                {
+                    handle.Free();
+                }
+            }
+
+            writer.Close();
+        }
+
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back);
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        using TimeSeriesTable table = TimeSeriesTable.Open(Back, FileAccess.Read);
+        Assert.Equal(DataType.Single, table.Columns[1].DataType);
+        Assert.Equal(values, table.Column<float>("half").AsSpan(new IndexRange(0, values.Length)).ToArray());
+    }
+
+    [Fact]
+    public void ATimeBeyondTheYear9999IsRefusedNamingItsColumnAndRow()
+    {
+        _duck.Execute($"""
+            copy (select timestamp '2024-01-02' + to_seconds(i) as time,
+                         case when i = 4 then make_timestamp(10000, 1, 1, 0, 0, 0) else timestamp '2024-01-02' end as opened
+                  from range(10) t(i)) to {Quoted} (format parquet)
+            """);
+
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back, "--time", "time");
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.True(import.IsOneErrorLine, import.Error);
+        Assert.True(import.Error.Contains("row 4: column 'opened' holds", StringComparison.Ordinal), import.Error);
+        Assert.Contains("outside the years 0001 to 9999", import.Error);
+        Assert.DoesNotContain("damaged", import.Error);
+        Assert.False(Directory.Exists(Back), "the failed import left its table folder");
+    }
+
+    [Fact]
+    public void NanosecondsBefore1970AreFlooredToTheTickLikeTheyAreAfter()
+    {
+        _duck.Execute($"""
+            copy (select * from (values (TIMESTAMP_NS '1969-12-31 23:59:59.99999985', 1.0::double),
+                                        (TIMESTAMP_NS '1969-12-31 23:59:59.99999995', 2.0::double),
+                                        (TIMESTAMP_NS '1970-01-01 00:00:00.00000005', 3.0::double),
+                                        (TIMESTAMP_NS '1970-01-01 00:00:00.00000015', 4.0::double)) t(time, price)) to {Quoted} (format parquet)
+            """);
+
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back, "--order", "ascending");
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        using TimeSeriesTable table = TimeSeriesTable.Open(Back, FileAccess.Read);
+        Assert.Equal(
+            [DateTime.UnixEpoch.AddTicks(-2), DateTime.UnixEpoch.AddTicks(-1), DateTime.UnixEpoch, DateTime.UnixEpoch.AddTicks(1)],
+            Enumerable.Range(0, 4).Select(row => table.TimeAt(row)));
+    }
+
+    [Fact]
+    public void AnExportOverOneOfTheTablesOwnFilesIsRefusedAndTheTableStaysWhole()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.Ascending).Add<sbyte>("i8");
+        using (TimeSeriesTable created = TimeSeriesTable.Create(Table, schema))
+        {
+            for (int row = 0; row < 100; row++)
+            {
+                created.Column<sbyte>("i8").Add((sbyte)row);
+                created.AddRow(Start.AddSeconds(row));
+            }
+        }
+
+        string[] files = Directory.GetFiles(Table);
+        byte[][] before = files.Select(Bytes).ToArray();
+        string columnFile;
+        using (TimeSeriesTable table = TimeSeriesTable.Open(Table, FileAccess.Read))
+        {
+            columnFile = table.Columns[1].Path;
+        }
+
+        foreach (string output in new[] { columnFile, Table, Path.Combine(Table, "new.parquet") })
+        {
+            ToolResult result = ToolRunner.Run("export", "parquet", Table, "--out", output);
+
+            Assert.Equal(1, result.ExitCode);
+            Assert.True(result.IsOneErrorLine, result.Error);
+            Assert.Contains("Nothing was exported", result.Error);
+        }
+
+        Assert.Equal(files, Directory.GetFiles(Table));
+        Assert.Equal(before, files.Select(Bytes).ToArray());
+    }
+
+    private static readonly DataType[] ValueTypes =
+    [
+        DataType.SByte, DataType.Byte, DataType.Int16, DataType.UInt16, DataType.Int32, DataType.UInt32,
+        DataType.Int64, DataType.UInt64, DataType.Single, DataType.Double, DataType.DateTime, DataType.UnixSeconds,
+    ];
+
+    /// <summary>Row <paramref name="row"/> of five: each type's minimum, maximum and awkward values (NaN, -0, infinities, unsigned above the signed range).</summary>
+    private static void AddEdgeValues(TimeSeriesTable table, int row)
+    {
+        T Pick<T>(params T[] values) => values[row];
+        table.Column<sbyte>("sbyte").Add(Pick<sbyte>(sbyte.MinValue, -1, 0, 1, sbyte.MaxValue));
+        table.Column<byte>("byte").Add(Pick<byte>(0, 1, 127, 128, byte.MaxValue));
+        table.Column<short>("int16").Add(Pick<short>(short.MinValue, -1, 0, 1, short.MaxValue));
+        table.Column<ushort>("uint16").Add(Pick<ushort>(0, 1, 32767, 32768, ushort.MaxValue));
+        table.Column<int>("int32").Add(Pick(int.MinValue, -1, 0, 1, int.MaxValue));
+        table.Column<uint>("uint32").Add(Pick<uint>(0u, 1u, int.MaxValue, 1u << 31, uint.MaxValue));
+        table.Column<long>("int64").Add(Pick(long.MinValue, -1L, 0L, 1L, long.MaxValue));
+        table.Column<ulong>("uint64").Add(Pick<ulong>(0ul, 1ul, long.MaxValue, 1ul << 63, ulong.MaxValue));
+        table.Column<float>("single").Add(Pick(float.NegativeInfinity, -0f, float.NaN, float.Epsilon, float.MaxValue));
+        table.Column<double>("double").Add(Pick(double.NegativeInfinity, -0d, double.NaN, double.Epsilon, double.PositiveInfinity));
+        table.Column<long>("datetime").Add(Pick(
+            new DateTime(1677, 9, 22).Ticks,
+            DateTime.UnixEpoch.Ticks - 1,
+            DateTime.UnixEpoch.Ticks,
+            Start.Ticks + 1,
+            new DateTime(2262, 4, 10).Ticks));
+        table.Column<int>("unixseconds").Add(Pick(int.MinValue, int.MinValue + 1, -1, 0, int.MaxValue));
+    }
+
+    /// <summary>A column's values as bytes, whatever its type, so that NaN payloads and -0 compare too.</summary>
+    private static byte[] ValueBytes(TimeSeriesTable table, TableColumn column) =>
+        DataTypeDispatch.Invoke(column.DataType, new ValueBytesOf(table, column.Name));
+
+    private static byte[] Bytes(string path) => System.IO.File.ReadAllBytes(path);
+
+    private sealed record ValueBytesOf(TimeSeriesTable Table, string Name) : IDataTypeFunc<byte[]>
+    {
+        public byte[] Invoke<T>()
+            where T : unmanaged, System.Numerics.INumber<T> =>
+            MemoryMarshal.AsBytes(Table.Column<T>(Name).AsSpan(new IndexRange(0, Table.RowCount))).ToArray();
+    }
+
+    private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Text(long value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Stamp(DateTime time) => time.ToString("yyyy-MM-dd HH:mm:ss.fffffff", CultureInfo.InvariantCulture);
+}
