@@ -16,8 +16,10 @@ namespace ListMmf.Arrow;
 /// <see cref="ArrowTimeColumn.Timestamp"/> is converted into a buffer of its own.
 /// </summary>
 /// <remarks>
-/// The arrays are views of the file: the list or table must stay open until their last use (disposing it unmaps the
-/// memory they read, which the runtime cannot catch); they keep it from being collected meanwhile. They hold the
+/// The arrays are views of the file: used from .NET after the list or table is disposed, they throw rather than read
+/// unmapped memory; they keep it from being collected meanwhile. Exported through Arrow's C Data Interface
+/// (<c>CArrowArrayExporter</c>), their memory stays mapped until the consumer releases it, as Arrow's contract says,
+/// even if the list or table is disposed first. They hold the
 /// rows published when they were made; a writer's later appends are not in them. .NET Arrow buffers are int-sized,
 /// so one array holds at most 2 GiB of values: larger lists go as several batches.
 /// </remarks>
@@ -161,6 +163,9 @@ public static class ListMmfArrowExtensions
             {
                 using (var writer = new ArrowFileWriter(stream, table.ToArrowSchema(time), leaveOpen: true))
                 {
+                    // The header and schema now: the writer would otherwise write them with the first batch, and a table
+                    // of no rows would leave a file without Arrow's magic that no reader opens.
+                    writer.WriteStart();
                     foreach (RecordBatch batch in Batches(table, rows, rowsPerBatch, time))
                     {
                         writer.WriteRecordBatch(batch);

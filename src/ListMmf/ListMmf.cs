@@ -401,7 +401,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             ThrowHelper.RangeOutOfBounds(start, length, count);
         }
 
-        return new MappedMemoryManager<T>(this, _items + start, length).Memory;
+        return new MappedMemoryManager<T>(this, _storage, _items + start, length).Memory;
     }
 
     /// <summary>

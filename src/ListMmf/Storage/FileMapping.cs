@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Threading;
 
 namespace ListMmf.Storage;
 
@@ -11,6 +12,9 @@ namespace ListMmf.Storage;
 /// </summary>
 internal abstract unsafe class FileMapping : IDisposable
 {
+    /// <summary>The owner's reference, and one per <see cref="Retain"/> not yet released; the memory is unmapped at 0.</summary>
+    private int _references = 1;
+
     protected FileMapping(FileStream file, string path, bool writable)
     {
         File = file;
@@ -102,13 +106,35 @@ internal abstract unsafe class FileMapping : IDisposable
 
     protected abstract void Unmap();
 
+    /// <summary>
+    /// Keeps every address this mapping has handed out mapped until the matching <see cref="Release"/>, even after
+    /// <see cref="Dispose"/>: memory lent to a consumer that frees it later (Arrow's C Data Interface releases on the
+    /// consumer's schedule) must stay readable until then.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The mapping was disposed.</exception>
+    public void Retain()
+    {
+        ObjectDisposedException.ThrowIf(Pointer == null, this);
+        Interlocked.Increment(ref _references);
+    }
+
+    /// <summary>Gives back one <see cref="Retain"/>; the last reference, the owner's included, unmaps. Any thread may call it.</summary>
+    public void Release()
+    {
+        if (Interlocked.Decrement(ref _references) == 0)
+        {
+            Unmap();
+        }
+    }
+
+    /// <summary>The owner is done with the mapping: unmapped now, or when the last retained memory is released.</summary>
     public void Dispose()
     {
         if (Pointer != null)
         {
             Pointer = null;
             Length = 0;
-            Unmap();
+            Release();
         }
     }
 }

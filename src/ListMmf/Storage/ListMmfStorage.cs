@@ -348,7 +348,17 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>Unmaps the file and closes it; a writer also gives up the lock.</summary>
+    /// <summary>Keeps the mapping's memory mapped until <see cref="ReleaseMapping"/>, even past <see cref="Dispose"/>.</summary>
+    /// <exception cref="ObjectDisposedException">The storage was disposed.</exception>
+    public void RetainMapping() => _mapping.Retain();
+
+    /// <summary>Gives back one <see cref="RetainMapping"/>.</summary>
+    public void ReleaseMapping() => _mapping.Release();
+
+    /// <summary>
+    /// Unmaps the file (or leaves that to the last <see cref="ReleaseMapping"/>) and closes it; a writer also gives up
+    /// the lock.
+    /// </summary>
     public void Dispose()
     {
         try

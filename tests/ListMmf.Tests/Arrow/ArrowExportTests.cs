@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Linq;
 using Apache.Arrow;
+using Apache.Arrow.C;
 using Apache.Arrow.Ipc;
 using Apache.Arrow.Types;
 using ListMmf.Arrow;
@@ -172,6 +173,54 @@ public sealed class ArrowExportTests : IDisposable
 
         var exception = Assert.Throws<NotSupportedException>(() => list.ToArrowArray());
         Assert.Contains("Guid", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task AnArrowFileOfATableWithNoRowsIsOneArrowReadersOpen()
+    {
+        string path = _directory.File("empty.arrow");
+        using (TimeSeriesTable table = CreateWithRows(0))
+        {
+            Assert.Equal(0, table.WriteArrowFile(path));
+        }
+
+        Assert.Equal("ARROW1"u8.ToArray(), File.ReadAllBytes(path)[..6]);
+        using var reader = new ArrowFileReader(File.OpenRead(path));
+        Assert.Equal(["time", "price", "size", "sequence"], reader.Schema.FieldsList.Select(field => field.Name));
+        Assert.Equal(0, await reader.RecordBatchCountAsync());
+    }
+
+    [Fact]
+    public unsafe void ABatchExportedThroughTheCDataInterfaceOutlivesItsTableUntilReleased()
+    {
+        CArrowArray* exported = CArrowArray.Create();
+        CArrowSchema* schema = CArrowSchema.Create();
+        try
+        {
+            using (TimeSeriesTable table = CreateWithRows(5000))
+            {
+                RecordBatch batch = table.ToRecordBatch(ArrowTimeColumn.Stored);
+                CArrowSchemaExporter.ExportSchema(batch.Schema, schema);
+                CArrowArrayExporter.ExportRecordBatch(batch, exported);
+            }
+
+            // The consumer reads after the table is gone, as Polars or DuckDB may, and releases when done.
+            Schema imported = CArrowSchemaImporter.ImportSchema(schema);
+            using RecordBatch seen = CArrowArrayImporter.ImportRecordBatch(exported, imported);
+            var prices = (DoubleArray)seen.Column("price");
+            var sequences = (Int64Array)seen.Column("sequence");
+            Assert.Equal(5000, seen.Length);
+            Assert.All(Enumerable.Range(0, 5000), row =>
+            {
+                Assert.Equal(TickTable.Price(row), prices.GetValue(row));
+                Assert.Equal(TickTable.Sequence(row), sequences.GetValue(row));
+            });
+        }
+        finally
+        {
+            CArrowArray.Free(exported);
+            CArrowSchema.Free(schema);
+        }
     }
 
     private static unsafe nint Address(IArrowArray array)
