@@ -71,7 +71,7 @@ internal static class ExportCommand
         compression.AcceptOnlyFromAmong("snappy", "zstd", "gzip", "lz4", "none");
         var level = new Option<string>("--compression-level")
         {
-            Description = "fastest (the default), optimal or smallest. Measured on 10M ticks: zstd fastest 1.2 s and 32 MB, optimal 80 s and 26 MB.",
+            Description = "fastest (the default), optimal or smallest: zstd levels 1, 3 and 19, gzip 1, 6 and 9; snappy and lz4 have one.",
             DefaultValueFactory = _ => "fastest",
         };
         level.AcceptOnlyFromAmong("fastest", "optimal", "smallest");
