@@ -31,6 +31,9 @@ internal static class ParquetImporter
     /// </summary>
     private const long MaxGroupRows = 1 << 28;
 
+    /// <summary>Arrow's reader's words for a DELTA_BINARY_PACKED page whose deltas are wider than the column's type.</summary>
+    private const string WideDeltas = "delta bit width larger than integer bit width";
+
     /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the rows read so far and the rows in all.</summary>
     public static long Run(ParquetImportRequest request, Action<long, long>? progress = null)
     {
@@ -202,9 +205,49 @@ internal static class ParquetImporter
         }
         catch (Exception exception) when (exception is not DataException)
         {
-            throw new DataException($"'{request.Parquet}' row group {index:N0}, column '{column}': cannot be read, " +
-                $"the file is damaged or cut short ({exception.Message}). Nothing was imported.", exception);
+            ParquetField? field = plan.Fields.FirstOrDefault(f => f.Name == column);
+            throw new DataException(
+                $"'{request.Parquet}' row group {index:N0}, column '{column}': " +
+                    (field is null ? null : KnownWriterFault(file, index, field, ReaderMessage(exception))) ??
+                        $"cannot be read, the file is damaged or cut short ({ReaderMessage(exception)}). Nothing was imported.",
+                exception);
         }
+    }
+
+    /// <summary>
+    /// Why a chunk that Arrow's reader refuses was written so, for the two DELTA_BINARY_PACKED forms DuckDB's
+    /// PARQUET_VERSION V2 writer makes and no Arrow reader (C++ or Rust) takes; null for anything else.
+    /// </summary>
+    private static string? KnownWriterFault(ParquetFileReader file, int index, ParquetField field, string reason)
+    {
+        const string Rewrite = "write the file with PARQUET_VERSION V1, or the column as BIGINT. Nothing was imported.";
+        if (reason.Contains(WideDeltas, StringComparison.Ordinal))
+        {
+            return "its DELTA_BINARY_PACKED values have deltas wider than the column's own width, which Arrow's Parquet " +
+                "readers refuse (DuckDB's PARQUET_VERSION V2 writer stores them when consecutive 32-bit values differ " +
+                    "by more than 2^31); " + Rewrite;
+        }
+
+        using RowGroupReader group = file.RowGroup(index);
+        using ColumnChunkMetaData chunk = group.MetaData.GetColumnChunkMetaData(field.Index);
+        return field.TableType == DataType.UInt32 && chunk.Encodings.Contains(Encoding.DeltaBinaryPacked)
+            ? "its DELTA_BINARY_PACKED unsigned 32-bit values cannot be decoded; DuckDB's PARQUET_VERSION V2 writer " +
+                "stores UINTEGER values above 2^31 in a form Arrow's C++ and Rust readers both refuse (\"first value too " +
+                    "large\"); " + Rewrite
+            : null;
+    }
+
+    /// <summary>
+    /// What Arrow's reader said, without the C++ exception type ParquetSharp wraps it in
+    /// (<c>N7parquet16ParquetExceptionE (message: '...')</c>).
+    /// </summary>
+    private static string ReaderMessage(Exception exception)
+    {
+        string message = exception.Message;
+        const string Start = "(message: '";
+        int start = message.IndexOf(Start, StringComparison.Ordinal);
+        int end = message.LastIndexOf("')", StringComparison.Ordinal);
+        return start >= 0 && end > start ? message[(start + Start.Length)..end] : message;
     }
 
     private static ParquetField TimeField(ParquetImportRequest request, ParquetField[] fields, IReadOnlyDictionary<string, string> metadata)

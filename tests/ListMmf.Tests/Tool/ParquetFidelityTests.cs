@@ -174,6 +174,39 @@ public sealed class ParquetFidelityTests : IDisposable
     }
 
     [Fact]
+    public void DeltasWiderThanTheColumnAreRefusedForWhatTheyAreNotAsDamage()
+    {
+        _duck.Execute($"""
+            copy (select timestamp '2024-01-02' + to_seconds(i) as time, (i * 2654435761 % 4294967296 - 2147483648)::integer as jumpy
+                  from range(1000) t(i)) to {Quoted} (format parquet, parquet_version v2)
+            """);
+
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back);
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.True(import.IsOneErrorLine, import.Error);
+        Assert.True(import.Error.Contains("column 'jumpy': its DELTA_BINARY_PACKED values have deltas wider", StringComparison.Ordinal), import.Error);
+        Assert.DoesNotContain("damaged", import.Error);
+        Assert.False(Directory.Exists(Back), "the failed import left its table folder");
+    }
+
+    [Fact]
+    public void UnsignedValuesAbove2To31FromDuckDbVersion2AreRefusedNamingTheWriter()
+    {
+        _duck.Execute($"""
+            copy (select timestamp '2024-01-02' + to_seconds(i) as time, (4294000000 - i * 13)::uinteger as big
+                  from range(1000) t(i)) to {Quoted} (format parquet, parquet_version v2)
+            """);
+
+        ToolResult import = ToolRunner.Run("import", "parquet", ParquetFile, "--out", Back);
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.True(import.IsOneErrorLine, import.Error);
+        Assert.True(import.Error.Contains("column 'big': its DELTA_BINARY_PACKED unsigned 32-bit values", StringComparison.Ordinal), import.Error);
+        Assert.DoesNotContain("damaged", import.Error);
+    }
+
+    [Fact]
     public void Float16ColumnsAreImportedAsFloats()
     {
         float[] values = [1.5f, -2.25f, 65504f, 0.000061035156f, float.PositiveInfinity];

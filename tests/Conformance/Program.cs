@@ -1,0 +1,261 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Numerics;
+using System.Text.Json;
+using ListMmf;
+using ListMmf.Arrow;
+
+namespace ListMmf.Conformance;
+
+/// <summary>
+/// The conformance stage's C# side. Values are compared as canonical text that Node computes the same way:
+/// integers in decimal, floating-point numbers as the bits of their double ("NaN" for any NaN), times as nanoseconds
+/// since 1970.
+/// <list type="bullet">
+/// <item><c>write DIR</c>: creates DIR/tables/NAME (seconds and ticks tables of every column type: no row, one row,
+/// five rows of edge values, 100,000 generated rows), their Arrow IPC files DIR/arrow/NAME.arrow, and what each
+/// holds as DIR/expected/NAME.json.</item>
+/// <item><c>check DIR</c>: every table DIR/imported/NAME (imported by the tool from a file another engine wrote)
+/// must hold what DIR/foreign/NAME.json says that engine wrote; prints one line per engine.</item>
+/// </list>
+/// </summary>
+public static class Program
+{
+    private const int ManyRows = 100_000;
+    private static readonly DateTime Start = new(2024, 1, 2, 14, 30, 0);
+    private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
+
+    private static readonly DataType[] ValueTypes =
+    [
+        DataType.SByte, DataType.Byte, DataType.Int16, DataType.UInt16, DataType.Int32, DataType.UInt32,
+        DataType.Int64, DataType.UInt64, DataType.Single, DataType.Double, DataType.DateTime, DataType.UnixSeconds,
+    ];
+
+    public static int Main(string[] args) => args switch
+    {
+        ["write", string directory] => Write(directory),
+        ["check", string directory] => Check(directory),
+        _ => Usage(),
+    };
+
+    private static int Usage()
+    {
+        Console.Error.WriteLine("usage: write DIR | check DIR");
+        return 2;
+    }
+
+    private static int Write(string directory)
+    {
+        foreach (string folder in new[] { "tables", "arrow", "expected" })
+        {
+            Directory.CreateDirectory(Path.Combine(directory, folder));
+        }
+
+        int files = 0;
+        foreach (DataType timeType in new[] { DataType.UnixSeconds, DataType.DateTime })
+        {
+            string prefix = timeType == DataType.UnixSeconds ? "seconds" : "ticks";
+            foreach ((string kind, int rows) in new[] { ("empty", 0), ("one", 1), ("edges", 5), ("many", ManyRows) })
+            {
+                string name = $"{prefix}-{kind}";
+                string folder = Path.Combine(directory, "tables", name);
+                using TimeSeriesTable table = TimeSeriesTable.Create(folder, Schema(timeType));
+                for (int row = 0; row < rows; row++)
+                {
+                    if (kind == "many")
+                    {
+                        AddGenerated(table, row);
+                    }
+                    else
+                    {
+                        AddEdges(table, kind == "one" ? 2 : row);
+                    }
+                }
+
+                table.Flush();
+                table.WriteArrowFile(Path.Combine(directory, "arrow", name + ".arrow"));
+                File.WriteAllText(Path.Combine(directory, "expected", name + ".json"), Expected(table));
+                files++;
+            }
+        }
+
+        Console.WriteLine($"wrote {files} tables of {ValueTypes.Length + 1} columns into {Path.Combine(directory, "tables")}");
+        return 0;
+    }
+
+    private static TimeSeriesTableSchema Schema(DataType timeType)
+    {
+        var schema = new TimeSeriesTableSchema("time", timeType, TimeSeriesOrder.Ascending);
+        foreach (DataType type in ValueTypes)
+        {
+            schema.Add(type.ToString().ToLowerInvariant(), type);
+        }
+
+        return schema;
+    }
+
+    /// <summary>Row <paramref name="row"/> of five: each type's minimum, maximum and awkward values (NaN, -0, infinities, unsigned above the signed range).</summary>
+    private static void AddEdges(TimeSeriesTable table, int row)
+    {
+        T Pick<T>(params T[] values) => values[row];
+        table.Column<sbyte>("sbyte").Add(Pick<sbyte>(sbyte.MinValue, -1, 0, 1, sbyte.MaxValue));
+        table.Column<byte>("byte").Add(Pick<byte>(0, 1, 127, 128, byte.MaxValue));
+        table.Column<short>("int16").Add(Pick<short>(short.MinValue, -1, 0, 1, short.MaxValue));
+        table.Column<ushort>("uint16").Add(Pick<ushort>(0, 1, 32767, 32768, ushort.MaxValue));
+        table.Column<int>("int32").Add(Pick(int.MinValue, -1, 0, 1, int.MaxValue));
+        table.Column<uint>("uint32").Add(Pick<uint>(0, 1, int.MaxValue, 1u << 31, uint.MaxValue));
+        table.Column<long>("int64").Add(Pick(long.MinValue, -1L, 0L, 1L, long.MaxValue));
+        table.Column<ulong>("uint64").Add(Pick<ulong>(0, 1, long.MaxValue, 1ul << 63, ulong.MaxValue));
+        table.Column<float>("single").Add(Pick(float.NegativeInfinity, -0f, float.NaN, float.Epsilon, float.MaxValue));
+        table.Column<double>("double").Add(Pick(double.NegativeInfinity, -0d, double.NaN, double.Epsilon, double.PositiveInfinity));
+        table.Column<long>("datetime").Add(Pick(
+            new DateTime(1677, 9, 22).Ticks,
+            EpochTicks - 1,
+            EpochTicks,
+            Start.Ticks + 1,
+            new DateTime(2262, 4, 10).Ticks));
+        table.Column<int>("unixseconds").Add(Pick(int.MinValue, int.MinValue + 1, -1, 0, int.MaxValue));
+        table.AddRow(table.Schema.Time.DataType == DataType.DateTime
+            ? Pick(new DateTime(1677, 9, 22), DateTime.UnixEpoch.AddTicks(-1), DateTime.UnixEpoch, Start.AddTicks(1), new DateTime(2262, 4, 10))
+            : Pick(DateTime.MinValue, new DateTime(1901, 12, 14), DateTime.UnixEpoch.AddSeconds(-1), Start, new DateTime(2038, 1, 19)));
+    }
+
+    /// <summary>Row <paramref name="row"/> of the many: values spread over each type's range, a NaN and a -0 now and then.</summary>
+    private static void AddGenerated(TimeSeriesTable table, int row)
+    {
+        ulong mixed = (ulong)row * 0x9E37_79B9_7F4A_7C15;
+        table.Column<sbyte>("sbyte").Add((sbyte)mixed);
+        table.Column<byte>("byte").Add((byte)(mixed >> 8));
+        table.Column<short>("int16").Add((short)(mixed >> 16));
+        table.Column<ushort>("uint16").Add((ushort)(mixed >> 24));
+        table.Column<int>("int32").Add((int)(mixed >> 32));
+        table.Column<uint>("uint32").Add((uint)(mixed >> 16));
+        table.Column<long>("int64").Add((long)mixed);
+        table.Column<ulong>("uint64").Add(mixed);
+        table.Column<float>("single").Add(row % 1009 == 0 ? float.NaN : (float)((row * 0.37) - 5000));
+        table.Column<double>("double").Add(row % 997 == 0 ? -0d : (row * 0.25) - 12345.5);
+        table.Column<long>("datetime").Add(Start.Ticks + (row * 987_654L));
+        table.Column<int>("unixseconds").Add(1_704_187_800 + (row * 3));
+        table.AddRow(table.Schema.Time.DataType == DataType.DateTime ? Start.AddTicks(row * 1_234_567L) : Start.AddSeconds(row));
+    }
+
+    private static string Expected(TimeSeriesTable table)
+    {
+        var all = new IndexRange(0, table.RowCount);
+        var columns = table.Columns.Select(column => new ExpectedColumn(
+            column.Name,
+            column.DataType switch
+            {
+                DataType.Single or DataType.Double => "float",
+                DataType.DateTime or DataType.UnixSeconds => "time",
+                _ => "int",
+            },
+            DataTypeDispatch.Invoke(column.DataType, new CanonicalValues(table, column, all)))).ToArray();
+        return JsonSerializer.Serialize(new ExpectedFile(table.RowCount, columns));
+    }
+
+    private static int Check(string directory)
+    {
+        long files = 0, values = 0, different = 0;
+        var byEngine = new SortedDictionary<string, (long Files, long Values, long Different)>(StringComparer.Ordinal);
+        foreach (string expectedPath in Directory.GetFiles(Path.Combine(directory, "foreign"), "*.json").Order(StringComparer.Ordinal))
+        {
+            string name = Path.GetFileNameWithoutExtension(expectedPath);
+            ExpectedFile expected = JsonSerializer.Deserialize<ExpectedFile>(File.ReadAllText(expectedPath))!;
+            using TimeSeriesTable table = TimeSeriesTable.Open(Path.Combine(directory, "imported", name), FileAccess.Read);
+            var all = new IndexRange(0, table.RowCount);
+            long fileValues = 0, fileDifferent = 0;
+            if (table.RowCount != expected.Rows)
+            {
+                Console.WriteLine($"{name}: {table.RowCount:N0} rows imported, {expected.Rows:N0} written");
+                fileDifferent++;
+            }
+
+            foreach (ExpectedColumn column in expected.Columns)
+            {
+                TableColumn? imported = table.Columns.FirstOrDefault(c => c.Name == column.Name);
+                if (imported is null)
+                {
+                    Console.WriteLine($"{name}: column '{column.Name}' was not imported");
+                    fileDifferent++;
+                    continue;
+                }
+
+                string[] ours = DataTypeDispatch.Invoke(imported.DataType, new CanonicalValues(table, imported, all));
+                for (int i = 0; i < column.Values.Length; i++)
+                {
+                    fileValues++;
+                    string got = i < ours.Length ? ours[i] : "(missing)";
+                    string written = column.Kind == "time" ? FlooredToTick(column.Values[i]) : column.Values[i];
+                    if (got != written)
+                    {
+                        if (fileDifferent++ < 5)
+                        {
+                            Console.WriteLine($"{name}: column '{column.Name}' row {i}: written {column.Values[i]}, imported {got}");
+                        }
+                    }
+                }
+            }
+
+            string engine = name.Split('-')[0];
+            (long f, long v, long d) = byEngine.GetValueOrDefault(engine);
+            byEngine[engine] = (f + 1, v + fileValues, d + fileDifferent);
+            files++;
+            values += fileValues;
+            different += fileDifferent;
+        }
+
+        foreach ((string engine, (long f, long v, long d)) in byEngine)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"import of {engine}'s files: {f} files, {v:N0} values compared, {d} different"));
+        }
+
+        return files > 0 && different == 0 ? 0 : 1;
+    }
+
+    /// <summary>
+    /// Nanoseconds as a table keeps them: floored to the 100 ns tick (the import's documented rule), so a written
+    /// 1,704,187,800,000,001,234 is read back as 1,704,187,800,000,001,200.
+    /// </summary>
+    private static string FlooredToTick(string nanoseconds)
+    {
+        BigInteger value = BigInteger.Parse(nanoseconds, CultureInfo.InvariantCulture);
+        BigInteger floored = BigInteger.Divide(value, 100) * 100;
+        return (floored > value ? floored - 100 : floored).ToString(CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>The canonical text of every value of a column (see <see cref="Program"/>).</summary>
+    private sealed record CanonicalValues(TimeSeriesTable Table, TableColumn Column, IndexRange Rows) : IDataTypeFunc<string[]>
+    {
+        public string[] Invoke<T>()
+            where T : unmanaged, INumber<T>
+        {
+            ReadOnlySpan<T> values = Table.Column<T>(Column.Name).AsSpan(Rows);
+            var text = new string[values.Length];
+            for (int i = 0; i < values.Length; i++)
+            {
+                text[i] = Column.DataType switch
+                {
+                    DataType.UnixSeconds => Nanoseconds(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(int.CreateTruncating(values[i])).Ticks),
+                    DataType.DateTime => Nanoseconds(long.CreateTruncating(values[i])),
+                    DataType.Single or DataType.Double => Bits(double.CreateTruncating(values[i])),
+                    _ => values[i].ToString(null, CultureInfo.InvariantCulture),
+                };
+            }
+
+            return text;
+        }
+
+        private static string Nanoseconds(long ticks) => ((BigInteger)(ticks - EpochTicks) * 100).ToString(CultureInfo.InvariantCulture);
+
+        private static string Bits(double value) =>
+            double.IsNaN(value) ? "NaN" : BitConverter.DoubleToInt64Bits(value).ToString("x16", CultureInfo.InvariantCulture);
+    }
+
+    private sealed record ExpectedColumn(string Name, string Kind, string[] Values);
+
+    private sealed record ExpectedFile(long Rows, ExpectedColumn[] Columns);
+}

@@ -1,0 +1,243 @@
+// The conformance stage's engines (see .ci/conformance): what the tool and ListMmf.Arrow export must read the same
+// in DuckDB, Polars, arrow-rs (parquet-wasm) and Arrow JS, statistics included; and the files those engines write
+// with their usual settings are what the tool must import. Values are compared as canonical text (Program.cs in this
+// folder computes the same): integers in decimal, floating-point numbers as the bits of their double ("NaN" for any
+// NaN), times as nanoseconds since 1970.
+//   node conformance.mjs read DIR    DIR/expected/NAME.json against DIR/parquet/NAME.parquet and DIR/arrow/NAME.arrow
+//   node conformance.mjs write DIR   DIR/foreign/ENGINE-NAME.parquet and, beside each, what it holds as JSON
+import { readFileSync, writeFileSync, readdirSync, mkdirSync } from "node:fs";
+import { join, basename } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import * as arrow from "apache-arrow";
+import pl from "nodejs-polars";
+import * as wasm from "parquet-wasm/node";
+
+const [command, dir] = process.argv.slice(2);
+const NANOS = { 0: 1_000_000_000n, 1: 1_000_000n, 2: 1_000n, 3: 1n }; // Arrow's TimeUnit: s, ms, us, ns
+
+function bits(value) {
+  const number = Number(value);
+  if (Number.isNaN(number)) return "NaN";
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, number, true);
+  return view.getBigUint64(0, true).toString(16).padStart(16, "0");
+}
+
+function canonical(kind, value, nanosPerUnit = 1n) {
+  if (kind === "float") return bits(value);
+  if (kind === "time") return (BigInt(value) * nanosPerUnit).toString();
+  return BigInt(value).toString();
+}
+
+class Tally {
+  constructor(engine) { Object.assign(this, { engine, files: 0, values: 0, different: 0, shown: 0 }); }
+  compare(file, column, expected, actual) {
+    for (let i = 0; i < expected.length; i++) {
+      this.values++;
+      if (expected[i] !== actual[i]) {
+        this.different++;
+        if (this.shown++ < 5) console.log(`${this.engine}: ${file} column '${column}' row ${i}: expected ${expected[i]}, read ${actual[i]}`);
+      }
+    }
+    if (actual.length !== expected.length) {
+      this.different++;
+      console.log(`${this.engine}: ${file} column '${column}': ${actual.length} values read, ${expected.length} expected`);
+    }
+  }
+  check(file, what, expected, actual) {
+    this.values++;
+    if (String(expected) !== String(actual)) {
+      this.different++;
+      console.log(`${this.engine}: ${file} ${what}: expected ${expected}, got ${actual}`);
+    }
+  }
+  print() { console.log(`${this.engine}: ${this.files} files, ${this.values.toLocaleString("en-US")} values compared, ${this.different} different`); }
+}
+
+/** An Arrow JS column's raw values (times in their unit), chunk by chunk. */
+function rawValues(vector) {
+  const out = [];
+  for (const data of vector.data) {
+    const values = data.values;
+    for (let i = 0; i < data.length; i++) {
+      const at = data.offset + i;
+      // Older Arrow JS keeps 64-bit values of some types as pairs of Int32.
+      out.push(values.length === 2 * (data.offset + data.length) && values instanceof Int32Array
+        ? (BigInt(values[2 * at + 1]) << 32n) | BigInt(values[2 * at] >>> 0)
+        : values[at]);
+    }
+  }
+  return out;
+}
+
+function readArrowTable(table, expected, file, tally) {
+  tally.check(file, "rows", expected.Rows, table.numRows);
+  for (const column of expected.Columns) {
+    const vector = table.getChild(column.Name);
+    if (!vector) { tally.check(file, `column ${column.Name}`, "present", "missing"); continue; }
+    const unit = column.Kind === "time" ? NANOS[vector.type.unit] : 1n;
+    tally.compare(file, column.Name, column.Values, rawValues(vector).map(v => canonical(column.Kind, v, unit)));
+  }
+  tally.files++;
+}
+
+/** Thresholds inside a column's range: the values at a third and at half of the rows, and past the end. */
+function thresholds(values) {
+  if (values.length === 0) return [0n];
+  const sorted = values.map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [sorted[Math.floor(sorted.length / 3)], sorted[Math.floor(sorted.length / 2)], sorted[sorted.length - 1] + 1n];
+}
+
+const countAtLeast = (values, threshold) => values.filter(v => BigInt(v) >= threshold).length;
+
+async function readAll() {
+  const duck = await (await DuckDBInstance.create(":memory:")).connect();
+  const tallies = { duckdb: new Tally("duckdb"), polars: new Tally("polars"), arrowRs: new Tally("arrow-rs (parquet-wasm)"), arrowJs: new Tally("apache-arrow js (IPC)") };
+  for (const name of readdirSync(join(dir, "expected")).filter(f => f.endsWith(".json")).sort()) {
+    const stem = basename(name, ".json");
+    const expected = JSON.parse(readFileSync(join(dir, "expected", name), "utf8"));
+    const parquet = join(dir, "parquet", `${stem}.parquet`);
+    const file = `${stem}.parquet`;
+
+    // DuckDB: every value, then filtered counts (which prune row groups by the statistics) against the values.
+    const types = Object.fromEntries((await duck.runAndReadAll(`describe select * from '${parquet}'`)).getRowObjects().map(r => [r.column_name, r.column_type]));
+    const select = expected.Columns.map(c => c.Kind !== "time" ? `"${c.Name}"`
+      : types[c.Name] === "TIMESTAMP_NS" ? `epoch_ns("${c.Name}")` : `epoch_us("${c.Name}")::HUGEINT * 1000`).join(", ");
+    const rows = (await duck.runAndReadAll(`select ${select} from '${parquet}'`)).getRows();
+    tallies.duckdb.check(file, "rows", expected.Rows, rows.length);
+    expected.Columns.forEach((c, j) => tallies.duckdb.compare(file, c.Name, c.Values, rows.map(r => canonical(c.Kind, r[j]))));
+    for (const c of expected.Columns.filter(c => ["time", "int32", "int64", "uint64", "datetime"].includes(c.Name))) {
+      for (const t of thresholds(c.Values)) {
+        // A literal of the column's own resolution, so that DuckDB compares without casting the column.
+        const nanosecondColumn = types[c.Name] === "TIMESTAMP_NS";
+        if (c.Kind === "time" && !nanosecondColumn && t % 1000n !== 0n) continue;
+        const literal = c.Kind !== "time" ? `${t}` : nanosecondColumn ? `make_timestamp_ns(${t})` : `make_timestamp(${t / 1000n})`;
+        const where = `"${c.Name}" >= ${literal}`;
+        const [[count]] = (await duck.runAndReadAll(`select count(*) from '${parquet}' where ${where}`)).getRows();
+        tallies.duckdb.check(file, `count where ${c.Name} >= ${t}`, countAtLeast(c.Values, t), count);
+      }
+    }
+    if (stem === "ticks-many") {
+      // The two queries of the report that found a ticks table's statistics in the wrong unit: they must agree.
+      const literal = "TIMESTAMP '2024-01-02 16:00'";
+      const [[pruned]] = (await duck.runAndReadAll(`select count(*) from '${parquet}' where time >= ${literal}`)).getRows();
+      const [[scanned]] = (await duck.runAndReadAll(`select count(*) from '${parquet}' where epoch_ns(time) >= epoch_ns(${literal})`)).getRows();
+      console.log(`duckdb: ${file}: where time >= ${literal}: ${pruned} rows; by epoch_ns, a full scan: ${scanned} rows`);
+      tallies.duckdb.check(file, "the report's two queries", scanned, pruned);
+    }
+    tallies.duckdb.files++;
+
+    // Polars: every value (times as their stored integers), then lazy filtered counts on the integer columns.
+    const frame = pl.readParquet(parquet);
+    tallies.polars.check(file, "rows", expected.Rows, frame.height);
+    for (const c of expected.Columns) {
+      const series = frame.getColumn(c.Name);
+      const unit = c.Kind === "time" ? { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n }[series.dtype.timeUnit] : 1n;
+      // Integers through text: Polars hands 64-bit integers to JavaScript as doubles, which round above 2^53.
+      const values = c.Kind === "time" ? series.cast(pl.Int64).cast(pl.Utf8).toArray()
+        : c.Kind === "int" ? series.cast(pl.Utf8).toArray() : series.toArray();
+      tallies.polars.compare(file, c.Name, c.Values, values.map(v => canonical(c.Kind, v, unit)));
+    }
+    for (const c of expected.Columns.filter(c => ["int32", "int64"].includes(c.Name))) {
+      for (const t of thresholds(c.Values)) {
+        if (t > 9007199254740991n || t < -9007199254740991n) continue;
+        const counted = pl.scanParquet(parquet).filter(pl.col(c.Name).gtEq(Number(t))).select(pl.len().alias("n")).collectSync();
+        tallies.polars.check(file, `count where ${c.Name} >= ${t}`, countAtLeast(c.Values, t), expected.Rows === 0 ? 0 : counted.getColumn("n").toArray()[0]);
+      }
+    }
+    tallies.polars.files++;
+
+    // arrow-rs: the Parquet file decoded in WebAssembly, handed over as an Arrow IPC stream.
+    readArrowTable(arrow.tableFromIPC(wasm.readParquet(readFileSync(parquet)).intoIPCStream()), expected, file, tallies.arrowRs);
+
+    // Arrow JS: the Arrow IPC file ListMmf.Arrow wrote.
+    readArrowTable(arrow.tableFromIPC(readFileSync(join(dir, "arrow", `${stem}.arrow`))), expected, `${stem}.arrow`, tallies.arrowJs);
+  }
+  Object.values(tallies).forEach(t => t.print());
+  return Object.values(tallies).every(t => t.different === 0 && t.files > 0);
+}
+
+/** What an engine wrote, as the JSON the C# side checks the imported table against. */
+function writeExpected(path, columns) {
+  const rows = columns.length ? columns[0].Values.length : 0;
+  writeFileSync(path, JSON.stringify({ Rows: rows, Columns: columns }));
+}
+
+async function writeAll() {
+  const foreign = join(dir, "foreign");
+  mkdirSync(foreign, { recursive: true });
+  const rows = 50_000;
+  const duck = await (await DuckDBInstance.create(":memory:")).connect();
+
+  // DuckDB, V1 (its default) and V2 (DELTA_BINARY_PACKED integers and timestamps); microsecond and nanosecond times.
+  // Consecutive 32-bit values differ by less than 2^31 and UINTEGER stays below 2^31: beyond that DuckDB's V2 writer
+  // stores forms Arrow's C++ and Rust readers both refuse (tests of the tool name those refusals).
+  const source = `select (timestamp '2024-01-02 09:30:00' + to_microseconds(i * 250000))::TIMESTAMP as time,
+      make_timestamp_ns(1704187800000000000 + i * 1234567) as stamp,
+      (i % 256 - 128)::tinyint as i8, (i % 256)::utinyint as u8, (i * 7 % 65536 - 32768)::smallint as i16,
+      (i * 13 % 65536)::usmallint as u16, (i * 48271 % 1000000 - 2147000000)::integer as i32,
+      (2147000000 - i * 13)::uinteger as u32, (-9223372036000000000 + i * 1000003)::bigint as i64,
+      (18446744073000000000 + i * 7)::ubigint as u64, (i * 0.37 - 5000)::float as f32,
+      (case when i % 997 = 0 then 'nan'::double else i * 0.25 - 12345.5 end) as f64
+    from range(${rows}) t(i)`;
+  for (const version of ["v1", "v2"]) {
+    const path = join(foreign, `duckdb_${version}-ticks.parquet`);
+    await duck.run(`copy (${source}) to '${path}' (format parquet, parquet_version ${version}, row_group_size 12288)`);
+    const kinds = { time: "time", stamp: "time", f32: "float", f64: "float" };
+    const names = ["time", "stamp", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"];
+    const select = names.map(n => kinds[n] === "time" ? `epoch_ns("${n}")` : `"${n}"`).join(", ");
+    const values = (await duck.runAndReadAll(`select ${select} from (${source})`)).getRows();
+    writeExpected(path.replace(/\.parquet$/, ".json"), names.map((n, j) => ({ Name: n, Kind: kinds[n] ?? "int", Values: values.map(r => canonical(kinds[n] ?? "int", r[j])) })));
+  }
+
+  // Polars: its defaults (zstd, statistics), every integer width, and millisecond times.
+  const times = Array.from({ length: rows }, (_, i) => 1_704_187_800_000 + i * 250);
+  const ints = (f) => Array.from({ length: rows }, (_, i) => f(i));
+  const frame = pl.DataFrame({
+    time: pl.Series("time", times, pl.Int64).cast(pl.Datetime("ms")),
+    i8: pl.Series("i8", ints(i => (i % 256) - 128), pl.Int8),
+    u16: pl.Series("u16", ints(i => (i * 13) % 65536), pl.UInt16),
+    i32: pl.Series("i32", ints(i => ((i * 48271) % 4294967296) - 2147483648), pl.Int32),
+    u32: pl.Series("u32", ints(i => (i * 48271) % 4294967296), pl.UInt32),
+    i64: pl.Series("i64", ints(i => i * 1_000_003 - 25_000_000_000), pl.Int64),
+    f32: pl.Series("f32", ints(i => Math.fround(i * 0.37 - 5000)), pl.Float32),
+    f64: pl.Series("f64", ints(i => i * 0.25 - 12345.5), pl.Float64),
+  });
+  const polarsPath = join(foreign, "polars-ms.parquet");
+  frame.writeParquet(polarsPath);
+  writeExpected(polarsPath.replace(/\.parquet$/, ".json"), [
+    { Name: "time", Kind: "time", Values: times.map(t => canonical("time", t, 1_000_000n)) },
+    ...["i8", "u16", "i32", "u32", "i64"].map(n => ({ Name: n, Kind: "int", Values: frame.getColumn(n).toArray().map(v => canonical("int", v)) })),
+    ...["f32", "f64"].map(n => ({ Name: n, Kind: "float", Values: frame.getColumn(n).toArray().map(v => canonical("float", v)) })),
+  ]);
+
+  // arrow-rs: writer version 2 with DELTA_BINARY_PACKED, nanosecond times, and unsigned 64-bit values above 2^63.
+  const nanos = BigInt64Array.from({ length: rows }, (_, i) => 1_704_187_800_000_000_000n + BigInt(i) * 1_234_567n);
+  const u64 = BigUint64Array.from({ length: rows }, (_, i) => (BigInt(i) * 11400714819323198485n) % 18446744073709551616n);
+  const i16 = Int16Array.from({ length: rows }, (_, i) => ((i * 7) % 65536) - 32768);
+  const f64 = Float64Array.from({ length: rows }, (_, i) => (i % 1009 === 0 ? -0 : i * 0.125));
+  const table = new arrow.Table({
+    time: arrow.makeVector({ type: new arrow.TimestampNanosecond(), data: nanos }),
+    u64: arrow.makeVector(u64), i16: arrow.makeVector(i16), f64: arrow.makeVector(f64),
+  });
+  const properties = new wasm.WriterPropertiesBuilder()
+    .setWriterVersion(wasm.WriterVersion.V2)
+    .setDictionaryEnabled(false)
+    .setEncoding(wasm.Encoding.DELTA_BINARY_PACKED)
+    .setColumnEncoding("f64", wasm.Encoding.PLAIN)
+    .setMaxRowGroupSize(12_000)
+    .build();
+  const arrowPath = join(foreign, "arrow_rs-ns.parquet");
+  writeFileSync(arrowPath, wasm.writeParquet(wasm.Table.fromIPCStream(arrow.tableToIPC(table, "stream")), properties));
+  writeExpected(arrowPath.replace(/\.parquet$/, ".json"), [
+    { Name: "time", Kind: "time", Values: [...nanos].map(v => canonical("time", v)) },
+    { Name: "u64", Kind: "int", Values: [...u64].map(v => canonical("int", v)) },
+    { Name: "i16", Kind: "int", Values: [...i16].map(v => canonical("int", v)) },
+    { Name: "f64", Kind: "float", Values: [...f64].map(v => canonical("float", v)) },
+  ]);
+  console.log(`wrote ${readdirSync(foreign).filter(f => f.endsWith(".parquet")).length} Parquet files into ${foreign}: DuckDB V1 and V2, Polars, arrow-rs`);
+  return true;
+}
+
+const ok = command === "read" ? await readAll() : command === "write" ? await writeAll() : (console.error("usage: read DIR | write DIR"), false);
+process.exit(ok ? 0 : 1);
