@@ -17,8 +17,10 @@ Functions:
 ``open_items(path)``   the items: a read-only ``numpy.memmap`` with numpy, else a read-only ``memoryview`` over an
                        ``mmap``; for the odd-width integer codes a decoded int64 array (numpy) or list of ints.
 ``open_times(path)``   DateTime (12) and UnixSeconds (13) items as ``datetime64`` (numpy) or naive ``datetime``.
-``to_pandas(table_dir)`` a table folder (``table.json`` and its column files) as a ``pandas.DataFrame``, when pandas
-                       is importable.
+``to_pandas(table_dir, start, end, columns)`` a table folder (``table.json`` and its column files), or the rows of
+                       a time range and the columns named, as a ``pandas.DataFrame``, when pandas is importable.
+``to_dask(table_dirs, start, end, columns)`` many table folders as one ``dask.dataframe``, a partition per table,
+                       each mapped where Dask runs it, when dask is importable.
 
 Every problem with a file raises ``ListMmfError`` (a ``ValueError``) whose message starts with the file's path.
 
@@ -327,51 +329,121 @@ def _read_manifest(table_dir):
 _NS_TICKS = 2**63 // 100
 
 
-def _frame_times(path, numpy):
-    """A table's time column for a DataFrame: ``open_times``, except ticks that fit become nanoseconds, whole."""
-    header = read_header(path)
+def _frame_times(path, header, raw, numpy):
+    """A table's time column for a DataFrame from its raw items: ``open_times``' conversion, except ticks that fit
+    become nanoseconds, whole."""
     if header.code != DATETIME:
-        return open_times(path)
-    ticks = numpy.array(open_items(path), dtype=numpy.int64)
+        return _to_times(path, header, raw)
+    ticks = numpy.array(raw, dtype=numpy.int64)
     since_epoch = ticks - _UNIX_EPOCH_TICKS
     if len(ticks) and (since_epoch.min() < -_NS_TICKS or since_epoch.max() >= _NS_TICKS):
-        return open_times(path)
+        return _to_times(path, header, raw)
     return (since_epoch * 100).view("datetime64[ns]")
 
 
-def to_pandas(table_dir):
-    """Returns the rows of the table in ``table_dir`` as a ``pandas.DataFrame``: the time column first, as
-    ``datetime64`` (seconds for a UnixSeconds column; nanoseconds for ticks, so no tick is lost, or microseconds as
-    ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
-    each value
-    column with the dtype of its file.
+def _raw_bound(header, bound, numpy):
+    """The first raw time value at or after ``bound`` (anything ``numpy.datetime64`` takes: a datetime, a pandas
+    Timestamp, an ISO string), in the time column's storage: ticks, or Unix seconds."""
+    nanoseconds = int(numpy.datetime64(bound, "ns").astype(numpy.int64))
+    if header.code == DATETIME:
+        return -(-nanoseconds // 100) + _UNIX_EPOCH_TICKS
+    return -(-nanoseconds // 1_000_000_000)
 
-    The rows are those the table had published when the time column was read: its count is read first, and a writer
-    publishes a row's values before its time, so every value column holds at least that many. Value columns are
-    copied out of their mappings (pandas owns the frame's memory); a value column holding fewer values than the rows
-    is damage and raises ``ListMmfError``.
 
-    Raises ``ImportError`` when pandas is not importable, and ``ListMmfError`` for a folder without a valid manifest
-    or with a file this reader refuses.
-    """
-    try:
-        import numpy
-        import pandas
-    except ImportError:
-        raise ImportError("to_pandas needs pandas (pip install pandas, or the python3-pandas package)") from None
+def _row_range(table_dir, start, end, numpy):
+    """(time file header, raw times over the mapping, first row, end row) for the rows with start <= time < end."""
+    time, _ = _read_manifest(table_dir)
+    path = os.path.join(table_dir, time["file"])
+    header, raw = _open(path)
+    if header.code not in (DATETIME, UNIX_SECONDS):
+        raise ListMmfError(f"{path}: the time column holds {header.type_name} items, not times")
+    first = 0 if start is None else int(numpy.searchsorted(raw, _raw_bound(header, start, numpy), side="left"))
+    last = len(raw) if end is None else int(numpy.searchsorted(raw, _raw_bound(header, end, numpy), side="left"))
+    return header, raw, first, max(first, last)
+
+
+def _frame(table_dir, start, end, columns, numpy, pandas):
+    """The rows of a table with start <= time < end, and the value columns named (all when None), as a DataFrame."""
     table_dir = os.fspath(table_dir)
-    time, columns = _read_manifest(table_dir)
-    times = _frame_times(os.path.join(table_dir, time["file"]), numpy)
-    rows = len(times)
-    data = {time["name"]: times}
-    for column in columns:
+    time, value_columns = _read_manifest(table_dir)
+    if columns is not None:
+        unknown = [name for name in columns if name not in {c["name"] for c in value_columns}]
+        if unknown:
+            raise ListMmfError(f"{table_dir}: no value column {', '.join(map(repr, unknown))}; its value columns are "
+                               f"{', '.join(c['name'] for c in value_columns)}")
+        value_columns = [c for c in value_columns if c["name"] in columns]
+    header, raw, first, last = _row_range(table_dir, start, end, numpy)
+    time_path = os.path.join(table_dir, time["file"])
+    data = {time["name"]: _frame_times(time_path, header, raw[first:last], numpy)}
+    rows = len(raw)
+    for column in value_columns:
         path = os.path.join(table_dir, column["file"])
         values = open_items(path)
         if len(values) < rows:
             raise ListMmfError(
                 f"{path}: column '{column['name']}' holds {len(values):,} values, fewer than the table's {rows:,} rows")
-        data[column["name"]] = numpy.array(values[:rows])
+        data[column["name"]] = numpy.asarray(values[first:last])
     return pandas.DataFrame(data)
+
+
+def _pandas(caller):
+    try:
+        import numpy
+        import pandas
+    except ImportError:
+        raise ImportError(f"{caller} needs pandas (pip install pandas, or the python3-pandas package)") from None
+    return numpy, pandas
+
+
+def to_pandas(table_dir, start=None, end=None, columns=None):
+    """Returns the rows of the table in ``table_dir`` as a ``pandas.DataFrame``: the time column first, as
+    ``datetime64`` (seconds for a UnixSeconds column; nanoseconds for ticks, so no tick is lost, or microseconds as
+    ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
+    each value column with the dtype of its file.
+
+    ``start`` and ``end`` (anything ``numpy.datetime64`` takes) keep the rows with ``start <= time < end``, found by
+    a binary search of the mapped time column; ``columns`` names the value columns to keep (all when None). Only the
+    rows and columns kept are read from the mappings: they are copied into the frame (pandas owns its memory).
+
+    The rows are those the table had published when the time column was read: its count is read first, and a writer
+    publishes a row's values before its time, so every value column holds at least that many. A value column holding
+    fewer values than the rows is damage and raises ``ListMmfError``.
+
+    Raises ``ImportError`` when pandas is not importable, and ``ListMmfError`` for a folder without a valid manifest,
+    an unknown column, or a file this reader refuses.
+    """
+    numpy, pandas = _pandas("to_pandas")
+    return _frame(table_dir, start, end, columns, numpy, pandas)
+
+
+def _dask_partition(table_dir, start, end, columns, table_column):
+    numpy, pandas = _pandas("to_dask")
+    frame = _frame(table_dir, start, end, columns, numpy, pandas)
+    if table_column is not None:
+        frame[table_column] = os.path.basename(os.path.normpath(table_dir))
+    return frame
+
+
+def to_dask(table_dirs, start=None, end=None, columns=None, table_column="table"):
+    """Returns the tables in ``table_dirs`` (for example one per instrument and day) as one ``dask.dataframe``
+    whose partitions are the tables, in the order given. Each partition is made where Dask runs it (a worker process
+    of a ``distributed`` cluster maps the files itself): ``to_pandas(table_dir, start, end, columns)``, so the time
+    range and the columns are chosen before anything is read, plus a column ``table_column`` holding the folder's name
+    (None leaves it out). The tables must have the same columns; the first one gives the frame's
+    schema.
+
+    Raises ``ImportError`` when dask is not importable.
+    """
+    try:
+        import dask.dataframe
+    except ImportError:
+        raise ImportError("to_dask needs dask (pip install 'dask[dataframe]', or the python3-dask package)") from None
+    table_dirs = [os.fspath(table_dir) for table_dir in table_dirs]
+    if not table_dirs:
+        raise ValueError("to_dask needs at least one table folder")
+    meta = _dask_partition(table_dirs[0], start, end, columns, table_column).iloc[:0]
+    return dask.dataframe.from_map(
+        _dask_partition, table_dirs, args=(start, end, columns, table_column), meta=meta, enforce_metadata=False)
 
 
 def _show(path, shown=5):

@@ -21,6 +21,7 @@ namespace ListMmf.TestHost;
 /// <item><c>int-widen</c>, <c>int-truncate</c> and <c>int-read</c>: see <see cref="Integers"/>.</item>
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
 /// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
+/// <item><c>tick-days DIR</c>: see <see cref="TickDays"/>.</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
 /// (message on standard error), 5 a ListMmfLockedException.
@@ -55,6 +56,7 @@ public static class Program
                 ["replace-kill", string path, string backend, string step, string round] => ReplacementFaults.KillLoop(path, Enum.Parse<MappingBackend>(backend), step, int.Parse(round, CultureInfo.InvariantCulture)),
                 ["truncate-then-append", string path] => ReplacementFaults.TruncateThenAppend(path),
                 ["widen-then-append", string path] => ReplacementFaults.WidenThenAppend(path),
+                ["tick-days", string directory] => TickDays.Write(directory),
                 _ => Usage(),
             };
         }
@@ -205,7 +207,7 @@ public static class Program
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH | stress-read PATH OPENS GENERATIONS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate | series-truncate PATH | series-read PATH | replace-kill PATH BACKEND STEP ROUND | truncate-then-append PATH | widen-then-append PATH");
+        Console.Error.WriteLine("usage: append PATH COUNT | verify PATH EXPECTED TIMEOUT_MS BACKEND | hold PATH | fill PATH | create PATH | flush PATH | check PATH | stress-write PATH | stress-read PATH OPENS GENERATIONS | table-write DIR ROWS SECONDS PROGRESS... | table-read DIR ROWS SECONDS PROGRESS | table-crash DIR ROWS | int-widen PATH | int-truncate PATH | int-read PATH widen|truncate | series-truncate PATH | series-read PATH | replace-kill PATH BACKEND STEP ROUND | truncate-then-append PATH | widen-then-append PATH | tick-days DIR");
         return 3;
     }
 }

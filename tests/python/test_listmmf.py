@@ -386,6 +386,28 @@ class TableTests(TempDirTestCase):
         self.assertEqual(4501.0, frame["price"].iloc[4])
 
     @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_time_range_keeps_the_rows_from_start_up_to_end(self):
+        folder = self.write_table(10)
+        frame = listmmf.to_pandas(folder, start="2024-01-02T09:30:03", end=datetime.datetime(2024, 1, 2, 9, 30, 7))
+        self.assertEqual([4500.75, 4501.0, 4501.25, 4501.5], list(frame["price"]))
+        self.assertEqual(datetime.datetime(2024, 1, 2, 9, 30, 3), frame["time"].iloc[0].to_pydatetime())
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_range_between_two_times_starts_at_the_later_one(self):
+        frame = listmmf.to_pandas(self.write_table(10), start="2024-01-02T09:30:02.5", end="2024-01-02T09:30:04.5")
+        self.assertEqual([4500.75, 4501.0], list(frame["price"]))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_columns_keep_only_the_value_columns_named(self):
+        self.assertEqual(["time"], list(listmmf.to_pandas(self.write_table(3), columns=[]).columns))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_an_unknown_column_is_refused_naming_the_columns_there_are(self):
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.to_pandas(self.write_table(3), columns=["size"])
+        self.assertIn("no value column 'size'; its value columns are price", str(caught.exception))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
     def test_ticks_keep_their_last_digit(self):
         folder = self.write_table(2)
         ticks = [638397846000000001, 638397846000000002]  # 2024-01-02 09:30:00 plus 100 and 200 ns

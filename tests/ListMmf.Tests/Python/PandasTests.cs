@@ -12,33 +12,13 @@ namespace ListMmf.Tests.Python;
 public sealed class PandasFactAttribute : FactAttribute
 {
     /// <summary>The interpreter that imports pandas, or null.</summary>
-    public static readonly Lazy<string?> Python = new(() => new[] { "python3", "/usr/bin/python3" }.FirstOrDefault(ImportsPandas));
+    public static readonly Lazy<string?> Python = new(() => PythonProcess.FirstThatImports("pandas"));
 
     public PandasFactAttribute()
     {
         if (Python.Value is null)
         {
             Skip = "needs a python3 that imports pandas (Debian: apt-get install python3-pandas; .ci/run installs it)";
-        }
-    }
-
-    private static bool ImportsPandas(string python)
-    {
-        try
-        {
-            // Under Wine, starting a Linux path gives no process rather than an exception.
-            using Process? process = Process.Start(new ProcessStartInfo(python, ["-c", "import pandas"]) { RedirectStandardOutput = true, RedirectStandardError = true });
-            if (process is null)
-            {
-                return false;
-            }
-
-            process.WaitForExit();
-            return process.ExitCode == 0;
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            return false;
         }
     }
 }
@@ -100,30 +80,6 @@ public sealed class PandasTests : IDisposable
         Assert.Contains("test_rows_become_a_data_frame", output, StringComparison.Ordinal);
     }
 
-    private static (int ExitCode, string Output) Run(string[] args, string workingSubfolder = "")
-    {
-        var start = new ProcessStartInfo(PandasFactAttribute.Python.Value!)
-        {
-            WorkingDirectory = System.IO.Path.Combine(RepositoryFiles.Root, workingSubfolder),
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        start.Environment["PYTHONDONTWRITEBYTECODE"] = "1";
-        using Process process = Process.Start(start)!;
-        System.Threading.Tasks.Task<string> error = process.StandardError.ReadToEndAsync();
-        string output = process.StandardOutput.ReadToEnd();
-        if (!process.WaitForExit(TimeSpan.FromMinutes(2)))
-        {
-            process.Kill();
-            return (-1, "python did not finish in 2 minutes");
-        }
-
-        return (process.ExitCode, output + error.Result);
-    }
+    private static (int ExitCode, string Output) Run(string[] args, string workingSubfolder = "") =>
+        PythonProcess.Run(PandasFactAttribute.Python.Value!, args, workingSubfolder);
 }
