@@ -7,6 +7,7 @@ using System.Numerics;
 using System.Text.Json;
 using ListMmf;
 using ListMmf.Arrow;
+using ListMmf.TestHost;
 
 namespace ListMmf.Conformance;
 
@@ -27,12 +28,6 @@ public static class Program
     private const int ManyRows = 100_000;
     private static readonly DateTime Start = new(2024, 1, 2, 14, 30, 0);
     private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
-
-    private static readonly DataType[] ValueTypes =
-    [
-        DataType.SByte, DataType.Byte, DataType.Int16, DataType.UInt16, DataType.Int32, DataType.UInt32,
-        DataType.Int64, DataType.UInt64, DataType.Single, DataType.Double, DataType.DateTime, DataType.UnixSeconds,
-    ];
 
     public static int Main(string[] args) => args switch
     {
@@ -58,11 +53,11 @@ public static class Program
         foreach (DataType timeType in new[] { DataType.UnixSeconds, DataType.DateTime })
         {
             string prefix = timeType == DataType.UnixSeconds ? "seconds" : "ticks";
-            foreach ((string kind, int rows) in new[] { ("empty", 0), ("one", 1), ("edges", 5), ("many", ManyRows) })
+            foreach ((string kind, int rows) in new[] { ("empty", 0), ("one", 1), ("edges", EdgeValues.Rows), ("many", ManyRows) })
             {
                 string name = $"{prefix}-{kind}";
                 string folder = Path.Combine(directory, "tables", name);
-                using TimeSeriesTable table = TimeSeriesTable.Create(folder, Schema(timeType));
+                using TimeSeriesTable table = TimeSeriesTable.Create(folder, EdgeValues.Schema(timeType));
                 for (int row = 0; row < rows; row++)
                 {
                     if (kind == "many")
@@ -71,7 +66,7 @@ public static class Program
                     }
                     else
                     {
-                        AddEdges(table, kind == "one" ? 2 : row);
+                        EdgeValues.AddRow(table, kind == "one" ? 2 : row);
                     }
                 }
 
@@ -82,45 +77,8 @@ public static class Program
             }
         }
 
-        Console.WriteLine($"wrote {files} tables of {ValueTypes.Length + 1} columns into {Path.Combine(directory, "tables")}");
+        Console.WriteLine($"wrote {files} tables of {EdgeValues.ValueTypes.Length + 1} columns into {Path.Combine(directory, "tables")}");
         return 0;
-    }
-
-    private static TimeSeriesTableSchema Schema(DataType timeType)
-    {
-        var schema = new TimeSeriesTableSchema("time", timeType, TimeSeriesOrder.Ascending);
-        foreach (DataType type in ValueTypes)
-        {
-            schema.Add(type.ToString().ToLowerInvariant(), type);
-        }
-
-        return schema;
-    }
-
-    /// <summary>Row <paramref name="row"/> of five: each type's minimum, maximum and awkward values (NaN, -0, infinities, unsigned above the signed range).</summary>
-    private static void AddEdges(TimeSeriesTable table, int row)
-    {
-        T Pick<T>(params T[] values) => values[row];
-        table.Column<sbyte>("sbyte").Add(Pick<sbyte>(sbyte.MinValue, -1, 0, 1, sbyte.MaxValue));
-        table.Column<byte>("byte").Add(Pick<byte>(0, 1, 127, 128, byte.MaxValue));
-        table.Column<short>("int16").Add(Pick<short>(short.MinValue, -1, 0, 1, short.MaxValue));
-        table.Column<ushort>("uint16").Add(Pick<ushort>(0, 1, 32767, 32768, ushort.MaxValue));
-        table.Column<int>("int32").Add(Pick(int.MinValue, -1, 0, 1, int.MaxValue));
-        table.Column<uint>("uint32").Add(Pick<uint>(0, 1, int.MaxValue, 1u << 31, uint.MaxValue));
-        table.Column<long>("int64").Add(Pick(long.MinValue, -1L, 0L, 1L, long.MaxValue));
-        table.Column<ulong>("uint64").Add(Pick<ulong>(0, 1, long.MaxValue, 1ul << 63, ulong.MaxValue));
-        table.Column<float>("single").Add(Pick(float.NegativeInfinity, -0f, float.NaN, float.Epsilon, float.MaxValue));
-        table.Column<double>("double").Add(Pick(double.NegativeInfinity, -0d, double.NaN, double.Epsilon, double.PositiveInfinity));
-        table.Column<long>("datetime").Add(Pick(
-            new DateTime(1677, 9, 22).Ticks,
-            EpochTicks - 1,
-            EpochTicks,
-            Start.Ticks + 1,
-            new DateTime(2262, 4, 10).Ticks));
-        table.Column<int>("unixseconds").Add(Pick(int.MinValue, int.MinValue + 1, -1, 0, int.MaxValue));
-        table.AddRow(table.Schema.Time.DataType == DataType.DateTime
-            ? Pick(new DateTime(1677, 9, 22), DateTime.UnixEpoch.AddTicks(-1), DateTime.UnixEpoch, Start.AddTicks(1), new DateTime(2262, 4, 10))
-            : Pick(DateTime.MinValue, new DateTime(1901, 12, 14), DateTime.UnixEpoch.AddSeconds(-1), Start, new DateTime(2038, 1, 19)));
     }
 
     /// <summary>Row <paramref name="row"/> of the many: values spread over each type's range, a NaN and a -0 now and then.</summary>

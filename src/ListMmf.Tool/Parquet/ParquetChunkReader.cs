@@ -22,7 +22,8 @@ internal sealed class ParquetChunkReader
     private long[] _longs = [];
     private int[] _ints = [];
     private Int96[] _int96 = [];
-    private FixedLenByteArray[] _halves = [];
+    private Half[] _halves = [];
+    private Half?[] _nullableHalves = [];
 
     /// <summary>
     /// Reads <paramref name="destination"/>.Length rows of <paramref name="field"/> from <paramref name="rowGroup"/>:
@@ -229,35 +230,50 @@ internal sealed class ParquetChunkReader
         return valuesRead == rows ? -1 : levels.IndexOfAnyExcept(maxDefinitionLevel);
     }
 
-    /// <summary>FLOAT16 values as floats, converted batch by batch: a batch's values point into the page being read.</summary>
+    /// <summary>FLOAT16 values as floats, through the reader's own conversion of the two bytes to a <see cref="Half"/>.</summary>
     private int ReadHalves(ColumnReader column, short maxDefinitionLevel, Span<float> destination)
     {
-        var typed = (ColumnReader<FixedLenByteArray>)column;
         int rows = destination.Length;
-        Span<FixedLenByteArray> values = Buffer(ref _halves, rows);
-        Span<short> levels = maxDefinitionLevel > 0 ? Buffer(ref _levels, rows) : default;
-        int done = 0, valuesRead = 0;
-        while (done < rows)
+        if (maxDefinitionLevel == 0)
         {
-            long read;
-            long levelsRead = maxDefinitionLevel == 0
-                ? typed.ReadBatch(rows - done, values[done..], out read)
-                : typed.ReadBatch(rows - done, levels[done..], default, values[valuesRead..], out read);
-            if (levelsRead == 0)
+            Span<Half> halves = Buffer(ref _halves, rows);
+            ReadLogical(column, halves);
+            for (int i = 0; i < rows; i++)
+            {
+                destination[i] = (float)halves[i];
+            }
+
+            return -1;
+        }
+
+        Span<Half?> nullable = Buffer(ref _nullableHalves, rows);
+        ReadLogical(column, nullable);
+        for (int i = 0; i < rows; i++)
+        {
+            if (nullable[i] is not { } half)
+            {
+                return i;
+            }
+
+            destination[i] = (float)half;
+        }
+
+        return -1;
+    }
+
+    private static void ReadLogical<TElement>(ColumnReader column, Span<TElement> values)
+    {
+        using LogicalColumnReader<TElement> reader = column.LogicalReader<TElement>();
+        for (int done = 0; done < values.Length;)
+        {
+            int read = reader.ReadBatch(values[done..]);
+            if (read == 0)
             {
                 throw new ParquetValueException(done, "ends before the rows its row group's footer counts");
             }
 
-            for (int i = valuesRead; i < valuesRead + read; i++)
-            {
-                destination[i] = (float)BitConverter.Int16BitsToHalf(Marshal.ReadInt16(values[i].Pointer));
-            }
-
-            done += (int)levelsRead;
-            valuesRead += (int)read;
+            done += read;
         }
-
-        return valuesRead == rows ? -1 : levels.IndexOfAnyExcept(maxDefinitionLevel);
     }
 
     private static Span<TBuffer> Buffer<TBuffer>(ref TBuffer[] buffer, int length)
