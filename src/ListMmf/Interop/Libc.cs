@@ -97,6 +97,13 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "fchmod", SetLastError = true)]
     public static partial int ChangeMode(int fd, uint mode);
 
+    /// <summary>
+    /// <c>rename(from, to)</c>: one system call, atomic or refused. Not File.Move, which answers EXDEV by copying
+    /// over the target in place.
+    /// </summary>
+    [LibraryImport(LibraryName, EntryPoint = "rename", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Rename(string from, string to);
+
     [LibraryImport(LibraryName, EntryPoint = "close", SetLastError = true)]
     public static partial int Close(int fd);
 

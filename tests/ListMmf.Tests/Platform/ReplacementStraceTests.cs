@@ -47,6 +47,32 @@ public sealed class ReplacementStraceTests : IDisposable
         Assert.Equal(DataType.Int64, ListMmfFileInfo.Read(FilePath).DataType);
     }
 
+    [StraceFact]
+    public void ARenameRefusedAcrossFileSystemsLeavesTheLiveFileAsItWasInsteadOfCopyingOverIt()
+    {
+        using (var list = new ListMmf<long>(FilePath))
+        {
+            list.AddRange(Enumerable.Range(0, 1_000).Select(i => (long)i).ToArray());
+        }
+
+        // File.Move answers EXDEV by copying the new file over the target in place (O_TRUNC on a file that is open and
+        // mapped); with .NET's own file locking off nothing stops that copy.
+        using var child = ChildProcess.StartUnderStrace(
+            ["-E", "DOTNET_SYSTEM_IO_DISABLEFILELOCKING=1", "-e", "trace=rename,renameat,renameat2", "-e", "inject=rename,renameat,renameat2:error=EXDEV"],
+            "truncate-then-append",
+            FilePath);
+        int exit = child.WaitForExit(Deadline);
+        string output = child.ReadLine() ?? "";
+        string error = child.ErrorText();
+
+        Assert.True(exit == 0, $"exit {exit}: {error}");
+        Assert.Contains("errno 18", error, StringComparison.Ordinal);
+        Assert.Contains("The file is unchanged", error, StringComparison.Ordinal);
+        Assert.StartsWith("appended", output, StringComparison.Ordinal);
+        using var reader = new ListMmf<long>(FilePath, FileAccess.Read);
+        Assert.Equal(Enumerable.Range(0, 1_000).Concat(Enumerable.Range(0, 50)).Select(i => (long)i), reader.ToArray());
+    }
+
     private string RunFailingTheOpen(int when, string command)
     {
         using var child = ChildProcess.StartUnderStrace(["-P", FilePath, "-e", "trace=openat", "-e", $"inject=openat:error=EMFILE:when={when}"], command, FilePath);

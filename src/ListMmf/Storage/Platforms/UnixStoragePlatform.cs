@@ -56,6 +56,19 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
         }
     }
 
+    /// <summary>
+    /// rename(2) itself. File.Move falls back to copying when the rename fails with EXDEV, and the copy opens the
+    /// target, which this writer and its readers have mapped, with O_TRUNC and rewrites it in place: readers saw a
+    /// file of 0 bytes or died of SIGBUS. A refused rename leaves the target as it was.
+    /// </summary>
+    public override void ReplaceFile(string temporary, string target)
+    {
+        if (Libc.Rename(temporary, target) != 0)
+        {
+            throw Libc.Failure($"rename of '{temporary}' over it", target, Marshal.GetLastPInvokeError());
+        }
+    }
+
     public override void FlushView(byte* address, long length, string path)
     {
         (nint start, long alignedLength) = PageAligned(address, length);
