@@ -100,14 +100,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                     FinishInterrupted(path);
                 }
 
-                if (opening == WriterOpening.Copy || !File.Exists(path))
+                if (opening == WriterOpening.Copy || !ExistsThroughLinks(path))
                 {
                     if (!options.CreateIfMissing)
                     {
                         throw new FileNotFoundException($"'{path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", path);
                     }
 
-                    Create(path, dataType, initialLength, inPlace: opening == WriterOpening.Copy);
+                    // Created where a symbolic link at the path leads, as an open that creates a file does, not over the link.
+                    string created = new FileInfo(path).LinkTarget is null ? path : StoragePlatform.Current.CanonicalPath(path);
+                    Create(created, dataType, initialLength, inPlace: opening == WriterOpening.Copy);
                 }
 
                 file = OpenStream(path);
@@ -180,6 +182,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
         return current;
     }
+
+    /// <summary>Whether a file is at the path, symbolic links followed: File.Exists calls a dangling link a file.</summary>
+    private static bool ExistsThroughLinks(string path) =>
+        File.Exists(path)
+        && (new FileInfo(path).LinkTarget is null || File.ResolveLinkTarget(path, returnFinalTarget: true) is { Exists: true });
 
     private static FileStream OpenStream(string path) => Wrap(OpenForWriting(path), FileAccess.ReadWrite);
 

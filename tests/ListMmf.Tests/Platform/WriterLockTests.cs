@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Linq;
 using ListMmf.Tests.MultiProcess;
 using Xunit;
 
@@ -49,6 +50,25 @@ public sealed class WriterLockTests : IDisposable
         using var first = new ListMmf<long>(link);
 
         Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(FilePath));
+    }
+
+    [UnixFact]
+    public void AWriterThroughADanglingSymlinkCreatesTheFileItNamesAndLocksThatFile()
+    {
+        Directory.CreateDirectory(_directory.File("days"));
+        string day = _directory.File(Path.Combine("days", "day1.bin"));
+        string link = _directory.File("current");
+        File.CreateSymbolicLink(link, day);
+
+        using (var writer = new ListMmf<long>(link))
+        {
+            writer.AddRange([1, 2, 3]);
+            Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(day));
+        }
+
+        Assert.Equal([1L, 2L, 3L], new ListMmf<long>(day, FileAccess.Read).ToArray());
+        Assert.Equal(day, new FileInfo(link).LinkTarget);
+        Assert.Equal([link], Directory.GetFileSystemEntries(_directory.Path).Where(entry => !Directory.Exists(entry)));
     }
 
     [Fact]

@@ -123,6 +123,12 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
             return resolved;
         }
 
+        // A symbolic link to a file that does not exist yet names that file, as an open that creates it would.
+        if (new FileInfo(fullPath).LinkTarget is not null && File.ResolveLinkTarget(fullPath, returnFinalTarget: true) is { } linkTarget)
+        {
+            return CanonicalPath(linkTarget.FullName);
+        }
+
         // The file does not exist yet: resolve the directory it will be created in.
         string? directory = System.IO.Path.GetDirectoryName(fullPath);
         string? resolvedDirectory = directory is null ? null : Libc.RealPath(directory, out _);
