@@ -260,8 +260,8 @@ def _ticks_error(path, index, ticks):
 _MIN_VALUE_SECONDS = -2**31
 
 
-def _to_times(path, header, items):
-    """Converts the raw items of a DateTime or UnixSeconds file to times; see ``open_times``."""
+def _to_times(path, header, items, first=0):
+    """Converts the raw items of a DateTime or UnixSeconds file (from item ``first`` on) to times; see ``open_times``."""
     if np is not None:
         values = np.array(items, dtype=np.int64)
         if header.code == UNIX_SECONDS:
@@ -271,14 +271,14 @@ def _to_times(path, header, items):
         bad = (values < 0) | (values > _MAX_TICKS)
         if bad.any():
             index = int(np.argmax(bad))
-            raise _ticks_error(path, index, int(values[index]))
+            raise _ticks_error(path, first + index, int(values[index]))
         return ((values - _UNIX_EPOCH_TICKS) // 10).view("datetime64[us]")
     if header.code == UNIX_SECONDS:
         return [datetime.datetime.min if s == _MIN_VALUE_SECONDS else _UNIX_EPOCH + datetime.timedelta(seconds=s) for s in items]
     times = []
     for index, ticks in enumerate(items):
         if not 0 <= ticks <= _MAX_TICKS:
-            raise _ticks_error(path, index, ticks)
+            raise _ticks_error(path, first + index, ticks)
         times.append(_DOTNET_EPOCH + datetime.timedelta(microseconds=ticks // 10))
     return times
 
@@ -310,8 +310,9 @@ TABLE_MANIFEST = "table.json"
 """The manifest a table folder holds: its time column, its value columns and their files."""
 
 
-def _read_manifest(table_dir):
-    """The manifest of ``table_dir`` as (time column, value columns), each column a dict with name, type and file."""
+def _read_manifest(table_dir, with_order=False):
+    """The manifest of ``table_dir`` as (time column, value columns), each column a dict with name, type and file;
+    with ``with_order``, (time column, value columns, order)."""
     path = os.path.join(table_dir, TABLE_MANIFEST)
     try:
         with open(path, "rb") as f:
@@ -322,6 +323,8 @@ def _read_manifest(table_dir):
         raise ListMmfError(f"{path}: not valid JSON ({error})") from None
     if manifest.get("format") != "ListMmf.TimeSeriesTable" or manifest.get("version") != 1:
         raise ListMmfError(f"{path}: not a version 1 ListMmf.TimeSeriesTable manifest")
+    if with_order:
+        return manifest["time"], manifest["columns"], manifest.get("order")
     return manifest["time"], manifest["columns"]
 
 
@@ -329,43 +332,67 @@ def _read_manifest(table_dir):
 _NS_TICKS = 2**63 // 100
 
 
-def _frame_times(path, header, raw, numpy):
-    """A table's time column for a DataFrame from its raw items: ``open_times``' conversion, except ticks that fit
-    become nanoseconds, whole."""
+def _frame_times(path, header, raw, numpy, first=0):
+    """A table's time column for a DataFrame from its raw items (row ``first`` on): ``open_times``' conversion,
+    except ticks that fit become nanoseconds, whole."""
     if header.code != DATETIME:
-        return _to_times(path, header, raw)
+        return _to_times(path, header, raw, first)
     ticks = numpy.array(raw, dtype=numpy.int64)
     since_epoch = ticks - _UNIX_EPOCH_TICKS
     if len(ticks) and (since_epoch.min() < -_NS_TICKS or since_epoch.max() >= _NS_TICKS):
-        return _to_times(path, header, raw)
+        return _to_times(path, header, raw, first)
     return (since_epoch * 100).view("datetime64[ns]")
 
 
-def _raw_bound(header, bound, numpy):
-    """The first raw time value at or after ``bound`` (anything ``numpy.datetime64`` takes: a datetime, a pandas
-    Timestamp, an ISO string), in the time column's storage: ticks, or Unix seconds."""
-    nanoseconds = int(numpy.datetime64(bound, "ns").astype(numpy.int64))
+def _nanoseconds(table_dir, bound, numpy):
+    """``bound`` (anything ``numpy.datetime64`` takes) as nanoseconds since 1970, a Python int, exact and unbounded:
+    converted at its own unit, since a conversion to datetime64[ns] wraps around outside 1678-2262."""
+    value = numpy.datetime64(bound)
+    if numpy.isnat(value):
+        raise ListMmfError(f"{table_dir}: a time bound is NaT (not a time)")
+    unit, _ = numpy.datetime_data(value.dtype)
+    if unit in ("ns", "ps", "fs", "as"):
+        return int(value.astype("datetime64[ns]").astype(numpy.int64))
+    return int(value.astype("datetime64[us]").astype(numpy.int64)) * 1000
+
+
+def _raw_bound(table_dir, header, raw, bound, numpy):
+    """The first raw time value at or after ``bound``, in the time column's storage (ticks, or Unix seconds), as a
+    scalar of the column's dtype (a Python int would make numpy widen the whole mapped column to compare)."""
+    nanoseconds = _nanoseconds(table_dir, bound, numpy)
     if header.code == DATETIME:
-        return -(-nanoseconds // 100) + _UNIX_EPOCH_TICKS
-    return -(-nanoseconds // 1_000_000_000)
+        value = -(-nanoseconds // 100) + _UNIX_EPOCH_TICKS
+    else:
+        value = -(-nanoseconds // 1_000_000_000)
+        # -2**31 stands for 0001-01-01 and sorts first: a bound after 0001-01-01 leaves it out.
+        if value <= _MIN_VALUE_SECONDS:
+            value = _MIN_VALUE_SECONDS if nanoseconds <= (-_UNIX_EPOCH_TICKS) * 100 else _MIN_VALUE_SECONDS + 1
+    limits = numpy.iinfo(raw.dtype)
+    return raw.dtype.type(min(max(value, limits.min), limits.max))
 
 
 def _row_range(table_dir, start, end, numpy):
     """(time file header, raw times over the mapping, first row, end row) for the rows with start <= time < end."""
-    time, _ = _read_manifest(table_dir)
+    time, _, order = _read_manifest(table_dir, with_order=True)
     path = os.path.join(table_dir, time["file"])
     header, raw = _open(path)
     if header.code not in (DATETIME, UNIX_SECONDS):
         raise ListMmfError(f"{path}: the time column holds {header.type_name} items, not times")
-    first = 0 if start is None else int(numpy.searchsorted(raw, _raw_bound(header, start, numpy), side="left"))
-    last = len(raw) if end is None else int(numpy.searchsorted(raw, _raw_bound(header, end, numpy), side="left"))
+    if (start is not None or end is not None) and order not in ("Ascending", "AscendingOrEqual"):
+        raise ListMmfError(f"{table_dir}: the table's order is {order}, so its times are not sorted and a time range "
+                           f"cannot be found by a search; read it whole")
+    first = 0 if start is None else int(numpy.searchsorted(raw, _raw_bound(table_dir, header, raw, start, numpy)))
+    last = len(raw) if end is None else int(numpy.searchsorted(raw, _raw_bound(table_dir, header, raw, end, numpy)))
     return header, raw, first, max(first, last)
 
 
-def _frame(table_dir, start, end, columns, numpy, pandas):
-    """The rows of a table with start <= time < end, and the value columns named (all when None), as a DataFrame."""
+def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
+    """The rows of a table with start <= time < end (none when ``empty``), and the value columns named (all when
+    None), as a DataFrame."""
     table_dir = os.fspath(table_dir)
     time, value_columns = _read_manifest(table_dir)
+    if isinstance(columns, str):
+        columns = [columns]
     if columns is not None:
         unknown = [name for name in columns if name not in {c["name"] for c in value_columns}]
         if unknown:
@@ -373,8 +400,10 @@ def _frame(table_dir, start, end, columns, numpy, pandas):
                                f"{', '.join(c['name'] for c in value_columns)}")
         value_columns = [c for c in value_columns if c["name"] in columns]
     header, raw, first, last = _row_range(table_dir, start, end, numpy)
+    if empty:
+        last = first
     time_path = os.path.join(table_dir, time["file"])
-    data = {time["name"]: _frame_times(time_path, header, raw[first:last], numpy)}
+    data = {time["name"]: _frame_times(time_path, header, raw[first:last], numpy, first)}
     rows = len(raw)
     for column in value_columns:
         path = os.path.join(table_dir, column["file"])
@@ -401,8 +430,9 @@ def to_pandas(table_dir, start=None, end=None, columns=None):
     ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
     each value column with the dtype of its file.
 
-    ``start`` and ``end`` (anything ``numpy.datetime64`` takes) keep the rows with ``start <= time < end``, found by
-    a binary search of the mapped time column; ``columns`` names the value columns to keep (all when None). Only the
+    ``start`` and ``end`` (anything ``numpy.datetime64`` takes, at any resolution and from year 1 to 9999) keep the
+    rows with ``start <= time < end``, found by a binary search of the mapped time column (a table of order None is
+    refused a range); ``columns`` names the value columns to keep (all when None). Only the
     rows and columns kept are read from the mappings: they are copied into the frame (pandas owns its memory).
 
     The rows are those the table had published when the time column was read: its count is read first, and a writer
@@ -416,9 +446,9 @@ def to_pandas(table_dir, start=None, end=None, columns=None):
     return _frame(table_dir, start, end, columns, numpy, pandas)
 
 
-def _dask_partition(table_dir, start, end, columns, table_column):
+def _dask_partition(table_dir, start, end, columns, table_column, empty=False):
     numpy, pandas = _pandas("to_dask")
-    frame = _frame(table_dir, start, end, columns, numpy, pandas)
+    frame = _frame(table_dir, start, end, columns, numpy, pandas, empty)
     if table_column is not None:
         frame[table_column] = os.path.basename(os.path.normpath(table_dir))
     return frame
@@ -441,7 +471,7 @@ def to_dask(table_dirs, start=None, end=None, columns=None, table_column="table"
     table_dirs = [os.fspath(table_dir) for table_dir in table_dirs]
     if not table_dirs:
         raise ValueError("to_dask needs at least one table folder")
-    meta = _dask_partition(table_dirs[0], start, end, columns, table_column).iloc[:0]
+    meta = _dask_partition(table_dirs[0], start, end, columns, table_column, empty=True)
     return dask.dataframe.from_map(
         _dask_partition, table_dirs, args=(start, end, columns, table_column), meta=meta, enforce_metadata=False)
 

@@ -398,6 +398,44 @@ class TableTests(TempDirTestCase):
         self.assertEqual([4500.75, 4501.0], list(frame["price"]))
 
     @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_bounds_outside_what_nanoseconds_hold_do_not_wrap_around(self):
+        folder = self.write_table(5)
+        self.assertEqual(5, len(listmmf.to_pandas(folder, end="2300-01-01")))
+        self.assertEqual(5, len(listmmf.to_pandas(folder, start="1600-01-01", end=datetime.datetime.max)))
+        self.assertEqual(0, len(listmmf.to_pandas(folder, start="9999-12-31")))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_ticks_table_takes_bounds_of_any_year(self):
+        folder = self.write_table(2)
+        ticks = [638397846000000001, 638397846000000002]  # 2024-01-02 09:30:00 plus 100 and 200 ns
+        write_file(self.path("ticks/time.mmf"), struct.pack("<2q", *ticks), code=12, count=2)
+        with open(self.path("ticks/table.json")) as f:
+            manifest = json.load(f)
+        manifest["time"]["type"] = "DateTime"
+        with open(self.path("ticks/table.json"), "w") as f:
+            json.dump(manifest, f)
+        self.assertEqual(2, len(listmmf.to_pandas(folder, start="0001-01-01", end="9999-12-31")))
+        self.assertEqual(0, len(listmmf.to_pandas(folder, start="2300-01-01")))
+        self.assertEqual([4500.25], list(listmmf.to_pandas(folder, start="2024-01-02T09:30:00.00000015")["price"]))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_column_named_alone_is_one_column_not_its_letters(self):
+        self.assertEqual(["time", "price"], list(listmmf.to_pandas(self.write_table(3), columns="price").columns))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_table_of_no_order_is_refused_a_range(self):
+        folder = self.write_table(3)
+        with open(self.path("ticks/table.json")) as f:
+            manifest = json.load(f)
+        manifest["order"] = "None"
+        with open(self.path("ticks/table.json"), "w") as f:
+            json.dump(manifest, f)
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.to_pandas(folder, start="2024-01-02")
+        self.assertIn("order is None", str(caught.exception))
+        self.assertEqual(3, len(listmmf.to_pandas(folder)))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
     def test_columns_keep_only_the_value_columns_named(self):
         self.assertEqual(["time"], list(listmmf.to_pandas(self.write_table(3), columns=[]).columns))
 

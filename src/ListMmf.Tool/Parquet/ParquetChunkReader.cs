@@ -141,7 +141,8 @@ internal sealed class ParquetChunkReader
         return ticks >= 0 && ticks <= MaxTicks
             ? ticks
             : throw new ParquetValueException(row, string.Create(CultureInfo.InvariantCulture, $"holds an INT96 time " +
-                $"on Julian day {stamp.C:N0}, outside the years 0001 to 9999 that a table's times hold"));
+                $"(Julian day {stamp.C:N0}, {nanosOfDay:N0} ns into it) outside the years 0001 to 9999 that a table's " +
+                    $"times hold"));
     }
 
     private static long FloorDivide(long value, long divisor)

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
+using System.Text.Json;
 using ParquetSharp;
 using ParquetSharp.Schema;
 
@@ -20,7 +21,7 @@ internal static class ParquetColumns
     public const string OrderKey = "listmmf.order";
 
     /// <summary>
-    /// The key-value metadata key listing the value columns that hold Unix seconds, comma-separated: they travel as
+    /// The key-value metadata key listing the value columns that hold Unix seconds, as a JSON array: they travel as
     /// timestamps like the DateTime ones, and only this tells them apart on the way back.
     /// </summary>
     public const string SecondsColumnsKey = "listmmf.seconds_columns";
@@ -102,13 +103,16 @@ internal static class ParquetColumns
 
     /// <summary>The value columns a file's metadata says hold Unix seconds.</summary>
     public static IReadOnlySet<string> SecondsColumns(IReadOnlyDictionary<string, string> metadata) =>
-        metadata.TryGetValue(SecondsColumnsKey, out string? names) && names.Length > 0
-            ? names.Split(',').ToHashSet(StringComparer.Ordinal)
-            : new HashSet<string>(StringComparer.Ordinal);
+        new HashSet<string>(
+            metadata.TryGetValue(SecondsColumnsKey, out string? names) ? JsonSerializer.Deserialize<string[]>(names) ?? [] : [],
+            StringComparer.Ordinal);
 
-    /// <summary>The metadata value naming the value columns of <paramref name="columns"/> that hold Unix seconds.</summary>
+    /// <summary>
+    /// The metadata value naming the value columns of <paramref name="columns"/> that hold Unix seconds: a JSON array,
+    /// since a name may hold any character.
+    /// </summary>
     public static string SecondsColumnsValue(IEnumerable<TableColumn> columns) =>
-        string.Join(',', columns.Where(column => column.DataType == DataType.UnixSeconds).Select(column => column.Name));
+        JsonSerializer.Serialize(columns.Where(column => column.DataType == DataType.UnixSeconds).Select(column => column.Name).ToArray());
 
     private static DataType TimeType(string name, IReadOnlySet<string> secondsColumns) =>
         secondsColumns.Contains(name) ? DataType.UnixSeconds : DataType.DateTime;

@@ -114,8 +114,16 @@ internal abstract unsafe class FileMapping : IDisposable
     /// <exception cref="ObjectDisposedException">The mapping was disposed.</exception>
     public void Retain()
     {
-        ObjectDisposedException.ThrowIf(Pointer == null, this);
-        Interlocked.Increment(ref _references);
+        // Never from 0: a Dispose on another thread may have unmapped between a check and an increment.
+        while (true)
+        {
+            int seen = Volatile.Read(ref _references);
+            ObjectDisposedException.ThrowIf(seen == 0 || Pointer == null, this);
+            if (Interlocked.CompareExchange(ref _references, seen + 1, seen) == seen)
+            {
+                return;
+            }
+        }
     }
 
     /// <summary>Gives back one <see cref="Retain"/>; the last reference, the owner's included, unmaps. Any thread may call it.</summary>

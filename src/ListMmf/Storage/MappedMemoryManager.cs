@@ -1,5 +1,6 @@
 using System;
 using System.Buffers;
+using System.Threading;
 
 namespace ListMmf.Storage;
 
@@ -18,6 +19,9 @@ internal sealed unsafe class MappedMemoryManager<T> : MemoryManager<T>
     private readonly int _generation;
     private readonly T* _items;
     private readonly int _length;
+
+    /// <summary>Pins not yet unpinned: a copy of a handle disposed twice must not give back another pin's reference.</summary>
+    private int _pins;
 
     public MappedMemoryManager(ListMmf<T> list, ListMmfStorage storage, T* items, int length)
     {
@@ -43,10 +47,21 @@ internal sealed unsafe class MappedMemoryManager<T> : MemoryManager<T>
         ArgumentOutOfRangeException.ThrowIfGreaterThan(elementIndex, _length);
         CheckMapped();
         _storage.RetainMapping();
+        Interlocked.Increment(ref _pins);
         return new MemoryHandle(_items + elementIndex, pinnable: this);
     }
 
-    public override void Unpin() => _storage.ReleaseMapping();
+    public override void Unpin()
+    {
+        if (Interlocked.Decrement(ref _pins) >= 0)
+        {
+            _storage.ReleaseMapping();
+        }
+        else
+        {
+            Interlocked.Increment(ref _pins);
+        }
+    }
 
     /// <summary>Nothing to release: the mapping belongs to its list.</summary>
     protected override void Dispose(bool disposing)
