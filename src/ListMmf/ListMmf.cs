@@ -389,7 +389,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <remarks>
     /// Valid as long as a span from <see cref="AsSpan"/> would be. Unlike a span it is checked on every use: once the
     /// list is disposed, or has moved to a new file twice (and closed the one it read), using it throws instead of
-    /// reading unmapped memory.
+    /// reading unmapped memory. A pin (<see cref="ReadOnlyMemory{T}.Pin"/>) keeps the mapping until its handle is disposed,
+    /// even past the list's Dispose, so that a native consumer (Arrow's C Data Interface pins what it exports until
+    /// the consumer releases it) never reads unmapped pages; a pin never disposed keeps the file mapped.
     /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
