@@ -72,14 +72,24 @@ internal static unsafe partial class Libc
     /// The device and inode of the open descriptor (Linux), or null where statx is missing or fails: the caller
     /// then cannot tell two files apart and keeps what it has.
     /// </summary>
-    public static (ulong Device, ulong File)? LinuxIdentity(int fd)
+    public static (ulong Device, ulong File)? LinuxIdentity(int fd) => LinuxIdentity(fd, "", flags: 0x1000);
+
+    /// <summary>
+    /// The device and inode of the file at <paramref name="path"/>, symbolic links followed, without opening it
+    /// (Linux); null where statx is missing or fails (the file does not exist, for one).
+    /// </summary>
+    public static (ulong Device, ulong File)? LinuxIdentity(string path) => LinuxIdentity(CurrentDirectory, path, flags: 0);
+
+    /// <summary>statx's AT_FDCWD: a relative path is resolved from the current directory.</summary>
+    private const int CurrentDirectory = -100;
+
+    private static (ulong Device, ulong File)? LinuxIdentity(int directory, string path, int flags)
     {
-        const int EmptyPath = 0x1000;
         const uint InodeMask = 0x100;
         byte* buffer = stackalloc byte[256];
         try
         {
-            if (StatxNative(fd, "", EmptyPath, InodeMask, buffer) != 0)
+            if (StatxNative(directory, path, flags, InodeMask, buffer) != 0)
             {
                 return null;
             }

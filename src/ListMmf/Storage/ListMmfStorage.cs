@@ -210,6 +210,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     public static SafeFileHandle OpenExisting(string path, FileAccess access, FileOptions options)
     {
         ThrowIfDirectory(path);
+        WriterLock.ThrowIfHeld(path);
         try
         {
             return File.OpenHandle(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);

@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
+using System.Threading;
+using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;
 
@@ -13,9 +15,13 @@ namespace ListMmf.Storage;
 /// </summary>
 /// <remarks>
 /// The system's lock keeps out other processes; a registry of the sidecars this process holds keeps out a second
-/// writer in this process, which a POSIX record lock would let in. Taking, releasing and the registry change under
-/// one monitor, so this process never has two descriptors of a locked sidecar (closing either would drop the lock).
-/// A writer that is collected without being disposed gives the lock back from its finalizer.
+/// writer in this process, which a POSIX record lock would let in. The registry knows each sidecar by its path and,
+/// where the system says (Linux, by statx without an open), by its device and inode, so that a second name for it (a
+/// renamed directory, a bind mount) is refused before anything opens the sidecar: closing any descriptor of a locked
+/// sidecar would drop the lock, the refused writer's as much as a reader's. For the same reason the library refuses
+/// to open a sidecar this process holds as a file (<see cref="ThrowIfHeld"/>). Taking, releasing and the registry
+/// change under one monitor. A writer that is collected without being disposed gives the lock back from its
+/// finalizer.
 /// </remarks>
 internal sealed class WriterLock : IDisposable
 {
@@ -24,15 +30,19 @@ internal sealed class WriterLock : IDisposable
     /// The sidecars this process holds; made at the first lock, under the gate, so that an unsupported platform
     /// fails there as it does elsewhere.
     /// </summary>
-    private static HashSet<string>? s_held;
+    private static List<HeldSidecar>? s_held;
 
-    private readonly string _lockPath;
+    /// <summary>
+    /// This lock's entry in the registry, which holds entries rather than locks, so that a lock never disposed can
+    /// still be collected and give the lock back.
+    /// </summary>
+    private readonly HeldSidecar _held;
     private SafeHandle? _handle;
 
     private WriterLock(string lockPath, SafeHandle handle)
     {
-        _lockPath = lockPath;
         _handle = handle;
+        _held = new HeldSidecar(lockPath, handle is SafeFileHandle file ? StoragePlatform.Current.IdentityOf(file) : null);
     }
 
     ~WriterLock() => Release();
@@ -46,19 +56,54 @@ internal sealed class WriterLock : IDisposable
     public static WriterLock Acquire(string path)
     {
         string lockPath = PathFor(path);
+        (ulong, ulong)? identity = StoragePlatform.Current.IdentityOf(lockPath);
         lock (s_gate)
         {
-            s_held ??= new HashSet<string>(StringComparer.FromComparison(StoragePlatform.Current.PathComparison));
-            if (s_held.Contains(lockPath))
+            s_held ??= [];
+            if (HeldAs(lockPath, identity) is not null)
             {
                 throw new ListMmfLockedException(path, "another writer in this process has the file open for writing; " +
                     "a file has one writer at a time.");
             }
 
             var writerLock = new WriterLock(lockPath, StoragePlatform.Current.LockWriter(lockPath, path));
-            s_held.Add(lockPath);
+            s_held.Add(writerLock._held);
             return writerLock;
         }
+    }
+
+    /// <summary>
+    /// Refuses an open of <paramref name="path"/> when it is, by whatever name, a sidecar a writer in this process
+    /// holds: the open would be closed again, and that close would release the lock for every process.
+    /// </summary>
+    /// <exception cref="ListMmfException">The path is a held sidecar.</exception>
+    public static void ThrowIfHeld(string path)
+    {
+        if (Volatile.Read(ref s_held) is not { } held || held.Count == 0)
+        {
+            return;
+        }
+
+        string fullPath = System.IO.Path.GetFullPath(path);
+        (ulong, ulong)? identity = StoragePlatform.Current.IdentityOf(fullPath);
+        string canonical = StoragePlatform.Current.CanonicalPath(fullPath);
+        lock (s_gate)
+        {
+            if (HeldAs(canonical, identity) is { } sidecar)
+            {
+                throw new ListMmfException(path, $"this is the writer lock of '{sidecar.LockPath[..^SidecarSuffix.Length]}', " +
+                    $"which a writer in this process holds, not a ListMmf file: opening it would release that lock (a " +
+                        $"POSIX record lock goes with any close of its file), so the library does not.");
+            }
+        }
+    }
+
+    /// <summary>The held lock whose sidecar is at <paramref name="lockPath"/> or has <paramref name="identity"/>; under the gate.</summary>
+    private static HeldSidecar? HeldAs(string lockPath, (ulong, ulong)? identity)
+    {
+        StringComparison comparison = StoragePlatform.Current.PathComparison;
+        return s_held?.Find(held => string.Equals(held.LockPath, lockPath, comparison)
+            || (identity is not null && held.Identity == identity));
     }
 
     /// <summary>The ending of the lock's sidecar file, beside the file it locks.</summary>
@@ -83,7 +128,10 @@ internal sealed class WriterLock : IDisposable
 
             _handle.Dispose();
             _handle = null;
-            s_held!.Remove(_lockPath);
+            s_held!.Remove(_held);
         }
     }
+
+    /// <summary>A sidecar this process holds: its path and, where the system says, its device and inode.</summary>
+    private sealed record HeldSidecar(string LockPath, (ulong Device, ulong File)? Identity);
 }

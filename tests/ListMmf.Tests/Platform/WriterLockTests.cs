@@ -66,9 +66,49 @@ public sealed class WriterLockTests : IDisposable
             Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(day));
         }
 
-        Assert.Equal([1L, 2L, 3L], new ListMmf<long>(day, FileAccess.Read).ToArray());
+        using (var reader = new ListMmf<long>(day, FileAccess.Read))
+        {
+            Assert.Equal([1L, 2L, 3L], reader.ToArray());
+        }
+
         Assert.Equal(day, new FileInfo(link).LinkTarget);
         Assert.Equal([link], Directory.GetFileSystemEntries(_directory.Path).Where(entry => !Directory.Exists(entry)));
+    }
+
+    [UnixFact]
+    public void OpeningTheSidecarOfAFileThisProcessWritesIsRefusedAndTheLockHolds()
+    {
+        using var writer = new ListMmf<long>(FilePath);
+        string sidecar = FilePath + ".writer-lock";
+
+        var info = Assert.Throws<ListMmfException>(() => ListMmfFileInfo.Read(sidecar));
+        var list = Assert.Throws<ListMmfException>(() => new ListMmf<long>(sidecar, FileAccess.Read));
+
+        Assert.Contains("writer lock", info.Message, StringComparison.Ordinal);
+        Assert.Contains("writer lock", list.Message, StringComparison.Ordinal);
+        Assert.Equal(5, OtherProcessCreating(FilePath));
+    }
+
+    [LinuxFact]
+    public void ASecondWriterThroughARenamedDirectoryIsRefusedAndItsRefusalKeepsTheLock()
+    {
+        string before = _directory.File("day1");
+        string after = _directory.File("renamed");
+        Directory.CreateDirectory(before);
+        using var writer = new ListMmf<long>(Path.Combine(before, "x.bin"));
+        Directory.Move(before, after);
+        string alias = Path.Combine(after, "x.bin");
+
+        Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(alias));
+        Assert.Throws<ListMmfLockedException>(() => new ListMmf<int>(alias));
+        Assert.Equal(5, OtherProcessCreating(alias));
+    }
+
+    /// <summary>The exit code of another process opening <paramref name="path"/> as its writer: 5 when it is refused as locked.</summary>
+    private static int OtherProcessCreating(string path)
+    {
+        using var other = ChildProcess.Start("create", path);
+        return other.WaitForExit(Deadline);
     }
 
     [Fact]

@@ -37,6 +37,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         return Libc.LinuxIdentity(lease.Descriptor);
     }
 
+    public override (ulong Device, ulong File)? IdentityOf(string path) => Libc.LinuxIdentity(path);
+
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)
     {
         using var lease = new DescriptorLease(file.SafeFileHandle);

@@ -98,6 +98,12 @@ internal abstract unsafe class StoragePlatform
     public virtual (ulong Device, ulong File)? IdentityOf(SafeFileHandle file) => null;
 
     /// <summary>
+    /// The identity of the file at <paramref name="path"/> (symbolic links followed), found without opening it; null
+    /// where the system does not say or no file is there.
+    /// </summary>
+    public virtual (ulong Device, ulong File)? IdentityOf(string path) => null;
+
+    /// <summary>
     /// Whether a missing file at <paramref name="path"/> may be a replacement between its renames, which a reader
     /// waits out. Never where the replacement is one rename.
     /// </summary>
