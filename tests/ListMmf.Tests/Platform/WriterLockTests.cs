@@ -83,9 +83,11 @@ public sealed class WriterLockTests : IDisposable
 
         var info = Assert.Throws<ListMmfException>(() => ListMmfFileInfo.Read(sidecar));
         var list = Assert.Throws<ListMmfException>(() => new ListMmf<long>(sidecar, FileAccess.Read));
+        var integers = Assert.Throws<ListMmfException>(() => IntegerListMmf.Open(sidecar, FileAccess.Read));
 
         Assert.Contains("writer lock", info.Message, StringComparison.Ordinal);
         Assert.Contains("writer lock", list.Message, StringComparison.Ordinal);
+        Assert.Contains("writer lock", integers.Message, StringComparison.Ordinal);
         Assert.Equal(5, OtherProcessCreating(FilePath));
     }
 
