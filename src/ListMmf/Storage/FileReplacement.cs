@@ -29,7 +29,7 @@ internal static class FileReplacement
     /// <paramref name="writeCopy"/> writes (and makes durable) at the temporary path it is given; then
     /// <paramref name="openNew"/> opens the renamed file and <paramref name="adopt"/> makes it the list's.
     /// </summary>
-    /// <param name="path">The list's path (the new file goes where its symbolic links lead).</param>
+    /// <param name="path">The list's path, for messages (the new file goes where the held file was when it was opened).</param>
     /// <param name="old">The writer's storage of the file being replaced.</param>
     /// <param name="what">What the replacement does, for messages ("widen", "truncate the beginning of").</param>
     /// <param name="newContents">What the new file holds, for messages ("the 900 items after the first 100").</param>
@@ -49,11 +49,19 @@ internal static class FileReplacement
         Action<TNew> adopt,
         Action<ListMmfException> fault)
     {
-        string target = StoragePlatform.Current.CanonicalPath(path);
+        // The file this writer holds, where it was at the open: a symbolic link at the path may name another file now,
+        // which another writer may hold.
+        string target = old.RealPath;
         string temporary = DurableFile.TemporaryFor(target);
         bool marked = false;
         try
         {
+            if (!old.IsStillAtRealPath())
+            {
+                throw new IOException($"the file this writer holds is no longer at '{target}' (it was renamed, or " +
+                    $"another file was put there), so nothing can be put in its place.");
+            }
+
             // A temporary file that a failed replacement could not remove must not become part of this one.
             DurableFile.TryDelete(temporary);
             Step(ReplacementStep.WriteCopy);

@@ -41,6 +41,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         ListMmfOptions options)
     {
         Path = path;
+        RealPath = writable ? StoragePlatform.Current.CanonicalPath(System.IO.Path.GetFullPath(path)) : path;
         IsWritable = writable;
         _file = file;
         _mapping = mapping;
@@ -52,6 +53,12 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     }
 
     public string Path { get; }
+
+    /// <summary>
+    /// Where a writer's file was when it was opened, symbolic links resolved: a replacement acts on this file, whatever
+    /// a link at <see cref="Path"/> names by then. A reader's is its path.
+    /// </summary>
+    public string RealPath { get; }
 
     public bool IsWritable { get; }
 
@@ -285,6 +292,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     {
         (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
         return mine is null || mine == StoragePlatform.Current.IdentityOf(other._file.SafeFileHandle);
+    }
+
+    /// <summary>
+    /// Whether the file at <see cref="RealPath"/> is still this one (checked by device and inode, without opening
+    /// it); true where the system cannot tell.
+    /// </summary>
+    public bool IsStillAtRealPath()
+    {
+        (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
+        return mine is null || mine == StoragePlatform.Current.IdentityOf(RealPath);
     }
 
     /// <summary>Whether the header in the mapping is marked replaced.</summary>

@@ -76,6 +76,53 @@ public sealed class WriterLockTests : IDisposable
     }
 
     [UnixFact]
+    public void AReplacementActsOnTheFileTheWriterHoldsAfterItsLinkIsPointedElsewhere()
+    {
+        string day1 = _directory.File("day1.bin");
+        string day2 = _directory.File("day2.bin");
+        string current = _directory.File("current");
+        File.CreateSymbolicLink(current, day1);
+        using var first = new ListMmf<long>(current);
+        first.AddRange(Enumerable.Range(0, 100).Select(i => (long)i).ToArray());
+        using var second = new ListMmf<long>(day2);
+        second.AddRange(Enumerable.Range(1_000, 50).Select(i => (long)i).ToArray());
+        File.Delete(current);
+        File.CreateSymbolicLink(current, day2);
+
+        first.TruncateBeginning(10);
+        second.Add(2_000);
+
+        Assert.Equal(Enumerable.Range(10, 90).Select(i => (long)i), first.ToArray());
+        using var day1Reader = new ListMmf<long>(day1, FileAccess.Read);
+        using var day2Reader = new ListMmf<long>(day2, FileAccess.Read);
+        Assert.Equal(Enumerable.Range(10, 90).Select(i => (long)i), day1Reader.ToArray());
+        Assert.Equal(Enumerable.Range(1_000, 50).Select(i => (long)i).Append(2_000), day2Reader.ToArray());
+    }
+
+    [FileIdentityFact]
+    public void AReplacementOfAFileRenamedAwayIsRefusedAndChangesNothing()
+    {
+        string moved = _directory.File("moved.bin");
+        using var writer = new ListMmf<long>(FilePath);
+        writer.AddRange(Enumerable.Range(0, 100).Select(i => (long)i).ToArray());
+        File.Move(FilePath, moved);
+        using (var stranger = new ListMmf<long>(_directory.File("stranger.bin")))
+        {
+            stranger.Add(-1);
+        }
+
+        File.Move(_directory.File("stranger.bin"), FilePath);
+
+        var refused = Assert.Throws<ListMmfException>(() => writer.TruncateBeginning(10));
+
+        Assert.Contains("no longer at", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("The file is unchanged", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(100, writer.Count);
+        using var strangerReader = new ListMmf<long>(FilePath, FileAccess.Read);
+        Assert.Equal([-1L], strangerReader.ToArray());
+    }
+
+    [UnixFact]
     public void OpeningTheSidecarOfAFileThisProcessWritesIsRefusedAndTheLockHolds()
     {
         using var writer = new ListMmf<long>(FilePath);
