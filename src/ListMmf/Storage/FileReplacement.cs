@@ -54,6 +54,8 @@ internal static class FileReplacement
         string target = old.RealPath;
         string temporary = DurableFile.TemporaryFor(target);
         bool marked = false;
+        bool renaming = false;
+        (ulong, ulong)? copy = null;
         try
         {
             if (!old.IsStillAtRealPath())
@@ -66,26 +68,43 @@ internal static class FileReplacement
             DurableFile.TryDelete(temporary);
             Step(ReplacementStep.WriteCopy);
             writeCopy(temporary);
+            copy = StoragePlatform.Current.IdentityOf(temporary);
             Step(ReplacementStep.MarkOld);
             old.MarkReplaced();
             marked = true;
+            renaming = true;
             Step(ReplacementStep.Rename);
             StoragePlatform.Current.ReplaceFile(temporary, target);
         }
+        catch (Exception) when (renaming && copy is not null && StoragePlatform.Current.IdentityOf(target) == copy)
+        {
+            // The rename was carried out although it was reported failed (a network file system whose reply was lost):
+            // the new file is at the path, so the replacement goes on as after a rename that succeeded.
+        }
         catch (Exception exception)
         {
-            if (marked)
+            if (exception is not (IOException or UnauthorizedAccessException))
             {
-                old.ClearReplacedMark();
+                Undo(old, marked, temporary);
+                throw;
             }
 
-            DurableFile.TryDelete(temporary);
-            if (exception is IOException or UnauthorizedAccessException)
+            // "Unchanged" only when it was checked: after a failed rename the path must still hold the old file.
+            if (renaming && copy is not null && !old.IsStillAtRealPath())
             {
-                throw new ListMmfException(path, $"could not {what} the list into a new file: {Cause(exception)} The file is unchanged.", exception);
+                DurableFile.TryDelete(temporary);
+                var lost = new ListMmfException(
+                    path,
+                    $"could not {what} the list: the rename of the new file failed ({Cause(exception)}), and the path " +
+                        $"holds neither the old file nor the new one. This list refuses every later call; dispose it and " +
+                            $"open the file again.",
+                    exception);
+                fault(lost);
+                throw lost;
             }
 
-            throw;
+            Undo(old, marked, temporary);
+            throw new ListMmfException(path, $"could not {what} the list into a new file: {Cause(exception)} The file is unchanged.", exception);
         }
 
         // The rename is made durable before anything else can fail, so that what the caller is told holds.
@@ -123,6 +142,17 @@ internal static class FileReplacement
             throw new ListMmfException(path, $"the list now holds the new file, but its directory could not be made " +
                 $"durable, so a power loss may bring the old file back: {Cause(flushFailure)}", flushFailure);
         }
+    }
+
+    /// <summary>Takes back what a replacement did before it failed with the old file still at the path.</summary>
+    private static void Undo(ListMmfStorage old, bool marked, string temporary)
+    {
+        if (marked)
+        {
+            old.ClearReplacedMark();
+        }
+
+        DurableFile.TryDelete(temporary);
     }
 
     /// <summary>

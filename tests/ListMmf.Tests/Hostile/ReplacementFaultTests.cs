@@ -46,6 +46,53 @@ public sealed class ReplacementFaultTests : IDisposable
         Assert.Equal(["list.bin", "list.bin.writer-lock"], FileNames());
     }
 
+    [FileIdentityFact]
+    public void ARenameCarriedOutButReportedFailedFinishesTheReplacementInsteadOfClaimingNothingChanged()
+    {
+        using var writer = WriterWith(1_000, MappingBackend.Default);
+        string target = StoragePlatform.Current.CanonicalPath(FilePath);
+        FileReplacement.BeforeStep = step =>
+        {
+            if (step == ReplacementStep.Rename)
+            {
+                // What a network file system does when the reply to a rename is lost: the rename happened, the call failed.
+                File.Move(DurableFile.TemporaryFor(target), target, overwrite: true);
+                throw new IOException("Input/output error");
+            }
+        };
+
+        writer.TruncateBeginning(100);
+        FileReplacement.BeforeStep = null;
+        writer.AddRange(Enumerable.Range(1_000, 50).Select(i => (long)i).ToArray());
+        writer.Flush();
+
+        writer.Dispose();
+        using var next = new ListMmf<long>(FilePath);
+        Assert.Equal(Enumerable.Range(100, 950).Select(i => (long)i), next.ToArray());
+    }
+
+    [FileIdentityFact]
+    public void ARenameThatLeavesNeitherFileAtThePathFaultsTheListInsteadOfClaimingNothingChanged()
+    {
+        var writer = WriterWith(1_000, MappingBackend.Default);
+        string target = StoragePlatform.Current.CanonicalPath(FilePath);
+        FileReplacement.BeforeStep = step =>
+        {
+            if (step == ReplacementStep.Rename)
+            {
+                File.Move(target, _directory.File("elsewhere.bin"));
+                throw new IOException("Input/output error");
+            }
+        };
+
+        var exception = Assert.Throws<ListMmfException>(() => writer.TruncateBeginning(100));
+
+        Assert.Contains("holds neither the old file nor the new one", exception.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("unchanged", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("refuses every later call", Assert.Throws<ListMmfException>(() => writer.Add(1)).Message, StringComparison.Ordinal);
+        writer.Dispose();
+    }
+
     [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
     public void ANewFileThatCannotBeOpenedAfterTheRenameLeavesTheListRefusingEveryCall(MappingBackend backend)
     {
