@@ -301,7 +301,19 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     public bool IsStillAtRealPath()
     {
         (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
-        return mine is null || mine == StoragePlatform.Current.IdentityOf(RealPath);
+        if (mine is null)
+        {
+            return true;
+        }
+
+        if (!File.Exists(RealPath))
+        {
+            return false;
+        }
+
+        // Null where the system finds no identity by path (Windows, macOS): it cannot tell, so it keeps what it has.
+        (ulong, ulong)? there = StoragePlatform.Current.IdentityOf(RealPath);
+        return there is null || there == mine;
     }
 
     /// <summary>Whether the header in the mapping is marked replaced.</summary>

@@ -46,7 +46,7 @@ public sealed class ReplacementFaultTests : IDisposable
         Assert.Equal(["list.bin", "list.bin.writer-lock"], FileNames());
     }
 
-    [FileIdentityFact]
+    [PathIdentityFact]
     public void ARenameCarriedOutButReportedFailedFinishesTheReplacementInsteadOfClaimingNothingChanged()
     {
         using var writer = WriterWith(1_000, MappingBackend.Default);
@@ -71,7 +71,7 @@ public sealed class ReplacementFaultTests : IDisposable
         Assert.Equal(Enumerable.Range(100, 950).Select(i => (long)i), next.ToArray());
     }
 
-    [FileIdentityFact]
+    [PathIdentityFact]
     public void ARenameThatLeavesNeitherFileAtThePathFaultsTheListInsteadOfClaimingNothingChanged()
     {
         var writer = WriterWith(1_000, MappingBackend.Default);

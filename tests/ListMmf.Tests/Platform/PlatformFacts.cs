@@ -17,6 +17,18 @@ public sealed class LinuxFactAttribute : FactAttribute
     }
 }
 
+/// <summary>A fact that needs a system where the library finds the file at a path without opening it (Linux's statx).</summary>
+public sealed class PathIdentityFactAttribute : FactAttribute
+{
+    public PathIdentityFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Skip = "needs Linux: only there does the library find a path's device and inode without opening it (statx)";
+        }
+    }
+}
+
 /// <summary>A fact that needs a system where the library tells two open files apart (Linux's statx, Windows' file index).</summary>
 public sealed class FileIdentityFactAttribute : FactAttribute
 {

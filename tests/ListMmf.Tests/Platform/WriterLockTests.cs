@@ -99,7 +99,7 @@ public sealed class WriterLockTests : IDisposable
         Assert.Equal(Enumerable.Range(1_000, 50).Select(i => (long)i).Append(2_000), day2Reader.ToArray());
     }
 
-    [FileIdentityFact]
+    [PathIdentityFact]
     public void AReplacementOfAFileRenamedAwayIsRefusedAndChangesNothing()
     {
         string moved = _directory.File("moved.bin");
@@ -138,7 +138,7 @@ public sealed class WriterLockTests : IDisposable
         Assert.Equal(5, OtherProcessCreating(FilePath));
     }
 
-    [LinuxFact]
+    [PathIdentityFact]
     public void ASecondWriterThroughARenamedDirectoryIsRefusedAndItsRefusalKeepsTheLock()
     {
         string before = _directory.File("day1");
