@@ -86,7 +86,14 @@ internal sealed class WriterLock : IDisposable
 
         string fullPath = System.IO.Path.GetFullPath(path);
         (ulong, ulong)? identity = StoragePlatform.Current.IdentityOf(fullPath);
-        string canonical = StoragePlatform.Current.CanonicalPath(fullPath);
+        if (identity is null && !fullPath.EndsWith(SidecarSuffix, StringComparison.OrdinalIgnoreCase))
+        {
+            // Without an identity only a sidecar's own name can match; resolving every other path would cost its
+            // open a few system calls, and race a replacement's renames on Windows.
+            return;
+        }
+
+        string canonical = identity is null ? StoragePlatform.Current.CanonicalPath(fullPath) : fullPath;
         lock (s_gate)
         {
             if (HeldAs(canonical, identity) is { } sidecar)
