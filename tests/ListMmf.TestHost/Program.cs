@@ -22,6 +22,8 @@ namespace ListMmf.TestHost;
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
 /// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
 /// <item><c>tick-days DIR</c>: see <see cref="TickDays"/>.</item>
+/// <item><c>take-turns PATH TURNS</c>: opens the file as its writer TURNS times, each time appending one item and closing
+/// it; a refused open (another writer) is tried again. Prints "turns=TURNS refused=R".</item>
 /// </list>
 /// Exit codes: 0 done, 1 a wrong item, 2 timed out, 3 bad arguments or another I/O error, 4 a ListMmfException
 /// (message on standard error), 5 a ListMmfLockedException.
@@ -57,6 +59,7 @@ public static class Program
                 ["truncate-then-append", string path] => ReplacementFaults.TruncateThenAppend(path),
                 ["widen-then-append", string path] => ReplacementFaults.WidenThenAppend(path),
                 ["tick-days", string directory] => TickDays.Write(directory),
+                ["take-turns", string path, string turns] => TakeTurns(path, int.Parse(turns, CultureInfo.InvariantCulture)),
                 _ => Usage(),
             };
         }
@@ -103,6 +106,31 @@ public static class Program
             }
         }
 
+        return 0;
+    }
+
+    /// <summary>
+    /// Two writers at once would both append at the same count, and the file would end with fewer items than turns
+    /// taken. Each turn reads the count before it writes, so that such an overlap shows.
+    /// </summary>
+    private static int TakeTurns(string path, int turns)
+    {
+        long refused = 0;
+        for (int turn = 0; turn < turns;)
+        {
+            try
+            {
+                using var list = new ListMmf<long>(path);
+                list.Add(ValueAt(list.Count));
+                turn++;
+            }
+            catch (ListMmfLockedException)
+            {
+                refused++;
+            }
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"turns={turns} refused={refused}"));
         return 0;
     }
 

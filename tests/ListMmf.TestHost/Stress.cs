@@ -52,9 +52,7 @@ public static class Stress
 
             if (generation >= GenerationsKept)
             {
-                // No other writer exists here, so the lock's sidecar can go with the file.
                 File.Delete(GenerationPath(path, generation - GenerationsKept));
-                File.Delete(GenerationPath(path, generation - GenerationsKept) + ".writer-lock");
             }
         }
 

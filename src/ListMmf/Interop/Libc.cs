@@ -114,6 +114,10 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "rename", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Rename(string from, string to);
 
+    /// <summary><c>unlink(path)</c>: the name goes; the file lives on while a descriptor holds it.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Unlink(string path);
+
     [LibraryImport(LibraryName, EntryPoint = "close", SetLastError = true)]
     public static partial int Close(int fd);
 

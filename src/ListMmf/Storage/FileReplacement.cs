@@ -90,7 +90,7 @@ internal static class FileReplacement
             }
 
             // "Unchanged" only when it was checked: after a failed rename the path must still hold the old file.
-            if (renaming && copy is not null && !old.IsStillAtRealPath())
+            if (renaming && !old.IsStillAtRealPath())
             {
                 DurableFile.TryDelete(temporary);
                 var lost = new ListMmfException(
@@ -174,9 +174,10 @@ internal static class FileReplacement
                 file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
             }
             catch (FileNotFoundException) when (attempts > 1 && Environment.TickCount64 < freeUntil
-                && StoragePlatform.Current.MayBeReplacing(StoragePlatform.Current.CanonicalPath(path)))
+                && (StoragePlatform.Current.MayBeReplacing(StoragePlatform.Current.CanonicalPath(path)) || File.Exists(path)))
             {
-                // Where a replacement is two renames (Windows without POSIX renames), the path is briefly free.
+                // Where a replacement is two renames (Windows without POSIX renames), the path is briefly free; the
+                // replacement may also have finished since this open failed, and the file is there again.
                 Thread.Sleep(1);
                 attempt--;
                 continue;
@@ -208,7 +209,8 @@ internal static class FileReplacement
         }
     }
 
-    private static void Step(ReplacementStep step) => BeforeStep?.Invoke(step);
+    /// <summary>Tells the test hook, if any, that <paramref name="step"/> comes next.</summary>
+    internal static void Step(ReplacementStep step) => BeforeStep?.Invoke(step);
 
     private static string Cause(Exception exception) => exception is ListMmfException own ? own.Problem : exception.Message;
 }

@@ -9,9 +9,10 @@ namespace ListMmf.Storage;
 /// <summary>
 /// The one-writer-per-file rule: an exclusive lock on a sidecar file beside the file's real location (symbolic
 /// links resolved), held for the writer's lifetime. The system releases it when the process dies, so a crashed
-/// writer never leaves a stale lock. The sidecar is never deleted: deleting it while another process opens it
-/// would let two writers hold two different files. Two hard links of one file are two names the lock cannot tell
-/// apart; the README says so.
+/// writer never leaves a stale lock. The sidecar exists while a writer holds it: its holder removes it on release
+/// (Windows deletes it on close, even a killed process's), and a writer that locked a sidecar removed under it
+/// tries again (<see cref="StoragePlatform.LockWriter"/>), so that two writers never hold two different files. Two
+/// hard links of one file are two names the lock cannot tell apart; the README says so.
 /// </summary>
 /// <remarks>
 /// The system's lock keeps out other processes; a registry of the sidecars this process holds keeps out a second
@@ -133,7 +134,7 @@ internal sealed class WriterLock : IDisposable
                 return;
             }
 
-            _handle.Dispose();
+            StoragePlatform.Current.UnlockWriter(_handle, _held.LockPath);
             _handle = null;
             s_held!.Remove(_held);
         }

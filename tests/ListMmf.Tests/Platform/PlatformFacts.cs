@@ -142,3 +142,28 @@ internal static class Tools
         }
     }
 }
+
+/// <summary>A fact that needs Windows (the Wine stage runs it): Windows-only code paths such as the two-rename replacement.</summary>
+public sealed class WindowsFactAttribute : FactAttribute
+{
+    public WindowsFactAttribute()
+    {
+        if (!OperatingSystem.IsWindows())
+        {
+            Skip = "needs Windows (the Wine stage runs it): the code it checks runs only there";
+        }
+    }
+}
+
+/// <summary>A fact about the writer lock's sidecar going away with its writer (Linux, and Windows, which the Wine stage runs).</summary>
+public sealed class LockFileRemovalFactAttribute : FactAttribute
+{
+    public LockFileRemovalFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux() && !OperatingSystem.IsWindows())
+        {
+            Skip = "needs Linux or Windows: on macOS the library finds no file by its path, so it cannot tell that a " +
+                "sidecar is still its own before removing it, and leaves it";
+        }
+    }
+}

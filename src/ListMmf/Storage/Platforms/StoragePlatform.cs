@@ -73,6 +73,12 @@ internal abstract unsafe class StoragePlatform
     /// created, or locking is unavailable); never reported as success.</exception>
     public abstract SafeHandle LockWriter(string lockPath, string path);
 
+    /// <summary>
+    /// Gives back the lock <see cref="LockWriter"/> took, and removes its sidecar where that is safe: the sidecar
+    /// exists only while a writer holds it, so folders and their copies carry none.
+    /// </summary>
+    public virtual void UnlockWriter(SafeHandle handle, string lockPath) => handle.Dispose();
+
     /// <summary>How this system's usual file systems compare names: two paths that compare equal name one file.</summary>
     public abstract StringComparison PathComparison { get; }
 

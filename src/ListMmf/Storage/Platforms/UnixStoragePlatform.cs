@@ -14,7 +14,7 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 {
     private const int NoSuchFile = 2;
 
-    /// <summary>rw-rw-rw-: the sidecar's mode.</summary>
+    /// <summary>rw-rw-rw-: the read and write bits of a mode, and a new file's mode before the umask.</summary>
     private const uint ReadWriteForAll = 0b110_110_110;
 
     /// <summary>This system's value of MS_SYNC.</summary>
@@ -92,28 +92,69 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// so that this process opens each sidecar once. Only EACCES and EWOULDBLOCK mean "another writer"; any other
     /// failure refuses the writer with the reason.
     /// </summary>
+    /// <remarks>
+    /// The holder removes the sidecar when it lets go (<see cref="UnlockWriter"/>), so a lock taken on a sidecar
+    /// that was opened just before its holder removed it locks a file no name reaches: where the system finds a
+    /// file by its path (Linux), the lock counts only if the path still names the file locked, and otherwise the
+    /// sidecar is opened (created) again.
+    /// </remarks>
     public override SafeHandle LockWriter(string lockPath, string path)
     {
-        int fd = OpenLockFile(lockPath, path);
-        var handle = new SafeFileHandle(fd, ownsHandle: true);
-        if (Libc.LockFile(fd, Libc.TryLock, 0) != 0)
+        for (int attempt = 1; ; attempt++)
         {
-            int errno = Marshal.GetLastPInvokeError();
-            handle.Dispose();
-            if (errno == WouldBlock || errno == Libc.Errors.AccessDenied)
+            int fd = OpenLockFile(lockPath, path);
+            var handle = new SafeFileHandle(fd, ownsHandle: true);
+            if (Libc.LockFile(fd, Libc.TryLock, 0) != 0)
             {
-                throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
+                int errno = Marshal.GetLastPInvokeError();
+                handle.Dispose();
+                if (errno == WouldBlock || errno == Libc.Errors.AccessDenied)
+                {
+                    throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
+                }
+
+                throw new ListMmfException(
+                    path,
+                    $"the writer lock '{lockPath}' could not be taken: lockf failed: " +
+                        $"{Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and " +
+                            $"a writer that cannot keep out a second writer is refused.");
             }
 
-            throw new ListMmfException(
-                path,
-                $"the writer lock '{lockPath}' could not be taken: lockf failed: " +
-                    $"{Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and " +
-                        $"a writer that cannot keep out a second writer is refused.");
+            (ulong, ulong)? locked = IdentityOf(handle);
+            (ulong, ulong)? named = IdentityOf(lockPath);
+            // Without an identity (macOS) nothing can be checked, and UnlockWriter removes nothing there either.
+            if (locked is null || locked == named || (named is null && File.Exists(lockPath)))
+            {
+                return handle;
+            }
+
+            handle.Dispose();
+            if (attempt >= LockAttempts)
+            {
+                throw new ListMmfException(path, $"the writer lock '{lockPath}' could not be taken: {LockAttempts} times " +
+                    $"the sidecar locked was no longer the one at its path (the file system does not keep a file's " +
+                        $"identity, or writers keep letting go of it).");
+            }
+        }
+    }
+
+    /// <summary>
+    /// Removes the sidecar while still holding its lock, then lets go: a writer that opened it meanwhile finds, once
+    /// it has the lock, that the path no longer names it (<see cref="LockWriter"/>). Only where the system finds a
+    /// file by its path, and only when the path still names this sidecar; elsewhere the sidecar stays, as before.
+    /// </summary>
+    public override void UnlockWriter(SafeHandle handle, string lockPath)
+    {
+        if (handle is SafeFileHandle file && IdentityOf(lockPath) is { } named && named == IdentityOf(file))
+        {
+            _ = Libc.Unlink(lockPath);
         }
 
-        return handle;
+        handle.Dispose();
     }
+
+    /// <summary>How often a writer opens the sidecar again because the one it locked had just been removed.</summary>
+    private const int LockAttempts = 100;
 
     public override string CanonicalPath(string fullPath)
     {
@@ -150,7 +191,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     /// <summary>
     /// Opens the sidecar for reading and writing (a record lock for writing needs both), creating it first if it is
-    /// missing, close-on-exec.
+    /// missing (and again if it is removed before it is opened), close-on-exec. A sidecar created beside an existing
+    /// file gets that file's read and write permissions exactly: whoever may write the file may be its writer, and
+    /// nobody else may block it. Beside a file not yet created it gets what the file will get, the umask's.
     /// </summary>
     private int OpenLockFile(string lockPath, string path)
     {
@@ -162,21 +205,27 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
                 return fd;
             }
 
+            // Missing again after it was created: another writer took it and let go (removing it) in between.
             int errno = Marshal.GetLastPInvokeError();
-            if (errno != NoSuchFile || attempt > 0)
+            if (errno != NoSuchFile || attempt >= LockAttempts)
             {
                 throw LockFileFailure("open", lockPath, path, errno);
             }
 
+            string locked = lockPath[..^WriterLock.SidecarSuffix.Length];
+            uint? mode = File.Exists(locked) ? (uint)File.GetUnixFileMode(locked) & ReadWriteForAll : null;
+
             // open with O_CREAT needs the variadic mode argument; creat takes it as a fixed one.
-            int created = Libc.Create(lockPath, ReadWriteForAll);
+            int created = Libc.Create(lockPath, mode ?? ReadWriteForAll);
             if (created < 0)
             {
                 throw LockFileFailure("creat", lockPath, path, Marshal.GetLastPInvokeError());
             }
 
-            // The lock needs write access, and any user who may write the file may be its writer: not the umask's mode.
-            _ = Libc.ChangeMode(created, ReadWriteForAll);
+            if (mode is { } exact)
+            {
+                _ = Libc.ChangeMode(created, exact);
+            }
 
             _ = Libc.Close(created);
         }

@@ -76,12 +76,15 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
         throw Kernel32.Failure("FlushViewOfFile", path, error);
     }
 
-    /// <summary>The share mode: Windows itself refuses a second open of the sidecar while this handle lives.</summary>
+    /// <summary>
+    /// The share mode: Windows itself refuses a second open of the sidecar while this handle lives, and deletes the
+    /// sidecar when the handle closes, a killed writer's too; nobody else can have it open by then.
+    /// </summary>
     public override SafeHandle LockWriter(string lockPath, string path)
     {
         try
         {
-            return File.OpenHandle(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            return File.OpenHandle(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, FileOptions.DeleteOnClose);
         }
         catch (IOException exception) when ((exception.HResult & 0xFFFF) is Kernel32.ErrorSharingViolation or Kernel32.ErrorLockViolation)
         {
@@ -96,10 +99,13 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>
     /// A rename with POSIX semantics where the file system has it (NTFS on Windows 10 1709 and later): the open and
     /// mapped old file loses its name at once, as on Unix. Elsewhere (FAT, older systems, Wine), where no file can be
-    /// renamed over one that is open, the old file is first moved aside to a free name of its own
+    /// renamed over one that is open, it takes two renames: the old file is moved aside to a free name of its own
     /// (<see cref="AsideFor"/>) and the new one renamed into the freed place; the old one is then deleted, which
     /// takes effect when its last reader closes it. Every handle this library opens allows delete sharing, which
-    /// both ways need.
+    /// both ways need. Before the first rename, an intent file (<see cref="IntentFor"/>) records, durably, which
+    /// aside name the old file goes to: after a crash, or when both the second rename and the move back fail, the
+    /// next writer's <see cref="RecoverReplacement"/> knows which old file is this replacement's, and never takes an
+    /// older one that a reader still holds under another aside name.
     /// </summary>
     public override void ReplaceFile(string temporary, string target)
     {
@@ -108,47 +114,67 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
             return;
         }
 
-        string aside = MoveAside(target);
+        string intent = IntentFor(target);
+        string aside;
         try
         {
-            File.Move(temporary, target);
+            aside = MoveAside(target, intent);
         }
         catch
         {
-            File.Move(aside, target);
+            DurableFile.TryDelete(intent);
             throw;
         }
 
+        try
+        {
+            FileReplacement.Step(ReplacementStep.RenameIntoPlace);
+            File.Move(temporary, target);
+        }
+        catch (Exception failure) when (failure is IOException or UnauthorizedAccessException)
+        {
+            try
+            {
+                FileReplacement.Step(ReplacementStep.PutBack);
+                File.Move(aside, target);
+            }
+            catch (Exception putBack) when (putBack is IOException or UnauthorizedAccessException)
+            {
+                // The intent stays: the path is empty, and the next writer's open puts the recorded old file back.
+                throw new IOException($"the new file could not be renamed into place ({failure.Message}), and the old " +
+                    $"file could not be moved back from '{aside}' ({putBack.Message}).", failure);
+            }
+
+            DurableFile.TryDelete(intent);
+            throw;
+        }
+
+        DurableFile.TryDelete(intent);
         DurableFile.TryDelete(aside);
     }
 
     /// <summary>
-    /// A writer killed between moving the old file aside and renaming the new one in left no file at the path: the
-    /// new file, complete and durable before the old was moved, is renamed in. An aside name that is taken shows
-    /// that the old file was moved. Then the old files left aside are deleted.
+    /// Finishes, under the writer lock, a replacement whose intent file is still there: with no file at the path,
+    /// the new file is renamed in if it is at the temporary name (it was complete and durable before the intent was
+    /// written), else the old file is moved back from the aside name the intent records. Then the intent goes, and
+    /// with a file at the path every old file left aside goes too (those readers still hold go when they close them).
     /// </summary>
+    /// <exception cref="ListMmfException">The path is empty and the file recorded could not be put back.</exception>
     public override void RecoverReplacement(string target)
     {
-        if (!File.Exists(target) && MayBeReplacing(target))
+        string intent = IntentFor(target);
+        if (File.Exists(intent) && !File.Exists(target))
         {
-            if (File.Exists(DurableFile.TemporaryFor(target)))
+            string temporary = DurableFile.TemporaryFor(target);
+            string source = File.Exists(temporary) ? temporary : ReadIntent(intent, target);
+            try
             {
-                File.Move(DurableFile.TemporaryFor(target), target);
+                File.Move(source, target);
             }
-            else
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
             {
-                // The new file went missing, and putting the old one back failed: the old file is the one aside that
-                // was not deleted (deleted ones cannot be renamed while readers hold them).
-                for (int i = 0; i < AsideNames && !File.Exists(target); i++)
-                {
-                    try
-                    {
-                        File.Move(AsideFor(target, i), target);
-                    }
-                    catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-                    {
-                    }
-                }
+                throw new ListMmfException(target, $"a replacement was interrupted with no file at the path, and " +
+                    $"'{source}' could not be put back: {exception.Message}", exception);
             }
         }
 
@@ -157,7 +183,7 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
             return;
         }
 
-        // Old files a killed writer left aside go now; those readers still hold go when they close them.
+        DurableFile.TryDelete(intent);
         for (int i = 0; i < AsideNames; i++)
         {
             DurableFile.TryDelete(AsideFor(target, i));
@@ -166,19 +192,8 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     public override (ulong Device, ulong File)? IdentityOf(SafeFileHandle file) => Kernel32.Identity(file);
 
-    /// <summary>An old file moved aside (and not yet gone) shows a replacement that may be between its renames.</summary>
-    public override bool MayBeReplacing(string path)
-    {
-        for (int i = 0; i < AsideNames; i++)
-        {
-            if (File.Exists(AsideFor(path, i)))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+    /// <summary>The intent file shows a replacement that may be between its renames.</summary>
+    public override bool MayBeReplacing(string path) => File.Exists(IntentFor(path));
 
     /// <summary>How many old files moved aside may still be open by readers at once.</summary>
     private const int AsideNames = 64;
@@ -186,18 +201,29 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>The <paramref name="index"/>th name an old file is moved aside to before it is deleted.</summary>
     internal static string AsideFor(string target, int index) => $"{target}.listmmf.old{index}";
 
+    /// <summary>The file that records, during a replacement's two renames, where the old file went.</summary>
+    internal static string IntentFor(string target) => target + ".listmmf.replacing";
+
     /// <summary>
-    /// Moves the old file to the first aside name that is free. A name still held by a deleted file that a reader
-    /// keeps open is skipped; one left by a killed writer is deleted first, which frees it when nobody holds it.
+    /// Moves the old file to the first aside name that is free, having recorded that name in the intent file. A name
+    /// still held by a deleted file that a reader keeps open is skipped; one left by a killed writer is deleted
+    /// first, which frees it when nobody holds it.
     /// </summary>
-    private static string MoveAside(string target)
+    private string MoveAside(string target, string intent)
     {
         for (int i = 0; i < AsideNames; i++)
         {
             string aside = AsideFor(target, i);
             DurableFile.TryDelete(aside);
+            if (File.Exists(aside))
+            {
+                continue;
+            }
+
+            WriteIntent(intent, aside, target);
             try
             {
+                FileReplacement.Step(ReplacementStep.MoveAside);
                 File.Move(target, aside);
                 return aside;
             }
@@ -208,6 +234,31 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
         throw new IOException($"the old file could not be moved aside: the {AsideNames} names '{AsideFor(target, 0)}' " +
             $"to '{AsideFor(target, AsideNames - 1)}' are held by old files that readers still have open.");
+    }
+
+    /// <summary>Writes the aside name to the intent file and makes it durable, before the old file is moved.</summary>
+    private void WriteIntent(string intent, string aside, string target)
+    {
+        using var file = new FileStream(intent, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0);
+        file.Write(System.Text.Encoding.UTF8.GetBytes(Path.GetFileName(aside)));
+        FlushFile(file.SafeFileHandle, target);
+    }
+
+    /// <summary>The aside path an intent file records; it names a file beside the target, nothing else.</summary>
+    private static string ReadIntent(string intent, string target)
+    {
+        string name = File.ReadAllText(intent).Trim();
+        for (int i = 0; i < AsideNames; i++)
+        {
+            string aside = AsideFor(target, i);
+            if (string.Equals(name, Path.GetFileName(aside), StringComparison.OrdinalIgnoreCase))
+            {
+                return aside;
+            }
+        }
+
+        throw new ListMmfException(target, $"a replacement was interrupted with no file at the path, and its intent " +
+            $"file '{intent}' names no old file ('{name}').");
     }
 
     public override string CanonicalPath(string fullPath) =>
