@@ -36,20 +36,11 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 {
     private readonly ListMmfOptions _options;
 
-    /// <summary>The file's storage; replaced when the file is (<see cref="TruncateBeginning"/>).</summary>
-    private ListMmfStorage _storage;
-
     /// <summary>
-    /// The storage of the file this list last moved away from (replaced, or followed a replacement of): kept mapped
-    /// for spans taken before, until the next move.
+    /// The file's storage across replacements (<see cref="TruncateBeginning"/>, or a reader following one); the file
+    /// left last stays mapped for spans taken before, until the next move.
     /// </summary>
-    private ListMmfStorage? _retired;
-
-    /// <summary>Set when a replacement renamed the new file into place and the list could not open it: every later call throws it.</summary>
-    private ListMmfException? _failure;
-
-    /// <summary>When a reader whose file is marked replaced looks at the path.</summary>
-    private ReplacementCheck _replacementCheck;
+    private readonly ReplaceableFile<ListMmfStorage> _file;
 
     /// <summary>The version in the header of the mapping: 0, or <see cref="ListMmfHeader.ReplacedVersion"/> once the file was replaced.</summary>
     private int* _version;
@@ -115,16 +106,17 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         options ??= ListMmfOptions.Default;
         _options = options;
         Path = System.IO.Path.GetFullPath(path);
-        _storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, opening);
+        ListMmfStorage storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, opening);
+        _file = new ReplaceableFile<ListMmfStorage>(Path, storage, static file => file, keepsPrevious: true);
         UpdatePointers();
         try
         {
             // Read the count through the mapping, atomically: a count past the file is damage, refused here.
-            _storage.Opened(ListMmfHeader.Size + (Count * sizeof(T)));
+            storage.Opened(ListMmfHeader.Size + (Count * sizeof(T)));
         }
         catch
         {
-            _storage.Dispose();
+            storage.Dispose();
             throw;
         }
     }
@@ -133,13 +125,13 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     public string Path { get; }
 
     /// <summary>Whether this instance is the file's writer.</summary>
-    public bool IsWritable => _storage.IsWritable;
+    public bool IsWritable => _file.Current.IsWritable;
 
     /// <summary>The data-type code in the file's header.</summary>
-    public DataType DataType => _storage.DataType;
+    public DataType DataType => _file.Current.DataType;
 
     /// <summary>The backend that maps the file.</summary>
-    public MappingBackend Backend => _storage.Backend;
+    public MappingBackend Backend => _file.Current.Backend;
 
     /// <summary>
     /// The number of items: the count published in the file's header. A reader sees the writer's appends here as
@@ -329,32 +321,43 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             return;
         }
 
-        FileReplacement.Replace(
-            Path,
-            _storage,
-            "truncate the beginning of",
-            $"the {total - count:N0} items after the first {count:N0}",
-            temporary =>
+        int generation = _file.Generation;
+        try
+        {
+            _file.Replace(
+                "truncate the beginning of",
+                $"the {total - count:N0} items after the first {count:N0}",
+                temporary => WriteItems(temporary, count, total),
+                target => ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, WriterOpening.LockHeld));
+        }
+        finally
+        {
+            // The list moved (even if a step after the move failed), or cannot go on; "unchanged" leaves it as it is.
+            if (_file.Generation != generation || _file.Failure is not null)
             {
-                var options = _options with { InitialCapacity = total - count, CreateIfMissing = true };
-                using var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, WriterOpening.Copy);
-                for (long start = count; start < total; start += int.MaxValue / 2)
-                {
-                    copy.AddRange(new ReadOnlySpan<T>(_items + start, (int)Math.Min(int.MaxValue / 2, total - start)));
-                }
+                Repoint();
+            }
+        }
+    }
 
-                copy.Flush();
-            },
-            target => ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, WriterOpening.LockHeld),
-            MoveTo,
-            Fault);
+    /// <summary>A replacement's new file at <paramref name="temporary"/>: the items <c>[start, end)</c>, made durable.</summary>
+    private void WriteItems(string temporary, long start, long end)
+    {
+        var options = _options with { InitialCapacity = end - start, CreateIfMissing = true };
+        using var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, WriterOpening.Copy);
+        for (long from = start; from < end; from += int.MaxValue / 2)
+        {
+            copy.AddRange(new ReadOnlySpan<T>(_items + from, (int)Math.Min(int.MaxValue / 2, end - from)));
+        }
+
+        copy.Flush();
     }
 
     /// <summary>
     /// How many times this list has moved to a new file (its own <see cref="TruncateBeginning"/>, or a reader
     /// following one): what a page index built over the old items checks.
     /// </summary>
-    internal int Generation { get; private set; }
+    internal int Generation => _file.Generation;
 
     /// <summary>
     /// Whether a reader reopens the path when its file is marked replaced (the default); an
@@ -403,7 +406,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             ThrowHelper.RangeOutOfBounds(start, length, count);
         }
 
-        return new MappedMemoryManager<T>(this, _storage, _items + start, length).Memory;
+        return new MappedMemoryManager<T>(this, _file.Current, _items + start, length).Memory;
     }
 
     /// <summary>
@@ -420,7 +423,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     public void Flush()
     {
         ThrowIfNotWritable();
-        _storage.Flush(ListMmfHeader.Size + (Count * sizeof(T)));
+        _file.Current.Flush(ListMmfHeader.Size + (Count * sizeof(T)));
     }
 
     /// <summary>
@@ -437,7 +440,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     public void Verify(IProgress<double>? progress)
     {
         ThrowIfDisposed();
-        _storage.Verify<T>(progress);
+        _file.Current.Verify<T>(progress);
     }
 
     /// <summary>
@@ -466,7 +469,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     }
 
     /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>
-    internal byte* FileStart => _storage.Pointer;
+    internal byte* FileStart => _file.Current.Pointer;
 
     /// <summary>
     /// Whether the file has been marked replaced by a new one under its path (a widening, a TruncateBeginning): the
@@ -488,7 +491,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         get
         {
             ThrowIfDisposed();
-            return _storage;
+            return _file.Current;
         }
     }
 
@@ -524,8 +527,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
         _disposed = true;
         Unpoint();
-        _storage.Dispose();
-        _retired?.Dispose();
+        _file.Dispose();
     }
 
     /// <inheritdoc/>
@@ -534,11 +536,11 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     private void UpdatePointers()
     {
-        byte* start = _storage.Pointer;
+        byte* start = _file.Current.Pointer;
         _version = (int*)start;
         _count = (long*)(start + ListMmfHeader.CountOffset);
         _items = (T*)(start + ListMmfHeader.Size);
-        _capacity = (_storage.Length - ListMmfHeader.Size) / sizeof(T);
+        _capacity = (_file.Current.Length - ListMmfHeader.Size) / sizeof(T);
         _appendLimit = IsWritable ? _capacity : 0;
     }
 
@@ -576,91 +578,48 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             ThrowHelper.DamagedCount(Path, count, _capacity);
         }
 
-        _storage.Refresh();
+        _file.Current.Refresh();
         UpdatePointers();
         ThrowIfDamaged(count);
         return count;
     }
 
     /// <summary>
-    /// The reader's file is marked replaced: it moves to the file at the path, unless that is this same file (the
-    /// writer has not renamed yet, or died before it did: the file is still the list's), in which case it reads on
-    /// and looks again a little later, so that such a file costs no system call per read. Where the system cannot
-    /// tell files apart (macOS here), a marked file at the path is taken to be this one.
+    /// The reader's file is marked replaced: it moves to the file at the path when that is another file (see
+    /// <see cref="ReplaceableFile{TFile}.TryFollow"/>).
     /// </summary>
     private bool TryFollowReplacement()
     {
-        if (!_replacementCheck.IsDue)
+        bool moved = _file.TryFollow(attempts => ListMmfStorage.Open<T>(
+            Path,
+            writable: false,
+            _options,
+            DataType,
+            requireDataType: false,
+            replacedAttempts: attempts));
+        if (moved)
         {
-            return false;
+            Repoint();
         }
 
-        ListMmfStorage next;
-        try
-        {
-            next = ListMmfStorage.Open<T>(
-                Path,
-                writable: false,
-                _options,
-                DataType,
-                requireDataType: false,
-                replacedAttempts: _replacementCheck.Attempts);
-        }
-        catch (FileNotFoundException)
-        {
-            // A writer killed between its two renames (Windows without POSIX renames) left the path free until the
-            // next writer opens; this file is still whole.
-            _replacementCheck.Postpone();
-            return false;
-        }
-        catch (ListMmfDataTypeException)
-        {
-            // An IntegerListMmf widened the file: this list reads the old file, at its width, from now on.
-            _replacementCheck.Stop();
-            return false;
-        }
-
-        // A marked file at the path is this one (its writer has not renamed yet, or died first): read on. Another
-        // marked file there is a newer one whose writer died before its own rename: it is whole, and the path's.
-        if (next.IsMarkedReplaced && next.IsSameFileAs(_storage))
-        {
-            next.Dispose();
-            _replacementCheck.Postpone();
-            return false;
-        }
-
-        _replacementCheck.Reset();
-        MoveTo(next);
-        return true;
+        return moved;
     }
 
     /// <summary>
-    /// Makes <paramref name="next"/>, a new file at the path, the list's storage, with what the options ask of an
-    /// opened file (prefault, populate). The storage left stays mapped, for spans and enumerators taken from it,
-    /// until the next move; the one left before that is closed now, so that old files give their disk space back.
-    /// A writer's lock goes with it.
+    /// After the list may have moved to a new file: points at it, with what the options ask of an opened file
+    /// (prefault, populate); or, when the list can no longer go on, at the disposed count, so that the hot paths take
+    /// the slow path, which throws, and no write goes to the old file, which no name reaches any more.
     /// </summary>
-    private void MoveTo(ListMmfStorage next)
+    private void Repoint()
     {
-        ListMmfStorage? closing = _retired;
-        _retired = _storage;
-        _storage.HandLockTo(next);
-        _storage = next;
-        closing?.Dispose();
+        if (_file.Failure is not null)
+        {
+            Unpoint();
+            return;
+        }
+
         UpdatePointers();
-        Generation++;
-        _storage.Opened(ListMmfHeader.Size + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
-    }
-
-    /// <summary>
-    /// The replacement's new file is at the path but the list could not open it: from now on every member throws
-    /// <paramref name="failure"/>'s problem (the hot paths see the disposed count and take the slow path), so that no
-    /// write goes to the old file, which no name reaches any more.
-    /// </summary>
-    private void Fault(ListMmfException failure)
-    {
-        _failure = failure;
-        Unpoint();
+        _file.Current.Opened(ListMmfHeader.Size + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
     }
 
     /// <summary>Points the list at the disposed count, so that every member's first read of it takes the slow path, which throws.</summary>
@@ -699,7 +658,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     private void Grow(long requiredBytes)
     {
-        _storage.Grow(requiredBytes);
+        _file.Current.Grow(requiredBytes);
         UpdatePointers();
     }
 
@@ -710,9 +669,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             ThrowHelper.Disposed(Path);
         }
 
-        if (_failure is not null)
+        if (_file.Failure is { } failure)
         {
-            throw new ListMmfException(Path, _failure.Problem, _failure);
+            throw new ListMmfException(Path, failure.Problem, failure);
         }
     }
 

@@ -22,16 +22,12 @@ public sealed class IntegerListMmf : IListMmf
 
     private readonly WriterLock? _lock;
     private readonly ListMmfOptions _options;
-    private IntegerStore _store;
+
+    /// <summary>The file, at its width, across widenings (and a reader following a replacement); a file left is closed at once.</summary>
+    private readonly ReplaceableFile<IntegerStore> _file;
     private long _min;
     private long _max;
     private bool _disposed;
-
-    /// <summary>Set when a widening renamed the new file into place and the list could not open it: every later call throws it.</summary>
-    private ListMmfException? _failure;
-
-    /// <summary>When a reader whose file is marked replaced looks at the path.</summary>
-    private ReplacementCheck _replacementCheck;
 
     private IntegerListMmf(string path, FileAccess access, bool widens, ListMmfOptions? options, DataType createAs)
     {
@@ -55,11 +51,11 @@ public sealed class IntegerListMmf : IListMmf
 
                 // Before the width is read: a replacement killed half done may have left no file at the path.
                 ListMmfStorage.FinishInterrupted(Path);
-
             }
 
-            _store = IntegerStore.Open(Path, access, _options, createAs);
-            (_min, _max) = IntegerWidths.RangeOf(_store.DataType);
+            IntegerStore store = IntegerStore.Open(Path, access, _options, createAs);
+            _file = new ReplaceableFile<IntegerStore>(Path, store, static file => file.Storage, keepsPrevious: false);
+            (_min, _max) = IntegerWidths.RangeOf(_file.Current.DataType);
         }
         catch
         {
@@ -119,7 +115,7 @@ public sealed class IntegerListMmf : IListMmf
             MakeRoom(value, value);
         }
 
-        _store.Add(value);
+        _file.Current.Add(value);
     }
 
     /// <summary>Appends all of <paramref name="values"/> with one count update, widening first if needed; see <see cref="Add"/>.</summary>
@@ -144,7 +140,7 @@ public sealed class IntegerListMmf : IListMmf
             MakeRoom(min, max);
         }
 
-        _store.AddRange(values);
+        _file.Current.AddRange(values);
     }
 
     /// <summary>
@@ -158,7 +154,7 @@ public sealed class IntegerListMmf : IListMmf
     public void Truncate(long newCount)
     {
         ThrowIfNotWritable();
-        _store.Truncate(newCount);
+        _file.Current.Truncate(newCount);
     }
 
     /// <summary>
@@ -174,14 +170,14 @@ public sealed class IntegerListMmf : IListMmf
     public void TruncateBeginning(long count)
     {
         ThrowIfNotWritable();
-        _store.TruncateBeginning(count);
+        _file.Current.TruncateBeginning(count);
     }
 
     /// <inheritdoc cref="ListMmf{T}.Flush"/>
     public void Flush()
     {
         ThrowIfNotWritable();
-        _store.Flush();
+        _file.Current.Flush();
     }
 
     /// <summary>Closes the file; a writer gives up its lock.</summary>
@@ -193,7 +189,7 @@ public sealed class IntegerListMmf : IListMmf
         }
 
         _disposed = true;
-        _store.Dispose();
+        _file.Dispose();
         _lock?.Dispose();
     }
 
@@ -208,44 +204,14 @@ public sealed class IntegerListMmf : IListMmf
         get
         {
             ThrowIfUnusable();
-            if (!IsWritable && _store.IsReplaced && _replacementCheck.IsDue)
+            if (!IsWritable && _file.Current.IsReplaced
+                && _file.TryFollow(_ => IntegerStore.Open(Path, FileAccess.Read, _options, _file.Current.DataType)))
             {
-                FollowReplacement();
+                (_min, _max) = IntegerWidths.RangeOf(_file.Current.DataType);
             }
 
-            return _store;
+            return _file.Current;
         }
-    }
-
-    /// <summary>
-    /// Opens the file at the path, at its width, unless that is this same file, marked (not renamed yet, or its
-    /// writer died before the rename: the file is still the list's): then the reader reads on and looks again later.
-    /// </summary>
-    private void FollowReplacement()
-    {
-        IntegerStore next;
-        try
-        {
-            next = IntegerStore.Open(Path, FileAccess.Read, _options, _store.DataType);
-        }
-        catch (FileNotFoundException)
-        {
-            // A writer killed between its two renames (Windows without POSIX renames): this file is still whole.
-            _replacementCheck.Postpone();
-            return;
-        }
-
-        if (next.IsReplaced && next.Storage.IsSameFileAs(_store.Storage))
-        {
-            next.Dispose();
-            _replacementCheck.Postpone();
-            return;
-        }
-
-        _store.Dispose();
-        _store = next;
-        (_min, _max) = IntegerWidths.RangeOf(_store.DataType);
-        _replacementCheck.Reset();
     }
 
     /// <summary>Widens so that <c>[min, max]</c> fits beside the stored values, or refuses the values.</summary>
@@ -259,16 +225,16 @@ public sealed class IntegerListMmf : IListMmf
             ThrowHelper.ArgumentOutOfRange(
                 "value",
                 refused,
-                $"'{Path}' stores {_store.DataType} values ({_min:N0} to {_max:N0}); {refused:N0} does not fit. " +
+                $"'{Path}' stores {_file.Current.DataType} values ({_min:N0} to {_max:N0}); {refused:N0} does not fit. " +
                     $"Nothing was written; open the list with OpenSmallest to widen it.");
         }
 
         var buffer = new long[CopyChunk];
-        long count = _store.Count;
+        long count = _file.Current.Count;
         for (long start = 0; start < count; start += CopyChunk)
         {
             Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
-            _store.CopyTo(start, chunk);
+            _file.Current.CopyTo(start, chunk);
             foreach (long value in chunk)
             {
                 min = Math.Min(min, value);
@@ -285,53 +251,46 @@ public sealed class IntegerListMmf : IListMmf
     /// </summary>
     private void Widen(DataType dataType, long[] buffer)
     {
-        long count = _store.Count;
-        FileReplacement.Replace(
-            Path,
-            _store.Storage,
-            "widen",
-            $"the {count:N0} values as {dataType}",
-            temporary =>
-            {
-                var options = _options with { InitialCapacity = count, CreateIfMissing = true };
-                using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType, WriterOpening.Copy);
-                for (long start = 0; start < count; start += CopyChunk)
-                {
-                    Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
-                    _store.CopyTo(start, chunk);
-                    target.AddRange(chunk);
-                }
-
-                target.Flush();
-            },
-            target => IntegerStore.Open(target, FileAccess.ReadWrite, _options, dataType),
-            next =>
-            {
-                IntegerStore replaced = _store;
-                _store = next;
-                (_min, _max) = IntegerWidths.RangeOf(dataType);
-                replaced.Dispose();
-            },
-            Fault);
+        long count = _file.Current.Count;
+        try
+        {
+            _file.Replace(
+                "widen",
+                $"the {count:N0} values as {dataType}",
+                temporary => WriteValues(temporary, dataType, count, buffer),
+                target => IntegerStore.Open(target, FileAccess.ReadWrite, _options, dataType));
+        }
+        finally
+        {
+            // An empty range when the list cannot go on sends every append to the slow path, which throws.
+            (_min, _max) = _file.Failure is null ? IntegerWidths.RangeOf(_file.Current.DataType) : (long.MaxValue, long.MinValue);
+        }
     }
 
     /// <summary>
-    /// The widened file is at the path but could not be opened: every later call throws <paramref name="failure"/>'s
-    /// problem. An empty range sends every append to the slow path, which checks.
+    /// A widening's new file at <paramref name="temporary"/>: the first <paramref name="count"/> values as
+    /// <paramref name="dataType"/>, made durable.
     /// </summary>
-    private void Fault(ListMmfException failure)
+    private void WriteValues(string temporary, DataType dataType, long count, long[] buffer)
     {
-        _failure = failure;
-        _min = long.MaxValue;
-        _max = long.MinValue;
+        var options = _options with { InitialCapacity = count, CreateIfMissing = true };
+        using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType, WriterOpening.Copy);
+        for (long start = 0; start < count; start += CopyChunk)
+        {
+            Span<long> chunk = buffer.AsSpan(0, (int)Math.Min(CopyChunk, count - start));
+            _file.Current.CopyTo(start, chunk);
+            target.AddRange(chunk);
+        }
+
+        target.Flush();
     }
 
     private void ThrowIfUnusable()
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_failure is not null)
+        if (_file.Failure is { } failure)
         {
-            throw new ListMmfException(Path, _failure.Problem, _failure);
+            throw new ListMmfException(Path, failure.Problem, failure);
         }
     }
 
