@@ -22,6 +22,7 @@ namespace ListMmf.TestHost;
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
 /// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
 /// <item><c>tick-days DIR</c>: see <see cref="TickDays"/>.</item>
+/// <item><c>power-write</c> and <c>power-check</c>: see <see cref="PowerLoss"/>.</item>
 /// <item><c>take-turns PATH TURNS</c>: opens the file as its writer TURNS times, each time appending one item and closing
 /// it; a refused open (another writer) is tried again. Prints "turns=TURNS refused=R".</item>
 /// </list>
@@ -59,6 +60,8 @@ public static class Program
                 ["truncate-then-append", string path] => ReplacementFaults.TruncateThenAppend(path),
                 ["widen-then-append", string path] => ReplacementFaults.WidenThenAppend(path),
                 ["tick-days", string directory] => TickDays.Write(directory),
+                ["power-write", string workload, string directory] => PowerLoss.Write(workload, directory),
+                ["power-check", string workload] => PowerLoss.Check(workload),
                 ["take-turns", string path, string turns] => TakeTurns(path, int.Parse(turns, CultureInfo.InvariantCulture)),
                 _ => Usage(),
             };

@@ -1,0 +1,468 @@
+using System;
+using System.Globalization;
+using System.IO;
+
+namespace ListMmf.TestHost;
+
+/// <summary>
+/// The two ends of the power-loss harness (tests/PowerLoss): the workloads, run in a folder that the recording file
+/// system serves, and the checks, run on the crash images built from the recording.
+/// <list type="bullet">
+/// <item><c>power-write WORKLOAD DIR</c>: runs the workload in DIR. After each call whose result must survive a power
+/// loss returns (a create, a Flush, a TruncateBeginning, a widening), it looks up DIR/.mark-N-WHAT, a name that does
+/// not exist: the recorder logs the look-up in its stream of file-system operations, so every crash point knows
+/// exactly what the library had promised by then.</item>
+/// <item><c>power-check WORKLOAD</c>: reads lines "IMAGE_DIR TAB MARK" (MARK: the last mark before the crash point,
+/// or "-") from standard input and prints, for each, "IMAGE_DIR TAB ok" or "IMAGE_DIR TAB lost|undetected: WHY".
+/// A crash of this process (SIGBUS, an access violation) is seen by the harness, which starts it again after the
+/// image.</item>
+/// </list>
+/// Workloads: <c>append</c> (ListMmf&lt;long&gt; appends across growths, flushed), <c>window</c> (consecutive values,
+/// TruncateBeginning as a rolling window), <c>table</c> (a TimeSeriesTable of four columns), <c>widen</c>
+/// (IntegerListMmf widening from Byte through Int32).
+/// </summary>
+public static class PowerLoss
+{
+    private const string ListName = "list.bin";
+    private const string TableName = "ticks";
+
+    public static int Write(string workload, string directory)
+    {
+        int marks = 0;
+        void Mark(string what) => _ = File.Exists(Path.Combine(directory, $".mark-{marks++}-{what}"));
+        string list = Path.Combine(directory, ListName);
+        var small = new ListMmfOptions { InitialCapacity = 16 };
+        switch (workload)
+        {
+            case "append":
+            {
+                using var writer = new ListMmf<long>(list, FileAccess.ReadWrite, small);
+                Mark("created");
+                for (int round = 0; round < 24; round++)
+                {
+                    long count = writer.Count;
+                    int batch = 500 + (round * 700);
+                    for (int i = 0; i < batch; i++)
+                    {
+                        writer.Add(Program.ValueAt(count + i));
+                    }
+
+                    if (round % 3 != 2)
+                    {
+                        writer.Flush();
+                        Mark($"flushed:{writer.Count}");
+                    }
+                }
+
+                return 0;
+            }
+
+            case "window":
+            {
+                using var writer = new ListMmf<long>(list, FileAccess.ReadWrite, small);
+                Mark("created");
+                long next = 0;
+                for (int round = 0; round < 16; round++)
+                {
+                    for (int i = 0; i < 3_000; i++)
+                    {
+                        writer.Add(next++);
+                    }
+
+                    writer.Flush();
+                    Mark($"window:{writer[0]}:{next - 1}");
+                    writer.TruncateBeginning(writer.Count - 1_000);
+                    Mark($"window:{writer[0]}:{next - 1}");
+                }
+
+                return 0;
+            }
+
+            case "table":
+            {
+                string folder = Path.Combine(directory, TableName);
+                using var table = TimeSeriesTable.Create(folder, TickTable.Schema());
+                Mark("created");
+                long row = 0;
+                for (int round = 0; round < 12; round++)
+                {
+                    for (int i = 0; i < 1_500; i++)
+                    {
+                        TickTable.AddRow(table, row++);
+                    }
+
+                    table.Flush();
+                    Mark($"flushed:{row}");
+                }
+
+                return 0;
+            }
+
+            case "widen":
+            {
+                using var writer = IntegerListMmf.OpenSmallest(list);
+                Mark("created");
+                long count = 0;
+                foreach (long limit in new long[] { 200, 30_000, 2_000_000, 1_000_000_000 })
+                {
+                    for (int i = 0; i < 2_000; i++)
+                    {
+                        writer.Add(WidenValue(count++, limit));
+                    }
+
+                    writer.Flush();
+                    Mark($"flushed:{count}:{limit}");
+                }
+
+                return 0;
+            }
+
+            default:
+                throw new ArgumentException($"unknown workload '{workload}'");
+        }
+    }
+
+    /// <summary>Checks every image named on standard input; see the class remarks.</summary>
+    public static int Check(string workload)
+    {
+        while (Console.ReadLine() is { } line)
+        {
+            string[] parts = line.Split('\t');
+            string verdict;
+            try
+            {
+                verdict = CheckImage(workload, parts[0], parts[1]);
+            }
+            catch (Exception exception) when (exception is not OutOfMemoryException)
+            {
+                verdict = $"lost: {exception.GetType().Name}: {exception.Message}";
+            }
+
+            Console.WriteLine($"{parts[0]}\t{verdict}");
+            Console.Out.Flush();
+        }
+
+        return 0;
+    }
+
+    private static string CheckImage(string workload, string image, string mark)
+    {
+        string[] promise = mark == "-" ? [] : mark.Split(':');
+        return workload switch
+        {
+            "append" => CheckAppend(Path.Combine(image, ListName), promise),
+            "window" => CheckWindow(Path.Combine(image, ListName), promise),
+            "table" => CheckTable(Path.Combine(image, TableName), promise),
+            "widen" => CheckWiden(Path.Combine(image, ListName), promise),
+            _ => throw new ArgumentException($"unknown workload '{workload}'"),
+        };
+    }
+
+    /// <summary>
+    /// Before the create returned, the file may be missing, or refused with the library's exception; never a crash.
+    /// Returns null when the check may go on with the file.
+    /// </summary>
+    private static string? BeforeCreation(string path, string[] promise, Func<string?> open)
+    {
+        if (promise.Length > 0)
+        {
+            return null;
+        }
+
+        try
+        {
+            return open() ?? "ok";
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
+        {
+            return "ok";
+        }
+    }
+
+    private static string CheckAppend(string path, string[] promise)
+    {
+        if (BeforeCreation(path, promise, () => ReadAll(path, flushed: 0)) is { } early)
+        {
+            return early;
+        }
+
+        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        return ReadAll(path, flushed)
+            ?? AppendAsNextWriter(path)
+            ?? ReadAll(path, flushed)
+            ?? "ok";
+    }
+
+    /// <summary>
+    /// The file opened as a reader: every item below <paramref name="flushed"/> as written; items past it are as
+    /// written or zero (pages the system had not written back), never anything else.
+    /// </summary>
+    private static string? ReadAll(string path, long flushed)
+    {
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        long count = reader.Count;
+        if (count < flushed)
+        {
+            return $"lost: the count is {count:N0}, but {flushed:N0} items were flushed";
+        }
+
+        for (long i = 0; i < count; i++)
+        {
+            long item = reader[i];
+            if (item != Program.ValueAt(i))
+            {
+                return i < flushed
+                    ? $"lost: flushed item {i:N0} is {item}"
+                    : item == 0 ? null : $"undetected: item {i:N0}, past the last flush, is {item}, a value never written";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The next writer opens the image, appends the next item and flushes; a reader then sees it.</summary>
+    private static string? AppendAsNextWriter(string path)
+    {
+        long count;
+        using (var writer = new ListMmf<long>(path))
+        {
+            count = writer.Count;
+            for (long i = 0; i < count; i++)
+            {
+                if (writer[i] != Program.ValueAt(i))
+                {
+                    // Zeros past the last flush: the next writer starts after the last item as written.
+                    writer.Truncate(i);
+                    break;
+                }
+            }
+
+            count = writer.Count;
+            writer.Add(Program.ValueAt(count));
+            writer.Flush();
+        }
+
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        return reader.Count == count + 1 && reader[count] == Program.ValueAt(count)
+            ? null
+            : $"lost: the next writer's append and flush did not show ({reader.Count:N0} items)";
+    }
+
+    private static string CheckWindow(string path, string[] promise)
+    {
+        if (BeforeCreation(path, promise, () => ReadWindow(path, 0, -1)) is { } early)
+        {
+            return early;
+        }
+
+        long first = promise[0] == "window" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        long last = promise[0] == "window" ? long.Parse(promise[2], CultureInfo.InvariantCulture) : -1;
+        if (ReadWindow(path, first, last) is { } problem)
+        {
+            return problem;
+        }
+
+        using (var writer = new ListMmf<long>(path))
+        {
+            long count = writer.Count;
+            long lastValue = count == 0 ? -1 : writer[0] + count - 1;
+            while (count > 0 && writer[count - 1] != lastValue)
+            {
+                count--;
+                lastValue--;
+            }
+
+            writer.Truncate(count);
+            writer.Add(lastValue + 1);
+            writer.Flush();
+        }
+
+        return ReadWindow(path, first, last) ?? "ok";
+    }
+
+    /// <summary>
+    /// A window promised to hold <c>[first, last]</c>: what the image holds starts at or after
+    /// <paramref name="first"/> (a later TruncateBeginning may have been made durable), and holds every value from its
+    /// start to <paramref name="last"/> consecutively; values past the last flush are consecutive or zero.
+    /// </summary>
+    private static string? ReadWindow(string path, long first, long last)
+    {
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        long count = reader.Count;
+        if (count == 0)
+        {
+            return last < first ? null : $"lost: the window is empty, but [{first:N0}, {last:N0}] was promised";
+        }
+
+        long start = reader[0];
+        if (start < first)
+        {
+            return $"undetected: the window starts at {start:N0}, before {first:N0}, which a TruncateBeginning that returned dropped";
+        }
+
+        long promisedItems = last - start + 1;
+        if (count < promisedItems)
+        {
+            return $"lost: the window [{start:N0}, ...] holds {count:N0} items, but values up to {last:N0} were flushed";
+        }
+
+        for (long i = 0; i < count; i++)
+        {
+            long item = reader[i];
+            if (item != start + i)
+            {
+                return i < promisedItems
+                    ? $"lost: item {i:N0} is {item}, not {start + i}"
+                    : item == 0 ? null : $"undetected: item {i:N0}, past the last flush, is {item}";
+            }
+        }
+
+        return null;
+    }
+
+    private static string CheckTable(string folder, string[] promise)
+    {
+        if (promise.Length == 0)
+        {
+            try
+            {
+                using var early = TimeSeriesTable.Open(folder, FileAccess.Read);
+                return ReadTable(early, 0) ?? "ok";
+            }
+            catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
+            {
+                return "ok";
+            }
+        }
+
+        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        try
+        {
+            // A reader may be refused a table whose value column is behind its time column; the next writer repairs it.
+            using var reader = TimeSeriesTable.Open(folder, FileAccess.Read);
+            if (ReadTable(reader, flushed) is { } problem)
+            {
+                return problem;
+            }
+        }
+        catch (ListMmfException exception) when (exception.Message.Contains("behind", StringComparison.Ordinal))
+        {
+        }
+
+        long rows;
+        using (var writer = TimeSeriesTable.Open(folder))
+        {
+            if (ReadTable(writer, flushed) is { } problem)
+            {
+                return problem;
+            }
+
+            rows = writer.RowCount;
+            while (rows > 0 && !TickTable.IsIntact(writer, rows - 1))
+            {
+                rows--;
+            }
+
+            if (rows < writer.RowCount)
+            {
+                return $"undetected: row {rows:N0}, past the last flush, is not a row written, and the writer kept it";
+            }
+
+            TickTable.AddRow(writer, rows);
+            writer.Flush();
+        }
+
+        using var after = TimeSeriesTable.Open(folder, FileAccess.Read);
+        return after.RowCount == rows + 1 && TickTable.IsIntact(after, rows)
+            ? ReadTable(after, flushed) ?? "ok"
+            : $"lost: the next writer's row and flush did not show ({after.RowCount:N0} rows)";
+    }
+
+    /// <summary>Every row below <paramref name="flushed"/> whole; rows past it whole or all zero.</summary>
+    private static string? ReadTable(TimeSeriesTable table, long flushed)
+    {
+        long rows = table.RowCount;
+        if (rows < flushed)
+        {
+            return $"lost: the table has {rows:N0} rows, but {flushed:N0} were flushed";
+        }
+
+        for (long row = 0; row < rows; row++)
+        {
+            if (!TickTable.IsIntact(table, row))
+            {
+                return row < flushed ? $"lost: flushed row {row:N0} is not as written" : null;
+            }
+        }
+
+        return null;
+    }
+
+    private static string CheckWiden(string path, string[] promise)
+    {
+        if (BeforeCreation(path, promise, () => ReadIntegers(path, 0)) is { } early)
+        {
+            return early;
+        }
+
+        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        if (ReadIntegers(path, flushed) is { } problem)
+        {
+            return problem;
+        }
+
+        long count;
+        using (var writer = IntegerListMmf.OpenSmallest(path))
+        {
+            count = writer.Count;
+            for (long i = 0; i < count; i++)
+            {
+                if (writer[i] != WidenValue(i, LimitAt(i)))
+                {
+                    writer.Truncate(i);
+                    break;
+                }
+            }
+
+            count = writer.Count;
+            writer.Add(WidenValue(count, LimitAt(count)));
+            writer.Flush();
+        }
+
+        return ReadIntegers(path, flushed) ?? "ok";
+    }
+
+    private static string? ReadIntegers(string path, long flushed)
+    {
+        using var reader = IntegerListMmf.Open(path, FileAccess.Read);
+        long count = reader.Count;
+        if (count < flushed)
+        {
+            return $"lost: the count is {count:N0}, but {flushed:N0} values were flushed";
+        }
+
+        for (long i = 0; i < count; i++)
+        {
+            long value = reader[i];
+            if (value != WidenValue(i, LimitAt(i)))
+            {
+                return i < flushed
+                    ? $"lost: flushed value {i:N0} is {value}"
+                    : value == 0 ? null : $"undetected: value {i:N0}, past the last flush, is {value}";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The widen workload's value at <paramref name="index"/>: below <paramref name="limit"/>, never zero.</summary>
+    private static long WidenValue(long index, long limit) => 1 + (long)((ulong)Program.ValueAt(index) % (ulong)(limit - 1));
+
+    private static long LimitAt(long index) => index switch
+    {
+        < 2_000 => 200,
+        < 4_000 => 30_000,
+        < 6_000 => 2_000_000,
+        _ => 1_000_000_000,
+    };
+}
