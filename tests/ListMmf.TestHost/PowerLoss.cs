@@ -98,6 +98,44 @@ public static class PowerLoss
                 return 0;
             }
 
+            case "series":
+            {
+                using var series = new ListMmfTimeSeriesDateTimeSeconds(list, TimeSeriesOrder.Ascending, FileAccess.ReadWrite, small);
+                Mark("created");
+                long count = 0;
+                for (int round = 0; round < 16; round++)
+                {
+                    for (int i = 0; i < 1_000 + (round * 300); i++)
+                    {
+                        series.Add(SeriesTime(count++));
+                    }
+
+                    series.Flush();
+                    Mark($"flushed:{count}");
+                }
+
+                return 0;
+            }
+
+            case "keyed":
+            {
+                using var quotes = new KeyedListMmf<Quote, long, ByTicks>(list, TimeSeriesOrder.Ascending, FileAccess.ReadWrite, small);
+                Mark("created");
+                long count = 0;
+                for (int round = 0; round < 12; round++)
+                {
+                    for (int i = 0; i < 200 + (round * 50); i++)
+                    {
+                        quotes.Add(Quote.At(count++));
+                    }
+
+                    quotes.Flush();
+                    Mark($"flushed:{count}");
+                }
+
+                return 0;
+            }
+
             case "widen":
             {
                 using var writer = IntegerListMmf.OpenSmallest(list);
@@ -154,6 +192,9 @@ public static class PowerLoss
             "window" => CheckWindow(Path.Combine(image, ListName), promise),
             "table" => CheckTable(Path.Combine(image, TableName), promise),
             "widen" => CheckWiden(Path.Combine(image, ListName), promise),
+            "series" => CheckSeries(Path.Combine(image, ListName), promise),
+            "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
+            "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
             _ => throw new ArgumentException($"unknown workload '{workload}'"),
         };
     }
@@ -455,6 +496,160 @@ public static class PowerLoss
         return null;
     }
 
+    private static string CheckSeries(string path, string[] promise)
+    {
+        if (BeforeCreation(path, promise, () => ReadSeries(path, 0)) is { } early)
+        {
+            return early;
+        }
+
+        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        if (ReadSeries(path, flushed) is { } problem)
+        {
+            return problem;
+        }
+
+        long count;
+        using (var writer = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending))
+        {
+            count = writer.Count;
+            while (count > 0 && writer[count - 1] != SeriesTime(count - 1))
+            {
+                count--;
+            }
+
+            writer.Truncate(count);
+            writer.Add(SeriesTime(count));
+            writer.Flush();
+        }
+
+        return ReadSeries(path, flushed) ?? "ok";
+    }
+
+    /// <summary>
+    /// The series as a reader: every time below <paramref name="flushed"/> as written, the searches right over them;
+    /// times past it as written or zero.
+    /// </summary>
+    private static string? ReadSeries(string path, long flushed)
+    {
+        using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
+        long count = reader.Count;
+        if (count < flushed)
+        {
+            return $"lost: the series has {count:N0} times, but {flushed:N0} were flushed";
+        }
+
+        for (long i = 0; i < count; i++)
+        {
+            DateTime time = reader[i];
+            if (time != SeriesTime(i))
+            {
+                return i < flushed
+                    ? $"lost: flushed time {i:N0} is {time:O}"
+                    : time == DateTime.UnixEpoch ? null : $"undetected: time {i:N0}, past the last flush, is {time:O}";
+            }
+        }
+
+        return flushed > 0 && reader.LowerBound(SeriesTime(flushed - 1)) != flushed - 1
+            ? $"lost: LowerBound of flushed time {flushed - 1:N0} is {reader.LowerBound(SeriesTime(flushed - 1)):N0}"
+            : null;
+    }
+
+    /// <summary>One second apart, from 2024-01-02.</summary>
+    private static DateTime SeriesTime(long index) => TickTable.Start.AddSeconds(index);
+
+    private static string CheckKeyed(string path, string[] promise)
+    {
+        if (BeforeCreation(path, promise, () => ReadKeyed(path, 0)) is { } early)
+        {
+            return early;
+        }
+
+        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        if (ReadKeyed(path, flushed) is { } problem)
+        {
+            return problem;
+        }
+
+        long count;
+        using (var writer = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending))
+        {
+            count = writer.Count;
+            while (count > 0 && !writer[count - 1].Equals(Quote.At(count - 1)))
+            {
+                count--;
+            }
+
+            writer.Rows.Truncate(count);
+            writer.Add(Quote.At(count));
+            writer.Flush();
+        }
+
+        return ReadKeyed(path, flushed) ?? "ok";
+    }
+
+    /// <summary>Every row below <paramref name="flushed"/> as written (all 192 bytes); rows past it as written or all zero.</summary>
+    private static string? ReadKeyed(string path, long flushed)
+    {
+        using var reader = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending, FileAccess.Read);
+        long count = reader.Count;
+        if (count < flushed)
+        {
+            return $"lost: {count:N0} rows, but {flushed:N0} were flushed";
+        }
+
+        for (long i = 0; i < count; i++)
+        {
+            Quote row = reader[i];
+            if (!row.Equals(Quote.At(i)))
+            {
+                return i < flushed
+                    ? $"lost: flushed row {i:N0} is not as written"
+                    : row.Equals(default(Quote)) ? null : $"undetected: row {i:N0}, past the last flush, is torn";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// An import that returned left the whole table (the mark); one interrupted leaves no table, or one whose rows are
+    /// whole, which the next writer can append to.
+    /// </summary>
+    private static string CheckImport(string folder, string[] promise)
+    {
+        long imported = promise.Length > 0 && promise[0] == "imported" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        try
+        {
+            using var reader = TimeSeriesTable.Open(folder, FileAccess.Read);
+            if (ReadTable(reader, imported) is { } problem)
+            {
+                return problem;
+            }
+        }
+        catch (Exception exception) when (imported == 0 && exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
+        {
+            return "ok";
+        }
+
+        return CheckTable(folder, ["flushed", imported.ToString(CultureInfo.InvariantCulture)]);
+    }
+
+    /// <summary>The input of the import workloads: the tick table's first <paramref name="rows"/> rows as CSV.</summary>
+    public static int WriteCsv(string path, long rows)
+    {
+        using var writer = new StreamWriter(path);
+        writer.WriteLine("time,price,size,sequence");
+        for (long row = 0; row < rows; row++)
+        {
+            long seconds = (long)(TickTable.Time(row) - DateTime.UnixEpoch).TotalSeconds;
+            writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"{seconds},{TickTable.Price(row):R},{TickTable.Size(row)},{TickTable.Sequence(row)}"));
+        }
+
+        return 0;
+    }
+
     /// <summary>The widen workload's value at <paramref name="index"/>: below <paramref name="limit"/>, never zero.</summary>
     private static long WidenValue(long index, long limit) => 1 + (long)((ulong)Program.ValueAt(index) % (ulong)(limit - 1));
 
@@ -465,4 +660,50 @@ public static class PowerLoss
         < 6_000 => 2_000_000,
         _ => 1_000_000_000,
     };
+
+    /// <summary>A 192-byte quote, as the engine stores them: a key, then fields that are a function of it.</summary>
+    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential, Size = 192)]
+    private struct Quote : IEquatable<Quote>
+    {
+        public long Ticks;
+        public double Bid;
+        public double Ask;
+        public long Sequence;
+
+        public static Quote At(long index) => new()
+        {
+            Ticks = TickTable.Start.Ticks + (index * TimeSpan.TicksPerMillisecond),
+            Bid = 4500 + ((index % 400) * 0.25),
+            Ask = 4500.25 + ((index % 400) * 0.25),
+            Sequence = Program.ValueAt(index),
+        };
+
+        public readonly bool Equals(Quote other) =>
+            Ticks == other.Ticks && Bid.Equals(other.Bid) && Ask.Equals(other.Ask) && Sequence == other.Sequence
+            && TailIsZero(this) && TailIsZero(other);
+
+        public override readonly bool Equals(object? obj) => obj is Quote other && Equals(other);
+
+        public override readonly int GetHashCode() => Ticks.GetHashCode();
+
+        /// <summary>The 160 bytes after the fields: zero as written, so a torn row shows there too.</summary>
+        private static unsafe bool TailIsZero(Quote quote)
+        {
+            byte* bytes = (byte*)&quote;
+            for (int i = 32; i < 192; i++)
+            {
+                if (bytes[i] != 0)
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+    }
+
+    private struct ByTicks : IKeySelector<Quote, long>
+    {
+        public static long KeyOf(in Quote row) => row.Ticks;
+    }
 }

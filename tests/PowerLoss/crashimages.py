@@ -96,8 +96,15 @@ class Recording:
                     names[entry[2]] = entry[1]
                     data[entry[1]] = bytearray()
                 elif kind == "rename":
-                    if entry[1] in names:
-                        names[entry[2]] = names.pop(entry[1])
+                    old, new = entry[1], entry[2]
+                    if old in names:
+                        names[new] = names.pop(old)
+                    elif old in directories:
+                        for path in [path for path in directories if path == old or path.startswith(old + "/")]:
+                            directories.discard(path)
+                            directories.add(new + path[len(old):])
+                        for path in [path for path in names if path.startswith(old + "/")]:
+                            names[new + path[len(old):]] = names.pop(path)
                 elif kind == "unlink":
                     names.pop(entry[1], None)
                 elif kind == "truncate":
@@ -188,7 +195,8 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
     for finding in findings[:20]:
         print(finding)
-    print(f"{workload}: {images} images from {len(recording.entries)} recorded operations, {counts['lost']} lost, "
+    print(f"{workload}: {images} images from {len(recording.entries)} recorded operations (last mark "
+          f"{recording.last_mark[-1]}), {counts['lost']} lost, "
           f"{counts['undetected']} undetected damage, {counts['crashes']} crashes")
 
 

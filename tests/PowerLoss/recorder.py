@@ -19,8 +19,6 @@ import sys
 
 from fusepy import FUSE, FuseOSError, Operations
 
-HIDDEN = ".fuse_hidden"
-
 
 class Recorder(Operations):
     def __init__(self, root, log):
@@ -58,7 +56,7 @@ class Recorder(Operations):
             raise FuseOSError(errno.EACCES)
 
     def readdir(self, path, fh):
-        return [".", ".."] + [name for name in os.listdir(self._real(path)) if not name.startswith(HIDDEN)]
+        return [".", ".."] + os.listdir(self._real(path))
 
     def readlink(self, path):
         return os.readlink(self._real(path))
@@ -142,19 +140,17 @@ class Recorder(Operations):
     def rename(self, old, new):
         os.rename(self._real(old), self._real(new))
         inode = self.inodes.pop(old, None)
-        if os.path.basename(new).startswith(HIDDEN):
-            # An open file unlinked: the FUSE library keeps it under a hidden name; a disk loses the name now.
-            self._record("unlink", old)
-        else:
-            self._record("rename", old, new)
+        self._record("rename", old, new)
         if inode is not None:
             self.inodes[new] = inode
+        if os.path.isdir(self._real(new)):
+            for path in [path for path in self.inodes if path.startswith(old + "/")]:
+                self.inodes[new + path[len(old):]] = self.inodes.pop(path)
 
     def unlink(self, path):
         os.unlink(self._real(path))
         self.inodes.pop(path, None)
-        if not os.path.basename(path).startswith(HIDDEN):
-            self._record("unlink", path)
+        self._record("unlink", path)
 
     def symlink(self, target, source):
         raise FuseOSError(errno.EPERM)
