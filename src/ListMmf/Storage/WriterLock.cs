@@ -57,11 +57,10 @@ internal sealed class WriterLock : IDisposable
     public static WriterLock Acquire(string path)
     {
         string lockPath = PathFor(path);
-        (ulong, ulong)? identity = StoragePlatform.Current.IdentityOf(lockPath);
         lock (s_gate)
         {
             s_held ??= [];
-            if (HeldAs(lockPath, identity) is not null)
+            if (HeldAs(lockPath, StoragePlatform.Current.IdentityOf(lockPath)) is not null)
             {
                 throw new ListMmfLockedException(path, "another writer in this process has the file open for writing; " +
                     "a file has one writer at a time.");
@@ -86,17 +85,20 @@ internal sealed class WriterLock : IDisposable
         }
 
         string fullPath = System.IO.Path.GetFullPath(path);
-        (ulong, ulong)? identity = StoragePlatform.Current.IdentityOf(fullPath);
-        if (identity is null && !fullPath.EndsWith(SidecarSuffix, StringComparison.OrdinalIgnoreCase))
-        {
-            // Without an identity only a sidecar's own name can match; resolving every other path would cost its
-            // open a few system calls, and race a replacement's renames on Windows.
-            return;
-        }
 
-        string canonical = identity is null ? StoragePlatform.Current.CanonicalPath(fullPath) : fullPath;
+        // The identity is read under the gate: read before it, it may be that of a file removed since (a list's
+        // file replaced), whose inode number a sidecar registered meanwhile has taken.
         lock (s_gate)
         {
+            (ulong, ulong)? identity = StoragePlatform.Current.IdentityOf(fullPath);
+            if (identity is null && !fullPath.EndsWith(SidecarSuffix, StringComparison.OrdinalIgnoreCase))
+            {
+                // Without an identity only a sidecar's own name can match; resolving every other path would cost its
+                // open a few system calls, and race a replacement's renames on Windows.
+                return;
+            }
+
+            string canonical = identity is null ? StoragePlatform.Current.CanonicalPath(fullPath) : fullPath;
             if (HeldAs(canonical, identity) is { } sidecar)
             {
                 throw new ListMmfException(path, $"this is the writer lock of '{sidecar.LockPath[..^SidecarSuffix.Length]}', " +

@@ -103,6 +103,65 @@ public sealed class LockFileLifetimeTests : IDisposable
         Assert.Equal(["locked.bin"], FileNames());
     }
 
+    /// <summary>
+    /// A file replaced over and over frees inode numbers that new lock files take at once: an identity read before
+    /// the registry's gate was an old file's, and matched a sidecar registered meanwhile (1 and 2 of about 100,000
+    /// header reads were refused as "the writer lock of" another test's column in a CI run).
+    /// </summary>
+    [PathIdentityFact]
+    public void HeaderReadsOfAFileBeingReplacedBesideWritersComingAndGoingAreNeverTakenForALockFile()
+    {
+        using var replaced = new ListMmf<long>(FilePath);
+        replaced.AddRange(new long[1_000]);
+        int refused = 0, reads = 0;
+        string? firstRefusal = null;
+        using var done = new System.Threading.CancellationTokenSource();
+        var threads = new[]
+        {
+            new System.Threading.Thread(() =>
+            {
+                for (int i = 0; !done.IsCancellationRequested; i++)
+                {
+                    using var other = new ListMmf<long>(_directory.File($"other{i % 8}.bin"));
+                }
+            }),
+            new System.Threading.Thread(() =>
+            {
+                while (!done.IsCancellationRequested)
+                {
+                    try
+                    {
+                        _ = ListMmfFileInfo.Read(FilePath);
+                        reads++;
+                    }
+                    catch (ListMmfException exception) when (exception.Message.Contains("writer lock", StringComparison.Ordinal))
+                    {
+                        firstRefusal ??= exception.Message;
+                        refused++;
+                    }
+                }
+            }),
+        };
+        foreach (var thread in threads)
+        {
+            thread.Start();
+        }
+
+        for (int round = 0; round < 6_000; round++)
+        {
+            replaced.AddRange(new long[10]);
+            replaced.TruncateBeginning(10);
+        }
+
+        done.Cancel();
+        foreach (var thread in threads)
+        {
+            thread.Join();
+        }
+
+        Assert.True(refused == 0, $"{refused} of {reads + refused} header reads were refused as a lock file: {firstRefusal}");
+    }
+
     [LinuxFact]
     [SupportedOSPlatform("linux")]
     public void ALockFileHasExactlyTheReadAndWritePermissionsOfItsFile()
