@@ -39,6 +39,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     public override (ulong Device, ulong File)? IdentityOf(string path) => Libc.LinuxIdentity(path);
 
+    protected override bool FindsFilesByPath => true;
+
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)
     {
         using var lease = new DescriptorLease(file.SafeFileHandle);

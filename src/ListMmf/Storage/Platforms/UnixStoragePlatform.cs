@@ -120,10 +120,10 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
                             $"a writer that cannot keep out a second writer is refused.");
             }
 
-            (ulong, ulong)? locked = IdentityOf(handle);
-            (ulong, ulong)? named = IdentityOf(lockPath);
-            // Without an identity (macOS) nothing can be checked, and UnlockWriter removes nothing there either.
-            if (locked is null || locked == named || (named is null && File.Exists(lockPath)))
+            // Without an identity by path (macOS) nothing can be checked, and UnlockWriter removes nothing there
+            // either. Where there is one, a missing identity is a missing sidecar: accepting it because a sidecar was
+            // there a moment later let two writers in (the other one on a new sidecar).
+            if (!FindsFilesByPath || IdentityOf(lockPath) is { } named && named == IdentityOf(handle))
             {
                 return handle;
             }
@@ -145,13 +145,19 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// </summary>
     public override void UnlockWriter(SafeHandle handle, string lockPath)
     {
-        if (handle is SafeFileHandle file && IdentityOf(lockPath) is { } named && named == IdentityOf(file))
+        if (FindsFilesByPath && handle is SafeFileHandle file && IdentityOf(lockPath) is { } named && named == IdentityOf(file))
         {
             _ = Libc.Unlink(lockPath);
         }
 
         handle.Dispose();
     }
+
+    /// <summary>
+    /// Whether this system finds a file's device and inode by its path without opening it
+    /// (<see cref="StoragePlatform.IdentityOf(string)"/>), which removing sidecars safely needs.
+    /// </summary>
+    protected virtual bool FindsFilesByPath => false;
 
     /// <summary>How often a writer opens the sidecar again because the one it locked had just been removed.</summary>
     private const int LockAttempts = 100;
