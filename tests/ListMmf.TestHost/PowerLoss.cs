@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
 
@@ -220,74 +221,88 @@ public static class PowerLoss
         }
     }
 
-    private static string CheckAppend(string path, string[] promise)
+    /// <summary>
+    /// The shape of the checks whose mark is "flushed:N": before the create returned, anything but a crash; after it,
+    /// a reader finds the flushed items, the next writer goes on after the items as written, appends one and flushes,
+    /// and a reader then finds everything up to it.
+    /// </summary>
+    /// <param name="read">Reads the image, every item below the count it is given promised.</param>
+    /// <param name="appendAsNextWriter">Appends as the next writer and flushes; returns the items it promises.</param>
+    private static string CheckFlushed(string path, string[] promise, Func<long, string?> read, Func<long> appendAsNextWriter)
     {
-        if (BeforeCreation(path, promise, () => ReadAll(path, flushed: 0)) is { } early)
+        if (BeforeCreation(path, promise, () => read(0)) is { } early)
         {
             return early;
         }
 
-        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
-        return ReadAll(path, flushed)
-            ?? AppendAsNextWriter(path)
-            ?? ReadAll(path, flushed)
-            ?? "ok";
+        return read(Flushed(promise)) ?? read(appendAsNextWriter()) ?? "ok";
     }
 
+    private static long Flushed(string[] promise) =>
+        promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+
     /// <summary>
-    /// The file opened as a reader: every item below <paramref name="flushed"/> as written; items past it are as
-    /// written or zero (pages the system had not written back), never anything else.
+    /// Every item below <paramref name="flushed"/> as written; past it each as written or zero (a page the system
+    /// had not written back), never anything else.
     /// </summary>
-    private static string? ReadAll(string path, long flushed)
+    private static string? CheckItems<T>(string what, long count, long flushed, Func<long, T> read, Func<long, T> written, T zero)
     {
-        using var reader = new ListMmf<long>(path, FileAccess.Read);
-        long count = reader.Count;
         if (count < flushed)
         {
-            return $"lost: the count is {count:N0}, but {flushed:N0} items were flushed";
+            return $"lost: {count:N0} {what}s, but {flushed:N0} were flushed";
         }
 
         for (long i = 0; i < count; i++)
         {
-            long item = reader[i];
-            if (item != Program.ValueAt(i))
+            T item = read(i);
+            if (EqualityComparer<T>.Default.Equals(item, written(i)))
             {
-                return i < flushed
-                    ? $"lost: flushed item {i:N0} is {item}"
-                    : item == 0 ? null : $"undetected: item {i:N0}, past the last flush, is {item}, a value never written";
+                continue;
+            }
+
+            if (i < flushed)
+            {
+                return $"lost: flushed {what} {i:N0} is {item}, not as written";
+            }
+
+            if (!EqualityComparer<T>.Default.Equals(item, zero))
+            {
+                return $"undetected: {what} {i:N0}, past the last flush, is {item}, which was never written";
             }
         }
 
         return null;
     }
 
-    /// <summary>The next writer opens the image, appends the next item and flushes; a reader then sees it.</summary>
-    private static string? AppendAsNextWriter(string path)
+    /// <summary>How many items from the first are as written: where the next writer goes on.</summary>
+    private static long WrittenPrefix<T>(long count, Func<long, T> read, Func<long, T> written)
     {
-        long count;
-        using (var writer = new ListMmf<long>(path))
+        long prefix = 0;
+        while (prefix < count && EqualityComparer<T>.Default.Equals(read(prefix), written(prefix)))
         {
-            count = writer.Count;
-            for (long i = 0; i < count; i++)
-            {
-                if (writer[i] != Program.ValueAt(i))
-                {
-                    // Zeros past the last flush: the next writer starts after the last item as written.
-                    writer.Truncate(i);
-                    break;
-                }
-            }
-
-            count = writer.Count;
-            writer.Add(Program.ValueAt(count));
-            writer.Flush();
+            prefix++;
         }
 
-        using var reader = new ListMmf<long>(path, FileAccess.Read);
-        return reader.Count == count + 1 && reader[count] == Program.ValueAt(count)
-            ? null
-            : $"lost: the next writer's append and flush did not show ({reader.Count:N0} items)";
+        return prefix;
     }
+
+    private static string CheckAppend(string path, string[] promise) => CheckFlushed(
+        path,
+        promise,
+        flushed =>
+        {
+            using var reader = new ListMmf<long>(path, FileAccess.Read);
+            return CheckItems("item", reader.Count, flushed, i => reader[i], Program.ValueAt, 0L);
+        },
+        () =>
+        {
+            using var writer = new ListMmf<long>(path);
+            long count = WrittenPrefix(writer.Count, i => writer[i], Program.ValueAt);
+            writer.Truncate(count);
+            writer.Add(Program.ValueAt(count));
+            writer.Flush();
+            return count + 1;
+        });
 
     private static string CheckWindow(string path, string[] promise)
     {
@@ -376,7 +391,7 @@ public static class PowerLoss
             }
         }
 
-        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
+        long flushed = Flushed(promise);
         try
         {
             // A reader may be refused a table whose value column is behind its time column; the next writer repairs it.
@@ -439,178 +454,66 @@ public static class PowerLoss
         return null;
     }
 
-    private static string CheckWiden(string path, string[] promise)
-    {
-        if (BeforeCreation(path, promise, () => ReadIntegers(path, 0)) is { } early)
+    private static string CheckWiden(string path, string[] promise) => CheckFlushed(
+        path,
+        promise,
+        flushed =>
         {
-            return early;
-        }
-
-        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
-        if (ReadIntegers(path, flushed) is { } problem)
+            using var reader = IntegerListMmf.Open(path, FileAccess.Read);
+            return CheckItems("value", reader.Count, flushed, i => reader[i], WidenAt, 0L);
+        },
+        () =>
         {
-            return problem;
-        }
-
-        long count;
-        using (var writer = IntegerListMmf.OpenSmallest(path))
-        {
-            count = writer.Count;
-            for (long i = 0; i < count; i++)
-            {
-                if (writer[i] != WidenValue(i, LimitAt(i)))
-                {
-                    writer.Truncate(i);
-                    break;
-                }
-            }
-
-            count = writer.Count;
-            writer.Add(WidenValue(count, LimitAt(count)));
+            using var writer = IntegerListMmf.OpenSmallest(path);
+            long count = WrittenPrefix(writer.Count, i => writer[i], WidenAt);
+            writer.Truncate(count);
+            writer.Add(WidenAt(count));
             writer.Flush();
-        }
+            return count + 1;
+        });
 
-        return ReadIntegers(path, flushed) ?? "ok";
-    }
-
-    private static string? ReadIntegers(string path, long flushed)
-    {
-        using var reader = IntegerListMmf.Open(path, FileAccess.Read);
-        long count = reader.Count;
-        if (count < flushed)
+    /// <summary>The times, and <c>LowerBound</c> over the flushed ones.</summary>
+    private static string CheckSeries(string path, string[] promise) => CheckFlushed(
+        path,
+        promise,
+        flushed =>
         {
-            return $"lost: the count is {count:N0}, but {flushed:N0} values were flushed";
-        }
-
-        for (long i = 0; i < count; i++)
+            using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
+            long found = flushed == 0 ? 0 : reader.LowerBound(SeriesTime(flushed - 1));
+            return CheckItems("time", reader.Count, flushed, i => reader[i], SeriesTime, DateTime.UnixEpoch)
+                ?? (flushed > 0 && found != flushed - 1 ? $"lost: LowerBound of flushed time {flushed - 1:N0} is {found:N0}" : null);
+        },
+        () =>
         {
-            long value = reader[i];
-            if (value != WidenValue(i, LimitAt(i)))
-            {
-                return i < flushed
-                    ? $"lost: flushed value {i:N0} is {value}"
-                    : value == 0 ? null : $"undetected: value {i:N0}, past the last flush, is {value}";
-            }
-        }
-
-        return null;
-    }
-
-    private static string CheckSeries(string path, string[] promise)
-    {
-        if (BeforeCreation(path, promise, () => ReadSeries(path, 0)) is { } early)
-        {
-            return early;
-        }
-
-        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
-        if (ReadSeries(path, flushed) is { } problem)
-        {
-            return problem;
-        }
-
-        long count;
-        using (var writer = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending))
-        {
-            count = writer.Count;
-            while (count > 0 && writer[count - 1] != SeriesTime(count - 1))
-            {
-                count--;
-            }
-
+            using var writer = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending);
+            long count = WrittenPrefix(writer.Count, i => writer[i], SeriesTime);
             writer.Truncate(count);
             writer.Add(SeriesTime(count));
             writer.Flush();
-        }
-
-        return ReadSeries(path, flushed) ?? "ok";
-    }
-
-    /// <summary>
-    /// The series as a reader: every time below <paramref name="flushed"/> as written, the searches right over them;
-    /// times past it as written or zero.
-    /// </summary>
-    private static string? ReadSeries(string path, long flushed)
-    {
-        using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
-        long count = reader.Count;
-        if (count < flushed)
-        {
-            return $"lost: the series has {count:N0} times, but {flushed:N0} were flushed";
-        }
-
-        for (long i = 0; i < count; i++)
-        {
-            DateTime time = reader[i];
-            if (time != SeriesTime(i))
-            {
-                return i < flushed
-                    ? $"lost: flushed time {i:N0} is {time:O}"
-                    : time == DateTime.UnixEpoch ? null : $"undetected: time {i:N0}, past the last flush, is {time:O}";
-            }
-        }
-
-        return flushed > 0 && reader.LowerBound(SeriesTime(flushed - 1)) != flushed - 1
-            ? $"lost: LowerBound of flushed time {flushed - 1:N0} is {reader.LowerBound(SeriesTime(flushed - 1)):N0}"
-            : null;
-    }
+            return count + 1;
+        });
 
     /// <summary>One second apart, from 2024-01-02.</summary>
     private static DateTime SeriesTime(long index) => TickTable.Start.AddSeconds(index);
 
-    private static string CheckKeyed(string path, string[] promise)
-    {
-        if (BeforeCreation(path, promise, () => ReadKeyed(path, 0)) is { } early)
+    /// <summary>The rows, all 192 bytes of each, so that a torn row shows.</summary>
+    private static string CheckKeyed(string path, string[] promise) => CheckFlushed(
+        path,
+        promise,
+        flushed =>
         {
-            return early;
-        }
-
-        long flushed = promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
-        if (ReadKeyed(path, flushed) is { } problem)
+            using var reader = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending, FileAccess.Read);
+            return CheckItems("row", reader.Count, flushed, i => reader[i], Quote.At, default(Quote));
+        },
+        () =>
         {
-            return problem;
-        }
-
-        long count;
-        using (var writer = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending))
-        {
-            count = writer.Count;
-            while (count > 0 && !writer[count - 1].Equals(Quote.At(count - 1)))
-            {
-                count--;
-            }
-
+            using var writer = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending);
+            long count = WrittenPrefix(writer.Count, i => writer[i], Quote.At);
             writer.Rows.Truncate(count);
             writer.Add(Quote.At(count));
             writer.Flush();
-        }
-
-        return ReadKeyed(path, flushed) ?? "ok";
-    }
-
-    /// <summary>Every row below <paramref name="flushed"/> as written (all 192 bytes); rows past it as written or all zero.</summary>
-    private static string? ReadKeyed(string path, long flushed)
-    {
-        using var reader = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending, FileAccess.Read);
-        long count = reader.Count;
-        if (count < flushed)
-        {
-            return $"lost: {count:N0} rows, but {flushed:N0} were flushed";
-        }
-
-        for (long i = 0; i < count; i++)
-        {
-            Quote row = reader[i];
-            if (!row.Equals(Quote.At(i)))
-            {
-                return i < flushed
-                    ? $"lost: flushed row {i:N0} is not as written"
-                    : row.Equals(default(Quote)) ? null : $"undetected: row {i:N0}, past the last flush, is torn";
-            }
-        }
-
-        return null;
-    }
+            return count + 1;
+        });
 
     /// <summary>
     /// An import that returned left the whole table (the mark); one interrupted leaves no table, or one whose rows are
@@ -649,6 +552,9 @@ public static class PowerLoss
 
         return 0;
     }
+
+    /// <summary>The widen workload's value at <paramref name="index"/>, of the width its round needed.</summary>
+    private static long WidenAt(long index) => WidenValue(index, LimitAt(index));
 
     /// <summary>The widen workload's value at <paramref name="index"/>: below <paramref name="limit"/>, never zero.</summary>
     private static long WidenValue(long index, long limit) => 1 + (long)((ulong)Program.ValueAt(index) % (ulong)(limit - 1));
