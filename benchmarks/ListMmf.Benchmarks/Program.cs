@@ -19,7 +19,8 @@ namespace ListMmf.Benchmarks;
 /// <item><c>csv-sample --rows N --out FILE</c>: writes a generated 3-column tick CSV (for the import benchmark and CI's round trip).</item>
 /// <item><c>csv-compare [--rows N] [--rounds R]</c>: import csv beside CsvHelper, Sylvan and DuckDB's read_csv on the same file, interleaved.</item>
 /// <item><c>duckdb-check --table DIR --parquet FILE [--samples N]</c>: DuckDB reads the Parquet file and must find the table's rows in it.</item>
-/// <item><c>peers [--rows N] [--rounds R] [--targets K] [--hours H] [--appends A] [--values V] [--json PATH] [--markdown PATH] [--svg PATH]</c>: ListMmf beside DuckDB, SQLite and RocksDB on the same ticks.</item>
+/// <item><c>peers [--rows N] [--rounds R] [--targets K] [--batches K,K,...] [--hours H] [--cold-lookups C] [--appends A] [--values V]
+/// [--json PATH] [--markdown PATH] [--svg PATH]</c>: ListMmf beside DuckDB, SQLite and RocksDB, each set up by its documentation, on the same ticks.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
@@ -126,13 +127,18 @@ public static class Program
 
     private static int RunPeers(ReadOnlySpan<string> args)
     {
-        CommandLine line = CommandLine.Parse("peers", args, ["--rows", "--rounds", "--targets", "--hours", "--appends", "--values", "--json", "--markdown", "--svg"]);
+        CommandLine line = CommandLine.Parse(
+            "peers",
+            args,
+            ["--rows", "--rounds", "--targets", "--batches", "--hours", "--cold-lookups", "--appends", "--values", "--json", "--markdown", "--svg"]);
         long rows = line.Count("--rows", 100_000_000, minimum: 3_600 * 3 * 2);
         return Peers.PeersCommand.Run(new Peers.PeersRequest(
             rows,
             (int)line.Count("--rounds", 5, minimum: 1),
             (int)line.Count("--targets", 10_000, minimum: 1),
+            Sizes("--batches", line.Text("--batches") ?? "1000,10000,100000"),
             (int)line.Count("--hours", 1_000, minimum: 1),
+            (int)line.Count("--cold-lookups", 20, minimum: 1),
             (int)Math.Min(int.MaxValue, line.Count("--appends", 1_000_000, minimum: 1)),
             (int)Math.Min(int.MaxValue / 1024, line.Count("--values", 1_000_000, minimum: 1)),
             line.Text("--json"),
@@ -143,11 +149,14 @@ public static class Program
     private static int RunIpc(ReadOnlySpan<string> args)
     {
         CommandLine line = CommandLine.Parse("ipc", args, ["--readers", "--seconds"]);
-        int[] readers = (line.Text("--readers") ?? "1,3,6,9,12").Split(',')
-            .Select(text => int.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out int n) && n > 0 ? n : throw new UsageException($"--readers takes counts such as 1,3,6; '{text}' is not one"))
-            .ToArray();
-        return IpcCommand.Run(readers, line.Count("--seconds", 5, minimum: 1));
+        return IpcCommand.Run(Sizes("--readers", line.Text("--readers") ?? "1,3,6,9,12"), line.Count("--seconds", 5, minimum: 1));
     }
+
+    /// <summary>A list of positive counts such as 1,3,6, or a usage error naming <paramref name="option"/>.</summary>
+    private static int[] Sizes(string option, string text) =>
+        text.Split(',')
+            .Select(item => int.TryParse(item, System.Globalization.CultureInfo.InvariantCulture, out int n) && n > 0 ? n : throw new UsageException($"{option} takes counts such as 1,3,6; '{item}' is not one"))
+            .ToArray();
 
     /// <summary>A reader process that <c>ipc</c> starts: KIND PATH EXPECTED MEAN_US SD_US SEED.</summary>
     private static int RunIpcReader(ReadOnlySpan<string> args)

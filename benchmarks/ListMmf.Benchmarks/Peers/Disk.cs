@@ -26,8 +26,10 @@ internal static class Disk
             // No du: fall back to the files' lengths.
         }
 
-        return File.Exists(path)
-            ? new FileInfo(path).Length
-            : new DirectoryInfo(path).EnumerateFiles("*", SearchOption.AllDirectories).Sum(file => file.Length);
+        return File.Exists(path) ? new FileInfo(path).Length : LengthBytes(path);
     }
+
+    /// <summary>The sum of the lengths of the files under <paramref name="folder"/>: what they hold, counting a preallocated file's unused tail.</summary>
+    public static long LengthBytes(string folder) =>
+        new DirectoryInfo(folder).EnumerateFiles("*", SearchOption.AllDirectories).Sum(file => file.Length);
 }

@@ -1,42 +1,83 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using DuckDB.NET.Data;
 
 namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>
-/// DuckDB, as its documentation recommends for this job: the CSV loaded with <c>read_csv</c> (types given) into a
-/// table in time order, so that every row group's min/max (zone map) prunes the scans of a time filter; prepared
-/// statements; a row's index is its <c>rowid</c> (insertion order). Batched lookups are one ASOF join against the
-/// targets.
+/// DuckDB set up as its documentation recommends for this job:
+/// <list type="bullet">
+/// <item>the CSV loaded with <c>read_csv</c> (types given) into a table in time order, so that every row group's
+/// min/max (zone map) prunes a time filter's scan;</item>
+/// <item>the first tick at or after T is <c>where time >= $1 limit 1</c>: with insertion order preserved (the
+/// default), a limit without an order by stops at the first qualifying row in table order, which is the first such
+/// tick; an <c>order by</c> would make it read every row of the qualifying row groups to sort them;</item>
+/// <item>batched lookups are an ASOF join against a stored table of the first row of each time (built once, as an
+/// index would be), not against a key computed over the whole table in every call;</item>
+/// <item>a row's index is its <c>rowid</c> (insertion order); prepared statements throughout;</item>
+/// <item>an append commits once: the commit syncs the write-ahead log, which makes the rows durable (a
+/// checkpoint would only rewrite them into the table file).</item>
+/// </list>
 /// </summary>
 internal sealed class DuckDbPeer(string folder) : IPeerStore
 {
     private DuckDBConnection? _connection;
+    private DuckDBCommand? _echo;
     private DuckDBCommand? _first;
     private DuckDBCommand? _turnover;
+    private DuckDBCommand? _count;
     private long _rows;
+    private long _firstsRows = -1;
 
     public string Name => "DuckDB";
 
+    public string Folder => folder;
+
     public bool HasBatch => true;
+
+    public bool HasQueryLanguage => true;
 
     private string DatabasePath => Path.Combine(folder, "ticks.duckdb");
 
     public long Load(string csv)
     {
         Directory.CreateDirectory(folder);
-        _connection = new DuckDBConnection($"DataSource={DatabasePath}");
-        _connection.Open();
+        Connect();
         Execute($"create table ticks as select * from read_csv('{Sql(csv)}', header = true, columns = {{'time': 'INTEGER', 'price': 'DOUBLE', 'size': 'INTEGER'}})");
-        Execute("checkpoint");
         _rows = Count();
-
-        // The first tick at or after T: the rows are in time order, so the smallest rowid whose time qualifies; the
-        // top-1 lets DuckDB stop at the first row group whose zone map holds it.
-        _first = Prepare("select rowid from ticks where time >= $1 order by time, rowid limit 1", 1);
-        _turnover = Prepare("select sum(price * size) from ticks where time >= $1 and time < $2", 2);
+        BuildFirsts();
+        Execute("checkpoint");
         return _rows;
+    }
+
+    public void Close()
+    {
+        _echo?.Dispose();
+        _first?.Dispose();
+        _turnover?.Dispose();
+        _count?.Dispose();
+        _connection?.Dispose();
+        _echo = _first = _turnover = _count = null;
+        _connection = null;
+    }
+
+    public void Open() => Connect();
+
+    /// <summary>Nothing: DuckDB's reads need no explicit transaction, and its default is a thread per core.</summary>
+    public IDisposable ReadScope() => NoScope.Instance;
+
+    /// <summary>Runs the queries inside the returned scope on one thread: what DuckDB costs where no core is spare.</summary>
+    public IDisposable OneThread()
+    {
+        Execute("set threads = 1");
+        return new Reset(this);
+    }
+
+    public long Echo(int value)
+    {
+        _echo!.Parameters[0].Value = value;
+        return (int)_echo.ExecuteScalar()!;
     }
 
     public long FirstAtOrAfter(int time)
@@ -47,6 +88,11 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
 
     public void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results)
     {
+        if (_firstsRows != _rows)
+        {
+            BuildFirsts();
+        }
+
         Execute("create or replace temp table targets (i integer, t integer)");
         using (DuckDBAppender append = _connection!.CreateAppender("targets"))
         {
@@ -56,14 +102,10 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
             }
         }
 
-        // ASOF takes, for each target, the row with the nearest key at or after it. Among equal times it may take any
-        // row, so the key is the time and the rowid in one bigint: the nearest key is the first row of the nearest time.
+        // ASOF takes, for each target, the nearest time at or after it; firsts holds each time's first row.
         results.Fill(_rows);
         using DuckDBCommand join = _connection.CreateCommand();
-        join.CommandText = """
-            select targets.i, ticks.rowid
-            from targets asof join (select (time::bigint << 32) + rowid as k, rowid from ticks) as ticks on ticks.k >= (targets.t::bigint << 32)
-            """;
+        join.CommandText = "select targets.i, firsts.row from targets asof join firsts on firsts.time >= targets.t";
         using DuckDBDataReader reader = join.ExecuteReader();
         while (reader.Read())
         {
@@ -78,6 +120,27 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
         return _turnover.ExecuteScalar() is double sum ? sum : 0;
     }
 
+    public HourVwap[] HourlyVwap()
+    {
+        using DuckDBCommand command = _connection!.CreateCommand();
+        command.CommandText = "select time // 3600 as hour, sum(price * size) / sum(size) from ticks group by hour order by hour";
+        using DuckDBDataReader reader = command.ExecuteReader();
+        var hours = new List<HourVwap>();
+        while (reader.Read())
+        {
+            hours.Add(new HourVwap(reader.GetInt32(0), reader.GetDouble(1)));
+        }
+
+        return hours.ToArray();
+    }
+
+    public long CountWhere(double price, int size)
+    {
+        _count!.Parameters[0].Value = price;
+        _count.Parameters[1].Value = size;
+        return (long)_count.ExecuteScalar()!;
+    }
+
     public void Append(TickRow[] rows)
     {
         using (DuckDBAppender append = _connection!.CreateAppender("ticks"))
@@ -88,18 +151,28 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
             }
         }
 
-        // The appender's close commits to the write-ahead log; the checkpoint writes the table file and syncs it.
-        Execute("checkpoint");
         _rows += rows.Length;
     }
 
     public long DiskBytes() => Disk.AllocatedBytes(folder);
 
-    public void Dispose()
+    public void Dispose() => Close();
+
+    private void Connect()
     {
-        _first?.Dispose();
-        _turnover?.Dispose();
-        _connection?.Dispose();
+        _connection = new DuckDBConnection($"DataSource={DatabasePath}");
+        _connection.Open();
+        _echo = Prepare("select $1::integer", 1);
+        _first = Prepare("select rowid from ticks where time >= $1 limit 1", 1);
+        _turnover = Prepare("select sum(price * size) from ticks where time >= $1 and time < $2", 2);
+        _count = Prepare("select count(*) from ticks where price >= $1 and size >= $2", 2);
+    }
+
+    /// <summary>The first row of each time, in time order: what the batched lookups' ASOF join runs against.</summary>
+    private void BuildFirsts()
+    {
+        Execute("create or replace table firsts as select time, min(rowid) as row from ticks group by time order by time");
+        _firstsRows = _rows;
     }
 
     private long Count()
@@ -130,4 +203,9 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
     }
 
     private static string Sql(string path) => path.Replace('\\', '/').Replace("'", "''", StringComparison.Ordinal);
+
+    private sealed class Reset(DuckDbPeer peer) : IDisposable
+    {
+        public void Dispose() => peer.Execute("reset threads");
+    }
 }

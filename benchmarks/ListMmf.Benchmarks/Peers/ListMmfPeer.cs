@@ -1,12 +1,14 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
-using System.Numerics;
-using System.Runtime.InteropServices;
 using ListMmf.Tool.Csv;
 
 namespace ListMmf.Benchmarks.Peers;
 
-/// <summary>ListMmf: a table folder loaded by <c>listmmf import csv</c>'s code; lookups on the time column's sorted list, sums over the column spans.</summary>
+/// <summary>
+/// ListMmf: a table folder loaded by <c>listmmf import csv</c>'s code; lookups on the time column's sorted list,
+/// sums and scans over the column spans (<see cref="ColumnMath"/>), each hour of the VWAP found by its lookups.
+/// </summary>
 internal sealed class ListMmfPeer(string folder) : IPeerStore
 {
     private TimeSeriesTable? _table;
@@ -14,16 +16,36 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     public string Name => "ListMmf";
 
+    public string Folder => folder;
+
     public bool HasBatch => true;
+
+    public bool HasQueryLanguage => false;
+
+    /// <summary>How long the last <see cref="Append"/>'s flush took, of its whole time: where an append's time goes.</summary>
+    public TimeSpan LastFlush { get; private set; }
 
     public long Load(string csv)
     {
         long rows = CsvImporter.Run(new ImportRequest(csv, folder, "time", TimeFormat.Unix, [("price", "double"), ("size", "int")], TicksTime: false, TimeSeriesOrder.AscendingOrEqual));
-        _table = TimeSeriesTable.Open(folder);
         // As a backtest opens its time files: populated at open, so that the first searches take no page faults.
-        _times = ListMmfTimeSeriesDateTimeSeconds.OpenRead(Path.Combine(folder, _table.Schema.Time.FileName), TimeSeriesOrder.AscendingOrEqual, ListMmfOptions.Default with { PopulateOnOpen = true }).Keys;
+        OpenTable(populate: true);
         return rows;
     }
+
+    public void Close()
+    {
+        _times?.Dispose();
+        _table?.Dispose();
+        _times = null;
+        _table = null;
+    }
+
+    public void Open() => OpenTable(populate: false);
+
+    public IDisposable ReadScope() => NoScope.Instance;
+
+    public long Echo(int value) => throw new NotSupportedException("ListMmf has no query language.");
 
     public long FirstAtOrAfter(int time) => _times!.LowerBound(time);
 
@@ -32,11 +54,44 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
     public double Turnover(int from, int to)
     {
         IndexRange rows = _times!.FindRange(from, to);
-        return Dot(_table!.Column<double>("price").AsSpan(rows), _table.Column<int>("size").AsSpan(rows));
+        return ColumnMath.Dot(Prices(rows), Sizes(rows));
     }
 
-    /// <summary>How long the last <see cref="Append"/>'s flush took, of its whole time: where an append's time goes.</summary>
-    public TimeSpan LastFlush { get; private set; }
+    public HourVwap[] HourlyVwap()
+    {
+        SortedListMmf<int> times = _times!;
+        var hours = new List<HourVwap>();
+        if (times.Count == 0)
+        {
+            return [];
+        }
+
+        int last = Hour(times[times.Count - 1]);
+        for (int hour = Hour(times[0]); hour <= last; hour++)
+        {
+            IndexRange rows = times.FindRange(hour * 3600, (hour + 1) * 3600);
+            if (rows.End > rows.Start)
+            {
+                ReadOnlySpan<int> sizes = Sizes(rows);
+                hours.Add(new HourVwap(hour, ColumnMath.Dot(Prices(rows), sizes) / ColumnMath.Sum(sizes)));
+            }
+        }
+
+        return hours.ToArray();
+    }
+
+    public long CountWhere(double price, int size)
+    {
+        long count = 0;
+        long rows = _table!.RowCount;
+        for (long start = 0; start < rows; start += ColumnMath.Chunk)
+        {
+            var chunk = new IndexRange(start, Math.Min(rows, start + ColumnMath.Chunk));
+            count += ColumnMath.CountAtLeast(Prices(chunk), price, Sizes(chunk), size);
+        }
+
+        return count;
+    }
 
     public void Append(TickRow[] rows)
     {
@@ -56,35 +111,18 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     public long DiskBytes() => Disk.AllocatedBytes(folder);
 
-    public void Dispose()
+    public void Dispose() => Close();
+
+    private static int Hour(int time) => (int)Math.Floor(time / 3600.0);
+
+    private ReadOnlySpan<double> Prices(IndexRange rows) => _table!.Column<double>("price").AsSpan(rows);
+
+    private ReadOnlySpan<int> Sizes(IndexRange rows) => _table!.Column<int>("size").AsSpan(rows);
+
+    private void OpenTable(bool populate)
     {
-        _times?.Dispose();
-        _table?.Dispose();
-    }
-
-    /// <summary>Sum of price times size, a vector of doubles at a time (sizes widened from int).</summary>
-    private static double Dot(ReadOnlySpan<double> prices, ReadOnlySpan<int> sizes)
-    {
-        var sum = Vector<double>.Zero;
-        int i = 0;
-        if (Vector.IsHardwareAccelerated)
-        {
-            ReadOnlySpan<Vector<double>> priceVectors = MemoryMarshal.Cast<double, Vector<double>>(prices);
-            ReadOnlySpan<Vector<int>> sizeVectors = MemoryMarshal.Cast<int, Vector<int>>(sizes);
-            for (int v = 0; v < sizeVectors.Length && (2 * v) + 1 < priceVectors.Length; v++)
-            {
-                Vector.Widen(sizeVectors[v], out Vector<long> low, out Vector<long> high);
-                sum += (priceVectors[2 * v] * Vector.ConvertToDouble(low)) + (priceVectors[(2 * v) + 1] * Vector.ConvertToDouble(high));
-                i += Vector<int>.Count;
-            }
-        }
-
-        double total = Vector.Sum(sum);
-        for (; i < prices.Length; i++)
-        {
-            total += prices[i] * sizes[i];
-        }
-
-        return total;
+        _table = TimeSeriesTable.Open(folder);
+        ListMmfOptions options = ListMmfOptions.Default with { PopulateOnOpen = populate };
+        _times = ListMmfTimeSeriesDateTimeSeconds.OpenRead(Path.Combine(folder, _table.Schema.Time.FileName), TimeSeriesOrder.AscendingOrEqual, options).Keys;
     }
 }

@@ -13,27 +13,39 @@ namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>What <c>peers</c> is asked to do.</summary>
 /// <param name="Rows">Ticks in the generated CSV.</param>
-/// <param name="Rounds">Interleaved rounds of the query operations.</param>
-/// <param name="Targets">Fresh random targets per round for the lookups.</param>
+/// <param name="Rounds">Interleaved rounds of the query operations, and of the cold lookups.</param>
+/// <param name="Targets">Fresh random targets per round for the single lookups.</param>
+/// <param name="Batches">The sizes of the batches of lookups, each fresh every round.</param>
 /// <param name="Hours">Random hours per round for the range aggregate.</param>
+/// <param name="ColdLookups">Lookups timed per store per round right after its pages were dropped.</param>
 /// <param name="Appends">Rows appended one at a time, then made durable.</param>
 /// <param name="Values">Values per size for the random value reads.</param>
-internal sealed record PeersRequest(long Rows, int Rounds, int Targets, int Hours, int Appends, int Values, string? Json, string? Markdown, string? Svg);
+internal sealed record PeersRequest(
+    long Rows,
+    int Rounds,
+    int Targets,
+    int[] Batches,
+    int Hours,
+    int ColdLookups,
+    int Appends,
+    int Values,
+    string? Json,
+    string? Markdown,
+    string? Svg);
 
 /// <summary>
-/// <c>peers</c>: ListMmf beside DuckDB, SQLite and RocksDB on the same generated ticks. Each store loads the same CSV
-/// (timed once), then answers the same lookups, batched lookups and range aggregates in interleaved rounds in a new
-/// random order each round (medians; a store gets at most <see cref="Budget"/> per operation per round, and the
-/// answers it gave are checked against ListMmf's, so a store too slow to finish is timed on fewer targets, never
-/// skipped); then each appends the same rows one at a time and makes them durable (timed once), and the disk each
-/// uses is measured. Any store that answers differently fails the command.
+/// <c>peers</c>: ListMmf beside DuckDB (default and one thread), SQLite and RocksDB, each set up as its own
+/// documentation recommends, on the same generated ticks. Each store loads the same CSV (timed once); then
+/// <see cref="QueryRounds"/> asks every store the same questions in interleaved rounds; then each store is closed,
+/// its pages dropped and reopened for cold lookups; then each appends the same rows one at a time and makes them
+/// durable (timed once), and the disk each uses is measured. Any store that answers differently fails the command.
 /// </summary>
 internal static class PeersCommand
 {
-    private static readonly TimeSpan Budget = TimeSpan.FromSeconds(3);
-
-    /// <summary>How long an operation runs untimed before its first timing: longer than the JIT's tiering delay and its background compilation.</summary>
-    internal static readonly TimeSpan WarmUp = TimeSpan.FromSeconds(1);
+    public const string Load = "Bulk load of the CSV";
+    public const string DiskUsed = "Disk used after the load";
+    public const string Cold = "First tick at or after T, cold (store reopened, its files' pages dropped)";
+    public const string Append = "Append one at a time, then durable";
 
     public static int Run(PeersRequest request)
     {
@@ -41,10 +53,11 @@ internal static class PeersCommand
         string root = BenchmarkFiles.FreshDirectory("peers");
         var results = new PeersResults(request);
         var failures = new List<string>();
+        var duckDb = new DuckDbPeer(Path.Combine(root, "duckdb"));
         IPeerStore[] stores =
         [
             new ListMmfPeer(Path.Combine(root, "listmmf")),
-            new DuckDbPeer(Path.Combine(root, "duckdb")),
+            duckDb,
             new SqlitePeer(Path.Combine(root, "sqlite")),
             new RocksDbPeer(Path.Combine(root, "rocksdb")),
         ];
@@ -54,74 +67,12 @@ internal static class PeersCommand
             int lastTime = TickCsvTime(request.Rows - 1);
             foreach (IPeerStore store in stores)
             {
-                Console.Error.WriteLine($"peers: loading {request.Rows:N0} rows into {store.Name}");
-                long start = Stopwatch.GetTimestamp();
-                long loaded = store.Load(csv);
-                double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
-                results.Add("Bulk load of the CSV", store.Name, seconds, $"{request.Rows / seconds / 1e6:N2} M rows/s", unit: "s");
-                Check(failures, loaded == request.Rows, $"{store.Name} loaded {loaded:N0} rows, not {request.Rows:N0}");
-                results.Add("Disk used after the load", store.Name, store.DiskBytes(), null, unit: "bytes");
+                LoadInto(store, csv, request.Rows, results, failures);
             }
 
-            var random = new SplitMix64(2024);
-            var order = new Random(17);
-            int[] sequence = Enumerable.Range(0, stores.Length).ToArray();
-            var single = stores.Select(_ => new List<double>()).ToArray();
-            var batched = stores.Select(_ => new List<double>()).ToArray();
-            var ranges = stores.Select(_ => new List<double>()).ToArray();
-            // Round 0 warms the JIT (its tiered compilation), the caches and each store's first-use costs; it is not counted.
-            for (int round = 0; round <= request.Rounds; round++)
-            {
-                // Fresh targets every round, over the whole time range and a little past both ends.
-                int[] targets = Enumerable.Range(0, request.Targets).Select(_ => firstTime - 10 + (int)(random.Next() % (ulong)(lastTime - firstTime + 20))).ToArray();
-                int[] hours = Enumerable.Range(0, request.Hours).Select(_ => firstTime + (int)(random.Next() % (ulong)Math.Max(1, lastTime - firstTime - 3600))).ToArray();
-                var expected = new long[targets.Length];
-                stores[0].FirstAtOrAfter(targets, expected);
-                double[] expectedSums = hours.Select(from => stores[0].Turnover(from, from + 3600)).ToArray();
-                order.Shuffle(sequence);
-                foreach (int s in sequence)
-                {
-                    IPeerStore store = stores[s];
-                    List<double> singles = round == 0 ? [] : single[s];
-                    List<double> batches = round == 0 ? [] : batched[s];
-                    List<double> sums = round == 0 ? [] : ranges[s];
-                    singles.Add(Timed(targets.Length, warmUp: round == 0, query: i =>
-                    {
-                        long found = store.FirstAtOrAfter(targets[i]);
-                        if (found != expected[i])
-                        {
-                            failures.Add($"{store.Name}: the first tick at or after {targets[i]} is row {found:N0}, ListMmf says {expected[i]:N0}");
-                        }
-                    }));
-                    if (store.HasBatch)
-                    {
-                        var found = new long[targets.Length];
-                        long start = Stopwatch.GetTimestamp();
-                        store.FirstAtOrAfter(targets, found);
-                        batches.Add(Stopwatch.GetElapsedTime(start).TotalNanoseconds / targets.Length);
-                        int wrong = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != expected[i], -1);
-                        Check(failures, wrong < 0, wrong < 0 ? "" : $"{store.Name} batched: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, ListMmf says {expected[wrong]:N0}");
-                    }
-
-                    sums.Add(Timed(hours.Length, warmUp: round == 0, query: i =>
-                    {
-                        double sum = store.Turnover(hours[i], hours[i] + 3600);
-                        if (sum != expectedSums[i])
-                        {
-                            failures.Add($"{store.Name}: sum(price * size) over the hour from {hours[i]} is {sum}, ListMmf says {expectedSums[i]}");
-                        }
-                    }));
-                }
-
-                Console.Error.WriteLine($"peers: round {round} of {request.Rounds} done");
-            }
-
-            for (int s = 0; s < stores.Length; s++)
-            {
-                results.Add("First tick at or after T", stores[s].Name, Medians.Of(single[s]), null, unit: "ns");
-                results.Add("Batched lookups, per lookup", stores[s].Name, stores[s].HasBatch ? Medians.Of(batched[s]) : null, stores[s].HasBatch ? null : "no batch API", unit: "ns");
-                results.Add("Range aggregate, one hour", stores[s].Name, Medians.Of(ranges[s]), null, unit: "ns");
-            }
+            IPeerQueries[] queries = [stores[0], duckDb, new DuckDbOneThread(duckDb), stores[2], stores[3]];
+            new QueryRounds(request, queries, failures).Run(firstTime, lastTime, results);
+            ColdLookups(request, stores, firstTime, lastTime, results, failures);
 
             TickRow[] appended = AppendRows(request.Appends, lastTime);
             foreach (IPeerStore store in stores)
@@ -131,7 +82,7 @@ internal static class PeersCommand
                 store.Append(appended);
                 double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
                 string flush = store is ListMmfPeer ours ? $", of which the flush {ours.LastFlush.TotalSeconds:N3} s" : "";
-                results.Add("Append one at a time, then durable", store.Name, seconds, $"{appended.Length / seconds / 1e6:N2} M rows/s{flush}", unit: "s");
+                results.Add(Append, store.Name, seconds, $"{appended.Length / seconds / 1e6:N2} M rows/s{flush}", unit: "s");
                 long after = store.FirstAtOrAfter(appended[^1].Time + 1);
                 Check(failures, after == request.Rows + appended.Length, $"{store.Name} holds {after:N0} rows after the append, not {request.Rows + appended.Length:N0}");
             }
@@ -163,6 +114,72 @@ internal static class PeersCommand
         }
     }
 
+    private static void LoadInto(IPeerStore store, string csv, long rows, PeersResults results, List<string> failures)
+    {
+        Console.Error.WriteLine($"peers: loading {rows:N0} rows into {store.Name}");
+        long start = Stopwatch.GetTimestamp();
+        long loaded = store.Load(csv);
+        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        results.Add(Load, store.Name, seconds, $"{rows / seconds / 1e6:N2} M rows/s", unit: "s");
+        Check(failures, loaded == rows, $"{store.Name} loaded {loaded:N0} rows, not {rows:N0}");
+        results.Add(DiskUsed, store.Name, store.DiskBytes(), $"files' lengths {Disk.LengthBytes(store.Folder) / 1e6:N0} MB", unit: "bytes");
+    }
+
+    /// <summary>
+    /// Per round, each store in a new random order is closed, its files' pages dropped (<see cref="PageCache"/>) and
+    /// opened again; then the mean of its next <see cref="PeersRequest.ColdLookups"/> lookups of fresh targets is
+    /// timed. The open is not timed.
+    /// </summary>
+    private static void ColdLookups(PeersRequest request, IPeerStore[] stores, int firstTime, int lastTime, PeersResults results, List<string> failures)
+    {
+        if (!PageCache.CanDrop)
+        {
+            foreach (IPeerStore store in stores)
+            {
+                results.Add(Cold, store.Name, null, "not measured: pages are dropped on Linux only", unit: "ns");
+            }
+
+            return;
+        }
+
+        var random = new SplitMix64(31);
+        var order = new Random(31);
+        var timings = stores.Select(_ => new List<Timing>()).ToArray();
+        int[] sequence = Enumerable.Range(0, stores.Length).ToArray();
+        for (int round = 0; round < request.Rounds; round++)
+        {
+            int[] targets = QueryRounds.Targets(random, request.ColdLookups, firstTime, lastTime);
+            var expected = new long[targets.Length];
+            stores[0].FirstAtOrAfter(targets, expected);
+            order.Shuffle(sequence);
+            foreach (int s in sequence)
+            {
+                IPeerStore store = stores[s];
+                store.Close();
+                PageCache.Drop(store.Folder);
+                store.Open();
+                var found = new long[targets.Length];
+                timings[s].Add(Timing.Once(targets.Length, () =>
+                {
+                    for (int i = 0; i < targets.Length; i++)
+                    {
+                        found[i] = store.FirstAtOrAfter(targets[i]);
+                    }
+                }));
+                int wrong = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != expected[i], -1);
+                Check(failures, wrong < 0, wrong < 0 ? "" : $"{store.Name} cold: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, ListMmf says {expected[wrong]:N0}");
+            }
+
+            Console.Error.WriteLine($"peers: cold round {round + 1} of {request.Rounds} done");
+        }
+
+        for (int s = 0; s < stores.Length; s++)
+        {
+            Timing median = Timing.Median(timings[s]);
+            results.Add(Cold, stores[s].Name, median.WallNanoseconds, $"CPU {PeersResults.Format(median.CpuNanoseconds, "ns")}", unit: "ns");
+        }
+    }
+
     /// <summary>The generated CSV of <paramref name="rows"/> ticks, made once and kept beside the reference dataset.</summary>
     private static string EnsureCsv(long rows)
     {
@@ -185,42 +202,6 @@ internal static class PeersCommand
     /// <summary>Rows after the CSV's last, three a second, for the append.</summary>
     private static TickRow[] AppendRows(int count, int lastTime) =>
         Enumerable.Range(0, count).Select(i => new TickRow(lastTime + 1 + (i / 3), 4500 + ((i % 400) * 0.25), (i % 97) + 1)).ToArray();
-
-    /// <summary>
-    /// Runs <paramref name="query"/> on 0, 1, ... until <paramref name="count"/> or <see cref="Budget"/>; returns nanoseconds per query.
-    /// In the warm-up round it first runs it over and over for <see cref="WarmUp"/>, so that the JIT's tiered
-    /// compilation has replaced the first, unoptimised code of this store's path before anything is timed.
-    /// </summary>
-    private static double Timed(int count, Action<int> query, bool warmUp)
-    {
-        if (warmUp)
-        {
-            Warm(count, query);
-        }
-
-        long start = Stopwatch.GetTimestamp();
-        int done = 0;
-        while (done < count)
-        {
-            query(done++);
-            if ((done & 15) == 0 && Stopwatch.GetElapsedTime(start) > Budget)
-            {
-                break;
-            }
-        }
-
-        return Stopwatch.GetElapsedTime(start).TotalNanoseconds / done;
-    }
-
-    /// <summary>Runs <paramref name="query"/> over and over for <see cref="WarmUp"/>.</summary>
-    internal static void Warm(int count, Action<int> query)
-    {
-        long start = Stopwatch.GetTimestamp();
-        for (int i = 0; Stopwatch.GetElapsedTime(start) < WarmUp; i = (i + 1) % count)
-        {
-            query(i);
-        }
-    }
 
     private static void Check(List<string> failures, bool condition, string failure)
     {

@@ -1,0 +1,41 @@
+using System;
+using System.IO;
+using System.Runtime.InteropServices;
+
+namespace ListMmf.Benchmarks.Peers;
+
+/// <summary>
+/// Drops a closed store's files from the page cache, so that its next reads come from the disk: each file is synced
+/// (dirty pages cannot be dropped), then <c>posix_fadvise(POSIX_FADV_DONTNEED)</c> is called on all of it. Linux only;
+/// pages still mapped by a process stay, which is why a store is closed first.
+/// </summary>
+internal static partial class PageCache
+{
+    private const int DontNeed = 4;
+
+    public static bool CanDrop => OperatingSystem.IsLinux();
+
+    /// <summary>Drops every file under <paramref name="folder"/>; returns how many bytes of files it dropped.</summary>
+    public static long Drop(string folder)
+    {
+        long bytes = 0;
+        foreach (string path in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories))
+        {
+            using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
+            file.Flush(flushToDisk: true);
+            int error = PosixFadvise((int)file.SafeFileHandle.DangerousGetHandle(), 0, 0, DontNeed);
+            if (error != 0)
+            {
+                throw new IOException($"posix_fadvise(DONTNEED) of '{path}' failed with errno {error}.");
+            }
+
+            bytes += file.Length;
+        }
+
+        return bytes;
+    }
+
+    // posix_fadvise returns the error number rather than setting errno.
+    [LibraryImport("libc", EntryPoint = "posix_fadvise")]
+    private static partial int PosixFadvise(int fd, long offset, long length, int advice);
+}
