@@ -28,6 +28,7 @@ internal static class Cli
             SearchCommand.Create(output),
             ImportCommand.Create(output),
             ExportCommand.Create(output),
+            CompactCommand.Create(output),
         };
 
         ParseResult parse = root.Parse(args);

@@ -62,6 +62,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     private bool _disposed;
 
+    /// <summary>Whether this list lowered its count (a <see cref="Truncate"/>) since it was opened or last moved to a new file.</summary>
+    private bool _lowered;
+
     /// <summary>
     /// Opens the ListMmf file at <paramref name="path"/>, creating it when opened for writing and missing.
     /// </summary>
@@ -291,6 +294,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             ThrowHelper.ArgumentOutOfRange(nameof(newCount), newCount, $"The new count must be at least 0 and at most Count ({count:N0}).");
         }
 
+        _lowered |= newCount < count;
         Volatile.Write(ref *_count, newCount);
     }
 
@@ -321,13 +325,57 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             return;
         }
 
+        ReplaceWithItems("truncate the beginning of", $"the {total - count:N0} items after the first {count:N0}", count, total);
+    }
+
+    /// <summary>
+    /// Gives the file's unused space back to the file system: <see cref="Capacity"/> becomes <see cref="Count"/>
+    /// (the file's length rounded up to 64 KiB), for a file that is complete, such as an import's. Appending
+    /// afterwards grows the file again. Readers in any process keep working: none ever reads past the published
+    /// items, and on Linux and macOS the file is cut where it is.
+    /// </summary>
+    /// <remarks>
+    /// <para>Where a mapped file cannot be cut (Windows, or the <see cref="MappingBackend.MemoryMappedFile"/>
+    /// backend), and after this list lowered its count with <see cref="Truncate"/> (a reader may still hold a span
+    /// or an enumerator over the dropped items, which would then read past the end of the file and die of SIGBUS),
+    /// the items are written into a new file of exactly that length instead, which replaces this one as
+    /// <see cref="TruncateBeginning"/>'s does: readers move to it the same way, and what they held stays mapped.</para>
+    /// <para>The new length is durable with the next <see cref="Flush"/>; a crash before it leaves the longer file,
+    /// which is just as valid.</para>
+    /// </remarks>
+    /// <exception cref="NotSupportedException">The list was opened read-only.</exception>
+    /// <exception cref="ListMmfException">The file could not be cut or replaced; the list is unchanged.</exception>
+    public void TrimExcess()
+    {
+        ThrowIfNotWritable();
+        long count = Count;
+        long length = ListMmfStorage.LengthFor(count, sizeof(T), nameof(count));
+        ListMmfStorage storage = _file.Current;
+        if (length >= storage.Length)
+        {
+            return;
+        }
+
+        if (storage.CanShrinkInPlace && !_lowered)
+        {
+            storage.Shrink(length);
+            UpdatePointers();
+            return;
+        }
+
+        ReplaceWithItems("give back the unused space of", $"its {count:N0} items", 0, count);
+    }
+
+    /// <summary>Replaces the file with a new one holding the items <c>[start, end)</c>; see <see cref="TruncateBeginning"/>.</summary>
+    private void ReplaceWithItems(string action, string items, long start, long end)
+    {
         int generation = _file.Generation;
         try
         {
             _file.Replace(
-                "truncate the beginning of",
-                $"the {total - count:N0} items after the first {count:N0}",
-                temporary => WriteItems(temporary, count, total),
+                action,
+                items,
+                temporary => WriteItems(temporary, start, end),
                 target => ListMmfStorage.Open<T>(target, writable: true, _options, DataType, requireDataType: true, WriterOpening.LockHeld));
         }
         finally
@@ -338,6 +386,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
                 Repoint();
             }
         }
+
+        // No reader maps the new file past its items yet.
+        _lowered &= _file.Generation == generation;
     }
 
     /// <summary>A replacement's new file at <paramref name="temporary"/>: the items <c>[start, end)</c>, made durable.</summary>

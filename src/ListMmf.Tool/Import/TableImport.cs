@@ -136,9 +136,18 @@ internal sealed class TableImport : IDisposable
         _table.AddRows(seconds[..count]);
     }
 
-    /// <summary>Flushes the rows to the device; from here on, disposing keeps them.</summary>
+    /// <summary>
+    /// Gives the column files' unused space back, then flushes the rows to the device; from here on, disposing keeps
+    /// them. A table that was there before is trimmed only where its files can be cut in place: on Windows that
+    /// would copy every column the import appended to.
+    /// </summary>
     public void Complete()
     {
+        if (_created is not null || !OperatingSystem.IsWindows())
+        {
+            _table.TrimExcess();
+        }
+
         _table.Flush();
         _completed = true;
     }

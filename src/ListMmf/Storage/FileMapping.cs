@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.IO;
 using System.Threading;
 
@@ -55,6 +56,36 @@ internal abstract unsafe class FileMapping : IDisposable
             StoragePlatform.Restore(File, oldLength);
             throw;
         }
+    }
+
+    /// <summary>
+    /// Whether <see cref="Shrink"/> may cut the file while it stays mapped: true where the mapping reaches past the
+    /// file's end and no page past the end is ever touched; false where the system refuses to cut a mapped file
+    /// (Windows) or a view must match the file.
+    /// </summary>
+    public abstract bool CanShrinkInPlace { get; }
+
+    /// <summary>
+    /// Cuts the file to <paramref name="newLength"/> bytes, which the owner guarantees hold every published byte.
+    /// Other processes' mappings stay valid: they never read past the published items either.
+    /// </summary>
+    /// <exception cref="ListMmfException">The file system refused; the file keeps its length.</exception>
+    public void Shrink(long newLength)
+    {
+        Debug.Assert(CanShrinkInPlace && newLength <= Length, "Shrink needs a backend that can and a shorter length.");
+        try
+        {
+            File.SetLength(newLength);
+        }
+        catch (IOException exception)
+        {
+            throw new ListMmfException(
+                Path,
+                $"could not give back the file's unused space (cutting it from {Length:N0} to {newLength:N0} bytes): {exception.Message}",
+                exception);
+        }
+
+        Length = newLength;
     }
 
     /// <summary>

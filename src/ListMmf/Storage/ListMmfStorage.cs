@@ -263,6 +263,13 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
+    /// <summary>Whether <see cref="Shrink"/> can cut this file where it is, while mapped (see <see cref="FileMapping.CanShrinkInPlace"/>).</summary>
+    public bool CanShrinkInPlace => _mapping.CanShrinkInPlace;
+
+    /// <summary>Cuts the file to <paramref name="length"/> bytes, which hold every published item.</summary>
+    /// <exception cref="ListMmfException">The file system refused; the file keeps its length.</exception>
+    public void Shrink(long length) => _mapping.Shrink(length);
+
     /// <summary>
     /// What the options ask for once the list is open and its published items end at byte <paramref name="end"/>:
     /// the spare capacity after it faulted in writable (<see cref="ListMmfOptions.PrefaultCapacity"/>), the items

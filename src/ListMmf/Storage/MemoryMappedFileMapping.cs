@@ -26,6 +26,9 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
         Length = Cover(Length);
     }
 
+    /// <summary>False: Windows refuses to cut a file that a view maps, and this instance keeps every view it made.</summary>
+    public override bool CanShrinkInPlace => false;
+
     /// <summary>
     /// Flushes the range through every view kept, each over its part of the range: after growth, pages may have been
     /// dirtied through an earlier view, and on Windows a view's dirty pages are written by flushing that view.

@@ -26,6 +26,9 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         Reserve(Length);
     }
 
+    /// <inheritdoc/>
+    public override bool CanShrinkInPlace => true;
+
     /// <summary>
     /// msync through the current reservation only: on Linux and macOS the page cache is shared by every mapping of
     /// the file, so pages dirtied through an earlier reservation are written back by it too.

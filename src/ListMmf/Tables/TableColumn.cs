@@ -40,6 +40,9 @@ public abstract class TableColumn
 
     internal abstract void Flush();
 
+    /// <summary>Gives the column file's unused space back; see <see cref="ListMmf{T}.TrimExcess"/>.</summary>
+    internal abstract void TrimExcess();
+
     internal abstract void Verify();
 
     internal abstract void Dispose();
@@ -168,6 +171,8 @@ public sealed class TableColumn<T> : TableColumn
     internal override void TrimTo(long rows) => _list.Truncate(rows);
 
     internal override void Flush() => _list.Flush();
+
+    internal override void TrimExcess() => _list.TrimExcess();
 
     internal override void Verify() => _list.Verify();
 

@@ -371,6 +371,22 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     /// <summary>
+    /// Gives every column file's unused space back (see <see cref="ListMmf{T}.TrimExcess"/>), for a table that is
+    /// complete, such as an import's: each file then takes what its values take, rounded up to 64 KiB. Adding rows
+    /// afterwards grows the files again; readers keep working throughout.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The table was opened read-only.</exception>
+    /// <exception cref="ListMmfException">A column's file could not be cut or replaced (the message names it).</exception>
+    public void TrimExcess()
+    {
+        ThrowIfReadOnly();
+        foreach (TableColumn column in _columns)
+        {
+            column.TrimExcess();
+        }
+    }
+
+    /// <summary>
     /// Checks every column's file as <see cref="ListMmf{T}.Verify()"/> does, the order of the time column, and that
     /// every value column holds a value for every published row.
     /// </summary>

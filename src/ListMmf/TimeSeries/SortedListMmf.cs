@@ -127,6 +127,9 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         }
     }
 
+    /// <inheritdoc cref="ListMmf{T}.TrimExcess"/>
+    public void TrimExcess() => List.TrimExcess();
+
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
     public void Truncate(long newCount)
     {

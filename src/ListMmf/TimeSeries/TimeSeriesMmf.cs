@@ -199,6 +199,9 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
     public void Truncate(long newCount) => Keys.Truncate(newCount);
 
+    /// <inheritdoc cref="ListMmf{T}.TrimExcess"/>
+    public void TrimExcess() => Keys.TrimExcess();
+
     /// <inheritdoc cref="ListMmf{T}.TruncateBeginning"/>
     public void TruncateBeginning(long count) => Keys.TruncateBeginning(count);
 

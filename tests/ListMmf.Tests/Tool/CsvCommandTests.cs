@@ -58,6 +58,59 @@ public sealed class CsvCommandTests : IDisposable
     }
 
     [Fact]
+    public void AnImportedTablesFilesTakeWhatTheirValuesTakeRoundedUpTo64KiB()
+    {
+        Assert.Equal(0, Import(Csv(Rows(300_000, perSecond: 3)), "--order", "ascending-or-equal").ExitCode);
+
+        Assert.Equal(LengthFor(300_000, sizeof(int)), new FileInfo(Path.Combine(Table, "time.mmf")).Length);
+        Assert.Equal(LengthFor(300_000, sizeof(double)), new FileInfo(Path.Combine(Table, "price.mmf")).Length);
+        Assert.Equal(LengthFor(300_000, sizeof(int)), new FileInfo(Path.Combine(Table, "size.mmf")).Length);
+    }
+
+    [Fact]
+    public void CompactGivesBackATablesUnusedSpaceAndKeepsItsRows()
+    {
+        var schema = new TimeSeriesTableSchema("time").Add<double>("price");
+        using (TimeSeriesTable table = TimeSeriesTable.Create(Table, schema))
+        {
+            for (int i = 0; i < 100_000; i++)
+            {
+                table.Column<double>("price").Add(i);
+                table.AddRow(new DateTime(2024, 1, 2).AddSeconds(i));
+            }
+        }
+
+        long before = new FileInfo(Path.Combine(Table, "price.mmf")).Length;
+        ToolResult compact = ToolRunner.Run("compact", Table);
+
+        Assert.Equal(0, compact.ExitCode);
+        Assert.True(before > LengthFor(100_000, sizeof(double)), $"price.mmf was {before:N0} bytes: nothing to give back");
+        Assert.Equal(LengthFor(100_000, sizeof(double)), new FileInfo(Path.Combine(Table, "price.mmf")).Length);
+        Assert.Contains(" -> ", compact.Output);
+        Assert.Equal(0, ToolRunner.Run("verify", Table).ExitCode);
+        using TimeSeriesTable reopened = TimeSeriesTable.Open(Table, FileAccess.Read);
+        Assert.Equal(99_999, reopened.Column<double>("price")[99_999]);
+    }
+
+    [Fact]
+    public void CompactOfAFileOfBitsIsRefusedByName()
+    {
+        string bits = _directory.File("flags.bt");
+        using (var list = new ListMmfBitArray(bits))
+        {
+            list.Add(true);
+        }
+
+        ToolResult compact = ToolRunner.Run("compact", bits);
+
+        Assert.Equal(1, compact.ExitCode);
+        Assert.True(compact.IsOneErrorLine, compact.Error);
+        Assert.Contains("holds bits", compact.Error);
+    }
+
+    private static long LengthFor(long count, int itemSize) => (16 + (count * itemSize) + 65535) / 65536 * 65536;
+
+    [Fact]
     public void ImportedRowsAreTheTablesRows()
     {
         Import(Csv(Rows(10)));
