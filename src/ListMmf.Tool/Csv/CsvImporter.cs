@@ -26,77 +26,46 @@ internal sealed record ImportRequest(
     TimeSeriesOrder? Order);
 
 /// <summary>
-/// Imports CSV rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>: CsvHelper finds the
-/// fields (BOM, quotes, any line ends), each is parsed straight from its UTF-8 bytes into a batch per column. A bad
-/// row stops the import with its line and column named, and the import is taken back.
+/// Imports CSV rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>. A plain file is parsed on
+/// every core (<see cref="ParallelCsvImport"/>); a gzip file, and a file from its first quote or lone '\r' on, by
+/// CsvHelper on one thread, which finds the fields by the full rules (BOM, quotes, any line ends). Each field is parsed
+/// straight from its UTF-8 bytes into a batch per column. A bad row stops the import with its line and column named,
+/// the first in file order whichever reader met it, and the import is taken back.
 /// </summary>
 internal static class CsvImporter
 {
     private const int Batch = 1 << 16;
 
     /// <summary>Runs the import; returns the rows added. <paramref name="progress"/> gets the bytes read so far and the file's length.</summary>
-    public static long Run(ImportRequest request, Action<long, long>? progress = null)
+    /// <param name="request">What to import.</param>
+    /// <param name="progress">Told the bytes read so far and the file's length.</param>
+    /// <param name="chunkBytes">The size of the parts a plain file is cut into for the cores (small in tests, to make many).</param>
+    public static long Run(ImportRequest request, Action<long, long>? progress = null, int chunkBytes = ParallelCsvImport.DefaultChunkBytes)
     {
         using var file = new FileStream(request.Csv, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
-        using Stream input = IsGzip(file) ? new CheckedGzipStream(file) : file;
-        var options = new CsvReaderOptions
-        {
-            Separator = ',',
-            TrackLineNumbers = true,
-            MalformedData = CsvMalformedDataHandling.Throw,
-            TrimWhitespace = false,
-        };
-        using var reader = CsvReader.Create(input, options, leaveOpen: true);
-        string[] header = Header(request, reader);
-        int timeField = FieldOf(request, header, request.TimeColumn);
-        ColumnSink[] sinks = request.Columns.Select(column => ColumnSink.For(
-            column.Name,
-            FieldOf(request, header, column.Name),
-            ColumnSink.DataTypeOf(column.Name, column.Type),
-            Batch)).ToArray();
-        int fieldsNeeded = sinks.Select(sink => sink.Field).Append(timeField).Max() + 1;
-        var target = new ImportTarget(
-            request.Csv,
-            request.Output,
-            request.TimeColumn,
-            request.Columns.Select(c => (c.Name, ColumnSink.DataTypeOf(c.Name, c.Type))).ToList(),
-            request.TicksTime,
-            request.Order);
-        var times = new long[Batch];
+        bool gzip = IsGzip(file);
+        using Stream input = gzip ? new CheckedGzipStream(file) : file;
+        using var reader = CsvReader.Create(input, Options(hasHeader: true), leaveOpen: true);
+        var layout = new CsvLayout(request, Header(request, reader));
         TableImport? import = null;
         long line = 1;
         try
         {
-            TimeFormat? format = request.TimeFormat;
-            int pending = 0;
-            while (reader.Read())
+            using ParallelCsvImport? parallel = gzip ? null : ParallelCsvImport.TryPlan(file.SafeFileHandle, layout, request.TimeFormat, chunkBytes);
+            if (parallel is null)
             {
-                line = reader.LineNumber;
-                if (reader.FieldCount < fieldsNeeded)
+                ReadRows(layout, reader, 0, request.TimeFormat, ref import, ref line, () => progress?.Invoke(file.Position, file.Length));
+            }
+            else
+            {
+                import = TableImport.Open(layout.Target, ticksIfNew: parallel.Format.HasSubSeconds);
+                if (parallel.Run(import, progress is null ? null : done => progress(done, file.Length)) is (long offset, long lines))
                 {
-                    throw Row(request, line, $"has {reader.FieldCount} field{(reader.FieldCount == 1 ? "" : "s")}; " +
-                        $"the columns imported need {fieldsNeeded}");
-                }
-
-                ReadOnlySpan<byte> text = reader.GetSpan(timeField);
-                format ??= TimeFormat.Detect(text);
-                import ??= TableImport.Open(target, ticksIfNew: format.HasSubSeconds);
-                times[pending] = Time(request, import, format, text, line);
-                foreach (ColumnSink sink in sinks)
-                {
-                    ReadOnlySpan<byte> value = reader.GetSpan(sink.Field);
-                    if (!sink.TryParse(value, pending))
-                    {
-                        throw Row(request, line, $"column '{sink.Name}': '{Encoding.UTF8.GetString(value)}' is not a " +
-                            $"{request.Columns[Array.IndexOf(sinks, sink)].Type}");
-                    }
-                }
-
-                if (++pending == Batch)
-                {
-                    import.Publish(sinks, times, pending);
-                    pending = 0;
-                    progress?.Invoke(file.Position, file.Length);
+                    using var rest = new FileStream(request.Csv, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1);
+                    rest.Position = offset;
+                    using var restReader = CsvReader.Create(rest, Options(hasHeader: false), leaveOpen: true);
+                    Action reported = () => progress?.Invoke(offset + rest.Position, file.Length);
+                    ReadRows(layout, restReader, lines, parallel.Format, ref import, ref line, reported);
                 }
             }
 
@@ -105,7 +74,6 @@ internal static class CsvImporter
                 return 0;
             }
 
-            import.Publish(sinks, times, pending);
             import.Complete();
             progress?.Invoke(file.Length, file.Length);
             return import.Added;
@@ -123,6 +91,63 @@ internal static class CsvImporter
         {
             import?.Dispose();
         }
+    }
+
+    private static CsvReaderOptions Options(bool hasHeader) => new()
+    {
+        Separator = ',',
+        HasHeader = hasHeader,
+        TrackLineNumbers = true,
+        MalformedData = CsvMalformedDataHandling.Throw,
+        TrimWhitespace = false,
+    };
+
+    /// <summary>
+    /// Reads the rows <paramref name="reader"/> gives, lines numbered after <paramref name="linesBefore"/>, into the
+    /// import (opened at the first row), publishing a batch at a time; the last batch is published too.
+    /// </summary>
+    private static void ReadRows(
+        CsvLayout layout,
+        CsvReader reader,
+        long linesBefore,
+        TimeFormat? format,
+        ref TableImport? import,
+        ref long line,
+        Action progress)
+    {
+        ColumnSink[] sinks = layout.NewSinks(Batch);
+        var times = new long[Batch];
+        int pending = 0;
+        while (reader.Read())
+        {
+            line = linesBefore + reader.LineNumber;
+            if (reader.FieldCount < layout.FieldsNeeded)
+            {
+                throw layout.Row(line, layout.FieldCountProblem(reader.FieldCount));
+            }
+
+            ReadOnlySpan<byte> text = reader.GetSpan(layout.TimeField);
+            format ??= TimeFormat.Detect(text);
+            import ??= TableImport.Open(layout.Target, ticksIfNew: format.HasSubSeconds);
+            times[pending] = Time(layout, import, format, text, line);
+            for (int c = 0; c < sinks.Length; c++)
+            {
+                ReadOnlySpan<byte> value = reader.GetSpan(sinks[c].Field);
+                if (!sinks[c].TryParse(value, pending))
+                {
+                    throw layout.Row(line, layout.ValueProblem(c, value));
+                }
+            }
+
+            if (++pending == Batch)
+            {
+                import.Publish(sinks, times, pending);
+                pending = 0;
+                progress();
+            }
+        }
+
+        import?.Publish(sinks, times, pending);
     }
 
     private static string[] Header(ImportRequest request, CsvReader reader)
@@ -149,24 +174,16 @@ internal static class CsvImporter
     }
 
     /// <summary>The row's time as ticks, checked against the time column's resolution and the order.</summary>
-    private static long Time(ImportRequest request, TableImport import, TimeFormat format, ReadOnlySpan<byte> text, long line)
+    private static long Time(CsvLayout layout, TableImport import, TimeFormat format, ReadOnlySpan<byte> text, long line)
     {
         if (!format.TryParse(text, out long ticks, out string? problem))
         {
-            throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' {problem}");
+            throw layout.Row(line, CsvLayout.TimeProblem(text, problem!));
         }
 
         return import.TimeProblem(ticks) is { } wrong
-            ? throw Row(request, line, $"time '{Encoding.UTF8.GetString(text)}' {wrong}")
+            ? throw layout.Row(line, CsvLayout.TimeProblem(text, wrong))
             : ticks;
-    }
-
-    private static int FieldOf(ImportRequest request, string[] header, string name)
-    {
-        int field = Array.IndexOf(header, name);
-        return field >= 0
-            ? field
-            : throw new DataException($"'{request.Csv}': the header has no column '{name}'; its columns are {string.Join(", ", header)}.");
     }
 
     private static bool IsGzip(FileStream file)
@@ -176,7 +193,4 @@ internal static class CsvImporter
         file.Position = 0;
         return read == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     }
-
-    private static DataException Row(ImportRequest request, long line, string problem) =>
-        new($"'{request.Csv}' line {line:N0}: {problem}. Nothing was imported.");
 }

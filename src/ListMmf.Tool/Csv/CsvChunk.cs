@@ -1,0 +1,204 @@
+using System;
+using System.Buffers;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Tool.Csv;
+
+/// <summary>
+/// A part of a CSV file that holds whole lines, parsed on a worker thread by the simple rules of a file without
+/// quotes (a line ends at '\n', a '\r' before it is dropped, fields end at ','); the rows go into batches, and the
+/// first bad row stops the parse with its refusal. A line with a quote or a lone '\r' needs CsvHelper's full rules:
+/// the chunk says so, and the import reads on from its start with them.
+/// </summary>
+internal sealed class CsvChunk(int index, long start, long end)
+{
+    private byte[]? _bytes;
+
+    public int Index { get; } = index;
+
+    /// <summary>The file offset of the chunk's first byte: the start of a line.</summary>
+    public long Start { get; } = start;
+
+    /// <summary>The file offset just past the chunk's last line.</summary>
+    public long End { get; } = end;
+
+    /// <summary>The physical lines the parse went through, the refused one included.</summary>
+    public int Lines { get; private set; }
+
+    public List<CsvBatch> Batches { get; } = [];
+
+    /// <summary>The first row refused, or null.</summary>
+    public CsvRowError? Error { get; private set; }
+
+    /// <summary>Whether a line of the chunk needs CsvHelper's rules (a quote or a lone '\r'); then nothing of it was kept.</summary>
+    public bool NeedsCsvRules { get; private set; }
+
+    /// <summary>What stopped the worker (an I/O error), for the importing thread to throw.</summary>
+    public Exception? Failure { get; set; }
+
+    /// <summary>Set once the chunk is parsed (or failed).</summary>
+    public ManualResetEventSlim Done { get; } = new();
+
+    /// <summary>Whether <see cref="Release"/> has given its memory back.</summary>
+    public bool IsReleased { get; private set; }
+
+    private int Length => (int)(End - Start);
+
+    /// <summary>Reads the chunk's bytes and parses them into batches from <paramref name="rent"/>.</summary>
+    public void Parse(SafeFileHandle file, CsvLayout layout, TimeFormat format, Func<CsvBatch> rent)
+    {
+        _bytes = ArrayPool<byte>.Shared.Rent(Length);
+        Span<byte> bytes = _bytes.AsSpan(0, Length);
+        for (int read = 0; read < bytes.Length;)
+        {
+            int got = RandomAccess.Read(file, bytes[read..], Start + read);
+            read += got > 0 ? got : throw new EndOfStreamException($"'{layout.Request.Csv}' ended before byte {End:N0} while it was read.");
+        }
+
+        Span<Range> fields = stackalloc Range[layout.FieldsNeeded];
+        CsvBatch? batch = null;
+        int position = 0;
+        while (NextLine(bytes, ref position, out ReadOnlySpan<byte> line, out bool plain))
+        {
+            Lines++;
+            if (!plain)
+            {
+                NeedsCsvRules = true;
+                Batches.Clear();
+                return;
+            }
+
+            if (line.IsEmpty)
+            {
+                continue;
+            }
+
+            int fieldCount = line.Count((byte)',') + 1;
+            if (fieldCount < layout.FieldsNeeded)
+            {
+                Error = new CsvRowError(Lines, layout.FieldCountProblem(fieldCount), Ticks: null);
+                return;
+            }
+
+            Split(line, fields);
+            ReadOnlySpan<byte> time = line[fields[layout.TimeField]];
+            if (!format.TryParse(time, out long ticks, out string? problem))
+            {
+                Error = new CsvRowError(Lines, CsvLayout.TimeProblem(time, problem!), Ticks: null);
+                return;
+            }
+
+            if (batch is null || batch.IsFull)
+            {
+                batch = rent();
+                Batches.Add(batch);
+            }
+
+            for (int c = 0; c < batch.Sinks.Length; c++)
+            {
+                ReadOnlySpan<byte> value = line[fields[layout.Fields[c]]];
+                if (!batch.Sinks[c].TryParse(value, batch.Count))
+                {
+                    Error = new CsvRowError(Lines, layout.ValueProblem(c, value), ticks);
+                    return;
+                }
+            }
+
+            batch.Times[batch.Count++] = ticks;
+        }
+    }
+
+    /// <summary>
+    /// The line and the time field of the chunk's row <paramref name="row"/> (counting rows, not lines), for the
+    /// refusal of a time the parse accepted but the table does not (out of order).
+    /// </summary>
+    public (int Line, string Time) Locate(long row, CsvLayout layout)
+    {
+        Span<Range> fields = stackalloc Range[layout.FieldsNeeded];
+        ReadOnlySpan<byte> bytes = _bytes.AsSpan(0, Length);
+        int position = 0;
+        int lines = 0;
+        long rows = 0;
+        while (NextLine(bytes, ref position, out ReadOnlySpan<byte> line, out _))
+        {
+            lines++;
+            if (!line.IsEmpty && rows++ == row)
+            {
+                Split(line, fields);
+                return (lines, System.Text.Encoding.UTF8.GetString(line[fields[layout.TimeField]]));
+            }
+        }
+
+        throw new InvalidOperationException($"The chunk at byte {Start:N0} has no row {row:N0}.");
+    }
+
+    /// <summary>Gives the bytes and the batches back, for the next chunks.</summary>
+    public void Release(Action<CsvBatch> recycle)
+    {
+        if (IsReleased)
+        {
+            return;
+        }
+
+        IsReleased = true;
+        foreach (CsvBatch batch in Batches)
+        {
+            batch.Count = 0;
+            recycle(batch);
+        }
+
+        Batches.Clear();
+        if (_bytes is not null)
+        {
+            ArrayPool<byte>.Shared.Return(_bytes);
+            _bytes = null;
+        }
+
+        Done.Dispose();
+    }
+
+    /// <summary>
+    /// The next line from <paramref name="position"/>, without its '\n' and a '\r' before it; false at the end.
+    /// <paramref name="plain"/> is false for a line that holds a quote or another '\r'.
+    /// </summary>
+    private static bool NextLine(ReadOnlySpan<byte> bytes, ref int position, out ReadOnlySpan<byte> line, out bool plain)
+    {
+        if (position >= bytes.Length)
+        {
+            line = default;
+            plain = true;
+            return false;
+        }
+
+        ReadOnlySpan<byte> rest = bytes[position..];
+        int end = rest.IndexOf((byte)'\n');
+        line = end < 0 ? rest : rest[..end];
+        position += end < 0 ? rest.Length : end + 1;
+        if (!line.IsEmpty && line[^1] == '\r')
+        {
+            line = line[..^1];
+        }
+
+        plain = line.IndexOfAny((byte)'"', (byte)'\r') < 0;
+        return true;
+    }
+
+    /// <summary>The ranges of the first <paramref name="fields"/>.Length fields of <paramref name="line"/>, which has at least that many.</summary>
+    private static void Split(ReadOnlySpan<byte> line, Span<Range> fields)
+    {
+        int start = 0;
+        for (int f = 0; f < fields.Length; f++)
+        {
+            int comma = line[start..].IndexOf((byte)',');
+            int end = comma < 0 ? line.Length : start + comma;
+            fields[f] = new Range(start, end);
+            start = end + 1;
+        }
+    }
+}
+
+/// <summary>The first row a chunk refused: its line within the chunk, the problem, and its time when that parsed.</summary>
+internal sealed record CsvRowError(int Line, string Problem, long? Ticks);

@@ -1,0 +1,68 @@
+using System;
+using System.Linq;
+using System.Text;
+using ListMmf.Tool.Import;
+
+namespace ListMmf.Tool.Csv;
+
+/// <summary>
+/// The fields an import reads from each CSV row, where they go, and the words of every refusal, shared by the
+/// sequential and the parallel reader so that both refuse a row with the same message.
+/// </summary>
+internal sealed class CsvLayout
+{
+    public CsvLayout(ImportRequest request, string[] header)
+    {
+        Request = request;
+        TimeField = FieldOf(request, header, request.TimeColumn);
+        Fields = request.Columns.Select(column => FieldOf(request, header, column.Name)).ToArray();
+        Types = request.Columns.Select(column => ColumnSink.DataTypeOf(column.Name, column.Type)).ToArray();
+        FieldsNeeded = Fields.Append(TimeField).Max() + 1;
+        Target = new ImportTarget(
+            request.Csv,
+            request.Output,
+            request.TimeColumn,
+            request.Columns.Select((column, i) => (column.Name, Types[i])).ToList(),
+            request.TicksTime,
+            request.Order);
+    }
+
+    public ImportRequest Request { get; }
+
+    /// <summary>The time's field index.</summary>
+    public int TimeField { get; }
+
+    /// <summary>Each value column's field index, in the order of <see cref="ImportRequest.Columns"/>.</summary>
+    public int[] Fields { get; }
+
+    /// <summary>Each value column's data type.</summary>
+    public DataType[] Types { get; }
+
+    /// <summary>How many fields a row needs: one past the last field imported.</summary>
+    public int FieldsNeeded { get; }
+
+    public ImportTarget Target { get; }
+
+    /// <summary>A sink for each value column, with room for <paramref name="batch"/> rows.</summary>
+    public ColumnSink[] NewSinks(int batch) =>
+        Request.Columns.Select((column, i) => ColumnSink.For(column.Name, Fields[i], Types[i], batch)).ToArray();
+
+    public string FieldCountProblem(int fieldCount) =>
+        $"has {fieldCount} field{(fieldCount == 1 ? "" : "s")}; the columns imported need {FieldsNeeded}";
+
+    public static string TimeProblem(ReadOnlySpan<byte> text, string problem) => $"time '{Encoding.UTF8.GetString(text)}' {problem}";
+
+    public string ValueProblem(int column, ReadOnlySpan<byte> value) =>
+        $"column '{Request.Columns[column].Name}': '{Encoding.UTF8.GetString(value)}' is not a {Request.Columns[column].Type}";
+
+    /// <summary>The refusal of the row at <paramref name="line"/>: the import stops, and nothing of it stays.</summary>
+    public DataException Row(long line, string problem) => new($"'{Request.Csv}' line {line:N0}: {problem}. Nothing was imported.");
+
+    private static int FieldOf(ImportRequest request, string[] header, string name)
+    {
+        int field = Array.IndexOf(header, name);
+        return field >= 0
+            ? field
+            : throw new DataException($"'{request.Csv}': the header has no column '{name}'; its columns are {string.Join(", ", header)}.");
+    }
+}
