@@ -3,6 +3,7 @@ using System.Buffers;
 using System.Collections.Generic;
 using System.IO;
 using System.Threading;
+using ListMmf.Tool.Import;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Tool.Csv;
@@ -30,6 +31,15 @@ internal sealed class CsvChunk(int index, long start, long end)
 
     public List<CsvBatch> Batches { get; } = [];
 
+    /// <summary>
+    /// The time of the chunk's first row, when it passed every check the chunk can make alone: whether it may follow
+    /// the row before the chunk is for the importing thread to check.
+    /// </summary>
+    public long? FirstTicks { get; private set; }
+
+    /// <summary>The time of the chunk's last row kept.</summary>
+    public long LastTicks { get; private set; } = long.MinValue;
+
     /// <summary>The first row refused, or null.</summary>
     public CsvRowError? Error { get; private set; }
 
@@ -47,8 +57,12 @@ internal sealed class CsvChunk(int index, long start, long end)
 
     private int Length => (int)(End - Start);
 
-    /// <summary>Reads the chunk's bytes and parses them into batches from <paramref name="rent"/>.</summary>
-    public void Parse(SafeFileHandle file, CsvLayout layout, TimeFormat format, Func<CsvBatch> rent)
+    /// <summary>
+    /// Reads the chunk's bytes and parses them into batches from <paramref name="rent"/>, each time checked against
+    /// the one before it in the chunk (<see cref="TableImport.TimeProblem(long, long)"/>) and, for a seconds table,
+    /// turned into seconds, so that publishing them is a copy.
+    /// </summary>
+    public void Parse(SafeFileHandle file, CsvLayout layout, TimeFormat format, TableImport import, Func<CsvBatch> rent)
     {
         _bytes = ArrayPool<byte>.Shared.Rent(Length);
         Span<byte> bytes = _bytes.AsSpan(0, Length);
@@ -60,6 +74,25 @@ internal sealed class CsvChunk(int index, long start, long end)
 
         Span<Range> fields = stackalloc Range[layout.FieldsNeeded];
         CsvBatch? batch = null;
+        try
+        {
+            ParseLines(bytes, fields, layout, format, import, rent, ref batch);
+        }
+        finally
+        {
+            Finish(batch, import);
+        }
+    }
+
+    private void ParseLines(
+        ReadOnlySpan<byte> bytes,
+        Span<Range> fields,
+        CsvLayout layout,
+        TimeFormat format,
+        TableImport import,
+        Func<CsvBatch> rent,
+        ref CsvBatch? batch)
+    {
         int position = 0;
         while (NextLine(bytes, ref position, out ReadOnlySpan<byte> line, out bool plain))
         {
@@ -79,7 +112,7 @@ internal sealed class CsvChunk(int index, long start, long end)
             int fieldCount = line.Count((byte)',') + 1;
             if (fieldCount < layout.FieldsNeeded)
             {
-                Error = new CsvRowError(Lines, layout.FieldCountProblem(fieldCount), Ticks: null);
+                Error = new CsvRowError(Lines, layout.FieldCountProblem(fieldCount));
                 return;
             }
 
@@ -87,12 +120,20 @@ internal sealed class CsvChunk(int index, long start, long end)
             ReadOnlySpan<byte> time = line[fields[layout.TimeField]];
             if (!format.TryParse(time, out long ticks, out string? problem))
             {
-                Error = new CsvRowError(Lines, CsvLayout.TimeProblem(time, problem!), Ticks: null);
+                Error = new CsvRowError(Lines, CsvLayout.TimeProblem(time, problem!));
                 return;
             }
 
+            if (import.TimeProblem(ticks, LastTicks) is { } wrong)
+            {
+                Error = new CsvRowError(Lines, CsvLayout.TimeProblem(time, wrong));
+                return;
+            }
+
+            FirstTicks ??= ticks;
             if (batch is null || batch.IsFull)
             {
+                Finish(batch, import);
                 batch = rent();
                 Batches.Add(batch);
             }
@@ -102,12 +143,22 @@ internal sealed class CsvChunk(int index, long start, long end)
                 ReadOnlySpan<byte> value = line[fields[layout.Fields[c]]];
                 if (!batch.Sinks[c].TryParse(value, batch.Count))
                 {
-                    Error = new CsvRowError(Lines, layout.ValueProblem(c, value), ticks);
+                    Error = new CsvRowError(Lines, layout.ValueProblem(c, value));
                     return;
                 }
             }
 
             batch.Times[batch.Count++] = ticks;
+            LastTicks = ticks;
+        }
+    }
+
+    /// <summary>A batch the parse is done with: its times as the table stores them.</summary>
+    private static void Finish(CsvBatch? batch, TableImport import)
+    {
+        if (batch is not null && import.HoldsSeconds)
+        {
+            TableImport.ToSeconds(batch.Times, batch.Count);
         }
     }
 
@@ -200,5 +251,5 @@ internal sealed class CsvChunk(int index, long start, long end)
     }
 }
 
-/// <summary>The first row a chunk refused: its line within the chunk, the problem, and its time when that parsed.</summary>
-internal sealed record CsvRowError(int Line, string Problem, long? Ticks);
+/// <summary>The first row a chunk refused: its line within the chunk, and the problem.</summary>
+internal sealed record CsvRowError(int Line, string Problem);

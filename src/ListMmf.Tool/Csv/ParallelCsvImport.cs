@@ -34,6 +34,8 @@ internal sealed class ParallelCsvImport : IDisposable
     private int _next;
     private int _stop = int.MaxValue;
 
+    private TableImport? _import;
+
     private ParallelCsvImport(SafeFileHandle file, CsvLayout layout, TimeFormat format, CsvChunk[] chunks, int workers)
     {
         _file = file;
@@ -91,6 +93,7 @@ internal sealed class ParallelCsvImport : IDisposable
     /// <exception cref="DataException">The first bad row in file order; nothing of the import stays.</exception>
     public (long Offset, long Lines)? Run(TableImport import, Action<long>? progress)
     {
+        _import = import;
         var workers = new Task[_workers];
         for (int w = 0; w < workers.Length; w++)
         {
@@ -137,44 +140,36 @@ internal sealed class ParallelCsvImport : IDisposable
         }
     }
 
-    /// <summary>The chunk's rows, each time checked against the table first; then its refusal, if it has one.</summary>
+    /// <summary>
+    /// The chunk's rows, after its first row's time is checked against the row before the chunk (the workers checked
+    /// every other); then its refusal, if it has one.
+    /// </summary>
     private void Publish(TableImport import, CsvChunk chunk, long linesBefore)
     {
-        long row = 0;
+        // A refused first row was checked against nothing before it; the one-thread reader checks the order first.
+        if (chunk.FirstTicks is { } first && import.TimeProblem(first) is { } wrong)
+        {
+            (int line, string time) = chunk.Locate(0, _layout);
+            throw _layout.Row(linesBefore + line, $"time '{time}' {wrong}");
+        }
+
         foreach (CsvBatch batch in chunk.Batches)
         {
-            for (int i = 0; i < batch.Count; i++)
-            {
-                if (import.TimeProblem(batch.Times[i]) is { } wrong)
-                {
-                    throw Refusal(chunk, row + i, linesBefore, wrong);
-                }
-            }
-
             if (batch.Count > 0)
             {
-                import.Publish(batch.Sinks, batch.Times, batch.Count);
+                import.PublishChecked(batch.Sinks, batch.Times, batch.Count);
             }
+        }
 
-            row += batch.Count;
+        if (chunk.LastTicks != long.MinValue)
+        {
+            import.Follow(chunk.LastTicks);
         }
 
         if (chunk.Error is { } error)
         {
-            // The one-thread reader checks a row's time against the table before its values.
-            if (error.Ticks is { } ticks && import.TimeProblem(ticks) is { } wrong)
-            {
-                throw Refusal(chunk, row, linesBefore, wrong);
-            }
-
             throw _layout.Row(linesBefore + error.Line, error.Problem);
         }
-    }
-
-    private DataException Refusal(CsvChunk chunk, long row, long linesBefore, string problem)
-    {
-        (int line, string time) = chunk.Locate(row, _layout);
-        return _layout.Row(linesBefore + line, $"time '{time}' {problem}");
     }
 
     private void Work()
@@ -191,7 +186,7 @@ internal sealed class ParallelCsvImport : IDisposable
             CsvChunk chunk = _chunks[index];
             try
             {
-                chunk.Parse(_file, _layout, _format, Rent);
+                chunk.Parse(_file, _layout, _format, _import!, Rent);
                 if (chunk.Error is not null || chunk.NeedsCsvRules)
                 {
                     StopAfter(index);

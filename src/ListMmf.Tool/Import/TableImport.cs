@@ -14,6 +14,13 @@ namespace ListMmf.Tool.Import;
 /// </summary>
 internal sealed class TableImport : IDisposable
 {
+    /// <summary>
+    /// Each growth of a column file is faulted in at once (<see cref="ListMmfOptions.PrefaultCapacity"/>): a batch
+    /// copied into fresh pages otherwise takes a page fault every 4 KiB, the largest part of publishing it. The
+    /// pages faulted in past the last row are given back by <see cref="TimeSeriesTable.TrimExcess"/> at the end.
+    /// </summary>
+    private static readonly ListMmfOptions Filling = ListMmfOptions.Default with { PrefaultCapacity = true };
+
     private readonly ImportTarget _target;
     private readonly TimeSeriesTable _table;
     private readonly long _startRows;
@@ -51,7 +58,7 @@ internal sealed class TableImport : IDisposable
         {
             if (File.Exists(manifest))
             {
-                TimeSeriesTable existing = TimeSeriesTable.Open(target.Output);
+                TimeSeriesTable existing = TimeSeriesTable.Open(target.Output, FileAccess.ReadWrite, Filling);
                 CheckSchema(target, existing);
                 return new TableImport(target, existing, created: null, createdFolder: false);
             }
@@ -66,7 +73,7 @@ internal sealed class TableImport : IDisposable
             string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(
                 target.Output,
                 column.FileName)).Where(path => !File.Exists(path))];
-            TimeSeriesTable table = TimeSeriesTable.Create(target.Output, schema);
+            TimeSeriesTable table = TimeSeriesTable.Create(target.Output, schema, Filling);
             return new TableImport(target, table, [manifest, .. files], createdFolder);
         }
         catch when (createdFolder)
@@ -82,7 +89,22 @@ internal sealed class TableImport : IDisposable
     /// </summary>
     public string? TimeProblem(long ticks)
     {
-        if (_table.Schema.Time.DataType == DataType.UnixSeconds)
+        if (TimeProblem(ticks, _previous) is { } problem)
+        {
+            return problem;
+        }
+
+        _previous = ticks;
+        return null;
+    }
+
+    /// <summary>
+    /// As <see cref="TimeProblem(long)"/>, against <paramref name="previous"/> (<see cref="long.MinValue"/> for no
+    /// row before it), without remembering the time: what a thread checking a part of the rows on its own asks.
+    /// </summary>
+    public string? TimeProblem(long ticks, long previous)
+    {
+        if (HoldsSeconds)
         {
             if (ticks % TimeSpan.TicksPerSecond != 0)
             {
@@ -96,44 +118,70 @@ internal sealed class TableImport : IDisposable
             }
         }
 
-        if (!TimeSeriesOrderRules.Allows(_table.Schema.Order, _previous, ticks))
+        if (previous != long.MinValue && !TimeSeriesOrderRules.Allows(_table.Schema.Order, previous, ticks))
         {
-            return ticks == _previous
+            return ticks == previous
                 ? "equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
                 : $"({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's " +
-                    $"({new DateTime(_previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order";
+                    $"({new DateTime(previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order";
         }
 
-        _previous = ticks;
         return null;
     }
 
+    /// <summary>Whether the table's time column holds Unix seconds (else DateTime ticks).</summary>
+    public bool HoldsSeconds => _table.Schema.Time.DataType == DataType.UnixSeconds;
+
+    /// <summary>Takes <paramref name="ticks"/> as the last row's time, for the rows published after it by <see cref="PublishChecked"/>.</summary>
+    public void Follow(long ticks) => _previous = ticks;
+
     /// <summary>
     /// Appends <paramref name="count"/> rows: every sink's batch, then the times (ticks, each checked by
-    /// <see cref="TimeProblem"/>), which publish them.
+    /// <see cref="TimeProblem(long)"/>), which publish them.
     /// </summary>
     public void Publish(ColumnSink[] sinks, long[] times, int count)
+    {
+        if (HoldsSeconds)
+        {
+            ToSeconds(times, count);
+        }
+
+        PublishChecked(sinks, times, count);
+    }
+
+    /// <summary>
+    /// As <see cref="Publish"/>, for times already checked by <see cref="TimeProblem(long, long)"/> and, for a
+    /// seconds table, already turned into seconds by <see cref="ToSeconds"/>.
+    /// </summary>
+    public void PublishChecked(ColumnSink[] sinks, long[] times, int count)
     {
         foreach (ColumnSink sink in sinks)
         {
             sink.AppendTo(_table, count);
         }
 
-        if (_table.Schema.Time.DataType == DataType.DateTime)
+        if (HoldsSeconds)
+        {
+            _table.AddRows(MemoryMarshal.Cast<long, int>(times.AsSpan())[..count]);
+        }
+        else
         {
             _table.AddRows(times.AsSpan(0, count));
-            return;
         }
+    }
 
-        // In place: seconds[i] overwrites bytes of times[i / 2], which the loop has already read. Each time was
-        // checked to be a whole Unix second when it was checked.
+    /// <summary>
+    /// Turns the first <paramref name="count"/> times, in place, into the Unix seconds a seconds column stores, at
+    /// the start of the array as ints: seconds[i] overwrites bytes of times[i / 2], which the loop has already read.
+    /// Each time was checked to be a whole Unix second.
+    /// </summary>
+    public static void ToSeconds(long[] times, int count)
+    {
         Span<int> seconds = MemoryMarshal.Cast<long, int>(times.AsSpan(0, count));
         for (int i = 0; i < count; i++)
         {
             ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(times[i]), out seconds[i]);
         }
-
-        _table.AddRows(seconds[..count]);
     }
 
     /// <summary>
