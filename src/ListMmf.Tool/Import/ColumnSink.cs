@@ -1,6 +1,7 @@
 using System;
 using System.Globalization;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using ListMmf.Tool.Parquet;
 using ParquetSharp;
 
@@ -87,6 +88,12 @@ internal sealed class ColumnSink<T> : ColumnSink
     /// </summary>
     public override bool TryParse(ReadOnlySpan<byte> text, int index)
     {
+        if (typeof(T) == typeof(double) && DecimalText.TryParse(text, out double plain))
+        {
+            _values[index] = Unsafe.As<double, T>(ref plain);
+            return true;
+        }
+
         NumberStyles style = typeof(T) == typeof(double) || typeof(T) == typeof(float) ? NumberStyles.Float : NumberStyles.Integer;
         return T.TryParse(text, style, CultureInfo.InvariantCulture, out _values[index])
             && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
