@@ -477,6 +477,23 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         _file.Current.Flush(ListMmfHeader.Size + (Count * sizeof(T)));
     }
 
+    /// <summary>Starts writing the items (never the count) back without waiting, so that the flushes of several lists overlap.</summary>
+    internal void StartFlush()
+    {
+        ThrowIfNotWritable();
+        _file.Current.StartFlush(ListMmfHeader.Size + (Count * sizeof(T)));
+    }
+
+    /// <summary>
+    /// As <see cref="Flush"/>, in one flush of the file: the count may become durable before its items, for a list
+    /// whose count publishes nothing (a table's value column).
+    /// </summary>
+    internal void FlushTogether()
+    {
+        ThrowIfNotWritable();
+        _file.Current.FlushTogether(ListMmfHeader.Size + (Count * sizeof(T)));
+    }
+
     /// <summary>
     /// Checks the file as it is on disk, for use after a crash or a power loss: the header is read again from the
     /// file (not the mapping) and validated as at open, and every item below the count is read through the file, so

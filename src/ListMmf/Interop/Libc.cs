@@ -125,6 +125,10 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "realpath", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     private static partial byte* RealPathNative(string path, byte* resolved);
 
+    /// <summary>Linux only: starts writing the dirty pages of the range back, without waiting.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "sync_file_range", SetLastError = true)]
+    internal static partial int SyncFileRange(int fd, long offset, long length, uint flags);
+
     /// <summary>Linux only. Returns the error number itself instead of setting errno.</summary>
     [LibraryImport(LibraryName, EntryPoint = "posix_fallocate")]
     private static partial int FallocateNative(int fd, long offset, long length);
@@ -192,6 +196,7 @@ internal static unsafe partial class Libc
         public const int MsSync = 0x4;
         public const int MadvPopulateRead = 22;
         public const int MadvPopulateWrite = 23;
+        public const uint SyncFileRangeWrite = 2;
         public const int OpenCloseOnExec = 0x80000;
         public const int WouldBlock = 11;
     }

@@ -347,6 +347,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// </summary>
     public void Flush(long end)
     {
+        // The items first, then the page with the count: a durable count never gets ahead of its items.
         StoragePlatform platform = StoragePlatform.Current;
         long firstPageEnd = Math.Min(Environment.SystemPageSize, end);
         if (end > firstPageEnd)
@@ -357,6 +358,31 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
         _mapping.Flush(0, firstPageEnd);
         platform.FlushFile(_file.SafeFileHandle, Path);
+    }
+
+    /// <summary>Starts writing the items below <paramref name="end"/> back, without waiting (<see cref="StoragePlatform.StartWriteback"/>).</summary>
+    /// <remarks>
+    /// Never the first page, which holds the count: written back early, a count could reach the disk before the
+    /// flushes that must precede it (a table's time column before its value columns; found by the power-loss
+    /// harness, 14 of 800 crash images lost rows when the time column's first page was started with the rest).
+    /// </remarks>
+    public void StartFlush(long end)
+    {
+        long firstPageEnd = Environment.SystemPageSize;
+        if (end > firstPageEnd)
+        {
+            StoragePlatform.Current.StartWriteback(_file.SafeFileHandle, firstPageEnd, end - firstPageEnd);
+        }
+    }
+
+    /// <summary>
+    /// Makes the bytes below <paramref name="end"/> durable, items and count together, in one flush of the file: for a
+    /// file whose count publishes nothing by itself (a table's value column, whose rows the time column publishes).
+    /// </summary>
+    public void FlushTogether(long end)
+    {
+        _mapping.Flush(0, end);
+        StoragePlatform.Current.FlushFile(_file.SafeFileHandle, Path);
     }
 
     /// <summary>

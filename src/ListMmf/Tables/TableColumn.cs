@@ -40,6 +40,12 @@ public abstract class TableColumn
 
     internal abstract void Flush();
 
+    /// <summary>Starts the column file's writeback; see <see cref="ListMmf{T}.StartFlush"/>.</summary>
+    internal abstract void StartFlush();
+
+    /// <summary>Items and count durable in one flush; see <see cref="ListMmf{T}.FlushTogether"/>.</summary>
+    internal abstract void FlushTogether();
+
     /// <summary>Gives the column file's unused space back; see <see cref="ListMmf{T}.TrimExcess"/>.</summary>
     internal abstract void TrimExcess();
 
@@ -171,6 +177,10 @@ public sealed class TableColumn<T> : TableColumn
     internal override void TrimTo(long rows) => _list.Truncate(rows);
 
     internal override void Flush() => _list.Flush();
+
+    internal override void StartFlush() => _list.StartFlush();
+
+    internal override void FlushTogether() => _list.FlushTogether();
 
     internal override void TrimExcess() => _list.TrimExcess();
 

@@ -362,9 +362,17 @@ public sealed class TimeSeriesTable : IDisposable
     public void Flush()
     {
         ThrowIfReadOnly();
+
+        // Every column's writeback starts at once, so that the waits below overlap their writes. A value column's
+        // count publishes nothing (the time column's does), so its items and count go in one flush, not two.
+        foreach (TableColumn column in _columns)
+        {
+            column.StartFlush();
+        }
+
         foreach (TableColumn column in _values)
         {
-            column.Flush();
+            column.FlushTogether();
         }
 
         _time.Flush();

@@ -22,6 +22,13 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     /// <summary>Best effort: kernels before 5.14 do not know the advice, and the caller loses only the head start.</summary>
     public override void PrefaultWritable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateWrite);
 
+    /// <summary>sync_file_range(SYNC_FILE_RANGE_WRITE): the pages a mapping dirtied are dirty in the page cache, so it starts them too.</summary>
+    public override void StartWriteback(SafeFileHandle file, long offset, long length)
+    {
+        using var lease = new DescriptorLease(file);
+        _ = Libc.SyncFileRange(lease.Descriptor, offset, length, Libc.Linux.SyncFileRangeWrite);
+    }
+
     /// <summary>Best effort, as <see cref="PrefaultWritable"/>.</summary>
     public override void PrefaultReadable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateRead);
 

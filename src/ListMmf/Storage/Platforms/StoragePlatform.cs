@@ -54,6 +54,14 @@ internal abstract unsafe class StoragePlatform
     /// <exception cref="ListMmfException">The system reported a failure.</exception>
     public abstract void FlushView(byte* address, long length, string path);
 
+    /// <summary>
+    /// Starts writing the file's dirty pages in the byte range back without waiting, so that the writebacks of
+    /// several files overlap before each is waited for (<see cref="FlushFile"/>). Best effort; a no-op where unsupported.
+    /// </summary>
+    public virtual void StartWriteback(SafeFileHandle file, long offset, long length)
+    {
+    }
+
     /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
     public virtual void PrefaultWritable(byte* address, long length)
     {
