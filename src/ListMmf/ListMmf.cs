@@ -609,7 +609,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         _count = (long*)(start + ListMmfHeader.CountOffset);
         _items = (T*)(start + ListMmfHeader.Size);
         _capacity = (_file.Current.Length - ListMmfHeader.Size) / sizeof(T);
-        _appendLimit = IsWritable ? _capacity : 0;
+        _appendLimit = IsWritable ? AppendLimit(_file.Current) : 0;
     }
 
     /// <summary>
@@ -710,7 +710,22 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         {
             Grow(ListMmfStorage.LengthFor(count + added, sizeof(T), "items"));
         }
+
+        ListMmfStorage storage = _file.Current;
+        if (storage.PrefaultsAhead && count + added > _appendLimit)
+        {
+            storage.PrefaultAhead(ListMmfHeader.Size + (count * sizeof(T)));
+            _appendLimit = AppendLimit(storage);
+        }
     }
+
+    /// <summary>
+    /// The count up to which appends take the fast path: the capacity, or, for a writer that prefaults ahead, the
+    /// items within the pages already faulted in (at least one more than the count, so that appends always progress).
+    /// </summary>
+    private long AppendLimit(ListMmfStorage storage) => storage.PrefaultsAhead
+        ? Math.Min(_capacity, Math.Max(0, storage.PrefaultedEnd - ListMmfHeader.Size) / sizeof(T))
+        : _capacity;
 
     /// <summary>
     /// The header was checked when the file was opened; a count that has since left <c>[0, capacity]</c> is damage

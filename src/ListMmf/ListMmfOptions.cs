@@ -23,10 +23,12 @@ public sealed record ListMmfOptions
     public long InitialCapacity { get; init; }
 
     /// <summary>
-    /// For a live writer that needs steady append latency: fault in the file's spare capacity when the writer opens
-    /// it and each time it grows, so that appends never take a page fault (Linux 5.14 and later; ignored
-    /// elsewhere and by readers). It costs the page-cache memory of the spare capacity up front, and the kernel may
-    /// write those still-empty pages back once before they are filled. Off by default.
+    /// For a live writer that needs steady append latency: keep the next 1 MiB of the file past its items faulted in,
+    /// writable, and touched from user mode, so that appends take no page fault. The append that reaches the end of
+    /// that window faults in the next one (about a millisecond: for 192-byte items one append in 5,461). Kept just
+    /// ahead rather than over the whole spare capacity, because pages faulted in long before they are written may be
+    /// paged out again by the kernel's proactive reclaim. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and
+    /// later, and the touch everywhere; ignored by readers. Off by default.
     /// </summary>
     public bool PrefaultCapacity { get; init; }
 

@@ -109,13 +109,24 @@ internal abstract unsafe class FileMapping : IDisposable
     /// </summary>
     public abstract void Flush(long offset, long length);
 
-    /// <summary>Faults in the pages of the byte range now, writable, so that appends into them take no page fault.</summary>
+    /// <summary>
+    /// Faults in the pages of the byte range now, writable (in bulk where the system can), then writes to each page
+    /// from this thread: an atomic or with 0, which changes no byte, so that the first write from user mode is not
+    /// an append's. Only ever past the published items, within the file.
+    /// </summary>
     public void Prefault(long offset, long length)
     {
         long end = Math.Min(Length, offset + length);
-        if (IsWritable && end > offset)
+        if (!IsWritable || end <= offset)
         {
-            Platform.PrefaultWritable(Pointer + offset, end - offset);
+            return;
+        }
+
+        Platform.PrefaultWritable(Pointer + offset, end - offset);
+        long page = Environment.SystemPageSize;
+        for (long at = (offset + page - 1) / page * page; at + sizeof(int) <= end; at += page)
+        {
+            Interlocked.Or(ref *(int*)(Pointer + at), 0);
         }
     }
 
