@@ -26,7 +26,7 @@ internal static class CsvCompareCommand
             TickCsv.Write(csv, rows);
             var contenders = new (string Name, Func<long> Run)[]
             {
-                ("listmmf import csv (CsvHelper reader, into a table)", () =>
+                ("listmmf import csv (all cores, into a table)", () =>
                 {
                     BenchmarkFiles.DeleteDirectory(table);
                     return CsvImporter.Run(new ImportRequest(csv, table, "time", TimeFormat.Unix, [("price", "double"), ("size", "int")], TicksTime: false, TimeSeriesOrder.AscendingOrEqual));

@@ -46,9 +46,20 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
         Connect();
         Execute($"create table ticks as select * from read_csv('{Sql(csv)}', header = true, columns = {{'time': 'INTEGER', 'price': 'DOUBLE', 'size': 'INTEGER'}})");
         _rows = Count();
-        BuildFirsts();
         Execute("checkpoint");
         return _rows;
+    }
+
+    /// <summary>
+    /// Builds the table of each time's first row that the batched lookups join against, as an index would be built
+    /// after a load; timed apart from the load, which is <c>read_csv</c>'s alone.
+    /// </summary>
+    public TimeSpan PrepareBatches()
+    {
+        long start = System.Diagnostics.Stopwatch.GetTimestamp();
+        BuildFirsts();
+        Execute("checkpoint");
+        return System.Diagnostics.Stopwatch.GetElapsedTime(start);
     }
 
     public void Close()
