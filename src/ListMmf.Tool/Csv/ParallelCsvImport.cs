@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.IO;
+using System.Runtime.ExceptionServices;
 using System.Threading;
 using System.Threading.Tasks;
 using ListMmf.Tool.Import;
@@ -108,7 +109,12 @@ internal sealed class ParallelCsvImport : IDisposable
                 chunk.Done.Wait();
                 if (chunk.Failure is { } failure)
                 {
-                    throw new IOException($"'{_layout.Request.Csv}': reading the bytes from {chunk.Start:N0} failed: {failure.Message}", failure);
+                    if (failure is IOException or UnauthorizedAccessException)
+                    {
+                        throw new IOException($"'{_layout.Request.Csv}': reading the bytes from {chunk.Start:N0} failed: {failure.Message}", failure);
+                    }
+
+                    ExceptionDispatchInfo.Throw(failure);
                 }
 
                 if (chunk.NeedsCsvRules)
@@ -192,8 +198,9 @@ internal sealed class ParallelCsvImport : IDisposable
                     StopAfter(index);
                 }
             }
-            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+            catch (Exception exception)
             {
+                // Whatever stopped the parse, the chunk is incomplete: the importing thread must throw it, never publish.
                 chunk.Failure = exception;
                 StopAfter(index);
             }
