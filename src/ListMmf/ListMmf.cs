@@ -712,20 +712,46 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
 
         ListMmfStorage storage = _file.Current;
-        if (storage.PrefaultsAhead && count + added > _appendLimit)
+        long end = ListMmfHeader.Size + (count * sizeof(T));
+        if (storage.PrefaultsAhead && count + added > ItemsBelow(storage.PrefaultedEnd))
         {
-            storage.PrefaultAhead(ListMmfHeader.Size + (count * sizeof(T)));
-            _appendLimit = AppendLimit(storage);
+            storage.PrefaultAhead(end);
         }
+
+        if (storage.WritesBehind && count >= ItemsBelow(storage.WriteBehindEnd))
+        {
+            storage.WriteBehind(end);
+        }
+
+        _appendLimit = AppendLimit(storage);
     }
 
     /// <summary>
     /// The count up to which appends take the fast path: the capacity, or, for a writer that prefaults ahead, the
     /// items within the pages already faulted in (at least one more than the count, so that appends always progress).
     /// </summary>
-    private long AppendLimit(ListMmfStorage storage) => storage.PrefaultsAhead
-        ? Math.Min(_capacity, Math.Max(0, storage.PrefaultedEnd - ListMmfHeader.Size) / sizeof(T))
-        : _capacity;
+    /// <summary>
+    /// The count at which the next append goes through <see cref="PrepareAppend"/>: the capacity, or earlier where
+    /// the storage has work to do as the items reach a point (the prefault window's end, the next write-behind).
+    /// </summary>
+    private long AppendLimit(ListMmfStorage storage)
+    {
+        long limit = _capacity;
+        if (storage.PrefaultsAhead)
+        {
+            limit = Math.Min(limit, ItemsBelow(storage.PrefaultedEnd));
+        }
+
+        if (storage.WritesBehind)
+        {
+            limit = Math.Min(limit, ItemsBelow(storage.WriteBehindEnd));
+        }
+
+        return limit;
+    }
+
+    /// <summary>How many items fit in the file below byte <paramref name="end"/>.</summary>
+    private static long ItemsBelow(long end) => Math.Max(0, end - ListMmfHeader.Size) / sizeof(T);
 
     /// <summary>
     /// The header was checked when the file was opened; a count that has since left <c>[0, capacity]</c> is damage

@@ -33,6 +33,15 @@ public sealed record ListMmfOptions
     public bool PrefaultCapacity { get; init; }
 
     /// <summary>
+    /// For a writer: start writing appended items back to disk, without waiting, each time another 1 MiB of them is
+    /// written, so that <see cref="ListMmf{T}.Flush"/> waits only for what came after (measured on a table of three
+    /// columns: a flush after a million appends 13-20 ms instead of 43-190 ms). Only whole pages of items are
+    /// started, never the first page, which holds the count: durability and its order are still only what
+    /// <see cref="ListMmf{T}.Flush"/> gives. Linux (sync_file_range); ignored elsewhere and by readers. On by default.
+    /// </summary>
+    public bool WriteBehind { get; init; } = true;
+
+    /// <summary>
     /// For sorted lists and time series: search through an in-RAM page index (on by default). It is built on the
     /// first search of a list of at least 8,192 file pages (32 MiB: smaller files stay in the CPU caches, where the plain
     /// binary search is faster), by reading the first item of every 4 KiB page,

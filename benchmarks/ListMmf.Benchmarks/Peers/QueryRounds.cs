@@ -6,10 +6,16 @@ using ListMmf.Benchmarks.Data;
 namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>
-/// The query half of <c>peers</c>: interleaved rounds, the stores in a new random order each round, every answer
-/// checked against ListMmf's. Round 0 warms the JIT, the caches and each store's first-use costs; it is not counted.
-/// Each store's loop runs inside its <see cref="IPeerQueries.ReadScope"/>.
+/// The query half of <c>peers</c>: each operation in its own interleaved rounds, the stores in a new random order
+/// each round, every answer checked against ListMmf's. Round 0 warms the JIT, the caches and each store's first-use
+/// costs; it is not counted. Each store's loop runs inside its <see cref="IPeerQueries.ReadScope"/>.
 /// </summary>
+/// <remarks>
+/// One operation at a time, because a round of all of them takes minutes (the slowest full-table scans take tens of
+/// seconds), and on this VM memory left untouched for about a minute costs about a microsecond on its next touch
+/// per 4 KiB page, with no fault the guest can see (benchmarks/README.md): a "warm" lookup timed after every other
+/// store's scans measured that, not the store.
+/// </remarks>
 internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, List<string> failures)
 {
     public const string Echo = "Fixed cost of a query (select $1)";
@@ -28,93 +34,110 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
     public void Run(int firstTime, int lastTime, PeersResults results)
     {
         var random = new SplitMix64(2024);
-        var order = new Random(17);
-        int[] sequence = Enumerable.Range(0, stores.Length).ToArray();
         IPeerQueries reference = stores[0];
-        HourVwap[] vwaps = reference.HourlyVwap();
-        long counted = reference.CountWhere(CountPrice, CountSize);
-        for (int round = 0; round <= request.Rounds; round++)
-        {
-            int[] targets = Targets(random, request.Targets, firstTime, lastTime);
-            var expected = new long[targets.Length];
-            reference.FirstAtOrAfter(targets, expected);
-            int[][] batches = request.Batches.Select(size => Targets(random, size, firstTime, lastTime)).ToArray();
-            long[][] batchAnswers = batches.Select(batch => Answers(reference, batch)).ToArray();
-            int[] hours = Enumerable.Range(0, request.Hours).Select(_ => firstTime + (int)(random.Next() % (ulong)Math.Max(1, lastTime - firstTime - 3600))).ToArray();
-            double[] sums = hours.Select(from => reference.Turnover(from, from + 3600)).ToArray();
-            bool warm = round == 0;
-            order.Shuffle(sequence);
-            foreach (int s in sequence)
+        Rounds(Echo, store => store.HasQueryLanguage, () => Targets(random, request.Targets, firstTime, lastTime), (store, targets, warm) =>
+            Timing.Loop(targets.Length, warmUp: warm, query: i =>
             {
-                IPeerQueries store = stores[s];
-                using IDisposable scope = store.ReadScope();
-                if (store.HasQueryLanguage)
+                if (store.Echo(targets[i]) != targets[i])
                 {
-                    Add(Echo, s, round, Timing.Loop(targets.Length, warmUp: warm, query: i =>
-                    {
-                        if (store.Echo(targets[i]) != targets[i])
-                        {
-                            failures.Add($"{store.Name}: select {targets[i]} gave another number");
-                        }
-                    }));
+                    failures.Add($"{store.Name}: select {targets[i]} gave another number");
                 }
-
-                Add(Single, s, round, Timing.Loop(targets.Length, warmUp: warm, query: i =>
+            }));
+        Rounds(Single, _ => true, () => Lookups(random, reference, request.Targets, firstTime, lastTime), (store, question, warm) =>
+            Timing.Loop(question.Targets.Length, warmUp: warm, query: i =>
+            {
+                // The message is built only for a wrong answer: building it every time would be timed too.
+                long found = store.FirstAtOrAfter(question.Targets[i]);
+                if (found != question.Expected[i])
                 {
-                    // The message is built only for a wrong answer: building it every time would be timed too.
-                    long found = store.FirstAtOrAfter(targets[i]);
-                    if (found != expected[i])
-                    {
-                        failures.Add($"{store.Name}: the first tick at or after {targets[i]} is row {found:N0}, ListMmf says {expected[i]:N0}");
-                    }
-                }));
-                if (store.HasBatch)
-                {
-                    for (int b = 0; b < batches.Length; b++)
-                    {
-                        Add(Batch(batches[b].Length), s, round, TimedBatch(store, batches[b], batchAnswers[b]));
-                    }
+                    failures.Add($"{store.Name}: the first tick at or after {question.Targets[i]} is row {found:N0}, ListMmf says {question.Expected[i]:N0}");
                 }
-
-                Add(Range, s, round, Timing.Loop(hours.Length, warmUp: warm, query: i =>
-                {
-                    double sum = store.Turnover(hours[i], hours[i] + 3600);
-                    if (sum != sums[i])
-                    {
-                        failures.Add($"{store.Name}: sum(price * size) over the hour from {hours[i]} is {sum}, ListMmf says {sums[i]}");
-                    }
-                }));
-                HourVwap[] vwap = [];
-                Add(Vwap, s, round, Timing.Once(1, () => vwap = store.HourlyVwap()));
-                Check(vwap.AsSpan().SequenceEqual(vwaps), $"{store.Name}: the hourly VWAP differs from ListMmf's ({vwap.Length:N0} hours against {vwaps.Length:N0})");
-                long count = 0;
-                Add(Count, s, round, Timing.Once(1, () => count = store.CountWhere(CountPrice, CountSize)));
-                Check(count == counted, $"{store.Name}: the filtered count is {count:N0}, ListMmf says {counted:N0}");
-            }
-
-            Console.Error.WriteLine($"peers: round {round} of {request.Rounds} done");
+            }));
+        foreach (int size in request.Batches)
+        {
+            Rounds(Batch(size), store => store.HasBatch, () => Lookups(random, reference, size, firstTime, lastTime), (store, question, _) => TimedBatch(store, question));
         }
 
+        Rounds(Range, _ => true, () => Hours(random, reference, firstTime, lastTime), (store, question, warm) =>
+            Timing.Loop(question.From.Length, warmUp: warm, query: i =>
+            {
+                int from = question.From[i];
+                double sum = store.Turnover(from, from + 3600);
+                if (sum != question.Sums[i])
+                {
+                    failures.Add($"{store.Name}: sum(price * size) over the hour from {from} is {sum}, ListMmf says {question.Sums[i]}");
+                }
+            }));
+        HourVwap[] vwaps = reference.HourlyVwap();
+        Rounds(Vwap, _ => true, () => vwaps, (store, expected, _) =>
+        {
+            HourVwap[] vwap = [];
+            Timing timing = Timing.Once(1, () => vwap = store.HourlyVwap());
+            Check(vwap.AsSpan().SequenceEqual(expected), $"{store.Name}: the hourly VWAP differs from ListMmf's ({vwap.Length:N0} hours against {expected.Length:N0})");
+            return timing;
+        });
+        long counted = reference.CountWhere(CountPrice, CountSize);
+        Rounds(Count, _ => true, () => counted, (store, expected, _) =>
+        {
+            long count = 0;
+            Timing timing = Timing.Once(1, () => count = store.CountWhere(CountPrice, CountSize));
+            Check(count == expected, $"{store.Name}: the filtered count is {count:N0}, ListMmf says {expected:N0}");
+            return timing;
+        });
         Report(results);
     }
-
     /// <summary>Fresh random targets over the whole time range and a little past both ends.</summary>
     public static int[] Targets(SplitMix64 random, int count, int firstTime, int lastTime) =>
         Enumerable.Range(0, count).Select(_ => firstTime - 10 + (int)(random.Next() % (ulong)(lastTime - firstTime + 20))).ToArray();
 
-    private static long[] Answers(IPeerQueries store, int[] targets)
+    private static Lookups Lookups(SplitMix64 random, IPeerQueries reference, int count, int firstTime, int lastTime)
     {
-        var answers = new long[targets.Length];
-        store.FirstAtOrAfter(targets, answers);
-        return answers;
+        int[] targets = Targets(random, count, firstTime, lastTime);
+        var expected = new long[targets.Length];
+        reference.FirstAtOrAfter(targets, expected);
+        return new Lookups(targets, expected);
     }
 
-    private Timing TimedBatch(IPeerQueries store, int[] targets, long[] expected)
+    private HourSums Hours(SplitMix64 random, IPeerQueries reference, int firstTime, int lastTime)
     {
-        var found = new long[targets.Length];
-        Timing timing = Timing.Once(targets.Length, () => store.FirstAtOrAfter(targets, found));
-        int first = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != expected[i], -1);
-        Check(first < 0, first < 0 ? "" : $"{store.Name} batched: the first tick at or after {targets[first]} is row {found[first]:N0}, ListMmf says {expected[first]:N0}");
+        int[] from = Enumerable.Range(0, request.Hours)
+            .Select(_ => firstTime + (int)(random.Next() % (ulong)Math.Max(1, lastTime - firstTime - 3600)))
+            .ToArray();
+        return new HourSums(from, from.Select(hour => reference.Turnover(hour, hour + 3600)).ToArray());
+    }
+
+    /// <summary>
+    /// Runs <paramref name="operation"/> in round 0 (untimed) and <see cref="PeersRequest.Rounds"/> timed rounds: each
+    /// round a new <paramref name="question"/>, then every store it <paramref name="applies"/> to, in a new random order.
+    /// </summary>
+    private void Rounds<TQuestion>(string operation, Func<IPeerQueries, bool> applies, Func<TQuestion> question, Func<IPeerQueries, TQuestion, bool, Timing> ask)
+    {
+        var order = new Random(17);
+        int[] sequence = Enumerable.Range(0, stores.Length).ToArray();
+        for (int round = 0; round <= request.Rounds; round++)
+        {
+            TQuestion asked = question();
+            order.Shuffle(sequence);
+            foreach (int s in sequence)
+            {
+                IPeerQueries store = stores[s];
+                if (applies(store))
+                {
+                    using IDisposable scope = store.ReadScope();
+                    Add(operation, s, round, ask(store, asked, round == 0));
+                }
+            }
+        }
+
+        Console.Error.WriteLine($"peers: {operation}: {request.Rounds} rounds done");
+    }
+
+    private Timing TimedBatch(IPeerQueries store, Lookups question)
+    {
+        var found = new long[question.Targets.Length];
+        Timing timing = Timing.Once(found.Length, () => store.FirstAtOrAfter(question.Targets, found));
+        int first = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != question.Expected[i], -1);
+        Check(first < 0, first < 0 ? "" : $"{store.Name} batched: the first tick at or after {question.Targets[first]} is row {found[first]:N0}, ListMmf says {question.Expected[first]:N0}");
         return timing;
     }
 
@@ -163,3 +186,9 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         }
     }
 }
+
+/// <summary>Lookup targets and ListMmf's answers to them.</summary>
+internal sealed record Lookups(int[] Targets, long[] Expected);
+
+/// <summary>The first seconds of hours and ListMmf's sum(price * size) over each.</summary>
+internal sealed record HourSums(int[] From, double[] Sums);

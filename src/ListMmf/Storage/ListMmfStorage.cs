@@ -23,6 +23,12 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// </summary>
     private const long PrefaultWindow = 1L << 20;
 
+    /// <summary>
+    /// How many bytes of appended items a writer with <see cref="ListMmfOptions.WriteBehind"/> lets accumulate before it
+    /// starts their writeback.
+    /// </summary>
+    private const long WriteBehindWindow = 1L << 20;
+
     /// <summary>File lengths are multiples of this, which every page size and the Windows view alignment divide.</summary>
     private const long LengthGranularity = 64 * 1024;
 
@@ -36,6 +42,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     private WriterLock? _writerLock;
     private readonly bool _prefault;
     private readonly bool _populate;
+    private readonly bool _writeBehind;
+    private long _writebackStarted;
 
     private ListMmfStorage(
         string path,
@@ -57,6 +65,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         Backend = backend;
         _prefault = options.PrefaultCapacity;
         _populate = options.PopulateOnOpen;
+        _writeBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;
     }
 
     public string Path { get; }
@@ -299,6 +308,34 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         return end;
     }
 
+    /// <summary>
+    /// Whether the writer starts the writeback of its items as it goes (<see cref="ListMmfOptions.WriteBehind"/>):
+    /// then it calls <see cref="WriteBehind"/> whenever its appends reach <see cref="WriteBehindEnd"/>.
+    /// </summary>
+    public bool WritesBehind => _writeBehind;
+
+    /// <summary>Where in the file the appends next start a writeback.</summary>
+    public long WriteBehindEnd { get; private set; }
+
+    /// <summary>
+    /// Starts writing back the whole pages of items below <paramref name="end"/> (the end of the items written so
+    /// far) that no earlier call started, never the first page (see <see cref="StartFlush"/>); the page that
+    /// <paramref name="end"/> falls in is left for the writes still to come into it.
+    /// </summary>
+    public void WriteBehind(long end)
+    {
+        long pageSize = Environment.SystemPageSize;
+        long from = Math.Max(_writebackStarted, pageSize);
+        long to = end / pageSize * pageSize;
+        if (to > from)
+        {
+            StoragePlatform.Current.StartWriteback(_file.SafeFileHandle, from, to - from);
+            _writebackStarted = to;
+        }
+
+        WriteBehindEnd = end + WriteBehindWindow;
+    }
+
     /// <summary>Whether <see cref="Shrink"/> can cut this file where it is, while mapped (see <see cref="FileMapping.CanShrinkInPlace"/>).</summary>
     public bool CanShrinkInPlace => _mapping.CanShrinkInPlace;
 
@@ -317,6 +354,9 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// </summary>
     public void Opened(long end)
     {
+        // What was there before this open is not this writer's to start.
+        _writebackStarted = end / Environment.SystemPageSize * Environment.SystemPageSize;
+        WriteBehindEnd = end + WriteBehindWindow;
         if (PrefaultsAhead)
         {
             PrefaultAhead(end);

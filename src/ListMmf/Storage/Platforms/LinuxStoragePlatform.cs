@@ -29,6 +29,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         _ = Libc.SyncFileRange(lease.Descriptor, offset, length, Libc.Linux.SyncFileRangeWrite);
     }
 
+    public override bool StartsWriteback => true;
+
     /// <summary>Best effort, as <see cref="PrefaultWritable"/>.</summary>
     public override void PrefaultReadable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateRead);
 

@@ -62,6 +62,9 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>Whether <see cref="StartWriteback"/> does anything here.</summary>
+    public virtual bool StartsWriteback => false;
+
     /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
     public virtual void PrefaultWritable(byte* address, long length)
     {
