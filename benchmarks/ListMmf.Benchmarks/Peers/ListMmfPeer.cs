@@ -121,7 +121,8 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     private void OpenTable(bool populate)
     {
-        _table = TimeSeriesTable.Open(folder);
+        // The append flushes after a burst of rows, as a live writer flushing at checkpoints does: write-behind.
+        _table = TimeSeriesTable.Open(folder, FileAccess.ReadWrite, ListMmfOptions.Default with { WriteBehind = true });
         ListMmfOptions options = ListMmfOptions.Default with { PopulateOnOpen = populate };
         _times = ListMmfTimeSeriesDateTimeSeconds.OpenRead(Path.Combine(folder, _table.Schema.Time.FileName), TimeSeriesOrder.AscendingOrEqual, options).Keys;
     }

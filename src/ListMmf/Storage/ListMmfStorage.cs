@@ -27,7 +27,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// How many bytes of appended items a writer with <see cref="ListMmfOptions.WriteBehind"/> lets accumulate before it
     /// starts their writeback.
     /// </summary>
-    private const long WriteBehindWindow = 1L << 20;
+    private const long WriteBehindWindow = 2L << 20;
 
     /// <summary>File lengths are multiples of this, which every page size and the Windows view alignment divide.</summary>
     private const long LengthGranularity = 64 * 1024;
@@ -318,15 +318,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     public long WriteBehindEnd { get; private set; }
 
     /// <summary>
-    /// Starts writing back the whole pages of items below <paramref name="end"/> (the end of the items written so
-    /// far) that no earlier call started, never the first page (see <see cref="StartFlush"/>); the page that
-    /// <paramref name="end"/> falls in is left for the writes still to come into it.
+    /// Starts writing back the items below <paramref name="end"/> (the end of the items written so far) that no
+    /// earlier call started, in whole <see cref="WriteBehindWindow"/> blocks, never the first page (see
+    /// <see cref="StartFlush"/>). The block that <paramref name="end"/> falls in is left for the writes still to come:
+    /// the page cache keeps a file in folios of up to 2 MiB, written back whole, and one started under the writer
+    /// would be dirtied and written again.
     /// </summary>
     public void WriteBehind(long end)
     {
-        long pageSize = Environment.SystemPageSize;
-        long from = Math.Max(_writebackStarted, pageSize);
-        long to = end / pageSize * pageSize;
+        long from = Math.Max(_writebackStarted, Environment.SystemPageSize);
+        long to = end / WriteBehindWindow * WriteBehindWindow;
         if (to > from)
         {
             StoragePlatform.Current.StartWriteback(_file.SafeFileHandle, from, to - from);
