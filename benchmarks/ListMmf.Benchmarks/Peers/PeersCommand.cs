@@ -87,7 +87,7 @@ internal static class PeersCommand
                 string flush = store is ListMmfPeer ours ? $", of which the flush {ours.LastFlush.TotalSeconds:N3} s" : "";
                 results.Add(Append, store.Name, seconds, $"{appended.Length / seconds / 1e6:N2} M rows/s{flush}", unit: "s");
                 long after = store.FirstAtOrAfter(appended[^1].Time + 1);
-                Check(failures, after == request.Rows + appended.Length, $"{store.Name} holds {after:N0} rows after the append, not {request.Rows + appended.Length:N0}");
+                failures.Check(after == request.Rows + appended.Length, $"{store.Name} holds {after:N0} rows after the append, not {request.Rows + appended.Length:N0}");
             }
 
             foreach (IPeerStore store in stores)
@@ -124,7 +124,7 @@ internal static class PeersCommand
         long loaded = store.Load(csv);
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
         results.Add(Load, store.Name, seconds, $"{rows / seconds / 1e6:N2} M rows/s", unit: "s");
-        Check(failures, loaded == rows, $"{store.Name} loaded {loaded:N0} rows, not {rows:N0}");
+        failures.Check(loaded == rows, $"{store.Name} loaded {loaded:N0} rows, not {rows:N0}");
         results.Add(DiskUsed, store.Name, store.DiskBytes(), $"files' lengths {Disk.LengthBytes(store.Folder) / 1e6:N0} MB", unit: "bytes");
     }
 
@@ -170,7 +170,7 @@ internal static class PeersCommand
                     }
                 }));
                 int wrong = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != expected[i], -1);
-                Check(failures, wrong < 0, wrong < 0 ? "" : $"{store.Name} cold: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, ListMmf says {expected[wrong]:N0}");
+                failures.Check(wrong < 0, wrong < 0 ? "" : $"{store.Name} cold: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, ListMmf says {expected[wrong]:N0}");
             }
 
             Console.Error.WriteLine($"peers: cold round {round + 1} of {request.Rounds} done");
@@ -205,12 +205,4 @@ internal static class PeersCommand
     /// <summary>Rows after the CSV's last, three a second, for the append.</summary>
     private static TickRow[] AppendRows(int count, int lastTime) =>
         Enumerable.Range(0, count).Select(i => new TickRow(lastTime + 1 + (i / 3), 4500 + ((i % 400) * 0.25), (i % 97) + 1)).ToArray();
-
-    private static void Check(List<string> failures, bool condition, string failure)
-    {
-        if (!condition)
-        {
-            failures.Add(failure);
-        }
-    }
 }

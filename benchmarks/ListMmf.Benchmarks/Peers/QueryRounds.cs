@@ -73,7 +73,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         {
             HourVwap[] vwap = [];
             Timing timing = Timing.Once(1, () => vwap = store.HourlyVwap());
-            Check(vwap.AsSpan().SequenceEqual(expected), $"{store.Name}: the hourly VWAP differs from ListMmf's ({vwap.Length:N0} hours against {expected.Length:N0})");
+            failures.Check(vwap.AsSpan().SequenceEqual(expected), $"{store.Name}: the hourly VWAP differs from ListMmf's ({vwap.Length:N0} hours against {expected.Length:N0})");
             return timing;
         });
         long counted = reference.CountWhere(CountPrice, CountSize);
@@ -81,7 +81,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         {
             long count = 0;
             Timing timing = Timing.Once(1, () => count = store.CountWhere(CountPrice, CountSize));
-            Check(count == expected, $"{store.Name}: the filtered count is {count:N0}, ListMmf says {expected:N0}");
+            failures.Check(count == expected, $"{store.Name}: the filtered count is {count:N0}, ListMmf says {expected:N0}");
             return timing;
         });
         Report(results);
@@ -137,7 +137,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         var found = new long[question.Targets.Length];
         Timing timing = Timing.Once(found.Length, () => store.FirstAtOrAfter(question.Targets, found));
         int first = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != question.Expected[i], -1);
-        Check(first < 0, first < 0 ? "" : $"{store.Name} batched: the first tick at or after {question.Targets[first]} is row {found[first]:N0}, ListMmf says {question.Expected[first]:N0}");
+        failures.Check(first < 0, first < 0 ? "" : $"{store.Name} batched: the first tick at or after {question.Targets[first]} is row {found[first]:N0}, ListMmf says {question.Expected[first]:N0}");
         return timing;
     }
 
@@ -175,14 +175,6 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
                 Timing median = Timing.Median(timings);
                 results.Add(operation, stores[s].Name, median.WallNanoseconds, $"CPU {PeersResults.Format(median.CpuNanoseconds, "ns")}", unit: "ns");
             }
-        }
-    }
-
-    private void Check(bool condition, string failure)
-    {
-        if (!condition)
-        {
-            failures.Add(failure);
         }
     }
 }

@@ -211,6 +211,13 @@ internal sealed class CsvChunk(int index, long start, long end)
         Done.Dispose();
     }
 
+    /// <summary><paramref name="line"/> without a '\n' at its end, and without a '\r' before that.</summary>
+    internal static ReadOnlySpan<byte> WithoutLineEnd(ReadOnlySpan<byte> line)
+    {
+        line = line.EndsWith((byte)'\n') ? line[..^1] : line;
+        return line.EndsWith((byte)'\r') ? line[..^1] : line;
+    }
+
     /// <summary>
     /// The next line from <paramref name="position"/>, without its '\n' and a '\r' before it; false at the end.
     /// <paramref name="plain"/> is false for a line that holds a quote or another '\r'.
@@ -226,13 +233,8 @@ internal sealed class CsvChunk(int index, long start, long end)
 
         ReadOnlySpan<byte> rest = bytes[position..];
         int end = rest.IndexOf((byte)'\n');
-        line = end < 0 ? rest : rest[..end];
+        line = WithoutLineEnd(end < 0 ? rest : rest[..end]);
         position += end < 0 ? rest.Length : end + 1;
-        if (!line.IsEmpty && line[^1] == '\r')
-        {
-            line = line[..^1];
-        }
-
         plain = line.IndexOfAny((byte)'"', (byte)'\r') < 0;
         return true;
     }

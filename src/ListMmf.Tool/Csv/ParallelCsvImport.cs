@@ -243,10 +243,7 @@ internal sealed class ParallelCsvImport : IDisposable
     {
         var bytes = new byte[end - start];
         int read = RandomAccess.Read(file, bytes, start);
-        ReadOnlySpan<byte> line = bytes.AsSpan(0, read);
-        line = line.EndsWith("\n"u8) ? line[..^1] : line;
-        line = line.EndsWith("\r"u8) ? line[..^1] : line;
-        return line.ToArray();
+        return CsvChunk.WithoutLineEnd(bytes.AsSpan(0, read)).ToArray();
     }
 
     /// <summary>
