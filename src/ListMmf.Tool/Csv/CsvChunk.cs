@@ -214,8 +214,8 @@ internal sealed class CsvChunk(int index, long start, long end)
     /// <summary><paramref name="line"/> without a '\n' at its end, and without a '\r' before that.</summary>
     internal static ReadOnlySpan<byte> WithoutLineEnd(ReadOnlySpan<byte> line)
     {
-        line = line.EndsWith((byte)'\n') ? line[..^1] : line;
-        return line.EndsWith((byte)'\r') ? line[..^1] : line;
+        line = line.EndsWith("\n"u8) ? line[..^1] : line;
+        return line.EndsWith("\r"u8) ? line[..^1] : line;
     }
 
     /// <summary>
