@@ -727,12 +727,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     }
 
     /// <summary>
-    /// The count up to which appends take the fast path: the capacity, or, for a writer that prefaults ahead, the
-    /// items within the pages already faulted in (at least one more than the count, so that appends always progress).
-    /// </summary>
-    /// <summary>
     /// The count at which the next append goes through <see cref="PrepareAppend"/>: the capacity, or earlier where
-    /// the storage has work to do as the items reach a point (the prefault window's end, the next write-behind).
+    /// the storage has work to do as the items reach a point (the prefault window's end, the next write-behind); past
+    /// the count, so that appends always progress.
     /// </summary>
     private long AppendLimit(ListMmfStorage storage)
     {

@@ -86,6 +86,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         });
         Report(results);
     }
+
     /// <summary>Fresh random targets over the whole time range and a little past both ends.</summary>
     public static int[] Targets(SplitMix64 random, int count, int firstTime, int lastTime) =>
         Enumerable.Range(0, count).Select(_ => firstTime - 10 + (int)(random.Next() % (ulong)(lastTime - firstTime + 20))).ToArray();

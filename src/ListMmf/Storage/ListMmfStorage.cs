@@ -42,7 +42,6 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     private WriterLock? _writerLock;
     private readonly bool _prefault;
     private readonly bool _populate;
-    private readonly bool _writeBehind;
     private long _writebackStarted;
 
     private ListMmfStorage(
@@ -65,7 +64,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         Backend = backend;
         _prefault = options.PrefaultCapacity;
         _populate = options.PopulateOnOpen;
-        _writeBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;
+        WritesBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;
     }
 
     public string Path { get; }
@@ -312,7 +311,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// Whether the writer starts the writeback of its items as it goes (<see cref="ListMmfOptions.WriteBehind"/>):
     /// then it calls <see cref="WriteBehind"/> whenever its appends reach <see cref="WriteBehindEnd"/>.
     /// </summary>
-    public bool WritesBehind => _writeBehind;
+    public bool WritesBehind { get; }
 
     /// <summary>Where in the file the appends next start a writeback.</summary>
     public long WriteBehindEnd { get; private set; }

@@ -6,8 +6,8 @@ using Xunit;
 namespace ListMmf.Tests.Platform;
 
 /// <summary>
-/// <see cref="ListMmfOptions.WriteBehind"/>: a writer starts the writeback of its whole pages of items as it appends,
-/// so that they are no longer dirty when it flushes. Seen through <c>/proc/self/smaps</c>: starting a page's
+/// <see cref="ListMmfOptions.WriteBehind"/>: a writer starts the writeback of each whole 2 MiB block of items as it
+/// appends, so that they are no longer dirty when it flushes. Seen through <c>/proc/self/smaps</c>: starting a page's
 /// writeback cleans it and write-protects it in every mapping, so the mapping's dirty bytes drop.
 /// </summary>
 public sealed class WriteBehindTests
