@@ -1,4 +1,5 @@
 using System;
+using ListMmf.Tool.Commands;
 
 namespace ListMmf.Tool;
 

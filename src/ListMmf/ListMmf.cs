@@ -5,7 +5,6 @@ using System.IO;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
-using ListMmf.Search;
 using ListMmf.Storage;
 
 namespace ListMmf;
@@ -307,7 +306,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// enumerators taken before keep showing the old file until the list moves again (see the remarks).
     /// </summary>
     /// <remarks>On Windows the new file replaces the old by a rename with POSIX semantics, or, where the file system
-    /// has none, by moving the old file aside first; see the README.</remarks>
+    /// has none, by moving the old file aside, renaming the new one into its path and deleting the old one, which goes
+    /// when its last reader closes it.</remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than <see cref="Count"/>.</exception>
     /// <exception cref="ListMmfException">The new file could not be written or renamed into place (the list is
     /// unchanged); or it was renamed into place but could not be opened, and the list refuses every later call (the message says which).</exception>
@@ -530,10 +530,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// (<see cref="GC.KeepAlive"/>) until its last read through the source: a collected list is unmapped.
     /// </summary>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    internal PointerSource<T> Snapshot(out long count)
+    internal T* Snapshot(out long count)
     {
         count = Count;
-        return new PointerSource<T>(_items);
+        return _items;
     }
 
     /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>

@@ -6,8 +6,9 @@ using Xunit;
 namespace ListMmf.Tests;
 
 /// <summary>
-/// The usage example in README.md is this file's <see cref="Example"/>, word for word, and it runs. Change one and
-/// the other must follow.
+/// The README's quick start is tests/QuickStart/Program.cs word for word (CI builds and runs that project against
+/// the package), and the guide's first example is this file's <see cref="Example"/>, word for word, and it runs.
+/// Change one and the other must follow.
 /// </summary>
 public sealed partial class ReadmeExampleTests : IDisposable
 {
@@ -16,12 +17,24 @@ public sealed partial class ReadmeExampleTests : IDisposable
     public void Dispose() => _directory.Dispose();
 
     [Fact]
-    public void ReadmeShowsTheExampleThatRunsHere()
+    public void ReadmeShowsTheQuickStartProgram()
     {
         string readme = File.ReadAllText(RepositoryFiles.Path("README.md"));
+        string program = File.ReadAllText(RepositoryFiles.Path("tests", "QuickStart", "Program.cs"));
+
+        string shown = QuickStartBlock().Match(readme).Groups["code"].Value;
+
+        Assert.Contains("using ListMmf;", program, StringComparison.Ordinal);
+        Assert.Equal(Normalize(program), Normalize(shown));
+    }
+
+    [Fact]
+    public void GuideShowsTheExampleThatRunsHere()
+    {
+        string guide = File.ReadAllText(RepositoryFiles.Path("docs", "guide.md"));
         string source = File.ReadAllText(RepositoryFiles.Path("tests", "ListMmf.Tests", "ReadmeExampleTests.cs"));
 
-        string shown = ExampleBlock().Match(readme).Groups["code"].Value;
+        string shown = ExampleBlock().Match(guide).Groups["code"].Value;
         string tested = SourceRegion().Match(source).Groups["code"].Value;
 
         Assert.NotEqual("", tested);
@@ -58,6 +71,9 @@ public sealed partial class ReadmeExampleTests : IDisposable
     /// <summary>Indentation differs between the README and the method body; the code must not.</summary>
     private static string Normalize(string code) =>
         string.Join('\n', code.ReplaceLineEndings("\n").Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+
+    [GeneratedRegex(@"<!-- quick-start -->\s*```csharp\r?\n(?<code>.*?)```", RegexOptions.Singleline)]
+    private static partial Regex QuickStartBlock();
 
     [GeneratedRegex(@"<!-- readme-example -->\s*```csharp\r?\n(?<code>.*?)```", RegexOptions.Singleline)]
     private static partial Regex ExampleBlock();

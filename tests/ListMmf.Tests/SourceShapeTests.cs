@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Text.RegularExpressions;
@@ -26,6 +27,66 @@ public sealed partial class SourceShapeTests
             .ToArray();
 
         Assert.True(longLines.Length == 0, $"lines over {limit} characters:{Environment.NewLine}{string.Join(Environment.NewLine, longLines)}");
+    }
+
+    /// <summary>
+    /// The library's folders from the bottom layer up. A folder may use the folders of the layers below its own and
+    /// nothing else, so that no two folders use each other, however indirectly.
+    /// </summary>
+    private static readonly string[][] LibraryLayers =
+    [
+        ["Exceptions"],
+        ["Interop"],
+        ["Format", "Hashing"],
+        ["Storage"],
+        ["."], // ListMmf<T> and the interfaces of a list, at the project's root
+        ["Search"],
+        ["Bits", "Integers", "TimeSeries"],
+        ["FileReaders"],
+        ["Tables"],
+    ];
+
+    [Fact]
+    public void EachFolderOfTheLibraryUsesOnlyTheLayersBelowIt()
+    {
+        IReadOnlyList<FolderReferences.Use> uses = FolderReferences.Of(RepositoryFiles.Path("src", "ListMmf"));
+        var layerOf = LibraryLayers.SelectMany((folders, layer) => folders.Select(folder => (folder, layer)))
+            .ToDictionary(entry => entry.folder, entry => entry.layer);
+
+        string[] unplaced = uses.SelectMany(use => new[] { use.From, use.To }).Distinct().Where(folder => !layerOf.ContainsKey(folder)).ToArray();
+        Assert.True(unplaced.Length == 0, $"folders in no layer of {nameof(LibraryLayers)}: {string.Join(", ", unplaced)}");
+
+        string[] upward = uses.Where(use => layerOf[use.To] >= layerOf[use.From])
+            .Select(use => $"{use.From} uses {use.To} ({use.Example})")
+            .ToArray();
+        Assert.True(upward.Length == 0, $"uses of a layer beside or above:{Environment.NewLine}{string.Join(Environment.NewLine, upward)}");
+    }
+
+    [Theory]
+    [InlineData("ListMmf.Arrow")]
+    [InlineData("ListMmf.Tool")]
+    public void NoTwoFoldersOfAProjectUseEachOther(string project)
+    {
+        IReadOnlyList<FolderReferences.Use> uses = FolderReferences.Of(RepositoryFiles.Path("src", project));
+
+        string? cycle = FolderReferences.FindCycle(uses);
+
+        Assert.True(cycle is null, $"folders that use each other: {cycle}{Environment.NewLine}{string.Join(Environment.NewLine, uses)}");
+    }
+
+    [Fact]
+    public void AFolderCycleIsFound()
+    {
+        using var project = new TempDirectory();
+        Directory.CreateDirectory(project.File("Lower"));
+        Directory.CreateDirectory(project.File("Upper"));
+        File.WriteAllText(project.File(Path.Combine("Lower", "Cell.cs")), "namespace N; internal sealed class Cell { public Grid? Owner; }");
+        File.WriteAllText(project.File(Path.Combine("Upper", "Grid.cs")), "namespace N; internal sealed class Grid { public Cell? First; }");
+
+        IReadOnlyList<FolderReferences.Use> uses = FolderReferences.Of(project.Path);
+
+        Assert.Equal(["Lower -> Upper", "Upper -> Lower"], uses.Select(use => $"{use.From} -> {use.To}"));
+        Assert.Equal("Lower -> Upper -> Lower", FolderReferences.FindCycle(uses));
     }
 
     [GeneratedRegex(@"^\[\*\.cs\][^\[]*?^max_line_length\s*=\s*(\d+)", RegexOptions.Multiline | RegexOptions.Singleline)]

@@ -2,8 +2,6 @@ using System;
 using System.Globalization;
 using System.Numerics;
 using System.Runtime.CompilerServices;
-using ListMmf.Tool.Parquet;
-using ParquetSharp;
 
 namespace ListMmf.Tool.Import;
 
@@ -27,10 +25,10 @@ internal abstract class ColumnSink
     public abstract bool TryParse(ReadOnlySpan<byte> text, int index);
 
     /// <summary>
-    /// Reads <paramref name="field"/>'s values in <paramref name="rowGroup"/> (<paramref name="count"/> rows) as the
-    /// batch, through <paramref name="reader"/>; returns the first row of the group whose value is null, or -1.
+    /// Reads the first <paramref name="count"/> values of the batch through <paramref name="reader"/>; returns the
+    /// first row whose value is null, or -1.
     /// </summary>
-    public abstract int Read(ParquetChunkReader reader, RowGroupReader rowGroup, ParquetField field, int count);
+    public abstract int Read(IBatchReader reader, int count);
 
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
@@ -99,8 +97,7 @@ internal sealed class ColumnSink<T> : ColumnSink
             && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
     }
 
-    public override int Read(ParquetChunkReader reader, RowGroupReader rowGroup, ParquetField field, int count) =>
-        reader.Read(rowGroup, field, _values.AsSpan(0, count));
+    public override int Read(IBatchReader reader, int count) => reader.Read(_values.AsSpan(0, count));
 
     public override void AppendTo(TimeSeriesTable table, int count) => table.Column<T>(Name).AddRange(_values.AsSpan(0, count));
 }

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Numerics;
 using ListMmf.Tool.Import;
 using ParquetSharp;
 
@@ -189,7 +190,7 @@ internal static class ParquetImporter
                 }
 
                 column = sink.Name;
-                nullAt = sink.Read(chunks, group, plan.Fields[sink.Field], count);
+                nullAt = sink.Read(new ColumnChunk(chunks, group, plan.Fields[sink.Field]), count);
             }
 
             if (nullAt >= 0)
@@ -270,6 +271,14 @@ internal static class ParquetImporter
 
     private static DataType ValueType(ParquetImportRequest request, ParquetField field) =>
         field.TableType ?? throw new DataException($"'{request.Parquet}': column '{field.Name}' {field.Refusal}. Nothing was imported.");
+
+    /// <summary>One value column of a row group, read into a sink's batch.</summary>
+    private sealed record ColumnChunk(ParquetChunkReader Chunks, RowGroupReader Group, ParquetField Field) : IBatchReader
+    {
+        public int Read<T>(Span<T> batch)
+            where T : unmanaged, INumberBase<T> =>
+            Chunks.Read(Group, Field, batch);
+    }
 
     /// <summary>What an import of a file will do, read from its footer.</summary>
     private sealed record ImportPlan(

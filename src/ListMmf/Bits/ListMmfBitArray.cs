@@ -8,7 +8,7 @@ using ListMmf.Storage;
 namespace ListMmf;
 
 /// <summary>
-/// A persistent array of bits in a bit file (data-type code 1), in the existing ListMmf library's layout: the
+/// A persistent array of bits in a bit file (data-type code 1), in ListMmf 1.x's layout: the
 /// 16-byte header (its count is the number of Int32 words), an Int64 bit count at offset 16, then the Int32 words
 /// from offset 24, bit <c>i</c> at bit <c>i % 32</c> of word <c>i / 32</c> (little-endian, lowest bit first).
 /// </summary>

@@ -1,8 +1,8 @@
 namespace ListMmf;
 
 /// <summary>
-/// The data-type code stored at offset 4 of every ListMmf file. The values are those written by the existing
-/// ListMmf library, so that its files open unchanged.
+/// The data-type code stored at offset 4 of every ListMmf file. The values are those written by ListMmf 1.x, so
+/// that its files open unchanged.
 /// </summary>
 public enum DataType
 {

@@ -15,7 +15,7 @@ internal readonly struct ListMmfHeader
     /// <summary>Size of the header in bytes; the first item starts here.</summary>
     public const int Size = 16;
 
-    /// <summary>The only version this library reads and writes; the existing library writes 0 as well.</summary>
+    /// <summary>The only version this library reads and writes; ListMmf 1.x writes 0 as well.</summary>
     public const int CurrentVersion = 0;
 
     /// <summary>

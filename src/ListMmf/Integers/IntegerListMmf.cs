@@ -6,15 +6,16 @@ namespace ListMmf;
 
 /// <summary>
 /// A list of integers stored at any integer width the format knows (SByte to UInt64, and the odd widths Int24 to
-/// UInt56 that the existing ListMmf library writes to keep prices and volumes small), read and appended as
+/// UInt56 that ListMmf 1.x writes to keep prices and volumes small), read and appended as
 /// <see cref="long"/>. With <see cref="OpenSmallest"/> a new list starts at one byte per value and widens when a value
 /// does not fit.
 /// </summary>
 /// <remarks>
 /// Widening and <see cref="TruncateBeginning"/> write a new file and rename it over the old one, which is never
 /// changed, so a failure (a full disk) leaves it whole; readers of this type reopen the path when they see the old
-/// file marked replaced. The README's "How it works" section has the steps. Not thread-safe: give each thread its
-/// own reader.
+/// file marked replaced. The steps: the new file is written under a temporary name and made durable, the old file's
+/// header is marked replaced (version -1), the new file is renamed over it and the directory is flushed. Not
+/// thread-safe: give each thread its own reader.
 /// </remarks>
 public sealed class IntegerListMmf : IListMmf
 {

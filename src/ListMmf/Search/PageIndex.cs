@@ -14,7 +14,8 @@ namespace ListMmf.Search;
 /// <remarks>
 /// <para>For 776M Int32 timestamps: 757,813 fence keys (2.9 MiB) and 50,523 keys above them (198 KiB).</para>
 /// <para>Append-only. It covers the items below <see cref="IndexedCount"/>, which a writer published and never
-/// changes (Truncate aside, see the README); a search with a larger count snapshot searches the items past the
+/// changes (Truncate aside: a writer's Truncate drops its index, and a reader that sees the count go down rebuilds);
+/// a search with a larger count snapshot searches the items past the
 /// last fence as part of the last page. <see cref="Extend"/> makes a new index with the new pages' fences; an
 /// index never changes once built, so a search that holds one is never disturbed by a newer one.</para>
 /// </remarks>

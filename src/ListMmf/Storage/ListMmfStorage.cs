@@ -226,7 +226,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     }
 
     /// <summary>
-    /// Opens an existing file for the list or a file reader, with the errors the README promises: a missing file or
+    /// Opens an existing file for the list or a file reader, with the errors the library documents: a missing file or
     /// directory is <see cref="FileNotFoundException"/>, a directory is a <see cref="ListMmfException"/>.
     /// </summary>
     public static SafeFileHandle OpenExisting(string path, FileAccess access, FileOptions options)
@@ -423,7 +423,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// Makes the first <paramref name="end"/> bytes durable, items before header: the pages after the first are
     /// written and the file flushed, then the first page (the header with the count, and the first items) and the
     /// file again, so that the count being flushed never becomes durable before its items (the system may still
-    /// write a later count back on its own; see the README). Every step is checked.
+    /// write a later count back on its own, before its items, between two flushes). Every step is checked.
     /// </summary>
     public void Flush(long end)
     {

@@ -12,7 +12,7 @@ namespace ListMmf.Storage;
 /// writer never leaves a stale lock. The sidecar exists while a writer holds it: its holder removes it on release
 /// (Windows deletes it on close, even a killed process's), and a writer that locked a sidecar removed under it
 /// tries again (<see cref="StoragePlatform.LockWriter"/>), so that two writers never hold two different files. Two
-/// hard links of one file are two names the lock cannot tell apart; the README says so.
+/// hard links of one file are two names the lock cannot tell apart: do not open one file as a writer through two.
 /// </summary>
 /// <remarks>
 /// The system's lock keeps out other processes; a registry of the sidecars this process holds keeps out a second

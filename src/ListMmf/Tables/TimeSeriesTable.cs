@@ -12,8 +12,9 @@ namespace ListMmf;
 /// <remarks>
 /// The writer adds a value to every value column (<see cref="TableColumn{T}.Add"/>), then publishes the row with
 /// <see cref="AddRow(DateTime)"/>. Values of a row a killed writer never published are trimmed by the next writer's
-/// open (<see cref="Repairs"/>). Not thread-safe: give each thread its own reader. The README's "Tables" section
-/// has the publication and crash rules.
+/// open (<see cref="Repairs"/>). Not thread-safe: give each thread its own reader. The time column's count, written
+/// after every value column, is the published row count, so a reader never sees a row whose values are not all
+/// written; <c>Flush</c> flushes the value columns first, then the time column.
 /// </remarks>
 /// <example>
 /// <code>
@@ -68,11 +69,22 @@ public sealed class TimeSeriesTable : IDisposable
 
             ListMmfOptions columnOptions = (options ?? ListMmfOptions.Default) with { CreateIfMissing = create };
             TableColumnInfo timeInfo = Schema.Time;
-            time = OpenPart(timeInfo, () => timeInfo.DataType == DataType.UnixSeconds
-                ? (ITimeSeries)new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions)
-                : new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions));
+            if (timeInfo.DataType == DataType.UnixSeconds)
+            {
+                var seconds = OpenPart(
+                    timeInfo, () => new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions));
+                time = seconds;
+                opened.Add(new TableColumn<int>(this, timeInfo, seconds.Keys.List, isTime: true));
+            }
+            else
+            {
+                var ticks = OpenPart(
+                    timeInfo, () => new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions));
+                time = ticks;
+                opened.Add(new TableColumn<long>(this, timeInfo, ticks.Keys.List, isTime: true));
+            }
+
             _time = time;
-            opened.Add(time.ToTableColumn(this, timeInfo));
             foreach (TableColumnInfo info in Schema.Columns)
             {
                 opened.Add(OpenPart(info, () => TableColumn.Open(this, info, PathOf(info), access, columnOptions)));
@@ -108,7 +120,7 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <summary>
     /// Creates a table in <paramref name="directory"/> (created if missing) and opens it for writing. Column files
-    /// that already exist there, such as the parallel files of the existing ListMmf library, become the table's
+    /// that already exist there, such as the parallel files of ListMmf 1.x, become the table's
     /// columns if their types match; the manifest is written last, so a reader never opens a table half created.
     /// </summary>
     /// <exception cref="ListMmfException">The folder already holds a table, or a file could not be created.</exception>
@@ -150,7 +162,7 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <summary>
     /// Opens the column files that <paramref name="schema"/> names in <paramref name="directory"/> as a table,
-    /// without a manifest: for a folder of parallel files written by the existing ListMmf library. Nothing is
+    /// without a manifest: for a folder of parallel files written by ListMmf 1.x. Nothing is
     /// created and no manifest is read or written; a writer trims value columns that ran ahead of the time column.
     /// </summary>
     /// <exception cref="FileNotFoundException">A column's file does not exist.</exception>

@@ -16,7 +16,7 @@ namespace ListMmf;
 ///     .Add&lt;double&gt;("price")
 ///     .Add&lt;int&gt;("size");
 /// </code>
-/// A folder of parallel files written by the existing ListMmf library is described by naming its files:
+/// A folder of parallel files written by ListMmf 1.x is described by naming its files:
 /// <code>
 /// var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual, "ES.Timestamps.bt")
 ///     .Add&lt;double&gt;("price", "ES.Prices.bt");

@@ -32,7 +32,4 @@ internal interface ITimeSeries : IListMmf
     /// <summary>Appends stored keys, whose type is <see cref="KeyType"/>.</summary>
     void AddKeys<TKey>(ReadOnlySpan<TKey> keys)
         where TKey : unmanaged;
-
-    /// <summary>The series' file as the time column of <paramref name="table"/>.</summary>
-    TableColumn ToTableColumn(TimeSeriesTable table, TableColumnInfo info);
 }

@@ -107,7 +107,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// <summary>The indices of the rows whose key equals <paramref name="key"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(TKey key)
     {
-        PointerSource<TRow> rows = List.Snapshot(out long count);
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
         long end = SortedSearch.UpperBound(ref keys, new ComparableKey<TKey>(key), start, count);
@@ -121,7 +121,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// </summary>
     public long BinarySearch(TKey key)
     {
-        PointerSource<TRow> rows = List.Snapshot(out long count);
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long index = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
         bool found = index < count && keys[index].Value.CompareTo(key) == 0;
@@ -135,7 +135,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// </summary>
     public IndexRange FindRange(TKey from, TKey to)
     {
-        PointerSource<TRow> rows = List.Snapshot(out long count);
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(from), 0, count);
         long end = to.CompareTo(from) > 0 ? SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(to), start, count) : start;
@@ -164,7 +164,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     public void Verify()
     {
         List.Verify();
-        PointerSource<TRow> rows = List.Snapshot(out long count);
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         for (long i = 1; i < count; i++)
         {
@@ -198,7 +198,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long Bound(TKey key, long first, long? last, SearchBound bound)
     {
-        PointerSource<TRow> rows = List.Snapshot(out long count);
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
         long end = last ?? count;
         SortedListMmf<int>.CheckRange(first, end, count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);

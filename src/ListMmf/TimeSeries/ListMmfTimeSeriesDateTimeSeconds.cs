@@ -5,7 +5,7 @@ namespace ListMmf;
 
 /// <summary>
 /// A time series of Int32 Unix seconds (data-type code 13, <see cref="DataType.UnixSeconds"/>), the timestamp
-/// files of the existing ListMmf library: 1901-12-13 to 2038-01-19 at one-second resolution, with
+/// files of ListMmf 1.x: 1901-12-13 to 2038-01-19 at one-second resolution, with
 /// <see cref="int.MinValue"/> standing for <see cref="DateTime.MinValue"/> as that library stores it.
 /// </summary>
 /// <example>
@@ -40,7 +40,7 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
 
     /// <summary>
     /// The time that <paramref name="unixSeconds"/> stands for: seconds since 1970-01-01 00:00:00, no time zone
-    /// applied; <see cref="int.MinValue"/> stands for <see cref="DateTime.MinValue"/>, as in the existing library.
+    /// applied; <see cref="int.MinValue"/> stands for <see cref="DateTime.MinValue"/>, as in ListMmf 1.x.
     /// </summary>
     public static DateTime ToDateTime(int unixSeconds) => UnixTime.FromSeconds(unixSeconds);
 

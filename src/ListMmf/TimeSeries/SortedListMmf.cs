@@ -239,7 +239,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     public void Verify(IProgress<double>? progress)
     {
         List.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
-        PointerSource<T> items = List.Snapshot(out long count);
+        var items = new PointerSource<T>(List.Snapshot(out long count));
         for (long i = 1; i < count; i++)
         {
             if (progress is not null && (i & ((1 << 22) - 1)) == 0)
@@ -274,7 +274,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>The bound among every item published, against one count.</summary>
     private long Bound(T value, SearchBound bound)
     {
-        PointerSource<T> items = List.Snapshot(out long count);
+        var items = new PointerSource<T>(List.Snapshot(out long count));
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         long result = index is not null
             ? IndexedSearch.Bound(index, items.Pointer, count, value, bound)
@@ -289,7 +289,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// </summary>
     private long Bound(T value, long first, long last, SearchBound bound)
     {
-        PointerSource<T> items = List.Snapshot(out long count);
+        var items = new PointerSource<T>(List.Snapshot(out long count));
         CheckRange(first, last, count);
         PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
         long result = index is not null
@@ -313,7 +313,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
                 $"{values.Length:N0} values.", nameof(results));
         }
 
-        PointerSource<T> items = List.Snapshot(out long count);
+        var items = new PointerSource<T>(List.Snapshot(out long count));
         count = Math.Min(count, countLimit);
         PageIndex<T>? index = IndexFor(items.Pointer, count);
         if (index is not null)

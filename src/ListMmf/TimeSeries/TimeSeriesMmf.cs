@@ -217,9 +217,6 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         Keys.AddRange(MemoryMarshal.Cast<TStored, TKey>(keys));
     }
 
-    TableColumn ITimeSeries.ToTableColumn(TimeSeriesTable table, TableColumnInfo info) =>
-        new TableColumn<TKey>(table, info, Keys.List, isTime: true);
-
     /// <inheritdoc/>
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
 

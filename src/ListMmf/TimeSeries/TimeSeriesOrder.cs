@@ -1,7 +1,7 @@
 namespace ListMmf;
 
 /// <summary>
-/// The order a sorted list keeps; appends that would break it are refused. Numbered as the existing ListMmf library
+/// The order a sorted list keeps; appends that would break it are refused. Numbered as ListMmf 1.x
 /// numbers it (None 0, Ascending 1, AscendingOrEqual 2), so that a stored value means the same order in both.
 /// </summary>
 public enum TimeSeriesOrder

@@ -17,7 +17,7 @@ internal static class UnixTime
     }
 
     /// <summary>
-    /// The key the existing ListMmf library stores for <see cref="DateTime.MinValue"/> in a seconds file (its
+    /// The key ListMmf 1.x stores for <see cref="DateTime.MinValue"/> in a seconds file (its
     /// ToUnixSeconds and FromUnixSecondsToDateTime map the two to each other); it never stands for 1901-12-13 20:45:52.
     /// </summary>
     public const int MinValueKey = int.MinValue;

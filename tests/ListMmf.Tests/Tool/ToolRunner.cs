@@ -1,5 +1,5 @@
 using System.IO;
-using ListMmf.Tool;
+using ListMmf.Tool.Commands;
 
 namespace ListMmf.Tests.Tool;
 

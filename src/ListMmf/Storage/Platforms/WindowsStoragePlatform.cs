@@ -10,7 +10,8 @@ namespace ListMmf.Storage;
 
 /// <summary>
 /// Windows: FlushViewOfFile (retried as the runtime retries it) and FlushFileBuffers, the share mode as the writer
-/// lock, NTFS allocating on SetLength. Not run by this project's tests; see the README's platform notes.
+/// lock, NTFS allocating on SetLength. Not run on this project's own machines except under Wine (<c>.ci/wine-tests</c>);
+/// the GitHub workflow's Windows job runs it on real NTFS.
 /// </summary>
 [SupportedOSPlatform("windows")]
 internal sealed unsafe class WindowsStoragePlatform : StoragePlatform

@@ -1,8 +1,9 @@
 using System;
 using System.Buffers;
 using System.Threading;
+using ListMmf.Storage;
 
-namespace ListMmf.Storage;
+namespace ListMmf;
 
 /// <summary>
 /// Items of a list's mapping as a <see cref="Memory{T}"/>: the memory points straight into the mapping and holds the

@@ -2,9 +2,8 @@ using System;
 using System.CommandLine;
 using System.IO;
 using System.Linq;
-using ListMmf.Tool.Commands;
 
-namespace ListMmf.Tool;
+namespace ListMmf.Tool.Commands;
 
 /// <summary>
 /// The command tree and the exit codes: 0 success, 1 bad data (a file that is not what it should be, a CSV row that

@@ -2,8 +2,5 @@ using System;
 
 namespace ListMmf.Tool;
 
-/// <summary>The command line asks for something that cannot be done as asked: exit code 2.</summary>
-internal sealed class UsageException(string message) : Exception(message);
-
 /// <summary>The data is bad (a CSV row, a file of the wrong kind): exit code 1. The message names the file and where.</summary>
 internal sealed class DataException(string message, Exception? inner = null) : Exception(message, inner);
