@@ -102,7 +102,7 @@ public static class ListMmfArrowExtensions
     }
 
     /// <summary>
-    /// The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange"/>) as one record
+    /// The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange(System.DateTime, System.DateTime)"/>) as one record
     /// batch over the mapping.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or a column of it takes more than 2 GiB.</exception>

@@ -82,14 +82,16 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// more than any file can hold.</exception>
     /// <exception cref="PlatformNotSupportedException">A 32-bit or big-endian process, or a system other than Windows, Linux and macOS.</exception>
     public ListMmf(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(path, access, options, DataTypes.For<T>(), requireDataType: false)
+        : this(path, access, options, DataTypes.For<T>(), requireDataType: false, ListMmfDescription.ForList<T>())
     {
     }
 
     /// <summary>
     /// Opens the file; a new file is created with the data-type code <paramref name="dataType"/>, and with
     /// <paramref name="requireDataType"/> an existing file must have exactly that code. <paramref name="opening"/>
-    /// says whether a writer takes the file's lock or its caller holds it.
+    /// says whether a writer takes the file's lock or its caller holds it. With a <paramref name="description"/>, a
+    /// file that records one must match it (<see cref="CheckDescription"/>), and a writer of an empty file that
+    /// records none writes it; without one, the file's description is neither read nor written.
     /// </summary>
     internal ListMmf(
         string path,
@@ -97,12 +99,20 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         ListMmfOptions? options,
         DataType dataType,
         bool requireDataType,
+        ListMmfDescription? description,
         WriterOpening opening = WriterOpening.Locked)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
         {
             throw new ArgumentOutOfRangeException(nameof(access), access, "A ListMmf is opened with FileAccess.Read or FileAccess.ReadWrite.");
+        }
+
+        if (typeof(T) == typeof(DateTime) || typeof(T) == typeof(DateTimeOffset))
+        {
+            throw new NotSupportedException($"A ListMmf<{typeof(T).Name}> would store the raw bits of each {typeof(T).Name} " +
+                "(its Kind or offset included), which no other reader of the file understands: store times in a " +
+                "ListMmfTimeSeriesDateTime (DateTime ticks) or a ListMmfTimeSeriesDateTimeSeconds (Unix seconds).");
         }
 
         options ??= ListMmfOptions.Default;
@@ -115,6 +125,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         {
             // Read the count through the mapping, atomically: a count past the file is damage, refused here.
             storage.Opened(ListMmfHeader.Size + (Count * sizeof(T)));
+            if (description is not null && opening == WriterOpening.Locked)
+            {
+                Description = CheckDescription(storage, description);
+            }
         }
         catch
         {
@@ -122,6 +136,12 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             throw;
         }
     }
+
+    /// <summary>
+    /// What the file's description records (<see cref="ListMmfDescription"/>), or null where it has none or the
+    /// list was opened without looking.
+    /// </summary>
+    internal ListMmfDescription? Description { get; }
 
     /// <summary>The full path of the file.</summary>
     public string Path { get; }
@@ -395,7 +415,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     private void WriteItems(string temporary, long start, long end)
     {
         var options = _options with { InitialCapacity = end - start, CreateIfMissing = true };
-        using var copy = new ListMmf<T>(temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, WriterOpening.Copy);
+        using var copy = new ListMmf<T>(
+            temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, description: null, WriterOpening.Copy);
         for (long from = start; from < end; from += int.MaxValue / 2)
         {
             copy.AddRange(new ReadOnlySpan<T>(_items + from, (int)Math.Min(int.MaxValue / 2, end - from)));
@@ -522,6 +543,44 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         ulong hash = Hashing.MappedXxHash3.Hash((byte*)_items, count * sizeof(T));
         GC.KeepAlive(this);
         return hash;
+    }
+
+    /// <summary>
+    /// Reads the file's description and checks that it describes <typeparamref name="T"/> items: their size, and for a
+    /// struct file the offset, size and type of every field. A writer of an empty file without one writes
+    /// <paramref name="expected"/>, before any item can be published, so that its readers are checked from the first.
+    /// </summary>
+    /// <exception cref="ListMmfDataTypeException">The file records items of another size or layout.</exception>
+    private ListMmfDescription? CheckDescription(ListMmfStorage storage, ListMmfDescription expected)
+    {
+        string realPath = storage.IsWritable ? storage.RealPath : StoragePlatform.Current.CanonicalPath(Path);
+        ListMmfDescription? recorded = ListMmfDescription.Read(realPath);
+        if (recorded is null)
+        {
+            if (!storage.IsWritable || Count != 0)
+            {
+                return null;
+            }
+
+            DurableFile.Create(ListMmfDescription.PathFor(realPath), expected.ToJson(), static (file, json) => file.Write(json));
+            return expected;
+        }
+
+        string described = $"'{Path}' holds {recorded.ItemType} items of {recorded.ItemSize} bytes, as its description " +
+            $"'{ListMmfDescription.PathFor(realPath)}' records";
+        if (recorded.ItemSize != sizeof(T))
+        {
+            throw new ListMmfDataTypeException(
+                Path, $"{described}; {typeof(T).Name} is {sizeof(T)} bytes. Open it with the type it was written with.");
+        }
+
+        if (recorded.Fields.Count > 0 && recorded.LayoutDifference(expected.Fields) is { } difference)
+        {
+            throw new ListMmfDataTypeException(Path, $"{described}, with another layout than {typeof(T).Name}'s: {difference}. " +
+                "Open it with the type it was written with.");
+        }
+
+        return recorded;
     }
 
     /// <summary>

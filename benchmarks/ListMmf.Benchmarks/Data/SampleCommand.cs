@@ -21,7 +21,7 @@ internal static class SampleCommand
         Directory.CreateDirectory(directory);
         string path = Path.Combine(directory, TimestampsFile);
         File.Delete(path);
-        using (var list = new ListMmf<int>(path, FileAccess.ReadWrite, null, DataType.UnixSeconds, requireDataType: true))
+        using (var list = new ListMmf<int>(path, FileAccess.ReadWrite, null, DataType.UnixSeconds, requireDataType: true, description: null))
         {
             new TickTimestampGenerator(Seed).GenerateSession(new DateOnly(2024, 3, 12), (second, ticks) =>
             {

@@ -135,7 +135,7 @@ internal static class ReferenceDataset
         var progress = new ProgressBar(log, $"generating {elements:N0} ticks", elements);
         try
         {
-            using (var list = new ListMmf<int>(partial, FileAccess.ReadWrite, null, DataType.UnixSeconds, requireDataType: true))
+            using (var list = new ListMmf<int>(partial, FileAccess.ReadWrite, null, DataType.UnixSeconds, requireDataType: true, description: null))
             {
                 list.EnsureCapacity(elements);
                 Fill(elements, items =>

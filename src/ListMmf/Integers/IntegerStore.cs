@@ -107,7 +107,10 @@ internal sealed class IntegerStore<TRaw, TCodec> : IntegerStore
 
     public IntegerStore(string path, FileAccess access, ListMmfOptions options, WriterOpening opening)
     {
-        _list = new ListMmf<TRaw>(path, access, options, TCodec.DataType, requireDataType: true, opening) { ReopensOnReplacement = false };
+        _list = new ListMmf<TRaw>(path, access, options, TCodec.DataType, requireDataType: true, description: null, opening)
+        {
+            ReopensOnReplacement = false,
+        };
     }
 
     public override DataType DataType => TCodec.DataType;

@@ -59,4 +59,20 @@ public sealed record ListMmfOptions
     /// cache this costs milliseconds per GB; on a file that is not, it reads the whole file. Off by default.
     /// </summary>
     public bool PopulateOnOpen { get; init; }
+
+    /// <summary>
+    /// For time series: their times are UTC. A series created with it records so in its description
+    /// (<see cref="ListMmfDescription.TimesAreUtc"/>), and any later open of it, with the option or without, returns
+    /// times of <see cref="System.DateTimeKind.Utc"/>, converts <see cref="System.DateTimeKind.Local"/> times to UTC and takes
+    /// <see cref="System.DateTimeOffset"/>s. A series whose times are not UTC refuses Local times and DateTimeOffsets, which
+    /// it could only compare by guessing a zone. For a series that records no description (ListMmf 1.x files), the
+    /// option says it for this open. Off by default.
+    /// </summary>
+    public bool UtcTimes { get; init; }
+
+    /// <summary>
+    /// Whether a sorted list or time series reads and writes its description file; a table's columns do not, their
+    /// table's manifest describes them.
+    /// </summary>
+    internal bool Described { get; init; } = true;
 }

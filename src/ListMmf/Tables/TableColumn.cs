@@ -140,7 +140,7 @@ public sealed class TableColumn<T> : TableColumn
     }
 
     /// <summary>
-    /// The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange"/>), straight
+    /// The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange(DateTime, DateTime)"/>), straight
     /// over the mapping.
     /// </summary>
     /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan"/>.</remarks>
@@ -189,7 +189,7 @@ public sealed class TableColumn<T> : TableColumn
     internal override void Dispose() => _list.Dispose();
 
     internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
-        new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true), isTime: false);
+        new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
 
     private void CheckPublished(IndexRange range)
     {

@@ -34,6 +34,7 @@ internal static class TableManifest
             json.WriteString("format", Format);
             json.WriteNumber("version", Version);
             json.WriteString("order", schema.Order.ToString());
+            json.WriteBoolean("timesAreUtc", schema.TimesAreUtc);
             json.WritePropertyName("time");
             WriteColumn(json, schema.Time);
             json.WriteStartArray("columns");
@@ -87,7 +88,10 @@ internal static class TableManifest
                 ? parsed
                 : throw Invalid("\"order\" is not \"None\", \"Ascending\" or \"AscendingOrEqual\"");
             JsonElement time = Property(root, "time", JsonValueKind.Object);
-            var schema = new TimeSeriesTableSchema(String(time, "name"), Type(time), order, String(time, "file"));
+            var schema = new TimeSeriesTableSchema(String(time, "name"), Type(time), order, String(time, "file"))
+            {
+                TimesAreUtc = root.TryGetProperty("timesAreUtc", out JsonElement utc) && utc.ValueKind == JsonValueKind.True,
+            };
             foreach (JsonElement column in Property(root, "columns", JsonValueKind.Array).EnumerateArray())
             {
                 if (column.ValueKind != JsonValueKind.Object)

@@ -67,7 +67,12 @@ public sealed class TimeSeriesTable : IDisposable
                 CheckAdoptedFiles();
             }
 
-            ListMmfOptions columnOptions = (options ?? ListMmfOptions.Default) with { CreateIfMissing = create };
+            ListMmfOptions columnOptions = (options ?? ListMmfOptions.Default) with
+            {
+                CreateIfMissing = create,
+                UtcTimes = Schema.TimesAreUtc,
+                Described = false,
+            };
             TableColumnInfo timeInfo = Schema.Time;
             if (timeInfo.DataType == DataType.UnixSeconds)
             {
@@ -248,6 +253,25 @@ public sealed class TimeSeriesTable : IDisposable
     /// </summary>
     public IndexRange FindRange(DateTime from, DateTime to) => _time.FindRange(from, to);
 
+    /// <summary>
+    /// The <see cref="LowerBound(DateTime)"/> of every time in <paramref name="times"/>, into
+    /// <paramref name="results"/>, searched together so that their memory misses overlap. No allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => _time.LowerBound(times, results);
+
+    /// <summary>The first row whose time is at or after <paramref name="time"/>, compared as UTC.</summary>
+    /// <exception cref="InvalidOperationException">The table's times are not UTC (<see cref="TimeSeriesTableSchema.TimesAreUtc"/>).</exception>
+    public long LowerBound(DateTimeOffset time) => _time.LowerBound(time);
+
+    /// <summary>The first row whose time is after <paramref name="time"/>, compared as UTC.</summary>
+    /// <exception cref="InvalidOperationException">The table's times are not UTC (<see cref="TimeSeriesTableSchema.TimesAreUtc"/>).</exception>
+    public long UpperBound(DateTimeOffset time) => _time.UpperBound(time);
+
+    /// <summary>The rows with times in <c>[from, to)</c>, compared as UTC.</summary>
+    /// <exception cref="InvalidOperationException">The table's times are not UTC (<see cref="TimeSeriesTableSchema.TimesAreUtc"/>).</exception>
+    public IndexRange FindRange(DateTimeOffset from, DateTimeOffset to) => _time.FindRange(from, to);
+
     /// <summary>The last <paramref name="count"/> published rows, or all of them if there are fewer.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
     public IndexRange LastRows(long count)
@@ -286,6 +310,23 @@ public sealed class TimeSeriesTable : IDisposable
     /// fraction of a second in a seconds column); the row's values were discarded.</exception>
     /// <exception cref="NotSupportedException">The table was opened read-only.</exception>
     public void AddRow(DateTime time)
+    {
+        long rows = BeginPublish(1);
+        try
+        {
+            _time.Add(time);
+        }
+        catch
+        {
+            DiscardPending(rows);
+            throw;
+        }
+    }
+
+    /// <summary>Publishes the row at <paramref name="time"/>, as UTC; see <see cref="AddRow(DateTime)"/>.</summary>
+    /// <exception cref="InvalidOperationException">The table's times are not UTC (<see cref="TimeSeriesTableSchema.TimesAreUtc"/>),
+    /// or a value column holds no value, or more than one, for the row; the row's values were discarded.</exception>
+    public void AddRow(DateTimeOffset time)
     {
         long rows = BeginPublish(1);
         try

@@ -61,6 +61,13 @@ public sealed class TimeSeriesTableSchema
     /// <summary>The order the time column keeps.</summary>
     public TimeSeriesOrder Order { get; }
 
+    /// <summary>
+    /// Whether the times are UTC, recorded in the table's manifest: the table then returns
+    /// <see cref="DateTimeKind.Utc"/> times, converts <see cref="DateTimeKind.Local"/> ones and takes
+    /// <see cref="DateTimeOffset"/>s; otherwise it refuses both (see <see cref="ListMmfOptions.UtcTimes"/>).
+    /// </summary>
+    public bool TimesAreUtc { get; init; }
+
     /// <summary>The value columns, in the order they were added.</summary>
     public IReadOnlyList<TableColumnInfo> Columns => _columns;
 

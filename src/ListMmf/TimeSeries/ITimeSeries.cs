@@ -16,6 +16,16 @@ internal interface ITimeSeries : IListMmf
 
     long LowerBound(DateTime time);
 
+    void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results);
+
+    void Add(DateTimeOffset time);
+
+    long LowerBound(DateTimeOffset time);
+
+    long UpperBound(DateTimeOffset time);
+
+    IndexRange FindRange(DateTimeOffset from, DateTimeOffset to);
+
     long UpperBound(DateTime time);
 
     IndexRange FindRange(DateTime from, DateTime to);

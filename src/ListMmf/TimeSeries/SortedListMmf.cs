@@ -43,10 +43,14 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.
     /// </summary>
     public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(new ListMmf<T>(path, access, options), order, options)
+        : this(Open(path, order, access, options, DataTypes.For<T>(), requireDataType: false), order, options)
     {
     }
 
+    /// <summary>
+    /// Takes <paramref name="list"/> as a sorted list in <paramref name="order"/>. Where the file records an order of
+    /// its own, appends keep the stricter of the two and <see cref="Verify()"/> checks the recorded one.
+    /// </summary>
     internal SortedListMmf(ListMmf<T> list, TimeSeriesOrder order, ListMmfOptions? options)
         : base(list)
     {
@@ -56,7 +60,10 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
             throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
         }
 
+        TimeSeriesOrder recorded = list.Description?.Order ?? order;
         Order = order;
+        VerifiedOrder = recorded;
+        AppendOrder = Strictness(recorded) > Strictness(order) ? recorded : order;
         _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
 
@@ -72,6 +79,36 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>The order the list keeps.</summary>
     public TimeSeriesOrder Order { get; }
 
+    /// <summary>The order <see cref="Verify()"/> checks: the one the file records, else <see cref="Order"/>.</summary>
+    private TimeSeriesOrder VerifiedOrder { get; }
+
+    /// <summary>The order appends keep: the stricter of <see cref="Order"/> and the one the file records.</summary>
+    private TimeSeriesOrder AppendOrder { get; }
+
+    /// <summary>
+    /// Opens the list file of a sorted list: a new one records <paramref name="order"/> and whether its times are UTC
+    /// in its description (<see cref="ListMmfDescription"/>), which later opens read.
+    /// </summary>
+    internal static ListMmf<T> Open(
+        string path,
+        TimeSeriesOrder order,
+        FileAccess access,
+        ListMmfOptions? options,
+        DataType dataType,
+        bool requireDataType)
+    {
+        options ??= ListMmfOptions.Default;
+        ListMmfDescription? description = options.Described ? ListMmfDescription.ForSorted<T>(order, options.UtcTimes) : null;
+        return new ListMmf<T>(path, access, options, dataType, requireDataType, description);
+    }
+
+    private static int Strictness(TimeSeriesOrder order) => order switch
+    {
+        TimeSeriesOrder.Ascending => 2,
+        TimeSeriesOrder.AscendingOrEqual => 1,
+        _ => 0,
+    };
+
     /// <summary>The item at <paramref name="index"/>.</summary>
     public T this[long index] => List[index];
 
@@ -84,7 +121,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         {
             CheckFollows(List[count - 1], item, count);
         }
-        else if (Order != TimeSeriesOrder.None && IsUnordered(item))
+        else if (AppendOrder != TimeSeriesOrder.None && IsUnordered(item))
         {
             ThrowUnordered(item, count);
         }
@@ -113,7 +150,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         {
             CheckFollows(List[count - 1], items[0], count);
         }
-        else if (!items.IsEmpty && Order != TimeSeriesOrder.None && IsUnordered(items[0]))
+        else if (!items.IsEmpty && AppendOrder != TimeSeriesOrder.None && IsUnordered(items[0]))
         {
             ThrowUnordered(items[0], count);
         }
@@ -226,7 +263,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     /// <summary>
     /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does (header and readable items, e.g. after a crash),
-    /// then that every stored item keeps the declared order.
+    /// then that every stored item keeps the order the file's description records, or where it records none,
+    /// <see cref="Order"/>.
     /// </summary>
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     /// <exception cref="ListMmfException">Part of the items could not be read.</exception>
@@ -247,12 +285,13 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
                 progress.Report(0.5 + (0.5 * i / count));
             }
 
-            if (!Follows(items[i - 1], items[i]))
+            if (!VerifiedOrder.Allows(items[i - 1], items[i]))
             {
                 throw new ListMmfOrderException(
                     Path,
                     $"the stored item at index {i:N0} ({Describe(items[i])}) does not follow the one before it " +
-                        $"({Describe(items[i - 1])}) in {Order} order; the file is corrupt.",
+                        $"({Describe(items[i - 1])}) in {VerifiedOrder} order; the file is corrupt" +
+                        (List.Description?.Order is null ? $", or was written in a weaker order (a file that records none)." : "."),
                     i);
             }
         }
@@ -379,7 +418,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         }
     }
 
-    private bool Follows(T previous, T next) => Order.Allows(previous, next);
+    private bool Follows(T previous, T next) => AppendOrder.Allows(previous, next);
 
     private void CheckFollows(T previous, T next, long index)
     {
@@ -387,7 +426,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         {
             throw new ListMmfOrderException(
                 Path,
-                $"{Describe(next)} cannot be appended at index {index:N0} after {Describe(previous)}: the list is {Order}. Nothing was written.",
+                $"{Describe(next)} cannot be appended at index {index:N0} after {Describe(previous)}: the list is " +
+                    $"{AppendOrder}. Nothing was written.",
                 index);
         }
     }
@@ -402,7 +442,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>A value such as NaN, which no order can place, even as the first item.</summary>
     private void ThrowUnordered(T item, long index) =>
         throw new ListMmfOrderException(Path, $"{Describe(item)} cannot be appended at index {index:N0}: it is " +
-            $"unordered (not even equal to itself), and the list is {Order}. Nothing was written.", index);
+            $"unordered (not even equal to itself), and the list is {AppendOrder}. Nothing was written.", index);
 
     private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
 

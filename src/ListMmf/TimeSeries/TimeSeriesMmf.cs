@@ -12,9 +12,12 @@ namespace ListMmf;
 /// <see cref="Keys"/> gives the same searches on the stored keys.
 /// </summary>
 /// <remarks>
-/// <para>The stored keys use the DateTime's own clock: no time-zone conversion happens in either direction, and
-/// the <see cref="DateTime.Kind"/> of a search argument is ignored. Returned DateTimes are
-/// <see cref="DateTimeKind.Unspecified"/>.</para>
+/// <para>The stored keys are clock times. A series whose times are UTC (<see cref="ListMmfOptions.UtcTimes"/>,
+/// recorded in its description) returns <see cref="DateTimeKind.Utc"/> times, converts
+/// <see cref="DateTimeKind.Local"/> arguments to UTC and takes <see cref="DateTimeOffset"/>s. Any other series
+/// returns <see cref="DateTimeKind.Unspecified"/> times, takes Unspecified and Utc arguments as they are, and refuses
+/// Local ones and DateTimeOffsets with an <see cref="ArgumentException"/> or <see cref="InvalidOperationException"/>:
+/// it cannot know their zone.</para>
 /// <para>A DateTime that the key type cannot hold exactly (a fraction of a second for Unix seconds, or a time
 /// outside their range) still gets the mathematically right index: <see cref="LowerBound(DateTime)"/> of
 /// 10:00:00.5 is the first item after every item stamped 10:00:00. No search throws for such a DateTime and none
@@ -25,16 +28,33 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
 {
     private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
-        : this(new SortedListMmf<TKey>(new ListMmf<TKey>(path, access, options, dataType, requireDataType: true), order, options))
+        : this(
+            new SortedListMmf<TKey>(SortedListMmf<TKey>.Open(path, order, access, options, dataType, requireDataType: true), order, options),
+            options)
     {
     }
 
-    private TimeSeriesMmf(SortedListMmf<TKey> keys)
+    private TimeSeriesMmf(SortedListMmf<TKey> keys, ListMmfOptions? options)
         : base(keys.List)
     {
         Keys = keys;
         keys.DescribeKey = Describe;
+        bool utc = (options ?? ListMmfOptions.Default).UtcTimes;
+        if (keys.List.Description is { } recorded && utc && !recorded.TimesAreUtc)
+        {
+            keys.Dispose();
+            throw new ListMmfDataTypeException(Path, $"its description '{ListMmfDescription.PathFor(Path)}' records that its " +
+                "times are not UTC; open it without ListMmfOptions.UtcTimes.");
+        }
+
+        TimesAreUtc = keys.List.Description?.TimesAreUtc ?? utc;
     }
+
+    /// <summary>
+    /// Whether the series' times are UTC: recorded in its description when it was created with
+    /// <see cref="ListMmfOptions.UtcTimes"/>, or said by that option for a file that records none.
+    /// </summary>
+    public bool TimesAreUtc { get; }
 
     /// <summary>The stored keys, with the same searches keyed by <typeparamref name="TKey"/>.</summary>
     public SortedListMmf<TKey> Keys { get; }
@@ -53,7 +73,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
                 ThrowOutsideDateTime(index, key);
             }
 
-            return time;
+            return Returned(time);
         }
     }
 
@@ -62,7 +82,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// <exception cref="ListMmfOrderException">The time would break the order; nothing was written.</exception>
     public void Add(DateTime time)
     {
-        if (!TryExactKey(time, out TKey key))
+        if (!TryExactKey(Stored(time), out TKey key))
         {
             throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, " +
                 $"which cannot hold {time:O} exactly.");
@@ -89,7 +109,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         Span<TKey> keys = list.Reserve(times.Length);
         for (int i = 0; i < times.Length; i++)
         {
-            if (!TryExactKey(times[i], out keys[i]))
+            if (!TryExactKey(Stored(times[i]), out keys[i]))
             {
                 throw new ArgumentOutOfRangeException(nameof(times), times[i], $"'{Path}' stores {typeof(TKey).Name} " +
                     $"keys, which cannot hold {times[i]:O} (at {i:N0} in the span) exactly. Nothing was written.");
@@ -102,18 +122,18 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     }
 
     /// <summary>The first index whose timestamp is at or after <paramref name="time"/>, or <see cref="ListMmfView{T}.Count"/>.</summary>
-    public long LowerBound(DateTime time) => TryKeyAtOrAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
+    public long LowerBound(DateTime time) => TryKeyAtOrAfter(Stored(time), out TKey key) ? Keys.LowerBound(key) : Keys.Count;
 
     /// <summary>The first index in <c>[first, last)</c> whose timestamp is at or after <paramref name="time"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long LowerBound(DateTime time, long first, long last) => SearchRange(TryKeyAtOrAfter(time, out TKey key), key, first, last);
+    public long LowerBound(DateTime time, long first, long last) => SearchRange(TryKeyAtOrAfter(Stored(time), out TKey key), key, first, last);
 
     /// <summary>The first index whose timestamp is after <paramref name="time"/>, or <see cref="ListMmfView{T}.Count"/>.</summary>
-    public long UpperBound(DateTime time) => TryKeyAfter(time, out TKey key) ? Keys.LowerBound(key) : Keys.Count;
+    public long UpperBound(DateTime time) => TryKeyAfter(Stored(time), out TKey key) ? Keys.LowerBound(key) : Keys.Count;
 
     /// <summary>The first index in <c>[first, last)</c> whose timestamp is after <paramref name="time"/>, or <paramref name="last"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long UpperBound(DateTime time, long first, long last) => SearchRange(TryKeyAfter(time, out TKey key), key, first, last);
+    public long UpperBound(DateTime time, long first, long last) => SearchRange(TryKeyAfter(Stored(time), out TKey key), key, first, last);
 
     /// <summary>
     /// The <see cref="LowerBound(DateTime)"/> of every time in <paramref name="times"/>, into
@@ -141,7 +161,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// The index of the first timestamp equal to <paramref name="time"/>, or the bitwise complement of the index
     /// where it would be inserted.
     /// </summary>
-    public long BinarySearch(DateTime time) => TryExactKey(time, out TKey key) ? Keys.BinarySearch(key) : ~LowerBound(time);
+    public long BinarySearch(DateTime time) => TryExactKey(Stored(time), out TKey key) ? Keys.BinarySearch(key) : ~LowerBound(time);
 
     /// <summary>The indices of the timestamps in <c>[from, to)</c>; empty if <paramref name="to"/> is not after <paramref name="from"/>.</summary>
     public IndexRange FindRange(DateTime from, DateTime to)
@@ -149,6 +169,22 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         long start = LowerBound(from);
         return new IndexRange(start, to > from ? Math.Max(start, LowerBound(to)) : start);
     }
+
+    /// <summary>Appends <paramref name="time"/>, as UTC; see <see cref="Add(DateTime)"/>.</summary>
+    /// <exception cref="InvalidOperationException">The series' times are not UTC (<see cref="TimesAreUtc"/>).</exception>
+    public void Add(DateTimeOffset time) => Add(Utc(time));
+
+    /// <summary>The first index whose timestamp is at or after <paramref name="time"/>; see <see cref="LowerBound(DateTime)"/>.</summary>
+    /// <exception cref="InvalidOperationException">The series' times are not UTC (<see cref="TimesAreUtc"/>).</exception>
+    public long LowerBound(DateTimeOffset time) => LowerBound(Utc(time));
+
+    /// <summary>The first index whose timestamp is after <paramref name="time"/>; see <see cref="UpperBound(DateTime)"/>.</summary>
+    /// <exception cref="InvalidOperationException">The series' times are not UTC (<see cref="TimesAreUtc"/>).</exception>
+    public long UpperBound(DateTimeOffset time) => UpperBound(Utc(time));
+
+    /// <summary>The indices of the timestamps in <c>[from, to)</c>; see <see cref="FindRange(DateTime, DateTime)"/>.</summary>
+    /// <exception cref="InvalidOperationException">The series' times are not UTC (<see cref="TimesAreUtc"/>).</exception>
+    public IndexRange FindRange(DateTimeOffset from, DateTimeOffset to) => FindRange(Utc(from), Utc(to));
 
     /// <summary>The stored keys of <paramref name="range"/>, straight over the mapping.</summary>
     public ReadOnlySpan<TKey> AsSpan(IndexRange range) => Keys.AsSpan(range);
@@ -178,6 +214,8 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
             {
                 ThrowOutsideDateTime(range.Start + i, keys[i]);
             }
+
+            destination[i] = Returned(destination[i]);
         }
 
         GC.KeepAlive(Keys);
@@ -243,7 +281,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
             for (int i = 0; i < size; i++)
             {
                 DateTime time = times[start + i];
-                beyond[i] = !(after ? TryKeyAfter(time, out keys[i]) : TryKeyAtOrAfter(time, out keys[i]));
+                beyond[i] = !(after ? TryKeyAfter(Stored(time), out keys[i]) : TryKeyAtOrAfter(Stored(time), out keys[i]));
             }
 
             Span<long> chunkResults = results.Slice(start, size);
@@ -272,6 +310,28 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
         return last;
     }
+
+    /// <summary>A time argument as the series compares it: a Local time converted to UTC, or refused where the times are not UTC.</summary>
+    /// <exception cref="ArgumentException">A Local time, and the series' times are not UTC.</exception>
+    private DateTime Stored(DateTime time)
+    {
+        if (time.Kind != DateTimeKind.Local)
+        {
+            return time;
+        }
+
+        return TimesAreUtc ? time.ToUniversalTime() : throw new ArgumentException($"'{Path}' stores clock times of no " +
+            $"recorded zone, so the DateTimeKind.Local time {time:O} cannot be compared with them. Pass the time as " +
+            "stored (DateTimeKind.Unspecified or Utc), or create the series with ListMmfOptions.UtcTimes.", nameof(time));
+    }
+
+    private DateTime Returned(DateTime time) => TimesAreUtc ? DateTime.SpecifyKind(time, DateTimeKind.Utc) : time;
+
+    /// <exception cref="InvalidOperationException">The series' times are not UTC.</exception>
+    private DateTime Utc(DateTimeOffset time) =>
+        TimesAreUtc ? time.UtcDateTime : throw new InvalidOperationException($"'{Path}' stores clock times of no " +
+            $"recorded zone, so the DateTimeOffset {time:O} cannot be placed among them. Pass a DateTime as stored, " +
+            "or create the series with ListMmfOptions.UtcTimes.");
 
     /// <summary>The smallest key whose time is at or after <paramref name="time"/>; false if every key's time is before it.</summary>
     private protected abstract bool TryKeyAtOrAfter(DateTime time, out TKey key);
@@ -327,6 +387,8 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
             {
                 _series.ThrowOutsideDateTime(_keys.Index, _keys.Current);
             }
+
+            _current = _series.Returned(_current);
 
             return true;
         }

@@ -142,12 +142,13 @@ public sealed class ListMmfTimeSeriesDateTimeSecondsTests : IDisposable
     }
 
     [Fact]
-    public void SearchesIgnoreTheDateTimeKind()
+    public void ASeriesOfNoRecordedZoneTakesUtcAndUnspecifiedTimesAsStored()
     {
         WriteTicksAroundTen();
         using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read);
+        Assert.False(series.TimesAreUtc);
         Assert.Equal(3, series.LowerBound(DateTime.SpecifyKind(TenOClock, DateTimeKind.Utc)));
-        Assert.Equal(3, series.LowerBound(DateTime.SpecifyKind(TenOClock, DateTimeKind.Local)));
+        Assert.Equal(3, series.LowerBound(DateTime.SpecifyKind(TenOClock, DateTimeKind.Unspecified)));
         Assert.Equal(DateTimeKind.Unspecified, series[3].Kind);
         Assert.Equal(TenOClock, series[3]);
     }

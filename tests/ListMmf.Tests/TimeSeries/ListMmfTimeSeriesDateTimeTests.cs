@@ -39,7 +39,7 @@ public sealed class ListMmfTimeSeriesDateTimeTests : IDisposable
     [Fact]
     public void StoredTicksOutsideDateTimeAreReportedNotReturned()
     {
-        using (var raw = new ListMmf<long>(FilePath, FileAccess.ReadWrite, null, DataType.DateTime, requireDataType: true))
+        using (var raw = new ListMmf<long>(FilePath, FileAccess.ReadWrite, null, DataType.DateTime, requireDataType: true, description: null))
         {
             raw.Add(-5);
         }

@@ -118,18 +118,6 @@ public sealed class SortedListMmfTests : IDisposable
     }
 
     [Fact]
-    public void VerifyOfAnAscendingListReportsDuplicates()
-    {
-        using (var raw = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual))
-        {
-            raw.AddRange([1, 2, 2]);
-        }
-
-        using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending, FileAccess.Read);
-        Assert.Equal(2, Assert.Throws<ListMmfOrderException>(list.Verify).Index);
-    }
-
-    [Fact]
     public void VerifyAcceptsASortedList()
     {
         using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual);
