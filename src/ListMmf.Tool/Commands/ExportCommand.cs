@@ -15,7 +15,7 @@ internal static class ExportCommand
     public static Command Create(TextWriter output)
     {
         var path = new Argument<string>("SOURCE") { Description = "A table folder or a ListMmf file." };
-        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601, as stored), included." };
+        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored; an offset only for UTC times), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
         var timeFormat = new Option<string>("--time-format") { Description = "How times are written: iso (the " +
             "default), unix, unixms or unixns.", DefaultValueFactory = _ => "iso" };
@@ -27,10 +27,10 @@ internal static class ExportCommand
         };
         command.SetAction(parse =>
         {
-            DateTime? start = parse.GetValue(from) is { } f ? Times.Parse(f, "--from") : null;
-            DateTime? end = parse.GetValue(to) is { } t ? Times.Parse(t, "--to") : null;
             TimeFormat format = TimeFormat.Parse(parse.GetValue(timeFormat)!);
             using Source source = Source.Open(parse.GetValue(path)!);
+            DateTime? start = parse.GetValue(from) is { } f ? source.ParseTime(f, "--from") : null;
+            DateTime? end = parse.GetValue(to) is { } t ? source.ParseTime(t, "--to") : null;
             string? file = parse.GetValue(target);
             string temporary = file is null ? "" : $"{Path.GetFullPath(file)}.{Guid.NewGuid():N}.tmp";
             try
@@ -63,7 +63,7 @@ internal static class ExportCommand
     private static Command Parquet(TextWriter output)
     {
         var table = new Argument<string>("TABLE") { Description = "A table folder." };
-        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601, as stored), included." };
+        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored; an offset only for UTC times), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
         var target = new Option<string>("--out") { Description = "The Parquet file to write (replaced when complete).", Required = true };
         var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, " +
@@ -91,8 +91,20 @@ internal static class ExportCommand
         };
         command.SetAction(parse =>
         {
+            string folder = Path.GetFullPath(parse.GetValue(table)!);
+            if (!File.Exists(Path.Combine(folder, TimeSeriesTable.ManifestFileName)))
+            {
+                throw new DataException($"'{folder}' is not a table folder (it has no {TimeSeriesTable.ManifestFileName}).");
+            }
+
+            bool utc;
+            using (var schema = TimeSeriesTable.Open(folder, FileAccess.Read))
+            {
+                utc = schema.Schema.TimesAreUtc;
+            }
+
             var request = new ParquetExportRequest(
-                Path.GetFullPath(parse.GetValue(table)!),
+                folder,
                 Path.GetFullPath(parse.GetValue(target)!),
                 parse.GetValue(compression) switch
                 {
@@ -109,12 +121,8 @@ internal static class ExportCommand
                     _ => System.IO.Compression.CompressionLevel.Fastest,
                 },
                 parse.GetValue(rowGroup),
-                parse.GetValue(from) is { } f ? Times.Parse(f, "--from") : null,
-                parse.GetValue(to) is { } t ? Times.Parse(t, "--to") : null);
-            if (!File.Exists(Path.Combine(request.Table, TimeSeriesTable.ManifestFileName)))
-            {
-                throw new DataException($"'{request.Table}' is not a table folder (it has no {TimeSeriesTable.ManifestFileName}).");
-            }
+                parse.GetValue(from) is { } f ? Times.Parse(f, "--from", utc) : null,
+                parse.GetValue(to) is { } t ? Times.Parse(t, "--to", utc) : null);
 
             var clock = Stopwatch.StartNew();
             long rows = ProgressBar.Run("exporting", show: true, progress => ParquetExporter.Run(request, progress));

@@ -40,7 +40,17 @@ internal static class InfoCommand
             $"{(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
         output.WriteLine($"  count {info.Count:N0}, capacity " +
             $"{(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
-        if (info.DataType == DataType.AnyStruct || info.Count == 0)
+        if (ListMmfDescription.Read(info.Path) is { } description)
+        {
+            output.WriteLine($"  described as {description.ItemType}, {description.ItemSize} bytes per item" +
+                (description.Order is { } order ? $", {order}, times {(description.TimesAreUtc ? "UTC" : "of no recorded zone")}" : ""));
+            foreach (ListMmfField field in description.Fields)
+            {
+                output.WriteLine($"  field {field.Name}: {field.Type}, {field.Size} bytes at offset {field.Offset}");
+            }
+        }
+
+        if (info.Count == 0 || (info.DataType == DataType.AnyStruct && !System.IO.File.Exists(ListMmfDescription.PathFor(info.Path))))
         {
             return;
         }

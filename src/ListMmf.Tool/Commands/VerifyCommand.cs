@@ -29,7 +29,7 @@ internal static class VerifyCommand
                     }
                     else
                     {
-                        VerifyFile(output, path, ListMmfFileInfo.Read(path).DataType, TimeSeriesOrder.AscendingOrEqual);
+                        VerifyFile(output, path, ListMmfFileInfo.Read(path).DataType, ListMmfDescription.Read(path)?.Order);
                     }
                 }
                 catch (Exception exception) when (exception is IOException or DataException)
@@ -60,11 +60,20 @@ internal static class VerifyCommand
     }
 
     /// <summary>
-    /// The header, every item read through the file, the time order (<paramref name="order"/>: a lone file does not
-    /// record its own, so non-decreasing is asked of it), and the XXH3 of the items.
+    /// The header, every item read through the file, the time order (<paramref name="order"/>: the table's, or the
+    /// one the file's description records; non-decreasing is asked of a file that records none), and the XXH3 of the
+    /// items. A struct file without a description has only its header checked: nothing records its item size.
     /// </summary>
-    private static void VerifyFile(TextWriter output, string path, DataType dataType, TimeSeriesOrder order)
+    private static void VerifyFile(TextWriter output, string path, DataType dataType, TimeSeriesOrder? order)
     {
+        if (dataType == DataType.AnyStruct && ListMmfDescription.Read(path) is null)
+        {
+            ListMmfFileInfo info = ListMmfFileInfo.Read(path);
+            output.WriteLine($"OK     {path}: header of {info.Count:N0} AnyStruct items; the items were not read, as the file " +
+                $"records no item size (it has no {ListMmfDescription.FileSuffix} description)");
+            return;
+        }
+
         using ColumnView column = ColumnView.Open(path, path, dataType);
         ProgressBar.Run($"verifying {Path.GetFileName(path)}", show: new FileInfo(path).Length > ProgressBar.LargeFileBytes, report =>
         {
@@ -72,14 +81,14 @@ internal static class VerifyCommand
             switch (dataType)
             {
                 case DataType.UnixSeconds:
-                    using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, order))
+                    using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, order ?? TimeSeriesOrder.AscendingOrEqual))
                     {
                         series.Verify(progress);
                     }
 
                     break;
                 case DataType.DateTime:
-                    using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, order))
+                    using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, order ?? TimeSeriesOrder.AscendingOrEqual))
                     {
                         series.Verify(progress);
                     }

@@ -6,9 +6,9 @@ using System.Numerics;
 namespace ListMmf.Tool.Files;
 
 /// <summary>
-/// One file's items, of whatever type its header says (every code but AnyStruct, whose layout the header does not
-/// record), as text: what <c>head</c>, <c>tail</c>, <c>info</c> and <c>verify</c> show. Time files show their items as
-/// times, bit files their bits as 0 and 1.
+/// One file's items, of whatever type its header says, as text: what <c>head</c>, <c>tail</c>, <c>info</c> and
+/// <c>verify</c> show. Time files show their items as times, bit files their bits as 0 and 1, and struct files their
+/// fields, as their description records them.
 /// </summary>
 internal abstract class ColumnView : IDisposable
 {
@@ -45,7 +45,7 @@ internal abstract class ColumnView : IDisposable
     public abstract void Dispose();
 
     /// <summary>Opens the file at <paramref name="path"/> read-only with the item type its code names.</summary>
-    /// <exception cref="DataException">The code is AnyStruct, whose item size and layout the header does not record.</exception>
+    /// <exception cref="DataException">A struct file without a description, which alone records its item size and layout.</exception>
     public static ColumnView Open(string path, string name, DataType dataType) => dataType switch
     {
         DataType.DateTime => new ColumnView<long>(
@@ -66,8 +66,7 @@ internal abstract class ColumnView : IDisposable
         DataType.Int56 or DataType.UInt56 => new IntegerColumnView<Raw7>(path, name, dataType),
         DataType.Bit => new BitColumnView(path, name),
         _ when DataTypeDispatch.StoresNumber(dataType) => DataTypeDispatch.Invoke(dataType, new NumberView(path, name, dataType)),
-        _ => throw new DataException($"'{path}' holds {dataType} items (code {(int)dataType}), whose size and layout " +
-            $"the header does not record; open it in code as a ListMmf of its struct."),
+        _ => new StructColumnView(StructFile.Open(path), field: null, ownsFile: true),
     };
 
     private sealed record NumberView(string Path, string Name, DataType DataType) : IDataTypeFunc<ColumnView>

@@ -12,7 +12,7 @@ namespace ListMmf.Tool.Files;
 internal sealed class Source : IDisposable
 {
     private readonly TimeSeriesTable? _table;
-    private readonly IDisposable? _series;
+    private readonly IDisposable? _owned;
     private readonly Func<DateTime, long>? _lowerBound;
     private readonly Func<DateTime, long>? _upperBound;
 
@@ -20,14 +20,16 @@ internal sealed class Source : IDisposable
         string path,
         IReadOnlyList<ColumnView> columns,
         TimeSeriesTable? table,
-        IDisposable? series,
+        IDisposable? owned,
         Func<DateTime, long>? lowerBound,
-        Func<DateTime, long>? upperBound)
+        Func<DateTime, long>? upperBound,
+        bool timesAreUtc = false)
     {
         Path = path;
         Columns = columns;
         _table = table;
-        _series = series;
+        _owned = owned;
+        TimesAreUtc = timesAreUtc;
         _lowerBound = lowerBound;
         _upperBound = upperBound;
     }
@@ -35,6 +37,9 @@ internal sealed class Source : IDisposable
     public string Path { get; }
 
     public IReadOnlyList<ColumnView> Columns { get; }
+
+    /// <summary>Whether the times are recorded as UTC, so that a time given with an offset can be converted to them.</summary>
+    public bool TimesAreUtc { get; }
 
     /// <summary>The rows: a table's published rows, a file's count.</summary>
     public long Count => _table?.RowCount ?? Columns[0].Count;
@@ -49,7 +54,7 @@ internal sealed class Source : IDisposable
             try
             {
                 var columns = table.Columns.Select(column => ColumnView.Open(column.Path, column.Name, column.DataType)).ToList();
-                return new Source(fullPath, columns, table, null, table.LowerBound, table.UpperBound);
+                return new Source(fullPath, columns, table, null, table.LowerBound, table.UpperBound, table.Schema.TimesAreUtc);
             }
             catch
             {
@@ -59,6 +64,13 @@ internal sealed class Source : IDisposable
         }
 
         ListMmfFileInfo info = ListMmfFileInfo.Read(fullPath);
+        if (info.DataType == DataType.AnyStruct)
+        {
+            StructFile items = StructFile.Open(fullPath);
+            return new Source(fullPath, items.Description.Fields.Select(field => new StructColumnView(items, field, ownsFile: false)).ToList(),
+                null, items, null, null);
+        }
+
         ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType);
         try
         {
@@ -80,6 +92,9 @@ internal sealed class Source : IDisposable
         }
     }
 
+    /// <summary>A time given on the command line for these times; see <see cref="Times.Parse"/>.</summary>
+    public DateTime ParseTime(string text, string option) => Times.Parse(text, option, TimesAreUtc);
+
     public long LowerBound(DateTime time) => (_lowerBound ?? throw NoTimes())(time);
 
     public long UpperBound(DateTime time) => (_upperBound ?? throw NoTimes())(time);
@@ -91,13 +106,13 @@ internal sealed class Source : IDisposable
             column.Dispose();
         }
 
-        _series?.Dispose();
+        _owned?.Dispose();
         _table?.Dispose();
     }
 
     private static Source WithSeries<TKey>(string path, ColumnView column, TimeSeriesMmf<TKey> series)
         where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool> =>
-        new(path, [column], null, series, series.LowerBound, series.UpperBound);
+        new(path, [column], null, series, series.LowerBound, series.UpperBound, series.TimesAreUtc);
 
     private DataException NoTimes() =>
         new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");

@@ -1,0 +1,98 @@
+using System;
+using System.Buffers.Binary;
+using System.IO;
+using System.IO.Hashing;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Tool.Files;
+
+/// <summary>
+/// A struct file read through its description (<see cref="ListMmfDescription"/>) rather than a .NET type: the items
+/// present when it was opened, read with positioned reads, one item at a time or in chunks.
+/// </summary>
+internal sealed class StructFile : IDisposable
+{
+    /// <summary>The ListMmf header: version, data-type code, count.</summary>
+    private const int ListMmfHeaderSize = 16;
+    private const int ChunkBytes = 1 << 20;
+    private readonly SafeFileHandle _file;
+
+    private StructFile(string path, ListMmfDescription description, SafeFileHandle file, long count)
+    {
+        Path = path;
+        Description = description;
+        _file = file;
+        Count = count;
+    }
+
+    public string Path { get; }
+
+    public ListMmfDescription Description { get; }
+
+    public long Count { get; }
+
+    /// <summary>Opens the struct file at <paramref name="path"/>, whose description says how to read it.</summary>
+    /// <exception cref="DataException">The file has no description, or holds fewer bytes than its count of items needs.</exception>
+    public static StructFile Open(string path)
+    {
+        ListMmfFileInfo info = ListMmfFileInfo.Read(path);
+        ListMmfDescription description = ListMmfDescription.Read(path) ?? throw new DataException(
+            $"'{path}' holds {info.DataType} items (code {(int)info.DataType}) and records neither their size nor their " +
+            $"layout (it has no {ListMmfDescription.FileSuffix} description, as files of ListMmf 1.x have none); open it " +
+            "in code as a ListMmf of its struct.");
+        SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        try
+        {
+            Span<byte> header = stackalloc byte[ListMmfHeaderSize];
+            long count = RandomAccess.Read(file, header, 0) == ListMmfHeaderSize ? BinaryPrimitives.ReadInt64LittleEndian(header[8..]) : -1;
+            long needed = ListMmfHeaderSize + (count * description.ItemSize);
+            if (count < 0 || needed > RandomAccess.GetLength(file))
+            {
+                throw new DataException($"'{path}' counts {count:N0} items of {description.ItemSize} bytes, more than its " +
+                    $"{RandomAccess.GetLength(file):N0} bytes hold; the file is damaged.");
+            }
+
+            return new StructFile(path, description, file, count);
+        }
+        catch
+        {
+            file.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Reads the item at <paramref name="index"/> into <paramref name="item"/> (<see cref="ListMmfDescription.ItemSize"/> bytes).</summary>
+    public void Read(long index, Span<byte> item)
+    {
+        if ((ulong)index >= (ulong)Count)
+        {
+            throw new ArgumentOutOfRangeException(nameof(index), index, $"'{Path}' holds {Count:N0} items.");
+        }
+
+        RandomAccess.Read(_file, item[..Description.ItemSize], ListMmfHeaderSize + (index * Description.ItemSize));
+    }
+
+    /// <summary>The XXH3 of the items' bytes, reading each once: the same fingerprint a ListMmf of the struct gives.</summary>
+    public ulong Hash(IProgress<double>? progress)
+    {
+        var hash = new XxHash3();
+        byte[] chunk = new byte[ChunkBytes];
+        long end = ListMmfHeaderSize + (Count * Description.ItemSize);
+        for (long offset = ListMmfHeaderSize; offset < end;)
+        {
+            int read = RandomAccess.Read(_file, chunk.AsSpan(0, (int)Math.Min(chunk.Length, end - offset)), offset);
+            if (read == 0)
+            {
+                throw new DataException($"'{Path}' ended at byte {offset:N0}, before its {Count:N0} items.");
+            }
+
+            hash.Append(chunk.AsSpan(0, read));
+            offset += read;
+            progress?.Report((double)(offset - ListMmfHeaderSize) / Math.Max(1, end - ListMmfHeaderSize));
+        }
+
+        return hash.GetCurrentHashAsUInt64();
+    }
+
+    public void Dispose() => _file.Dispose();
+}
