@@ -17,6 +17,7 @@ Functions:
 ``open_items(path)``   the items: a read-only ``numpy.memmap`` with numpy, else a read-only ``memoryview`` over an
                        ``mmap``; for the odd-width integer codes a decoded int64 array (numpy) or list of ints.
 ``open_times(path)``   DateTime (12) and UnixSeconds (13) items as ``datetime64`` (numpy) or naive ``datetime``.
+``read_description(path)`` what a file's ``FILE.listmmf.json`` records (struct fields, order, UTC), or None.
 ``to_pandas(table_dir, start, end, columns)`` a table folder (``table.json`` and its column files), or the rows of
                        a time range and the columns named, as a ``pandas.DataFrame``, when pandas is importable.
 ``to_dask(table_dirs, start, end, columns)`` many table folders as one ``dask.dataframe``, a partition per table,
@@ -88,9 +89,23 @@ A format of None with a size marks an odd-width integer (codes 14-17 signed, 18-
 """
 
 _UNSUPPORTED = {
-    0: "AnyStruct items are not supported by this reader: the header records neither the struct's size nor its layout",
+    0: "AnyStruct items need their description (FILE.listmmf.json), which records the struct's size and fields, "
+       "and numpy",
     1: "Bit items (packed bits) are not supported by this reader",
 }
+
+DESCRIPTION_SUFFIX = ".listmmf.json"
+"""What a file's description adds to its name: the item size and, for structs, the fields (name, offset, size,
+type), the order of a sorted file and whether its times are UTC. Files of ListMmf 1.x have none."""
+
+_FIELD_DTYPES = {
+    "SByte": "i1", "Byte": "u1", "Int16": "<i2", "UInt16": "<u2", "Int32": "<i4", "UInt32": "<u4",
+    "Int64": "<i8", "UInt64": "<u8", "IntPtr": "<i8", "UIntPtr": "<u8", "Half": "<f2", "Single": "<f4",
+    "Double": "<f8", "Boolean": "?", "Char": "<u2", "TimeSpan": "<i8", "DateTime": "<u8",
+}
+"""A field type of a description -> numpy dtype. Char is its UTF-16 code unit; TimeSpan its ticks; DateTime its raw
+64 bits (ticks in the low 62, the DateTimeKind in the top 2: ``raw & 0x3FFFFFFFFFFFFFFF`` are the ticks). Any other
+type (Decimal, Guid, Int128, ...) is its bytes, as ``V<size>``; ``T[n]`` is a subarray of n T."""
 
 DATETIME = 12
 UNIX_SECONDS = 13
@@ -212,12 +227,69 @@ def _decode_odd_width(f, header, path):
     return [int.from_bytes(data[i:i + width], "little", signed=signed) for i in range(0, len(data), width)]
 
 
+def read_description(path):
+    """The description beside the ListMmf file at ``path`` (``FILE.listmmf.json``) as a dict, or None without one.
+
+    Its keys: ``itemType`` and ``itemSize``; ``fields``, a list of dicts with ``name``, ``offset``, ``size`` and
+    ``type``, for struct items; ``order`` and ``timesAreUtc`` for a sorted list or time series.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path + DESCRIPTION_SUFFIX, "rb") as f:
+            description = json.loads(f.read())
+    except FileNotFoundError:
+        return None
+    except ValueError as error:
+        raise ListMmfError(f"{path}{DESCRIPTION_SUFFIX}: the description is not valid JSON: {error}") from None
+    if not isinstance(description, dict) or description.get("format") != "listmmf-description" \
+            or description.get("version") != 1 or not isinstance(description.get("itemSize"), int):
+        raise ListMmfError(f"{path}{DESCRIPTION_SUFFIX}: not a ListMmf description of version 1")
+    return description
+
+
+def _field_dtype(field):
+    """The numpy dtype of one field of a description; see ``_FIELD_DTYPES``."""
+    kind, size = field["type"], field["size"]
+    if kind.endswith("]") and "[" in kind:
+        element, count = kind[:-1].split("[")
+        base = np.dtype(_FIELD_DTYPES.get(element, f"V{size // int(count)}"))
+        return np.dtype((base, (int(count),))) if base.itemsize * int(count) == size else np.dtype(f"V{size}")
+    dtype = np.dtype(_FIELD_DTYPES.get(kind, f"V{size}"))
+    return dtype if dtype.itemsize == size else np.dtype(f"V{size}")
+
+
+def struct_dtype(description):
+    """The numpy structured dtype of a description's items: each field at its offset, the item its full size."""
+    fields = description.get("fields") or []
+    return np.dtype({
+        "names": [field["name"] for field in fields],
+        "formats": [_field_dtype(field) for field in fields],
+        "offsets": [field["offset"] for field in fields],
+        "itemsize": description["itemSize"],
+    })
+
+
+def _open_structs(f, header, path):
+    """A struct file's items as a numpy memmap of the dtype its description records."""
+    description = read_description(path)
+    if description is None or np is None:
+        return None
+    size = description["itemSize"]
+    if HEADER_SIZE + header.count * size > header.file_length:
+        raise ListMmfError(f"{path}: count {header.count:,} of {size}-byte items runs past the end of the file "
+                           f"({header.file_length:,} bytes); the file is damaged")
+    return np.memmap(f, dtype=struct_dtype(description), mode="r", offset=HEADER_SIZE, shape=(header.count,))
+
+
 def _open(path):
-    """Returns (header, items) of the file at ``path`` from one header snapshot; items is None for codes 0 and 1."""
+    """Returns (header, items) of the file at ``path`` from one header snapshot; items is None for Bit files and
+    for struct files without a description or without numpy."""
     path = os.fspath(path)
     f, header = _open_current(path)
     with f:
         info = TYPES[header.code]
+        if header.code == 0:
+            return header, _open_structs(f, header, path)
         if header.code in _UNSUPPORTED:
             return header, None
         if info.fmt is None:
@@ -243,7 +315,11 @@ def open_items(path):
     Codes 14-21 (Int24 ... UInt56): a copy, decoded and sign-extended for the signed codes, as a numpy int64 array
     or a list of ints.
 
-    Raises ``ListMmfError`` for a bad header (see ``read_header``) and for AnyStruct and Bit files.
+    Code 0 (AnyStruct) with a description and numpy: a read-only ``numpy.memmap`` of the structured dtype the
+    description records (``struct_dtype``), one named field per struct field.
+
+    Raises ``ListMmfError`` for a bad header (see ``read_header``), for Bit files, and for struct files without a
+    description or without numpy.
     """
     header, items = _open(path)
     if items is None:
