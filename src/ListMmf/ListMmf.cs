@@ -22,7 +22,7 @@ namespace ListMmf;
 /// </para>
 /// <para>
 /// An instance is not thread-safe: give each thread its own reader (they are cheap). A span from
-/// <see cref="AsSpan"/> stays valid until the list is disposed or collected, also across growth: earlier
+/// <see cref="AsSpan(long, int)"/> stays valid until the list is disposed or collected, also across growth: earlier
 /// mappings are kept until then. Across a replacement of the file (<see cref="TruncateBeginning"/>) it stays valid
 /// until the list moves to the file after next: the list keeps the file it left, and closes it at the next move.
 /// </para>
@@ -456,13 +456,25 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         return new ReadOnlySpan<T>(_items + start, length);
     }
 
+    /// <summary>A read-only span over the items of <paramref name="range"/>, straight over the mapping; see <see cref="AsSpan(long, int)"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
+    /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public ReadOnlySpan<T> AsSpan(IndexRange range) => AsSpan(range.Start, ThrowHelper.SpanLength(range, Count));
+
+    /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="AsMemory(long, int)"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
+    /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range, Count));
+
     /// <summary>
-    /// The same items as <see cref="AsSpan"/>, as a <see cref="ReadOnlyMemory{T}"/> for APIs that keep or pass on
+    /// The same items as <see cref="AsSpan(long, int)"/>, as a <see cref="ReadOnlyMemory{T}"/> for APIs that keep or pass on
     /// memory (Arrow buffers, Parquet writers, async code): it points into the mapping, copies nothing, and keeps
     /// the list from being collected while it is reachable.
     /// </summary>
     /// <remarks>
-    /// Valid as long as a span from <see cref="AsSpan"/> would be. Unlike a span it is checked on every use: once the
+    /// Valid as long as a span from <see cref="AsSpan(long, int)"/> would be. Unlike a span it is checked on every use: once the
     /// list is disposed, or has moved to a new file twice (and closed the one it read), using it throws instead of
     /// reading unmapped memory. A pin (<see cref="ReadOnlyMemory{T}.Pin"/>) keeps the mapping until its handle is disposed,
     /// even past the list's Dispose, so that a native consumer (Arrow's C Data Interface pins what it exports until

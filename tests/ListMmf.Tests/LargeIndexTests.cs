@@ -40,6 +40,18 @@ public sealed class LargeIndexTests : IDisposable
         Assert.Equal([0, 32, 0], reader.AsSpan(uint.MaxValue, 3).ToArray());
     }
 
+    [Fact]
+    public void ASpanOfARangeLongerThanASpanCanBeIsRefusedNamingTheLimit()
+    {
+        string path = CreateSparse<byte>(count: Beyond4G, DataType.Byte);
+        using var reader = new ListMmf<byte>(path, FileAccess.Read);
+
+        var refused = Assert.Throws<ArgumentOutOfRangeException>(() => reader.AsSpan(new IndexRange(1, int.MaxValue + 2L)).Length);
+
+        Assert.Contains("longer than a span can be (2,147,483,647 items, int.MaxValue)", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(int.MaxValue, reader.AsSpan(new IndexRange(1, int.MaxValue + 1L)).Length);
+    }
+
     [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
     public void Int32ItemsPast2To32CanBeWrittenAndReadBack(MappingBackend backend)
     {

@@ -15,7 +15,7 @@ internal static class ExportCommand
     public static Command Create(TextWriter output)
     {
         var path = new Argument<string>("SOURCE") { Description = "A table folder or a ListMmf file." };
-        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored; an offset only for UTC times), included." };
+        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
         var timeFormat = new Option<string>("--time-format") { Description = "How times are written: iso (the " +
             "default), unix, unixms or unixns.", DefaultValueFactory = _ => "iso" };
@@ -33,6 +33,11 @@ internal static class ExportCommand
             DateTime? end = parse.GetValue(to) is { } t ? source.ParseTime(t, "--to") : null;
             string? file = parse.GetValue(target);
             string temporary = file is null ? "" : $"{Path.GetFullPath(file)}.{Guid.NewGuid():N}.tmp";
+            if (file is not null && !Directory.Exists(Path.GetDirectoryName(Path.GetFullPath(file))))
+            {
+                throw new DataException($"--out '{file}': the folder '{Path.GetDirectoryName(Path.GetFullPath(file))}' does not exist.");
+            }
+
             try
             {
                 using (Stream stream = file is null ? Console.OpenStandardOutput() : new FileStream(temporary, FileMode.CreateNew, FileAccess.Write))
@@ -63,7 +68,7 @@ internal static class ExportCommand
     private static Command Parquet(TextWriter output)
     {
         var table = new Argument<string>("TABLE") { Description = "A table folder." };
-        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored; an offset only for UTC times), included." };
+        var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
         var target = new Option<string>("--out") { Description = "The Parquet file to write (replaced when complete).", Required = true };
         var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, " +

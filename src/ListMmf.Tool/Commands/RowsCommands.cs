@@ -15,7 +15,7 @@ internal static class RowsCommands
     public static Command Slice(TextWriter output)
     {
         var path = new Argument<string>("FILE") { Description = "A ListMmf time-series file, or a table folder." };
-        var from = new Option<string>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored; an offset only for UTC times), included.", Required = true };
+        var from = new Option<string>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored), included.", Required = true };
         var to = new Option<string>("--to") { Description = "The time to stop at, excluded.", Required = true };
         var command = new Command("slice", "Show the rows with times in [--from, --to).") { path, from, to };
         command.SetAction(parse =>

@@ -13,7 +13,7 @@ internal static class SearchCommand
     public static Command Create(TextWriter output)
     {
         var path = new Argument<string>("FILE") { Description = "A ListMmf time-series file, or a table folder." };
-        var time = new Argument<string>("TIME") { Description = "The time to search for (ISO 8601 or Unix seconds, as stored; an offset only for UTC times)." };
+        var time = new Argument<string>("TIME") { Description = "The time to search for (ISO 8601 or Unix seconds, as stored)." };
         var command = new Command("search", "Show where a time falls: LowerBound, UpperBound and EqualRange, with the " +
             "rows around them.") { path, time };
         command.SetAction(parse =>

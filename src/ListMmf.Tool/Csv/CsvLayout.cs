@@ -52,8 +52,17 @@ internal sealed class CsvLayout
 
     public static string TimeProblem(ReadOnlySpan<byte> text, string problem) => $"time '{Encoding.UTF8.GetString(text)}' {problem}";
 
-    public string ValueProblem(int column, ReadOnlySpan<byte> value) =>
-        $"column '{Request.Columns[column].Name}': '{Encoding.UTF8.GetString(value)}' is not a {Request.Columns[column].Type}";
+    /// <summary>Why a field did not parse: a whole number beyond the column type's range is out of range, anything else not a number of it.</summary>
+    public string ValueProblem(int column, ReadOnlySpan<byte> value)
+    {
+        (string name, string type) = Request.Columns[column];
+        string text = Encoding.UTF8.GetString(value);
+        string article = type[0] is 'a' or 'e' or 'i' or 'o' or 'u' ? "an" : "a";
+        return long.TryParse(text, System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out _)
+            || ulong.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out _)
+            ? $"column '{name}': '{text}' is out of the range of {article} {type} ({ColumnSink.RangeOf(type)})"
+            : $"column '{name}': '{text}' is not {article} {type}";
+    }
 
     /// <summary>The refusal of the row at <paramref name="line"/>: the import stops, and nothing of it stays.</summary>
     public DataException Row(long line, string problem) => new($"'{Request.Csv}' line {line:N0}: {problem}. Nothing was imported.");

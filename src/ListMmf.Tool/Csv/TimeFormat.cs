@@ -100,7 +100,9 @@ internal sealed class TimeFormat
         long limit = (DateTime.MaxValue.Ticks - EpochTicks) / unitTicks;
         if (units > limit || units < -EpochTicks / unitTicks)
         {
-            problem = "is outside the range of DateTime";
+            string unit = this == Unix ? "seconds" : this == UnixMilliseconds ? "milliseconds" : "nanoseconds";
+            problem = $"is outside the range of DateTime as Unix {unit}" +
+                (this == UnixNanoseconds ? "" : "; if the times count finer units, name them: --time COLUMN:unixms or COLUMN:unixns");
             return false;
         }
 

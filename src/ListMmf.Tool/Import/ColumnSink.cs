@@ -53,6 +53,20 @@ internal abstract class ColumnSink
             $"sbyte, ulong, uint, ushort or byte."),
     };
 
+    /// <summary>The values a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> takes) holds, for messages.</summary>
+    public static string RangeOf(string type) => type switch
+    {
+        "long" => $"{long.MinValue} to {long.MaxValue}",
+        "int" => $"{int.MinValue} to {int.MaxValue}",
+        "short" => $"{short.MinValue} to {short.MaxValue}",
+        "sbyte" => $"{sbyte.MinValue} to {sbyte.MaxValue}",
+        "ulong" => $"0 to {ulong.MaxValue}",
+        "uint" => $"0 to {uint.MaxValue}",
+        "ushort" => $"0 to {ushort.MaxValue}",
+        "byte" => $"0 to {byte.MaxValue}",
+        _ => "a floating-point number",
+    };
+
     /// <summary>
     /// The sink for a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> gives), with room for
     /// <paramref name="batch"/> rows.

@@ -16,6 +16,30 @@ internal static class ThrowHelper
             nameof(start),
             $"The range of {length:N0} items starting at {start:N0} does not lie within the list's {count:N0} items.");
 
+    /// <summary>A range within the list, too long for one span.</summary>
+    [DoesNotReturn]
+    public static void RangeTooLongForASpan(long start, long length) =>
+        throw new ArgumentOutOfRangeException(
+            nameof(length),
+            $"The range of {length:N0} items starting at {start:N0} is longer than a span can be ({int.MaxValue:N0} items, " +
+                "int.MaxValue): take it in parts.");
+
+    /// <summary>The index range a span or memory of <paramref name="range"/> covers, as a start and an int length.</summary>
+    public static int SpanLength(IndexRange range, long count)
+    {
+        if (range.Start < 0 || range.Length < 0 || range.End > count)
+        {
+            RangeOutOfBounds(range.Start, range.Length, count);
+        }
+
+        if (range.Length > int.MaxValue)
+        {
+            RangeTooLongForASpan(range.Start, range.Length);
+        }
+
+        return (int)range.Length;
+    }
+
     [DoesNotReturn]
     public static void InvalidSearchRange(long first, long last, long count) =>
         throw new ArgumentOutOfRangeException(

@@ -150,7 +150,8 @@ internal readonly struct ListMmfHeader
     {
         if (Version != CurrentVersion)
         {
-            throw new ListMmfFormatException(path, $"the header has version {Version}; this library reads version {CurrentVersion} only.");
+            throw new ListMmfFormatException(path, $"not a ListMmf file, or one of a later format: its header starts with " +
+                $"version {Version}, and this library reads version {CurrentVersion} only.");
         }
 
         if (!DataTypes.IsDefined(DataTypeCode))

@@ -143,7 +143,7 @@ public sealed class TableColumn<T> : TableColumn
     /// The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange(DateTime, DateTime)"/>), straight
     /// over the mapping.
     /// </summary>
-    /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan"/>.</remarks>
+    /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan(long, int)"/>.</remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range)
@@ -154,7 +154,7 @@ public sealed class TableColumn<T> : TableColumn
 
     /// <summary>
     /// The values of <paramref name="range"/> as memory over the mapping, for APIs that keep memory; see
-    /// <see cref="ListMmf{T}.AsMemory"/>.
+    /// <see cref="ListMmf{T}.AsMemory(long, int)"/>.
     /// </summary>
     /// <remarks>Valid while the table is open: dispose it only after the last use.</remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
@@ -191,14 +191,7 @@ public sealed class TableColumn<T> : TableColumn
     internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
         new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
 
-    private void CheckPublished(IndexRange range)
-    {
-        long rows = Table.RowCount;
-        if (range.Start < 0 || range.Length is < 0 or > int.MaxValue || range.End > rows)
-        {
-            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, rows);
-        }
-    }
+    private void CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range, Table.RowCount);
 
     private void ThrowTimeColumn() =>
         throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are " +

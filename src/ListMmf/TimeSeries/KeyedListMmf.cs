@@ -104,6 +104,29 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long UpperBound(TKey key, long first, long last) => Bound(key, first, last, SearchBound.Upper);
 
+    /// <summary>
+    /// The <see cref="LowerBound(TKey)"/> of every key in <paramref name="keys"/>, into <paramref name="results"/>, all
+    /// against one reading of the count, so that a writer appending meanwhile cannot make them disagree. No allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
+    public void LowerBound(ReadOnlySpan<TKey> keys, Span<long> results)
+    {
+        if (results.Length < keys.Length)
+        {
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
+                $"{keys.Length:N0} keys.", nameof(results));
+        }
+
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
+        var source = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
+        for (int i = 0; i < keys.Length; i++)
+        {
+            results[i] = SortedSearch.LowerBound(ref source, new ComparableKey<TKey>(keys[i]), 0, count);
+        }
+
+        GC.KeepAlive(List);
+    }
+
     /// <summary>The indices of the rows whose key equals <paramref name="key"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(TKey key)
     {

@@ -181,7 +181,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         _index = null;
     }
 
-    /// <inheritdoc cref="ListMmf{T}.AsSpan"/>
+    /// <inheritdoc cref="ListMmf{T}.AsSpan(long, int)"/>
     public ReadOnlySpan<T> AsSpan(long start, int length) => List.AsSpan(start, length);
 
     /// <summary>A span over the items of <paramref name="range"/>, e.g. the result of <see cref="FindRange"/>.</summary>
@@ -189,7 +189,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <see cref="int.MaxValue"/> items.</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range) => List.AsSpan(range.Start, IntLength(range));
 
-    /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
+    /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory(long, int)"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
     /// <see cref="int.MaxValue"/> items.</exception>
     public ReadOnlyMemory<T> AsMemory(IndexRange range) => List.AsMemory(range.Start, IntLength(range));
@@ -446,13 +446,5 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
 
-    private int IntLength(IndexRange range)
-    {
-        if (range.Length is < 0 or > int.MaxValue)
-        {
-            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, Count);
-        }
-
-        return (int)range.Length;
-    }
+    private int IntLength(IndexRange range) => ThrowHelper.SpanLength(range, Count);
 }

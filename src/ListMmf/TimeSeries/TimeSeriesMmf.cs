@@ -189,7 +189,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// <summary>The stored keys of <paramref name="range"/>, straight over the mapping.</summary>
     public ReadOnlySpan<TKey> AsSpan(IndexRange range) => Keys.AsSpan(range);
 
-    /// <summary>The stored keys of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory"/>.</summary>
+    /// <summary>The stored keys of <paramref name="range"/> as memory over the mapping; see <see cref="ListMmf{T}.AsMemory(long, int)"/>.</summary>
     public ReadOnlyMemory<TKey> AsMemory(IndexRange range) => Keys.AsMemory(range);
 
     /// <summary>

@@ -46,6 +46,20 @@ public sealed class KeyedListMmfTests : IDisposable
         return list;
     }
 
+    [Fact]
+    public void BatchedLowerBoundAnswersAsTheSingleLookups()
+    {
+        Quote192[] quotes = Quotes(3000, seed: 7);
+        using var list = Open<long, ByTicks>(quotes);
+        long[] keys = [.. Enumerable.Range(-2, 300).Select(i => quotes[0].TimestampTicks + (i * TimeSpan.TicksPerSecond * 13 / 4))];
+        long[] batched = new long[keys.Length];
+
+        list.LowerBound(keys, batched);
+
+        Assert.Equal(keys.Select(list.LowerBound), batched);
+        Assert.Throws<ArgumentException>(() => list.LowerBound(keys, new long[keys.Length - 1]));
+    }
+
     [Theory]
     [InlineData(1)]
     [InlineData(2)]

@@ -225,6 +225,38 @@ public sealed class CsvCommandTests : IDisposable
     }
 
     [Fact]
+    public void AWholeNumberBeyondTheColumnTypeIsCalledOutOfRange()
+    {
+        ToolResult result = Import(Csv(Header + "1704187800,4500.25,3000000000\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("column 'size': '3000000000' is out of the range of an int (-2147483648 to 2147483647)", result.Error);
+    }
+
+    [Fact]
+    public void MillisecondTimesReadAsSecondsSuggestTheirFormat()
+    {
+        ToolResult result = Import(Csv(Header + "1704187800000000,4500.25,3\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("--time COLUMN:unixms or COLUMN:unixns", result.Error);
+    }
+
+    [Fact]
+    public void AnExportIntoAMissingFolderNamesTheFolderNotATemporaryFile()
+    {
+        Assert.Equal(0, Import(Csv(Rows(10))).ExitCode);
+        string missing = _directory.File(Path.Combine("missing", "back.csv"));
+
+        ToolResult result = ToolRunner.Run("export", "csv", Table, "--out", missing);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+        Assert.Contains($"the folder '{Path.GetDirectoryName(missing)}' does not exist", result.Error);
+        Assert.DoesNotContain(".tmp", result.Error);
+    }
+
+    [Fact]
     public void AnUnparsableNumberIsNamedByLineAndColumnAndNothingIsImported()
     {
         string text = Rows(100_000) + "1805000000,abc,5\n";

@@ -96,7 +96,7 @@ public sealed class InspectCommandTests : IDisposable
     }
 
     [Theory]
-    [InlineData("not a header at all, just text", "version")]
+    [InlineData("not a header at all, just text", "not a ListMmf file")]
     [InlineData("", "shorter than the 16-byte ListMmf header")]
     public void InfoOfAFileThatIsNotListMmfIsBadDataInOneLine(string contents, string problem)
     {
