@@ -456,17 +456,20 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         return new ReadOnlySpan<T>(_items + start, length);
     }
 
-    /// <summary>A read-only span over the items of <paramref name="range"/>, straight over the mapping; see <see cref="AsSpan(long, int)"/>.</summary>
+    /// <summary>
+    /// A read-only span over the items of <paramref name="range"/>, straight over the mapping; see
+    /// <see cref="AsSpan(long, int)"/>.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public ReadOnlySpan<T> AsSpan(IndexRange range) => AsSpan(range.Start, ThrowHelper.SpanLength(range, Count));
+    public ReadOnlySpan<T> AsSpan(IndexRange range) => AsSpan(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, Count));
 
     /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="AsMemory(long, int)"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range, Count));
+    public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, Count));
 
     /// <summary>
     /// The same items as <see cref="AsSpan(long, int)"/>, as a <see cref="ReadOnlyMemory{T}"/> for APIs that keep or pass on

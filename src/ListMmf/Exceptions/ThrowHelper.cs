@@ -24,20 +24,23 @@ internal static class ThrowHelper
             $"The range of {length:N0} items starting at {start:N0} is longer than a span can be ({int.MaxValue:N0} items, " +
                 "int.MaxValue): take it in parts.");
 
-    /// <summary>The index range a span or memory of <paramref name="range"/> covers, as a start and an int length.</summary>
-    public static int SpanLength(IndexRange range, long count)
+    /// <summary>
+    /// The length of a span or memory over <paramref name="length"/> items from <paramref name="start"/> of a list of
+    /// <paramref name="count"/>, checked to lie within the list and to fit a span.
+    /// </summary>
+    public static int SpanLength(long start, long length, long count)
     {
-        if (range.Start < 0 || range.Length < 0 || range.End > count)
+        if (start < 0 || length < 0 || start > count - length)
         {
-            RangeOutOfBounds(range.Start, range.Length, count);
+            RangeOutOfBounds(start, length, count);
         }
 
-        if (range.Length > int.MaxValue)
+        if (length > int.MaxValue)
         {
-            RangeTooLongForASpan(range.Start, range.Length);
+            RangeTooLongForASpan(start, length);
         }
 
-        return (int)range.Length;
+        return (int)length;
     }
 
     [DoesNotReturn]

@@ -191,7 +191,7 @@ public sealed class TableColumn<T> : TableColumn
     internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
         new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
 
-    private void CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range, Table.RowCount);
+    private void CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Table.RowCount);
 
     private void ThrowTimeColumn() =>
         throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are " +

@@ -446,5 +446,5 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
 
-    private int IntLength(IndexRange range) => ThrowHelper.SpanLength(range, Count);
+    private int IntLength(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Count);
 }
