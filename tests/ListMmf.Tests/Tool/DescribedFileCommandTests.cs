@@ -33,7 +33,7 @@ public sealed class DescribedFileCommandTests : IDisposable
         ToolResult result = ToolRunner.Run("head", Quotes(), "-n", "2");
 
         Assert.True(result.ExitCode == 0, result.Output + result.Error);
-        string[] lines = result.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        string[] lines = result.Output.ReplaceLineEndings("\n").Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.Matches(@"^row\s+Sequence\s+Bid\s+Live\s+Side$", lines[0]);
         Assert.Matches(@"^\s*1\s+1\s+4000\.25\s+false\s+B$", lines[2]);
     }
