@@ -335,6 +335,9 @@ def _ticks_error(path, index, ticks):
 # The UnixSeconds value the existing ListMmf library stores for DateTime.MinValue.
 _MIN_VALUE_SECONDS = -2**31
 
+# The ticks that nanoseconds since 1970 in an int64 reach, either side of the epoch.
+_NS_TICKS = 2**63 // 100
+
 
 def _to_times(path, header, items, first=0):
     """Converts the raw items of a DateTime or UnixSeconds file (from item ``first`` on) to times; see ``open_times``."""
@@ -348,7 +351,10 @@ def _to_times(path, header, items, first=0):
         if bad.any():
             index = int(np.argmax(bad))
             raise _ticks_error(path, first + index, int(values[index]))
-        return ((values - _UNIX_EPOCH_TICKS) // 10).view("datetime64[us]")
+        since_epoch = values - _UNIX_EPOCH_TICKS
+        if len(values) and (since_epoch.min() < -_NS_TICKS or since_epoch.max() >= _NS_TICKS):
+            return (since_epoch // 10).view("datetime64[us]")
+        return (since_epoch * 100).view("datetime64[ns]")
     if header.code == UNIX_SECONDS:
         return [datetime.datetime.min if s == _MIN_VALUE_SECONDS else _UNIX_EPOCH + datetime.timedelta(seconds=s) for s in items]
     times = []
@@ -362,15 +368,17 @@ def _to_times(path, header, items, first=0):
 def open_times(path):
     """Returns the items of a DateTime (code 12) or UnixSeconds (code 13) file as times, without time zones.
 
-    With numpy: a ``datetime64[s]`` array for UnixSeconds, and a ``datetime64[us]`` array for DateTime ticks
-    (converted as (ticks - 621355968000000000) // 10, which covers the whole .NET range, 0001 to 9999).
-    Without numpy: a list of naive ``datetime.datetime``. Times are taken as stored: no time zone is applied.
+    With numpy: a ``datetime64[s]`` array for UnixSeconds; for DateTime ticks a ``datetime64[ns]`` array, every tick
+    kept, or, when a time lies outside 1677-2262 (beyond int64 nanoseconds), a ``datetime64[us]`` array (converted as
+    (ticks - 621355968000000000) // 10, which covers the whole .NET range, 0001 to 9999). ``to_pandas`` gives a
+    table's time column in the same unit. Without numpy: a list of naive ``datetime.datetime``. Times are taken as
+    stored: no time zone is applied.
 
     In a UnixSeconds file the value -2**31 stands for .NET's DateTime.MinValue (0001-01-01), as the existing
     ListMmf library stores it; it becomes 0001-01-01T00:00:00 here too.
 
-    .NET ticks have 100 ns resolution and both forms hold microseconds, so the seventh fractional digit of a
-    DateTime is dropped (rounded down toward the earlier time).
+    .NET ticks have 100 ns resolution; the microsecond forms (``datetime64[us]``, ``datetime``) drop the seventh
+    fractional digit of a DateTime (rounded down toward the earlier time).
 
     Raises ``ListMmfError`` for a bad header, a file of another type, or ticks outside the .NET DateTime range.
     """
@@ -404,20 +412,9 @@ def _read_manifest(table_dir, with_order=False):
     return manifest["time"], manifest["columns"]
 
 
-# The ticks that nanoseconds since 1970 in an int64 reach, either side of the epoch.
-_NS_TICKS = 2**63 // 100
-
-
 def _frame_times(path, header, raw, numpy, first=0):
-    """A table's time column for a DataFrame from its raw items (row ``first`` on): ``open_times``' conversion,
-    except ticks that fit become nanoseconds, whole."""
-    if header.code != DATETIME:
-        return _to_times(path, header, raw, first)
-    ticks = numpy.array(raw, dtype=numpy.int64)
-    since_epoch = ticks - _UNIX_EPOCH_TICKS
-    if len(ticks) and (since_epoch.min() < -_NS_TICKS or since_epoch.max() >= _NS_TICKS):
-        return _to_times(path, header, raw, first)
-    return (since_epoch * 100).view("datetime64[ns]")
+    """A table's time column for a DataFrame from its raw items (row ``first`` on), as ``open_times`` converts them."""
+    return _to_times(path, header, raw, first)
 
 
 def _nanoseconds(table_dir, bound, numpy):

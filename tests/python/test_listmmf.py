@@ -64,8 +64,11 @@ def is_read_only(items):
 
 
 def as_datetimes(times):
-    """The times as naive datetime.datetime objects, from a list or a numpy datetime64[s]/[us] array."""
-    return times if isinstance(times, list) else times.tolist()
+    """The times as naive datetime.datetime objects, from a list or a numpy datetime64[s]/[us]/[ns] array (a [ns]
+    array's tolist gives ints, so it goes through [us], which the expected datetimes hold)."""
+    if isinstance(times, list):
+        return times
+    return (times.astype("datetime64[us]") if times.dtype == "datetime64[ns]" else times).tolist()
 
 
 def write_file(path, payload=b"", version=0, code=6, count=0, capacity_bytes=0):
@@ -289,6 +292,13 @@ class ItemTests(TempDirTestCase):
         for name in BACKENDS:
             with self.subTest(backend=name), backend(name):
                 self.assertEqual(as_datetimes(listmmf.open_times(path)), expected)
+
+    @unittest.skipIf(listmmf.np is None, "needs numpy")
+    def test_ticks_that_fit_in_nanoseconds_keep_every_tick_as_to_pandas_does(self):
+        ticks = 638457840001234567
+        times = listmmf.open_times(self.write_values(12, [ticks]))
+        self.assertEqual(str(times.dtype), "datetime64[ns]")
+        self.assertEqual(int(times.astype("int64")[0]), (ticks - 621355968000000000) * 100)
 
     def test_ticks_outside_the_datetime_range(self):
         for value in (-1, 3155378976000000000):
