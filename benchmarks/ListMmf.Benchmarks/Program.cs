@@ -78,6 +78,15 @@ public static class Program
         string[] switcherArgs = line.PassThrough.Contains("--filter")
             ? [.. line.PassThrough]
             : ["--filter", $"*{nameof(LowerBoundBenchmarks)}*", .. line.PassThrough];
+        if (!line.PassThrough.Contains("--filter") && !line.PassThrough.Contains("--list"))
+        {
+            // 20 benchmarks, each a process: its setup, BenchmarkDotNet's pilot, then the budget LowerBoundConfig states.
+            double perBenchmark = ((LowerBoundConfig.WarmupIterations + LowerBoundConfig.MeasuredIterations) * LowerBoundConfig.IterationMilliseconds / 1000.0) + 8;
+            Console.Error.WriteLine($"lowerbound: 20 benchmarks (10 searches x fixed and fresh targets), each {LowerBoundConfig.WarmupIterations} " +
+                $"warm-up and {LowerBoundConfig.MeasuredIterations} measured iterations of {LowerBoundConfig.IterationMilliseconds} ms in a " +
+                $"process of its own: about {20 * perBenchmark / 60:N0} minutes after the build; BenchmarkDotNet prints how many remain.");
+        }
+
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(switcherArgs);
         return 0;
     }

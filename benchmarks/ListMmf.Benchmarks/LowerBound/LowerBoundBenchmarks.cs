@@ -5,12 +5,13 @@ using BenchmarkDotNet.Attributes;
 namespace ListMmf.Benchmarks.LowerBound;
 
 /// <summary>
-/// The seed study's measurement: 1,000 LowerBound searches per operation over the reference timestamp file, by
+/// The benchmark study's measurement: 1,000 LowerBound searches per operation over the reference timestamp file, by
 /// every implementation (the plain mapped binary search, the page index one query at a time and in batches of 16
 /// and 64, the file readers, a managed array), with the plain mapped search as the baseline. <c>OperationsPerInvoke</c> makes the Mean read per search;
 /// ns per search is also µs per 1,000 searches. The dataset is the one the <c>lowerbound</c> command prepared
 /// (its size passed in <c>LISTMMF_DATASET_ELEMENTS</c>).
 /// </summary>
+[Config(typeof(LowerBoundConfig))]
 public class LowerBoundBenchmarks
 {
     public const string ElementsVariable = "LISTMMF_DATASET_ELEMENTS";
@@ -22,7 +23,7 @@ public class LowerBoundBenchmarks
     private int _next;
 
     /// <summary>
-    /// "fixed": the same 1,000 targets every operation, as in the seed (CPU caches warm). "fresh": new targets
+    /// "fixed": the same 1,000 targets every operation, as in the original study (CPU caches warm). "fresh": new targets
     /// every operation (caches cold, file in the page cache).
     /// </summary>
     [Params("fixed", "fresh")]

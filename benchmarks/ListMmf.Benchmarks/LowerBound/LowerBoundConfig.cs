@@ -1,0 +1,33 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using Perfolizer.Horology;
+using BenchmarkDotNet.Jobs;
+using Perfolizer.Mathematics.Common;
+
+namespace ListMmf.Benchmarks.LowerBound;
+
+/// <summary>
+/// The LowerBound suite's job: a stated budget instead of BenchmarkDotNet's default, whose iteration count grows with
+/// the machine's noise (10 to 18 minutes for the 20 benchmarks on a 2-core VM). One launch per benchmark; 4 warm-up
+/// and 12 measured iterations of 250 ms, each 1,000 searches times as many invocations as fill it; no overhead
+/// evaluation, which is nothing beside 1,000 searches per invocation. The uncertainty stays in the table: median,
+/// and the 95% confidence interval of the mean, beside BenchmarkDotNet's own error (half the 99.9% interval).
+/// </summary>
+public sealed class LowerBoundConfig : ManualConfig
+{
+    public const int WarmupIterations = 4;
+    public const int MeasuredIterations = 12;
+    public const int IterationMilliseconds = 250;
+
+    public LowerBoundConfig()
+    {
+        AddJob(Job.Default
+            .WithLaunchCount(1)
+            .WithWarmupCount(WarmupIterations)
+            .WithIterationCount(MeasuredIterations)
+            .WithIterationTime(TimeInterval.FromMilliseconds(IterationMilliseconds))
+            .WithEvaluateOverhead(false)
+            .WithId("LowerBound"));
+        AddColumn(StatisticColumn.Median, StatisticColumn.CiLower(ConfidenceLevel.L95), StatisticColumn.CiUpper(ConfidenceLevel.L95));
+    }
+}
