@@ -562,23 +562,27 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     /// <summary>
     /// Reads the file's description and checks that it describes <typeparamref name="T"/> items: their size, and for a
-    /// struct file the offset, size and type of every field. A writer of an empty file without one writes
-    /// <paramref name="expected"/>, before any item can be published, so that its readers are checked from the first.
+    /// struct file the offset, size and type of every field. The writer of an empty file writes
+    /// <paramref name="expected"/> where the file records none or another (one left by a deleted file of the same
+    /// name), before any item can be published, so that its readers are checked from the first.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file records items of another size or layout.</exception>
     private ListMmfDescription? CheckDescription(ListMmfStorage storage, ListMmfDescription expected)
     {
         string realPath = storage.IsWritable ? storage.RealPath : StoragePlatform.Current.CanonicalPath(Path);
         ListMmfDescription? recorded = ListMmfDescription.Read(realPath);
+        if (storage.IsWritable && Count == 0 && (recorded is null || !recorded.ToJson().AsSpan().SequenceEqual(expected.ToJson())))
+        {
+            // Under the writer's lock; a crash between the two leaves an empty file without a description, as before.
+            string descriptionPath = ListMmfDescription.PathFor(realPath);
+            File.Delete(descriptionPath);
+            DurableFile.Create(descriptionPath, expected.ToJson(), static (file, json) => file.Write(json));
+            return expected;
+        }
+
         if (recorded is null)
         {
-            if (!storage.IsWritable || Count != 0)
-            {
-                return null;
-            }
-
-            DurableFile.Create(ListMmfDescription.PathFor(realPath), expected.ToJson(), static (file, json) => file.Write(json));
-            return expected;
+            return null;
         }
 
         string described = $"'{Path}' holds {recorded.ItemType} items of {recorded.ItemSize} bytes, as its description " +

@@ -50,4 +50,5 @@ finally
 {
     File.Delete(filePath);
     File.Delete(filePath + ".writer-lock");
+    File.Delete(ListMmfDescription.PathFor(filePath));
 }

@@ -116,6 +116,21 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     }
 
     [Fact]
+    public void TheWriterOfAnEmptyFileReplacesADescriptionLeftByADeletedFile()
+    {
+        WriteQuotes();
+        File.Delete(FilePath);
+
+        using (var ticks = new ListMmf<Tick>(FilePath))
+        {
+            ticks.Add(new Tick { Time = 1 });
+        }
+
+        Assert.Equal(nameof(Tick), ListMmfDescription.Read(FilePath)!.ItemType);
+        Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<Quote>(FilePath, FileAccess.Read));
+    }
+
+    [Fact]
     public void APrimitiveListKeepsNoDescription()
     {
         using (var list = new ListMmf<double>(FilePath))
