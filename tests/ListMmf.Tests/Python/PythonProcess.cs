@@ -47,7 +47,7 @@ public static class PythonProcess
         try
         {
             // Under Wine, starting a Linux path gives no process rather than an exception.
-            using Process? process = Process.Start(new ProcessStartInfo(python, ["-c", "import " + string.Join(", ", modules)])
+            using Process? process = Process.Start(new ProcessStartInfo(python, ["-W", "ignore", "-c", "import " + string.Join(", ", modules)])
             {
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
