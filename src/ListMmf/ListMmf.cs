@@ -571,13 +571,17 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     {
         string realPath = storage.IsWritable ? storage.RealPath : StoragePlatform.Current.CanonicalPath(Path);
         ListMmfDescription? recorded = ListMmfDescription.Read(realPath);
-        if (storage.IsWritable && Count == 0 && (recorded is null || !recorded.ToJson().AsSpan().SequenceEqual(expected.ToJson())))
+        if (storage.IsWritable && Count == 0)
         {
-            // Under the writer's lock; a crash between the two leaves an empty file without a description, as before.
-            string descriptionPath = ListMmfDescription.PathFor(realPath);
-            File.Delete(descriptionPath);
-            DurableFile.Create(descriptionPath, expected.ToJson(), static (file, json) => file.Write(json));
-            return expected;
+            byte[] json = expected.ToJson();
+            if (recorded is null || !recorded.ToJson().AsSpan().SequenceEqual(json))
+            {
+                // Under the writer's lock; a crash between the two leaves an empty file without a description, as before.
+                string descriptionPath = ListMmfDescription.PathFor(realPath);
+                File.Delete(descriptionPath);
+                DurableFile.Create(descriptionPath, json, static (file, bytes) => file.Write(bytes));
+                return expected;
+            }
         }
 
         if (recorded is null)

@@ -1,5 +1,4 @@
 using System;
-using System.Buffers.Binary;
 using System.IO;
 using System.IO.Hashing;
 using Microsoft.Win32.SafeHandles;
@@ -40,25 +39,15 @@ internal sealed class StructFile : IDisposable
             $"'{path}' holds {info.DataType} items (code {(int)info.DataType}) and records neither their size nor their " +
             $"layout (it has no {ListMmfDescription.FileSuffix} description, as files of ListMmf 1.x have none); open it " +
             "in code as a ListMmf of its struct.");
-        SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        try
+        if (ListMmfHeaderSize + (info.Count * description.ItemSize) > info.FileLength)
         {
-            Span<byte> header = stackalloc byte[ListMmfHeaderSize];
-            long count = RandomAccess.Read(file, header, 0) == ListMmfHeaderSize ? BinaryPrimitives.ReadInt64LittleEndian(header[8..]) : -1;
-            long needed = ListMmfHeaderSize + (count * description.ItemSize);
-            if (count < 0 || needed > RandomAccess.GetLength(file))
-            {
-                throw new DataException($"'{path}' counts {count:N0} items of {description.ItemSize} bytes, more than its " +
-                    $"{RandomAccess.GetLength(file):N0} bytes hold; the file is damaged.");
-            }
+            throw new DataException($"'{path}' counts {info.Count:N0} items of {description.ItemSize} bytes, more than its " +
+                $"{info.FileLength:N0} bytes hold; the file is damaged.");
+        }
 
-            return new StructFile(path, description, file, count);
-        }
-        catch
-        {
-            file.Dispose();
-            throw;
-        }
+        // The items of the count read above; those a writer appends later are not shown.
+        SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        return new StructFile(path, description, file, info.Count);
     }
 
     /// <summary>Reads the item at <paramref name="index"/> into <paramref name="item"/> (<see cref="ListMmfDescription.ItemSize"/> bytes).</summary>
