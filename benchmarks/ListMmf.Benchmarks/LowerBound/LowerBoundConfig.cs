@@ -7,8 +7,8 @@ namespace ListMmf.Benchmarks.LowerBound;
 
 /// <summary>
 /// The LowerBound suite's job: a stated budget instead of BenchmarkDotNet's default, whose iteration count grows with
-/// the machine's noise (10 to 18 minutes for the 20 benchmarks on a 2-core VM). One launch per benchmark; 4 warm-up
-/// and 12 measured iterations of 250 ms, each 1,000 searches times as many invocations as fill it; no overhead
+/// the machine's noise. One launch per benchmark; 4 warm-up and 12 measured iterations of 250 ms, each 1,000
+/// searches times as many invocations as fill it; no overhead
 /// evaluation, which is nothing beside 1,000 searches per invocation. The uncertainty stays in the table: the median
 /// beside the mean, its Error (half the 99.9% confidence interval) and the standard deviation.
 /// </summary>
