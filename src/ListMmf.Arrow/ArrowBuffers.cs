@@ -8,24 +8,6 @@ namespace ListMmf.Arrow;
 /// <summary>Arrow arrays over memory that is already laid out as Arrow wants it: no null bitmap, the values as they are.</summary>
 internal static class ArrowBuffers
 {
-    /// <summary>The Arrow type of <typeparamref name="T"/> values, or null when Arrow has no fixed-width type for them.</summary>
-    public static IArrowType? TypeOf<T>()
-        where T : unmanaged =>
-        default(T) switch
-        {
-            sbyte => Int8Type.Default,
-            byte => UInt8Type.Default,
-            short => Int16Type.Default,
-            ushort => UInt16Type.Default,
-            int => Int32Type.Default,
-            uint => UInt32Type.Default,
-            long => Int64Type.Default,
-            ulong => UInt64Type.Default,
-            float => FloatType.Default,
-            double => DoubleType.Default,
-            _ => null,
-        };
-
     /// <summary>An array of <paramref name="type"/> whose value buffer is <paramref name="values"/> itself.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The values take more than <see cref="int.MaxValue"/> bytes,
     /// which an Arrow buffer of .NET cannot hold.</exception>

@@ -6,33 +6,13 @@ using CommunityToolkit.HighPerformance;
 
 namespace ListMmf.Arrow;
 
-/// <summary>Time columns as Arrow sees them: the field for either form, and the conversion to timestamps.</summary>
+/// <summary>Time columns converted to Arrow timestamps.</summary>
 internal static class ArrowTimes
 {
-    /// <summary>The field metadata key naming the ListMmf data type a column was stored with.</summary>
-    public const string DataTypeKey = "listmmf.data_type";
-
     private static readonly long EpochTicks = DateTime.UnixEpoch.Ticks;
 
     /// <summary>The ticks a nanosecond Int64 can hold, either side of 1970.</summary>
     private static readonly long MaxTicksFromEpoch = long.MaxValue / 100;
-
-    public static TimestampType Seconds { get; } = new(TimeUnit.Second, (string?)null);
-
-    public static TimestampType Nanoseconds { get; } = new(TimeUnit.Nanosecond, (string?)null);
-
-    public static bool IsTime(DataType dataType) => dataType is DataType.UnixSeconds or DataType.DateTime;
-
-    public static Field Field(string name, DataType dataType, ArrowTimeColumn time)
-    {
-        IArrowType type = dataType switch
-        {
-            DataType.UnixSeconds => time == ArrowTimeColumn.Timestamp ? Seconds : Int32Type.Default,
-            DataType.DateTime => time == ArrowTimeColumn.Timestamp ? Nanoseconds : Int64Type.Default,
-            _ => throw new ArgumentOutOfRangeException(nameof(dataType), dataType, "Not a time type."),
-        };
-        return new Field(name, type, nullable: false, [new KeyValuePair<string, string>(DataTypeKey, dataType.ToString())]);
-    }
 
     /// <summary>
     /// Unix seconds widened to a seconds timestamp, the stored <see cref="int.MinValue"/> as what it stands for,
@@ -47,7 +27,8 @@ internal static class ArrowTimes
             values[i] = seconds[i] == int.MinValue ? minValue : seconds[i];
         }
 
-        return new TimestampArray(Seconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
+        return new TimestampArray(
+            ArrowTypes.Seconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
     }
 
     /// <summary>Ticks as a nanosecond timestamp since 1970.</summary>
@@ -68,6 +49,7 @@ internal static class ArrowTimes
             values[i] = sinceEpoch * 100;
         }
 
-        return new TimestampArray(Nanoseconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
+        return new TimestampArray(
+            ArrowTypes.Nanoseconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
     }
 }

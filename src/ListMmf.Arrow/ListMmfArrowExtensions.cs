@@ -58,8 +58,9 @@ public static class ListMmfArrowExtensions
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
-        IArrowType type = ArrowBuffers.TypeOf<T>() ?? throw new NotSupportedException($"'{list.Path}' holds " +
-            $"{typeof(T).Name} items; Arrow arrays are made of primitive numbers (sbyte to ulong, float, double).");
+        IArrowType type = ArrowTypes.Of(DataTypeInfo.Of<T>(), ArrowTimeColumn.Stored) ?? throw new NotSupportedException(
+            $"'{list.Path}' holds {typeof(T).Name} items; Arrow arrays are made of the number types " +
+                $"({string.Join(", ", DataTypeInfo.All.Where(type => type.Keyword is not null).Select(type => type.Keyword))}).");
         return ArrowBuffers.Wrap(list.AsMemory(start, length), type, list.Path);
     }
 
@@ -73,7 +74,7 @@ public static class ListMmfArrowExtensions
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
         ArgumentNullException.ThrowIfNull(series);
-        return TimeArray(series.AsMemory(range), series.DataType, time, series.Path, range.Start);
+        return TimeArray(series.AsMemory(range), DataTypeInfo.Of(series.DataType), time, series.Path, range.Start);
     }
 
     /// <summary>
@@ -83,13 +84,7 @@ public static class ListMmfArrowExtensions
     public static Schema ToArrowSchema(this TimeSeriesTable table, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
     {
         ArgumentNullException.ThrowIfNull(table);
-        var fields = table.Columns.Select(column => ArrowTimes.IsTime(column.DataType)
-            ? ArrowTimes.Field(column.Name, column.DataType, time)
-            : new Field(
-                column.Name,
-                ValueType(column),
-                nullable: false,
-                [new KeyValuePair<string, string>(ArrowTimes.DataTypeKey, column.DataType.ToString())]));
+        var fields = table.Columns.Select(column => ArrowTypes.Field(column.Name, DataTypeInfo.Of(column.DataType), time));
         return new Schema(fields, [new(TimeColumnKey, table.Schema.Time.Name), new(OrderKey, table.Schema.Order.ToString())]);
     }
 
@@ -116,9 +111,9 @@ public static class ListMmfArrowExtensions
                 $"{int.MaxValue:N0} of the table's {table.RowCount:N0} published rows.");
         }
 
-        IArrowArray[] arrays = table.Columns.Select(column => DataTypeDispatch.Invoke(
-            column.DataType,
-            new ArrowColumn(table, column.Name, rows, time))).ToArray();
+        IArrowArray[] arrays = table.Columns
+            .Select(column => DataTypeInfo.Of(column.DataType).Accept(new ArrowColumn(table, column.Name, rows, time)))
+            .ToArray();
         return new RecordBatch(table.ToArrowSchema(time), arrays, (int)rows.Length);
     }
 
@@ -196,38 +191,29 @@ public static class ListMmfArrowExtensions
         }
     }
 
-    private static IArrowType ValueType(TableColumn column) => DataTypeDispatch.Invoke(column.DataType, new ArrowTypeOf());
-
     /// <summary>A column's rows as an Arrow array over the mapping (times converted unless <see cref="ArrowTimeColumn.Stored"/>).</summary>
-    private sealed record ArrowColumn(TimeSeriesTable Table, string Name, IndexRange Rows, ArrowTimeColumn Time) : IDataTypeFunc<IArrowArray>
+    private sealed record ArrowColumn(TimeSeriesTable Table, string Name, IndexRange Rows, ArrowTimeColumn Time) : IDataTypeVisitor<IArrowArray>
     {
-        public IArrowArray Invoke<T>()
-            where T : unmanaged, INumber<T>
+        public IArrowArray Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
             TableColumn<T> column = Table.Column<T>(Name);
-            return ArrowTimes.IsTime(column.DataType)
-                ? TimeArray(column.AsMemory(Rows), column.DataType, Time, column.Path, Rows.Start)
-                : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowBuffers.TypeOf<T>()!, column.Path);
+            return type.IsTime
+                ? TimeArray(column.AsMemory(Rows), type, Time, column.Path, Rows.Start)
+                : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowTypes.Field(Name, type, Time).DataType, column.Path);
         }
     }
 
-    private sealed record ArrowTypeOf : IDataTypeFunc<IArrowType>
-    {
-        public IArrowType Invoke<T>()
-            where T : unmanaged, INumber<T> =>
-            ArrowBuffers.TypeOf<T>()!;
-    }
-
-    private static IArrowArray TimeArray<TKey>(ReadOnlyMemory<TKey> keys, DataType dataType, ArrowTimeColumn time, string path, long firstRow)
+    private static IArrowArray TimeArray<TKey>(ReadOnlyMemory<TKey> keys, DataTypeInfo type, ArrowTimeColumn time, string path, long firstRow)
         where TKey : unmanaged
     {
         if (time == ArrowTimeColumn.Stored)
         {
-            return ArrowBuffers.Wrap(keys, ArrowTimes.Field("", dataType, time).DataType, path);
+            return ArrowBuffers.Wrap(keys, ArrowTypes.Field(type.Name, type, time).DataType, path);
         }
 
         ReadOnlySpan<TKey> span = keys.Span;
-        return dataType == DataType.UnixSeconds
+        return type.Kind == DataTypeKind.UnixSeconds
             ? ArrowTimes.FromSeconds(MemoryMarshal.Cast<TKey, int>(span))
             : ArrowTimes.FromTicks(MemoryMarshal.Cast<TKey, long>(span), path, firstRow);
     }

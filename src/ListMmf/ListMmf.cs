@@ -82,7 +82,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// more than any file can hold.</exception>
     /// <exception cref="PlatformNotSupportedException">A 32-bit or big-endian process, or a system other than Windows, Linux and macOS.</exception>
     public ListMmf(string path, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(path, access, options, DataTypes.For<T>(), requireDataType: false, ListMmfDescription.ForList<T>())
+        : this(path, access, options, DataTypeInfo.Of<T>().DataType, requireDataType: false, ListMmfDescription.ForList<T>())
     {
     }
 
@@ -682,7 +682,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     /// <inheritdoc/>
     public override string ToString() =>
-        _disposed ? $"{DataTypes.ListName<T>()}('{Path}', disposed)" : $"{DataTypes.ListName<T>()}('{Path}', Count = {Count:N0})";
+        _disposed ? $"{DataTypeInfo.ListName<T>()}('{Path}', disposed)" : $"{DataTypeInfo.ListName<T>()}('{Path}', Count = {Count:N0})";
 
     private void UpdatePointers()
     {

@@ -111,7 +111,7 @@ public static class Program
                 DataType.DateTime or DataType.UnixSeconds => "time",
                 _ => "int",
             },
-            DataTypeDispatch.Invoke(column.DataType, new CanonicalValues(table, column, all)))).ToArray();
+            DataTypeInfo.Of(column.DataType).Accept(new CanonicalValues(table, column, all)))).ToArray();
         return JsonSerializer.Serialize(new ExpectedFile(table.RowCount, columns));
     }
 
@@ -142,7 +142,7 @@ public static class Program
                     continue;
                 }
 
-                string[] ours = DataTypeDispatch.Invoke(imported.DataType, new CanonicalValues(table, imported, all));
+                string[] ours = DataTypeInfo.Of(imported.DataType).Accept(new CanonicalValues(table, imported, all));
                 for (int i = 0; i < column.Values.Length; i++)
                 {
                     fileValues++;
@@ -186,10 +186,10 @@ public static class Program
     }
 
     /// <summary>The canonical text of every value of a column (see <see cref="Program"/>).</summary>
-    private sealed record CanonicalValues(TimeSeriesTable Table, TableColumn Column, IndexRange Rows) : IDataTypeFunc<string[]>
+    private sealed record CanonicalValues(TimeSeriesTable Table, TableColumn Column, IndexRange Rows) : IDataTypeVisitor<string[]>
     {
-        public string[] Invoke<T>()
-            where T : unmanaged, INumber<T>
+        public string[] Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
             ReadOnlySpan<T> values = Table.Column<T>(Column.Name).AsSpan(Rows);
             var text = new string[values.Length];

@@ -79,15 +79,15 @@ internal static class DuckDbCheckCommand
 
     /// <summary>The sum of a value column over some rows: a double for floating-point columns, an exact integer otherwise.</summary>
     private static object Sum(TimeSeriesTable table, TableColumn column, IndexRange rows) =>
-        DataTypeDispatch.Invoke(column.DataType, new Summer(table, column.Name, rows));
+        DataTypeInfo.Of(column.DataType).Accept(new Summer(table, column.Name, rows));
 
-    private sealed record Summer(TimeSeriesTable Table, string Name, IndexRange Rows) : IDataTypeFunc<object>
+    private sealed record Summer(TimeSeriesTable Table, string Name, IndexRange Rows) : IDataTypeVisitor<object>
     {
-        public object Invoke<T>()
-            where T : unmanaged, INumber<T>
+        public object Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
             ReadOnlySpan<T> values = Table.Column<T>(Name).AsSpan(Rows);
-            return typeof(T) == typeof(double) || typeof(T) == typeof(float)
+            return type.Kind == DataTypeKind.FloatingPoint
                 ? Add(values, double.CreateTruncating)
                 : Add(values, Int128.CreateTruncating);
         }

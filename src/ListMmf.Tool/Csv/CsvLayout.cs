@@ -60,7 +60,7 @@ internal sealed class CsvLayout
         string article = type[0] is 'a' or 'e' or 'i' or 'o' or 'u' ? "an" : "a";
         return long.TryParse(text, System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out _)
             || ulong.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out _)
-            ? $"column '{name}': '{text}' is out of the range of {article} {type} ({ColumnSink.RangeOf(type)})"
+            ? $"column '{name}': '{text}' is out of the range of {article} {type} ({ColumnSink.RangeOf(Types[column])})"
             : $"column '{name}': '{text}' is not {article} {type}";
     }
 

@@ -22,7 +22,7 @@ internal abstract class ColumnView : IDisposable
 
     public DataType DataType { get; }
 
-    public bool IsTime => DataType is DataType.UnixSeconds or DataType.DateTime;
+    public bool IsTime => DataTypeInfo.Of(DataType).IsTime;
 
     public abstract long Count { get; }
 
@@ -46,34 +46,42 @@ internal abstract class ColumnView : IDisposable
 
     /// <summary>Opens the file at <paramref name="path"/> read-only with the item type its code names.</summary>
     /// <exception cref="DataException">A struct file without a description, which alone records its item size and layout.</exception>
-    public static ColumnView Open(string path, string name, DataType dataType) => dataType switch
+    public static ColumnView Open(string path, string name, DataType dataType)
     {
-        DataType.DateTime => new ColumnView<long>(
-            path,
-            name,
-            dataType,
-            ticks => Times.Format(new DateTime(ticks), ticks: true),
-            ticks => new DateTime(ticks)),
-        DataType.UnixSeconds => new ColumnView<int>(
-            path,
-            name,
-            dataType,
-            seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false),
-            ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
-        DataType.Int24 or DataType.UInt24 => new IntegerColumnView<Raw3>(path, name, dataType),
-        DataType.Int40 or DataType.UInt40 => new IntegerColumnView<Raw5>(path, name, dataType),
-        DataType.Int48 or DataType.UInt48 => new IntegerColumnView<Raw6>(path, name, dataType),
-        DataType.Int56 or DataType.UInt56 => new IntegerColumnView<Raw7>(path, name, dataType),
-        DataType.Bit => new BitColumnView(path, name),
-        _ when DataTypeDispatch.StoresNumber(dataType) => DataTypeDispatch.Invoke(dataType, new NumberView(path, name, dataType)),
-        _ => new StructColumnView(StructFile.Open(path), field: null, ownsFile: true),
-    };
+        DataTypeInfo type = DataTypeInfo.Of(dataType);
+        return type.Kind switch
+        {
+            DataTypeKind.DateTimeTicks => new ColumnView<long>(
+                path,
+                name,
+                dataType,
+                ticks => Times.Format(new DateTime(ticks), ticks: true),
+                ticks => new DateTime(ticks)),
+            DataTypeKind.UnixSeconds => new ColumnView<int>(
+                path,
+                name,
+                dataType,
+                seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false),
+                ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
+            DataTypeKind.Bits => new BitColumnView(path, name),
+            DataTypeKind.Struct => new StructColumnView(StructFile.Open(path), field: null, ownsFile: true),
+            _ when type.IsNumber => type.Accept(new NumberView(path, name)),
+            _ => type.Size switch
+            {
+                3 => new IntegerColumnView<Raw3>(path, name, dataType),
+                5 => new IntegerColumnView<Raw5>(path, name, dataType),
+                6 => new IntegerColumnView<Raw6>(path, name, dataType),
+                7 => new IntegerColumnView<Raw7>(path, name, dataType),
+                _ => throw new DataException($"'{path}': the tool cannot show {type.Name} items."),
+            },
+        };
+    }
 
-    private sealed record NumberView(string Path, string Name, DataType DataType) : IDataTypeFunc<ColumnView>
+    private sealed record NumberView(string Path, string Name) : IDataTypeVisitor<ColumnView>
     {
-        public ColumnView Invoke<T>()
-            where T : unmanaged, INumber<T> =>
-            new ColumnView<T>(Path, Name, DataType, value => value.ToString(null, CultureInfo.InvariantCulture), time: null);
+        public ColumnView Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T> =>
+            new ColumnView<T>(Path, Name, type.DataType, value => value.ToString(null, CultureInfo.InvariantCulture), time: null);
     }
 }
 

@@ -1,5 +1,6 @@
 using System;
 using System.Globalization;
+using System.Linq;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 
@@ -33,52 +34,38 @@ internal abstract class ColumnSink
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
     /// <summary>
-    /// The data-type code a column of <paramref name="type"/> is stored with: double, float, long, int, short,
-    /// sbyte, ulong, uint, ushort or byte.
+    /// The data type a column given as <c>name:type</c> is stored with: <paramref name="type"/> is the C# keyword of
+    /// a number type (<see cref="DataTypeInfo.Keyword"/>).
     /// </summary>
     /// <exception cref="UsageException">Another type.</exception>
-    public static DataType DataTypeOf(string name, string type) => type switch
-    {
-        "double" => DataType.Double,
-        "float" => DataType.Single,
-        "long" => DataType.Int64,
-        "int" => DataType.Int32,
-        "short" => DataType.Int16,
-        "sbyte" => DataType.SByte,
-        "ulong" => DataType.UInt64,
-        "uint" => DataType.UInt32,
-        "ushort" => DataType.UInt16,
-        "byte" => DataType.Byte,
-        _ => throw new UsageException($"--column {name}:{type}: the type must be double, float, long, int, short, " +
-            $"sbyte, ulong, uint, ushort or byte."),
-    };
+    public static DataType DataTypeOf(string name, string type) =>
+        DataTypeInfo.All.FirstOrDefault(info => info.Keyword == type)?.DataType
+            ?? throw new UsageException($"--column {name}:{type}: the type must be " +
+                $"{string.Join(", ", Keywords.SkipLast(1))} or {Keywords[^1]}.");
 
-    /// <summary>The values a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> takes) holds, for messages.</summary>
-    public static string RangeOf(string type) => type switch
-    {
-        "long" => $"{long.MinValue} to {long.MaxValue}",
-        "int" => $"{int.MinValue} to {int.MaxValue}",
-        "short" => $"{short.MinValue} to {short.MaxValue}",
-        "sbyte" => $"{sbyte.MinValue} to {sbyte.MaxValue}",
-        "ulong" => $"0 to {ulong.MaxValue}",
-        "uint" => $"0 to {uint.MaxValue}",
-        "ushort" => $"0 to {ushort.MaxValue}",
-        "byte" => $"0 to {byte.MaxValue}",
-        _ => "a floating-point number",
-    };
+    /// <summary>The values a column of <paramref name="type"/> holds, for messages.</summary>
+    public static string RangeOf(DataType type) => DataTypeInfo.Of(type).Accept(new Range());
 
-    /// <summary>
-    /// The sink for a column of <paramref name="type"/> (one <see cref="DataTypeOf"/> gives), with room for
-    /// <paramref name="batch"/> rows.
-    /// </summary>
+    /// <summary>The sink for a column of <paramref name="type"/>, with room for <paramref name="batch"/> rows.</summary>
     public static ColumnSink For(string name, int field, DataType type, int batch) =>
-        DataTypeDispatch.Invoke(type, new Factory(name, field, batch));
+        DataTypeInfo.Of(type).Accept(new Factory(name, field, batch));
 
-    private sealed record Factory(string Name, int Field, int Batch) : IDataTypeFunc<ColumnSink>
+    private static string[] Keywords => DataTypeInfo.All.Select(info => info.Keyword).OfType<string>().ToArray();
+
+    private sealed record Factory(string Name, int Field, int Batch) : IDataTypeVisitor<ColumnSink>
     {
-        public ColumnSink Invoke<T>()
-            where T : unmanaged, INumber<T> =>
-            new ColumnSink<T>(Name, Field, Batch);
+        public ColumnSink Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T> =>
+            new ColumnSink<T>(Name, Field, Batch, type.Kind == DataTypeKind.FloatingPoint);
+    }
+
+    private sealed record Range : IDataTypeVisitor<string>
+    {
+        public string Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T> =>
+            type.Kind == DataTypeKind.FloatingPoint
+                ? "a floating-point number"
+                : string.Create(CultureInfo.InvariantCulture, $"{T.MinValue} to {T.MaxValue}");
     }
 }
 
@@ -87,11 +74,13 @@ internal sealed class ColumnSink<T> : ColumnSink
     where T : unmanaged, INumberBase<T>
 {
     private readonly T[] _values;
+    private readonly NumberStyles _style;
 
-    public ColumnSink(string name, int field, int batch)
+    public ColumnSink(string name, int field, int batch, bool floatingPoint)
         : base(name, field)
     {
         _values = new T[batch];
+        _style = floatingPoint ? NumberStyles.Float : NumberStyles.Integer;
     }
 
     /// <summary>
@@ -106,8 +95,7 @@ internal sealed class ColumnSink<T> : ColumnSink
             return true;
         }
 
-        NumberStyles style = typeof(T) == typeof(double) || typeof(T) == typeof(float) ? NumberStyles.Float : NumberStyles.Integer;
-        return T.TryParse(text, style, CultureInfo.InvariantCulture, out _values[index])
+        return T.TryParse(text, _style, CultureInfo.InvariantCulture, out _values[index])
             && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
     }
 

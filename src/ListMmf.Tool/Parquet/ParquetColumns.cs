@@ -32,21 +32,19 @@ internal static class ParquetColumns
     /// nanoseconds for ticks (microseconds would round them). 8- and 16-bit integers are INT32 annotated with their
     /// width, unsigned integers are annotated unsigned, as every writer stores them.
     /// </summary>
-    public static PrimitiveNode Node(string name, DataType dataType) => dataType switch
+    public static PrimitiveNode Node(string name, DataTypeInfo type) => (type.Kind, type.Size) switch
     {
-        DataType.UnixSeconds => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Millis), PhysicalType.Int64),
-        DataType.DateTime => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Nanos), PhysicalType.Int64),
-        DataType.Double => Primitive(name, LogicalType.None(), PhysicalType.Double),
-        DataType.Single => Primitive(name, LogicalType.None(), PhysicalType.Float),
-        DataType.Int64 => Primitive(name, LogicalType.None(), PhysicalType.Int64),
-        DataType.UInt64 => Primitive(name, LogicalType.Int(64, isSigned: false), PhysicalType.Int64),
-        DataType.Int32 => Primitive(name, LogicalType.None(), PhysicalType.Int32),
-        DataType.UInt32 => Primitive(name, LogicalType.Int(32, isSigned: false), PhysicalType.Int32),
-        DataType.Int16 => Primitive(name, LogicalType.Int(16, isSigned: true), PhysicalType.Int32),
-        DataType.UInt16 => Primitive(name, LogicalType.Int(16, isSigned: false), PhysicalType.Int32),
-        DataType.SByte => Primitive(name, LogicalType.Int(8, isSigned: true), PhysicalType.Int32),
-        DataType.Byte => Primitive(name, LogicalType.Int(8, isSigned: false), PhysicalType.Int32),
-        _ => throw new NotSupportedException($"A {dataType} column has no Parquet type."),
+        (DataTypeKind.UnixSeconds, _) => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Millis), PhysicalType.Int64),
+        (DataTypeKind.DateTimeTicks, _) => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Nanos), PhysicalType.Int64),
+        (DataTypeKind.FloatingPoint, 8) => Primitive(name, LogicalType.None(), PhysicalType.Double),
+        (DataTypeKind.FloatingPoint, 4) => Primitive(name, LogicalType.None(), PhysicalType.Float),
+        (DataTypeKind.SignedInteger, 8) => Primitive(name, LogicalType.None(), PhysicalType.Int64),
+        (DataTypeKind.SignedInteger, 4) => Primitive(name, LogicalType.None(), PhysicalType.Int32),
+        (DataTypeKind.SignedInteger or DataTypeKind.UnsignedInteger, 1 or 2 or 4 or 8) => Primitive(
+            name,
+            LogicalType.Int(8 * type.Size, isSigned: type.Kind == DataTypeKind.SignedInteger),
+            type.Size == 8 ? PhysicalType.Int64 : PhysicalType.Int32),
+        _ => throw new NotSupportedException($"A {type.Name} column has no Parquet type."),
     };
 
     /// <summary>
@@ -76,18 +74,10 @@ internal static class ParquetColumns
             (PhysicalType.Int64, TimestampLogicalType timestamp) => (ParquetValueKind.Timestamp, timestamp.TimeUnit, TimeType(name, secondsColumns)),
             (PhysicalType.Int96, NoneLogicalType) => (ParquetValueKind.Int96Timestamp, TimeUnit.Nanos, TimeType(name, secondsColumns)),
             (PhysicalType.Int64, NoneLogicalType) => (ParquetValueKind.Int64, TimeUnit.Unknown, DataType.Int64),
-            (PhysicalType.Int64, IntLogicalType { BitWidth: 64 } integer) =>
-                (ParquetValueKind.Int64, TimeUnit.Unknown, integer.IsSigned ? DataType.Int64 : DataType.UInt64),
             (PhysicalType.Int32, NoneLogicalType) => (ParquetValueKind.Int32, TimeUnit.Unknown, DataType.Int32),
-            (PhysicalType.Int32, IntLogicalType integer) => (ParquetValueKind.Int32, TimeUnit.Unknown, (integer.BitWidth, integer.IsSigned) switch
-            {
-                (8, true) => DataType.SByte,
-                (8, false) => DataType.Byte,
-                (16, true) => DataType.Int16,
-                (16, false) => DataType.UInt16,
-                (32, false) => DataType.UInt32,
-                _ => DataType.Int32,
-            }),
+            (PhysicalType.Int64 or PhysicalType.Int32, IntLogicalType integer)
+                when (column.PhysicalType == PhysicalType.Int64) == (integer.BitWidth == 64) =>
+                (column.PhysicalType == PhysicalType.Int64 ? ParquetValueKind.Int64 : ParquetValueKind.Int32, TimeUnit.Unknown, Integer(integer)),
             (PhysicalType.Float, NoneLogicalType) => (ParquetValueKind.Single, TimeUnit.Unknown, DataType.Single),
             (PhysicalType.Double, NoneLogicalType) => (ParquetValueKind.Double, TimeUnit.Unknown, DataType.Double),
             (PhysicalType.FixedLenByteArray, Float16LogicalType) when column.TypeLength == 2 =>
@@ -113,6 +103,11 @@ internal static class ParquetColumns
     /// </summary>
     public static string SecondsColumnsValue(IEnumerable<TableColumn> columns) =>
         JsonSerializer.Serialize(columns.Where(column => column.DataType == DataType.UnixSeconds).Select(column => column.Name).ToArray());
+
+    /// <summary>The table type of a Parquet integer: the number type of its width and sign.</summary>
+    private static DataType? Integer(IntLogicalType integer) =>
+        DataTypeInfo.All.FirstOrDefault(type => type.IsNumber && 8 * type.Size == integer.BitWidth
+            && type.Kind == (integer.IsSigned ? DataTypeKind.SignedInteger : DataTypeKind.UnsignedInteger))?.DataType;
 
     private static DataType TimeType(string name, IReadOnlySet<string> secondsColumns) =>
         secondsColumns.Contains(name) ? DataType.UnixSeconds : DataType.DateTime;

@@ -123,7 +123,7 @@ internal static class ParquetExporter
     /// <summary>One required column per table column, the time column first, each typed as <see cref="ParquetColumns.Node"/> says.</summary>
     private static GroupNode Schema(TimeSeriesTable table)
     {
-        Node[] nodes = table.Columns.Select(column => (Node)ParquetColumns.Node(column.Name, column.DataType)).ToArray();
+        Node[] nodes = table.Columns.Select(column => (Node)ParquetColumns.Node(column.Name, DataTypeInfo.Of(column.DataType))).ToArray();
         try
         {
             return new GroupNode("schema", Repetition.Required, nodes);
@@ -172,53 +172,11 @@ internal static class ParquetExporter
         [ParquetColumns.SecondsColumnsKey] = ParquetColumns.SecondsColumnsValue(table.Columns.Skip(1)),
     };
 
-    private static void Write(ColumnWriter writer, TimeSeriesTable table, TableColumn column, IndexRange rows, ExportBuffers buffers)
-    {
-        switch (column.DataType)
-        {
-            case DataType.UnixSeconds:
-                ((ColumnWriter<long>)writer).WriteBatch(Millis(table.Column<int>(column.Name).AsSpan(rows), buffers.Longs));
-                break;
-            case DataType.DateTime:
-                ((ColumnWriter<long>)writer).WriteBatch(Nanos(table.Column<long>(column.Name).AsSpan(rows), buffers.Longs, column, rows.Start));
-                break;
-            case DataType.Double:
-                ((ColumnWriter<double>)writer).WriteBatch(table.Column<double>(column.Name).AsSpan(rows));
-                break;
-            case DataType.Single:
-                ((ColumnWriter<float>)writer).WriteBatch(table.Column<float>(column.Name).AsSpan(rows));
-                break;
-            case DataType.Int64:
-                ((ColumnWriter<long>)writer).WriteBatch(table.Column<long>(column.Name).AsSpan(rows));
-                break;
-            case DataType.UInt64:
-                ((ColumnWriter<long>)writer).WriteBatch(MemoryMarshal.Cast<ulong, long>(table.Column<ulong>(column.Name).AsSpan(rows)));
-                break;
-            case DataType.Int32:
-                ((ColumnWriter<int>)writer).WriteBatch(table.Column<int>(column.Name).AsSpan(rows));
-                break;
-            case DataType.UInt32:
-                ((ColumnWriter<int>)writer).WriteBatch(MemoryMarshal.Cast<uint, int>(table.Column<uint>(column.Name).AsSpan(rows)));
-                break;
-            case DataType.Int16:
-                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<short>(column.Name).AsSpan(rows), buffers.Ints));
-                break;
-            case DataType.UInt16:
-                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<ushort>(column.Name).AsSpan(rows), buffers.Ints));
-                break;
-            case DataType.SByte:
-                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<sbyte>(column.Name).AsSpan(rows), buffers.Ints));
-                break;
-            case DataType.Byte:
-                ((ColumnWriter<int>)writer).WriteBatch(Widen(table.Column<byte>(column.Name).AsSpan(rows), buffers.Ints));
-                break;
-            default:
-                throw new NotSupportedException($"A {column.DataType} column has no Parquet type.");
-        }
-    }
+    private static void Write(ColumnWriter writer, TimeSeriesTable table, TableColumn column, IndexRange rows, ExportBuffers buffers) =>
+        DataTypeInfo.Of(column.DataType).Accept(new ColumnWrite(writer, table, column, rows, buffers));
 
     private static ReadOnlySpan<int> Widen<T>(ReadOnlySpan<T> values, int[] ints)
-        where T : unmanaged, IBinaryInteger<T>
+        where T : unmanaged, INumberBase<T>
     {
         for (int i = 0; i < values.Length; i++)
         {
@@ -272,6 +230,48 @@ internal static class ParquetExporter
             throw new DataException($"'{target}': cannot write its temporary file '{temporary}' " +
                 $"({exception.Message}); another export to it may be running, or its folder is missing or read-only. " +
                     $"Nothing was exported.", exception);
+        }
+    }
+
+    /// <summary>
+    /// Writes a column's rows as <see cref="ParquetColumns.Node"/> typed it: the values as they are where the
+    /// physical type has their width, narrow integers widened to INT32, times converted.
+    /// </summary>
+    private sealed record ColumnWrite(ColumnWriter Writer, TimeSeriesTable Table, TableColumn Column, IndexRange Rows, ExportBuffers Buffers)
+        : IDataTypeVisitor<bool>
+    {
+        public bool Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
+        {
+            ReadOnlySpan<T> values = Table.Column<T>(Column.Name).AsSpan(Rows);
+            switch (type.Kind, type.Size)
+            {
+                case (DataTypeKind.UnixSeconds, _):
+                    ((ColumnWriter<long>)Writer).WriteBatch(Millis(MemoryMarshal.Cast<T, int>(values), Buffers.Longs));
+                    break;
+                case (DataTypeKind.DateTimeTicks, _):
+                    ((ColumnWriter<long>)Writer).WriteBatch(Nanos(MemoryMarshal.Cast<T, long>(values), Buffers.Longs, Column, Rows.Start));
+                    break;
+                case (DataTypeKind.FloatingPoint, 8):
+                    ((ColumnWriter<double>)Writer).WriteBatch(MemoryMarshal.Cast<T, double>(values));
+                    break;
+                case (DataTypeKind.FloatingPoint, 4):
+                    ((ColumnWriter<float>)Writer).WriteBatch(MemoryMarshal.Cast<T, float>(values));
+                    break;
+                case (DataTypeKind.SignedInteger or DataTypeKind.UnsignedInteger, 8):
+                    ((ColumnWriter<long>)Writer).WriteBatch(MemoryMarshal.Cast<T, long>(values));
+                    break;
+                case (DataTypeKind.SignedInteger or DataTypeKind.UnsignedInteger, 4):
+                    ((ColumnWriter<int>)Writer).WriteBatch(MemoryMarshal.Cast<T, int>(values));
+                    break;
+                case (DataTypeKind.SignedInteger or DataTypeKind.UnsignedInteger, 1 or 2):
+                    ((ColumnWriter<int>)Writer).WriteBatch(Widen(values, Buffers.Ints));
+                    break;
+                default:
+                    throw new NotSupportedException($"A {type.Name} column has no Parquet type.");
+            }
+
+            return true;
         }
     }
 

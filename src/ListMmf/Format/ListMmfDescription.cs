@@ -74,7 +74,7 @@ public sealed class ListMmfDescription
     /// for a primitive type, which the header's data-type code describes.
     /// </summary>
     internal static ListMmfDescription? ForList<T>()
-        where T : unmanaged => DataTypes.For<T>() == DataType.AnyStruct ? Layout<T>.Description : null;
+        where T : unmanaged => DataTypeInfo.Of<T>().Kind == DataTypeKind.Struct ? Layout<T>.Description : null;
 
     /// <summary>The description of a sorted list or time series of <typeparamref name="T"/> keys.</summary>
     internal static unsafe ListMmfDescription ForSorted<T>(TimeSeriesOrder order, bool timesAreUtc)
@@ -82,7 +82,7 @@ public sealed class ListMmfDescription
         {
             ItemSize = sizeof(T),
             ItemType = typeof(T).Name,
-            Fields = DataTypes.For<T>() == DataType.AnyStruct ? Layout<T>.Description.Fields : [],
+            Fields = DataTypeInfo.Of<T>().Kind == DataTypeKind.Struct ? Layout<T>.Description.Fields : [],
             Order = order,
             TimesAreUtc = timesAreUtc,
         };

@@ -136,10 +136,10 @@ internal readonly struct ListMmfHeader
     public void Validate<T>(string path, long fileLength) where T : unmanaged
     {
         ValidateCode(path);
-        if (!DataTypes.CanHold<T>(DataType))
+        if (!DataTypeInfo.CanHold<T>(DataType))
         {
-            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(DataType)} and cannot be " +
-                $"opened as {DataTypes.ListName<T>()}.");
+            throw new ListMmfDataTypeException(path, $"the file holds {DataTypeInfo.Of(DataType).Describe()} and cannot be " +
+                $"opened as {DataTypeInfo.ListName<T>()}.");
         }
 
         ValidateCount(path, fileLength, Unsafe.SizeOf<T>());
@@ -154,7 +154,7 @@ internal readonly struct ListMmfHeader
                 $"version {Version}, and this library reads version {CurrentVersion} only.");
         }
 
-        if (!DataTypes.IsDefined(DataTypeCode))
+        if (!DataTypeInfo.IsDefined(DataTypeCode))
         {
             throw new ListMmfFormatException(path, $"the header has data-type code {DataTypeCode}, which is not a known ListMmf data type.");
         }

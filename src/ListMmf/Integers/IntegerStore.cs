@@ -71,7 +71,7 @@ internal abstract class IntegerStore : IDisposable
         DataType dataType = opening != WriterOpening.Copy && File.Exists(path) ? ListMmfFileInfo.Read(path).DataType : createAs;
         if (!IntegerWidths.IsInteger(dataType))
         {
-            throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(dataType)}, not integers; " +
+            throw new ListMmfDataTypeException(path, $"the file holds {DataTypeInfo.Of(dataType).Describe()}, not integers; " +
                 $"an IntegerListMmf opens the codes SByte to UInt64 and Int24 to UInt56.");
         }
 

@@ -1,26 +1,27 @@
 using System;
+using System.Linq;
 
 namespace ListMmf;
 
 /// <summary>The integer codes: which values each holds, and the narrowest that holds a range.</summary>
 internal static class IntegerWidths
 {
-    /// <summary>From narrow to wide: the unsigned codes, for lists without negative values.</summary>
-    private static readonly DataType[] Unsigned =
-        [DataType.Byte, DataType.UInt16, DataType.UInt24, DataType.UInt32, DataType.UInt40, DataType.UInt48, DataType.UInt56, DataType.Int64];
+    /// <summary>From narrow to wide: the unsigned codes below 8 bytes, then Int64 (a long list holds no value above long.MaxValue).</summary>
+    private static readonly DataType[] Unsigned = Widths(DataTypeKind.UnsignedInteger).Where(type => type.Size < 8)
+        .Select(type => type.DataType).Append(DataType.Int64).ToArray();
 
     /// <summary>From narrow to wide: the signed codes.</summary>
-    private static readonly DataType[] Signed =
-        [DataType.SByte, DataType.Int16, DataType.Int24, DataType.Int32, DataType.Int40, DataType.Int48, DataType.Int56, DataType.Int64];
+    private static readonly DataType[] Signed = Widths(DataTypeKind.SignedInteger).Select(type => type.DataType).ToArray();
 
     public static bool IsInteger(DataType dataType) =>
-        dataType is (>= DataType.SByte and <= DataType.UInt64) or (>= DataType.Int24 and <= DataType.UInt56);
+        DataTypeInfo.Of(dataType).Kind is DataTypeKind.SignedInteger or DataTypeKind.UnsignedInteger;
 
     /// <summary>The smallest and largest value a code holds, as long (UInt64 up to long.MaxValue).</summary>
     public static (long Min, long Max) RangeOf(DataType dataType)
     {
-        int bits = 8 * DataTypes.WidthOf(dataType);
-        bool signed = dataType is DataType.SByte or DataType.Int16 or DataType.Int32 or DataType.Int64 or (>= DataType.Int24 and <= DataType.Int56);
+        DataTypeInfo type = DataTypeInfo.Of(dataType);
+        int bits = 8 * type.Size;
+        bool signed = type.Kind == DataTypeKind.SignedInteger;
         if (bits == 64)
         {
             return (signed ? long.MinValue : 0, long.MaxValue);
@@ -48,4 +49,7 @@ internal static class IntegerWidths
 
         throw new InvalidOperationException("Int64 holds every long.");
     }
+
+    private static IOrderedEnumerable<DataTypeInfo> Widths(DataTypeKind kind) =>
+        DataTypeInfo.All.Where(type => type.Kind == kind).OrderBy(type => type.Size);
 }

@@ -37,7 +37,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
 
         using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
         header.ValidateCode(fullPath);
-        int itemSize = DataTypes.WidthOf(header.DataType);
+        int itemSize = DataTypeInfo.Of(header.DataType).Size;
         if (itemSize > 0)
         {
             header.ValidateCount(fullPath, length, itemSize);

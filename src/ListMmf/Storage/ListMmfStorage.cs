@@ -152,8 +152,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             header.Validate<T>(path, length);
             if (requireDataType && header.DataType != dataType)
             {
-                throw new ListMmfDataTypeException(path, $"the file holds {DataTypes.Describe(header.DataType)}, not " +
-                    $"{DataTypes.Describe(dataType)}.");
+                throw new ListMmfDataTypeException(path, $"the file holds {DataTypeInfo.Of(header.DataType).Describe()}, not " +
+                    $"{DataTypeInfo.Of(dataType).Describe()}.");
             }
 
             FileMapping mapping = FileMappings.Open(file, path, writable, backend);

@@ -55,8 +55,8 @@ public abstract class TableColumn
 
     /// <summary>Opens the value column <paramref name="info"/> with the item type its data-type code stores.</summary>
     internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
-        DataTypeDispatch.StoresNumber(info.DataType)
-            ? DataTypeDispatch.Invoke(info.DataType, new Opener(table, info, path, access, options))
+        DataTypeInfo.Of(info.DataType) is { IsNumber: true } type
+            ? type.Accept(new Opener(table, info, path, access, options))
             : throw new ArgumentOutOfRangeException(nameof(info), info.DataType, $"Column '{info.Name}': {info.DataType} cannot be a table column.");
 
     private sealed record Opener(
@@ -64,10 +64,10 @@ public abstract class TableColumn
         TableColumnInfo Info,
         string Path,
         FileAccess Access,
-        ListMmfOptions Options) : IDataTypeFunc<TableColumn>
+        ListMmfOptions Options) : IDataTypeVisitor<TableColumn>
     {
-        public TableColumn Invoke<T>()
-            where T : unmanaged, INumber<T> =>
+        public TableColumn Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T> =>
             TableColumn<T>.OpenTyped(Table, Info, Path, Access, Options);
     }
 }

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Linq;
 using System.Text.Json;
 
 namespace ListMmf;
@@ -120,9 +121,8 @@ internal static class TableManifest
     }
 
     private static DataType Type(JsonElement column) =>
-        Enum.TryParse(String(column, "type"), ignoreCase: false, out DataType type) && Enum.IsDefined(type)
-            ? type
-            : throw Invalid($"column type \"{String(column, "type")}\" is not a data type");
+        DataTypeInfo.All.FirstOrDefault(type => type.Name == String(column, "type"))?.DataType
+            ?? throw Invalid($"column type \"{String(column, "type")}\" is not a data type");
 
     private static string String(JsonElement element, string name) => Property(element, name, JsonValueKind.String).GetString()!;
 

@@ -229,7 +229,7 @@ public sealed class TimeSeriesTable : IDisposable
 
         return column as TableColumn<T>
             ?? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds " +
-                $"{DataTypes.Describe(column.DataType)}, not {typeof(T).Name} values.");
+                $"{DataTypeInfo.Of(column.DataType).Describe()}, not {typeof(T).Name} values.");
     }
 
     /// <summary>The time of <paramref name="row"/>.</summary>
@@ -662,7 +662,7 @@ public sealed class TimeSeriesTable : IDisposable
         if (_time.KeyType != typeof(TKey))
         {
             throw new ListMmfDataTypeException(_time.Path, $"the time column of table '{Path}' stores " +
-                $"{DataTypes.Describe(_time.DataType)}; rows cannot be added with {given} keys.");
+                $"{DataTypeInfo.Of(_time.DataType).Describe()}; rows cannot be added with {given} keys.");
         }
     }
 

@@ -41,7 +41,7 @@ public sealed class TimeSeriesTableSchema
         TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual,
         string? fileName = null)
     {
-        if (timeType is not (DataType.UnixSeconds or DataType.DateTime))
+        if (!DataTypeInfo.IsDefined((int)timeType) || !DataTypeInfo.Of(timeType).IsTime)
         {
             throw new ArgumentException($"The time column '{timeColumn}' must be UnixSeconds or DateTime, not {timeType}.", nameof(timeType));
         }
@@ -71,20 +71,20 @@ public sealed class TimeSeriesTableSchema
     /// <summary>The value columns, in the order they were added.</summary>
     public IReadOnlyList<TableColumnInfo> Columns => _columns;
 
-    /// <summary>Adds a value column of <typeparamref name="T"/>: a standard numeric type (sbyte to ulong, float, double).</summary>
+    /// <summary>Adds a value column of <typeparamref name="T"/>, a number type (<see cref="DataTypeInfo.IsNumber"/>).</summary>
     /// <exception cref="ArgumentException">The name or file name is invalid or already used, or
-    /// <typeparamref name="T"/> is not a standard numeric type.</exception>
+    /// <typeparamref name="T"/> is not a number type.</exception>
     public TimeSeriesTableSchema Add<T>(string name, string? fileName = null)
-        where T : unmanaged => Add(name, DataTypes.For<T>(), fileName);
+        where T : unmanaged => Add(name, DataTypeInfo.Of<T>().DataType, fileName);
 
-    /// <summary>Adds a value column stored with <paramref name="dataType"/>.</summary>
-    /// <exception cref="ArgumentException">The name or file name is invalid or already used, or the type cannot be a value column.</exception>
+    /// <summary>Adds a value column stored with <paramref name="dataType"/>, a number type (<see cref="DataTypeInfo.IsNumber"/>).</summary>
+    /// <exception cref="ArgumentException">The name or file name is invalid or already used, or the type is not a number type.</exception>
     public TimeSeriesTableSchema Add(string name, DataType dataType, string? fileName = null)
     {
-        if (!IsValueType(dataType))
+        if (!DataTypeInfo.IsDefined((int)dataType) || !DataTypeInfo.Of(dataType).IsNumber)
         {
             throw new ArgumentException($"Column '{name}': {dataType} cannot be a table column; the columns hold " +
-                $"SByte, Byte, Int16, UInt16, Int32, UInt32, Int64, UInt64, Single, Double, DateTime or UnixSeconds.", nameof(dataType));
+                $"{string.Join(", ", DataTypeInfo.All.Where(type => type.IsNumber))}.", nameof(dataType));
         }
 
         TableColumnInfo column = Describe(name, dataType, fileName);
@@ -106,10 +106,6 @@ public sealed class TimeSeriesTableSchema
         _columns.Add(column);
         return this;
     }
-
-    /// <summary>Whether a column may store <paramref name="dataType"/>: the fixed-width standard codes.</summary>
-    internal static bool IsValueType(DataType dataType) =>
-        dataType is >= DataType.SByte and <= DataType.UnixSeconds;
 
     private static TableColumnInfo Describe(string name, DataType dataType, string? fileName)
     {

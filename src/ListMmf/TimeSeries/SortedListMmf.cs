@@ -43,7 +43,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.
     /// </summary>
     public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(Open(path, order, access, options, DataTypes.For<T>(), requireDataType: false), order, options)
+        : this(Open(path, order, access, options, DataTypeInfo.Of<T>().DataType, requireDataType: false), order, options)
     {
     }
 

@@ -16,7 +16,7 @@ public sealed class IntegerListMmfTests : IDisposable
     private string FilePath => _directory.File("values.bt");
 
     private string HandMade(DataType code, params long[] values) =>
-        HandMadeFile.Write(FilePath, (int)code, DataTypes.WidthOf(code), values);
+        HandMadeFile.Write(FilePath, (int)code, DataTypeInfo.Of(code).Size, values);
 
     private static long[] All(IntegerListMmf list)
     {

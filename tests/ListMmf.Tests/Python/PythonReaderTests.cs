@@ -149,7 +149,7 @@ public sealed class PythonReaderTests : IDisposable
 
         _expected[name + ".bt"] = new JsonObject
         {
-            ["code"] = (int)DataTypes.For<T>(),
+            ["code"] = (int)DataTypeInfo.Of<T>().DataType,
             ["values"] = new JsonArray(values.Select(json).ToArray()),
         };
     }

@@ -301,14 +301,14 @@ public sealed class ParquetFidelityTests : IDisposable
 
     /// <summary>A column's values as bytes, whatever its type, so that NaN payloads and -0 compare too.</summary>
     private static byte[] ValueBytes(TimeSeriesTable table, TableColumn column) =>
-        DataTypeDispatch.Invoke(column.DataType, new ValueBytesOf(table, column.Name));
+        DataTypeInfo.Of(column.DataType).Accept(new ValueBytesOf(table, column.Name));
 
     private static byte[] Bytes(string path) => System.IO.File.ReadAllBytes(path);
 
-    private sealed record ValueBytesOf(TimeSeriesTable Table, string Name) : IDataTypeFunc<byte[]>
+    private sealed record ValueBytesOf(TimeSeriesTable Table, string Name) : IDataTypeVisitor<byte[]>
     {
-        public byte[] Invoke<T>()
-            where T : unmanaged, System.Numerics.INumber<T> =>
+        public byte[] Visit<T>(DataTypeInfo type)
+            where T : unmanaged, System.Numerics.INumber<T>, System.Numerics.IMinMaxValue<T> =>
             MemoryMarshal.AsBytes(Table.Column<T>(Name).AsSpan(new IndexRange(0, Table.RowCount))).ToArray();
     }
 

@@ -1,0 +1,54 @@
+using System;
+using System.Collections.Generic;
+using Apache.Arrow;
+using Apache.Arrow.Types;
+
+namespace ListMmf.Arrow;
+
+/// <summary>The Arrow type of each ListMmf data type: the one place this package maps <see cref="DataTypeInfo"/> to Arrow.</summary>
+internal static class ArrowTypes
+{
+    /// <summary>The field metadata key naming the ListMmf data type a column was stored with.</summary>
+    public const string DataTypeKey = "listmmf.data_type";
+
+    public static TimestampType Seconds { get; } = new(TimeUnit.Second, (string?)null);
+
+    public static TimestampType Nanoseconds { get; } = new(TimeUnit.Nanosecond, (string?)null);
+
+    /// <summary>
+    /// The Arrow type <paramref name="type"/>'s values are handed over as, or null when Arrow has no fixed-width type
+    /// for them: times as timestamps, or as the stored integers with <see cref="ArrowTimeColumn.Stored"/>.
+    /// </summary>
+    public static IArrowType? Of(DataTypeInfo type, ArrowTimeColumn time) => type.IsNumber
+        ? (type.Kind, type.Size, time) switch
+        {
+            (DataTypeKind.UnixSeconds, _, ArrowTimeColumn.Timestamp) => Seconds,
+            (DataTypeKind.DateTimeTicks, _, ArrowTimeColumn.Timestamp) => Nanoseconds,
+            (DataTypeKind.SignedInteger or DataTypeKind.UnixSeconds or DataTypeKind.DateTimeTicks, var size, _) => SignedInteger(size),
+            (DataTypeKind.UnsignedInteger, 1, _) => UInt8Type.Default,
+            (DataTypeKind.UnsignedInteger, 2, _) => UInt16Type.Default,
+            (DataTypeKind.UnsignedInteger, 4, _) => UInt32Type.Default,
+            (DataTypeKind.UnsignedInteger, 8, _) => UInt64Type.Default,
+            (DataTypeKind.FloatingPoint, 4, _) => FloatType.Default,
+            (DataTypeKind.FloatingPoint, 8, _) => DoubleType.Default,
+            _ => null,
+        }
+        : null;
+
+    /// <summary>A non-nullable field of <paramref name="type"/>, its metadata naming the ListMmf data type.</summary>
+    /// <exception cref="NotSupportedException">Arrow has no type for <paramref name="type"/>.</exception>
+    public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time) => new(
+        name,
+        Of(type, time) ?? throw new NotSupportedException($"Column '{name}': Arrow has no fixed-width type for {type.Name} values."),
+        nullable: false,
+        [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
+
+    private static IArrowType? SignedInteger(int size) => size switch
+    {
+        1 => Int8Type.Default,
+        2 => Int16Type.Default,
+        4 => Int32Type.Default,
+        8 => Int64Type.Default,
+        _ => null,
+    };
+}
