@@ -24,8 +24,7 @@ internal static class ImportCommand
         };
         var columns = new Option<string[]>("--column")
         {
-            Description = "A value column, NAME:TYPE, with TYPE double, float, long, int, short, sbyte, ulong, uint, " +
-                "ushort or byte. Repeat for each column.",
+            Description = $"A value column, NAME:TYPE, with TYPE {ColumnSink.TypeNames}. Repeat for each column.",
             Required = true,
             AllowMultipleArgumentsPerToken = true,
         };

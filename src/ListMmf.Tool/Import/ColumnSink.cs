@@ -40,8 +40,10 @@ internal abstract class ColumnSink
     /// <exception cref="UsageException">Another type.</exception>
     public static DataType DataTypeOf(string name, string type) =>
         DataTypeInfo.All.FirstOrDefault(info => info.Keyword == type)?.DataType
-            ?? throw new UsageException($"--column {name}:{type}: the type must be " +
-                $"{string.Join(", ", Keywords.SkipLast(1))} or {Keywords[^1]}.");
+            ?? throw new UsageException($"--column {name}:{type}: the type must be {TypeNames}.");
+
+    /// <summary>The types a value column takes, for help and messages: "sbyte, byte, …, float or double".</summary>
+    public static string TypeNames => $"{string.Join(", ", Keywords.SkipLast(1))} or {Keywords[^1]}";
 
     /// <summary>The values a column of <paramref name="type"/> holds, for messages.</summary>
     public static string RangeOf(DataType type) => DataTypeInfo.Of(type).Accept(new Range());

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using System.Text.Json;
+using ListMmf.Tool.Import;
 using ParquetSharp;
 using ParquetSharp.Schema;
 
@@ -85,8 +86,8 @@ internal static class ParquetColumns
             _ => (ParquetValueKind.Unsupported, TimeUnit.Unknown, (DataType?)null),
         };
         string description = kind2 == ParquetValueKind.Unsupported
-            ? $"holds {Describe(column.PhysicalType, logical)}, which a table cannot hold (numbers: double, float, long, int, short, " +
-                $"sbyte and unsigned; DuckDB: CAST({name} AS DOUBLE))"
+            ? $"holds {Describe(column.PhysicalType, logical)}, which a table cannot hold (numbers: {ColumnSink.TypeNames}; " +
+                $"DuckDB: CAST({name} AS DOUBLE))"
             : "";
         return new ParquetField(index, name, kind2, unit, type, column.MaxDefinitionLevel, description);
     }

@@ -138,6 +138,25 @@ public sealed class EveryDataTypeTests : IDisposable
         }
     }
 
+    [PythonFact]
+    public void ThePythonReaderNamesAndSizesEveryCodeAsTheLibraryDoes()
+    {
+        const string Script = """
+            import os, sys
+            sys.path.insert(0, os.path.join("src", "python"))
+            import listmmf
+            for code, info in sorted(listmmf.TYPES.items()):
+                print(code, info.name, info.size or 0)
+            """;
+
+        (int exitCode, string output) = PythonProcess.Run("python3", ["-c", Script]);
+
+        Assert.True(exitCode == 0, output);
+        Assert.Equal(
+            DataTypeInfo.All.Select(type => $"{(int)type.DataType} {type.Name} {type.Size}"),
+            output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+    }
+
     [PandasFact]
     public void ThePythonReaderGivesEachNumberTypeItsDtypeAndValues()
     {
