@@ -597,7 +597,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
                 Path, $"{described}; {typeof(T).Name} is {sizeof(T)} bytes. Open it with the type it was written with.");
         }
 
-        if (recorded.Fields.Count > 0 && recorded.LayoutDifference(expected.Fields) is { } difference)
+        // A layout neither process could see (NativeAOT without the struct's fields kept) leaves the size to check.
+        if (recorded.Fields.Count > 0 && expected.Fields.Count > 0 && recorded.LayoutDifference(expected.Fields) is { } difference)
         {
             throw new ListMmfDataTypeException(Path, $"{described}, with another layout than {typeof(T).Name}'s: {difference}. " +
                 "Open it with the type it was written with.");

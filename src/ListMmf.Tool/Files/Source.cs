@@ -67,8 +67,10 @@ internal sealed class Source : IDisposable
         if (info.DataType == DataType.AnyStruct)
         {
             StructFile items = StructFile.Open(fullPath);
-            return new Source(fullPath, items.Description.Fields.Select(field => new StructColumnView(items, field, ownsFile: false)).ToList(),
-                null, items, null, null);
+            List<ColumnView> fields = items.Description.Fields.Count == 0
+                ? [new StructColumnView(items, field: null, ownsFile: false)]
+                : items.Description.Fields.Select(field => (ColumnView)new StructColumnView(items, field, ownsFile: false)).ToList();
+            return new Source(fullPath, fields, null, items, null, null);
         }
 
         ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType);

@@ -9,7 +9,8 @@ namespace ListMmf.Tool.Files;
 
 /// <summary>
 /// A struct file's items as text, through its description: one field per column for the row commands, or the whole
-/// item as <c>name=value</c> pairs for <c>info</c> and <c>verify</c>.
+/// item as <c>name=value</c> pairs for <c>info</c> and <c>verify</c>; the item's bytes in hex where the description
+/// records no fields (a file written under NativeAOT without the struct's fields kept).
 /// </summary>
 internal sealed class StructColumnView : ColumnView
 {
@@ -32,9 +33,12 @@ internal sealed class StructColumnView : ColumnView
     {
         byte[] item = new byte[_file.Description.ItemSize];
         _file.Read(index, item);
-        return _field is { } field
-            ? FormatField(item.AsSpan(field.Offset, field.Size), field.Type)
-            : string.Join(" ", _file.Description.Fields.Select(each => $"{each.Name}={FormatField(item.AsSpan(each.Offset, each.Size), each.Type)}"));
+        return (_field, _file.Description.Fields.Count) switch
+        {
+            ({ } field, _) => FormatField(item.AsSpan(field.Offset, field.Size), field.Type),
+            (null, 0) => Convert.ToHexString(item),
+            _ => string.Join(" ", _file.Description.Fields.Select(each => $"{each.Name}={FormatField(item.AsSpan(each.Offset, each.Size), each.Type)}")),
+        };
     }
 
     public override bool TryWriteUtf8(long index, Span<byte> destination, out int written)

@@ -22,22 +22,29 @@ internal static class ItemLayout
         typeof(UInt128), typeof(nint), typeof(nuint), typeof(DateTime), typeof(DateTimeOffset), typeof(TimeSpan), typeof(Guid),
     }.ToDictionary(type => type, type => type.Name);
 
-    /// <summary>The fields of <typeparamref name="T"/>, in the order of their offsets.</summary>
+    /// <summary>
+    /// The fields of <typeparamref name="T"/>, in the order of their offsets; none when reflection cannot see the
+    /// fields of T or of a struct inside it.
+    /// </summary>
+    /// <remarks>
+    /// Under NativeAOT a struct's fields are visible to reflection only where the application keeps them (see the
+    /// guide's NativeAOT section); otherwise its files record and check the item size alone. Recording a layout
+    /// that is only partly seen would make every other process refuse the file.
+    /// </remarks>
     public static unsafe ListMmfField[] Of<T>()
         where T : unmanaged
     {
         var fields = new List<ListMmfField>();
-        Describe(typeof(T), sizeof(T), "", 0, fields);
-        return fields.OrderBy(field => field.Offset).ToArray();
+        return Describe(typeof(T), sizeof(T), "", 0, fields) ? fields.OrderBy(field => field.Offset).ToArray() : [];
     }
 
-    // Every type described is an unmanaged type argument of a list, so its instance fields are part of its layout
-    // and kept by the trimmer; a type whose fields reflection cannot see is described as bytes.
+    // The trimmer keeps an unmanaged type's fields in the JIT; NativeAOT drops their metadata unless the application
+    // keeps it, which Describe detects as a struct without fields.
     [UnconditionalSuppressMessage("Trimming", "IL2067", Justification = "An unmanaged type's instance fields are its layout.")]
     [UnconditionalSuppressMessage("Trimming", "IL2070", Justification = "An unmanaged type's instance fields are its layout.")]
     [UnconditionalSuppressMessage("Trimming", "IL2072", Justification = "An unmanaged type's instance fields are its layout.")]
     [UnconditionalSuppressMessage("Trimming", "IL2075", Justification = "An unmanaged type's instance fields are its layout.")]
-    private static void Describe(Type type, int size, string name, int offset, List<ListMmfField> fields)
+    private static bool Describe(Type type, int size, string name, int offset, List<ListMmfField> fields)
     {
         string named = name.Length == 0 ? "value" : name;
         if (type.IsEnum)
@@ -48,14 +55,13 @@ internal static class ItemLayout
         if (Values.TryGetValue(type, out string? value))
         {
             fields.Add(new ListMmfField(named, offset, size, value));
-            return;
+            return true;
         }
 
         FieldInfo[] members = type.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic);
         if (members.Length == 0)
         {
-            fields.Add(new ListMmfField(named, offset, size, "Bytes"));
-            return;
+            return false;
         }
 
         object item = RuntimeHelpers.GetUninitializedObject(type);
@@ -72,11 +78,13 @@ internal static class ItemLayout
                 Type element = member.FieldType.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)[0].FieldType;
                 fields.Add(new ListMmfField(inner, offset + at, length, $"{ElementName(element)}[{array.Length}]"));
             }
-            else
+            else if (!Describe(member.FieldType, length, inner, offset + at, fields))
             {
-                Describe(member.FieldType, length, inner, offset + at, fields);
+                return false;
             }
         }
+
+        return true;
     }
 
     /// <summary>

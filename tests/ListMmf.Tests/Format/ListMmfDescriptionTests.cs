@@ -77,6 +77,44 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     }
 
     [Fact]
+    public void AStructFileWhoseDescriptionRecordsNoFieldsOpensCheckingTheSizeOnly()
+    {
+        WriteQuotes();
+        WithoutFields();
+
+        using var quotes = new ListMmf<Quote>(FilePath, FileAccess.Read);
+        var refused = Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<Tick>(FilePath, FileAccess.Read));
+
+        Assert.Equal(4000.25, quotes[1].Bid);
+        Assert.Contains("Tick is 20 bytes", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AStructWhoseFieldsCannotBeSeenOpensAFileThatRecordsThemCheckingTheSizeOnly()
+    {
+        WriteQuotes();
+
+        using var hidden = new ListMmf<HiddenQuote>(FilePath, FileAccess.Read);
+
+        Assert.Equal(2, hidden.Count);
+        Assert.NotEmpty(hidden.Description!.Fields);
+    }
+
+    [Fact]
+    public void AStructHoldingAStructWhoseFieldsCannotBeSeenRecordsNoFields()
+    {
+        using (var list = new ListMmf<HoldsEmpty>(FilePath))
+        {
+            list.Add(new HoldsEmpty { Price = 1.5 });
+        }
+
+        ListMmfDescription description = ListMmfDescription.Read(FilePath)!;
+
+        Assert.Empty(description.Fields);
+        Assert.Equal(Unsafe.SizeOf<HoldsEmpty>(), description.ItemSize);
+    }
+
+    [Fact]
     public void TheDescriptionRecordsTheFieldsWhereTheRuntimePutsThem()
     {
         using (var list = new ListMmf<Mixed>(FilePath))
@@ -217,6 +255,14 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
         quotes.Add(new Quote { Time = 2, Bid = 4000.25, Ask = 4000.5, Size = 1 });
     }
 
+    /// <summary>Rewrites the description as a writer that cannot see Quote's fields records it: the size alone.</summary>
+    private void WithoutFields()
+    {
+        var node = System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(DescriptionPath))!.AsObject();
+        Assert.True(node.Remove("fields"));
+        File.WriteAllText(DescriptionPath, node.ToJsonString());
+    }
+
     public struct Quote
     {
         public long Time;
@@ -258,6 +304,24 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
         public fixed byte Symbol[8];
         public DateTime Stamp;
         public long Size;
+    }
+
+    /// <summary>A struct whose fields reflection cannot see, as under NativeAOT without them kept.</summary>
+    public struct Empty
+    {
+    }
+
+    /// <summary>Quote's size, as a process that cannot see Quote's fields has it.</summary>
+    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential, Size = 32)]
+    public struct HiddenQuote
+    {
+        public Empty Nothing;
+    }
+
+    public struct HoldsEmpty
+    {
+        public double Price;
+        public Empty Nothing;
     }
 
     public struct Inner

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Runtime.CompilerServices;
 using Xunit;
 
 namespace ListMmf.Tests.Tool;
@@ -36,6 +37,22 @@ public sealed class DescribedFileCommandTests : IDisposable
         string[] lines = result.Output.ReplaceLineEndings("\n").Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.Matches(@"^row\s+Sequence\s+Bid\s+Live\s+Side$", lines[0]);
         Assert.Matches(@"^\s*1\s+1\s+4000\.25\s+false\s+B$", lines[2]);
+    }
+
+    [Fact]
+    public void HeadOfAStructFileWhoseDescriptionRecordsNoFieldsShowsEachItemInHex()
+    {
+        string path = Quotes();
+        string description = ListMmfDescription.PathFor(path);
+        var node = System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(description))!.AsObject();
+        node.Remove("fields");
+        File.WriteAllText(description, node.ToJsonString());
+        byte[] second = File.ReadAllBytes(path).AsSpan(16 + Unsafe.SizeOf<Quote>(), Unsafe.SizeOf<Quote>()).ToArray();
+
+        ToolResult result = ToolRunner.Run("head", path, "-n", "2");
+
+        Assert.True(result.ExitCode == 0, result.Output + result.Error);
+        Assert.Contains(Convert.ToHexString(second), result.Output, StringComparison.Ordinal);
     }
 
     [Fact]
