@@ -105,10 +105,10 @@ public static class Program
         var all = new IndexRange(0, table.RowCount);
         var columns = table.Columns.Select(column => new ExpectedColumn(
             column.Name,
-            column.DataType switch
+            DataTypeInfo.Of(column.DataType) switch
             {
-                DataType.Single or DataType.Double => "float",
-                DataType.DateTime or DataType.UnixSeconds => "time",
+                { IsTime: true } => "time",
+                { Kind: DataTypeKind.FloatingPoint } => "float",
                 _ => "int",
             },
             DataTypeInfo.Of(column.DataType).Accept(new CanonicalValues(table, column, all)))).ToArray();
@@ -195,11 +195,11 @@ public static class Program
             var text = new string[values.Length];
             for (int i = 0; i < values.Length; i++)
             {
-                text[i] = Column.DataType switch
+                text[i] = type.Kind switch
                 {
-                    DataType.UnixSeconds => Nanoseconds(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(int.CreateTruncating(values[i])).Ticks),
-                    DataType.DateTime => Nanoseconds(long.CreateTruncating(values[i])),
-                    DataType.Single or DataType.Double => Bits(double.CreateTruncating(values[i])),
+                    DataTypeKind.UnixSeconds => Nanoseconds(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(int.CreateTruncating(values[i])).Ticks),
+                    DataTypeKind.DateTimeTicks => Nanoseconds(long.CreateTruncating(values[i])),
+                    DataTypeKind.FloatingPoint => Bits(double.CreateTruncating(values[i])),
                     _ => values[i].ToString(null, CultureInfo.InvariantCulture),
                 };
             }

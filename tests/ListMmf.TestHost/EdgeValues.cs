@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 
 namespace ListMmf.TestHost;
 
@@ -12,11 +13,8 @@ public static class EdgeValues
 {
     public const int Rows = 5;
 
-    public static readonly DataType[] ValueTypes =
-    [
-        DataType.SByte, DataType.Byte, DataType.Int16, DataType.UInt16, DataType.Int32, DataType.UInt32,
-        DataType.Int64, DataType.UInt64, DataType.Single, DataType.Double, DataType.DateTime, DataType.UnixSeconds,
-    ];
+    /// <summary>Every number type: a type added to <see cref="DataTypeInfo.All"/> gets a column, which <see cref="AddRow"/> must fill.</summary>
+    public static readonly DataType[] ValueTypes = DataTypeInfo.All.Where(type => type.IsNumber).Select(type => type.DataType).ToArray();
 
     private static readonly DateTime Start = new(2024, 1, 2, 14, 30, 0);
 

@@ -37,7 +37,8 @@ internal sealed class StructColumnView : ColumnView
         {
             ({ } field, _) => FormatField(item.AsSpan(field.Offset, field.Size), field.Type),
             (null, 0) => Convert.ToHexString(item),
-            _ => string.Join(" ", _file.Description.Fields.Select(each => $"{each.Name}={FormatField(item.AsSpan(each.Offset, each.Size), each.Type)}")),
+            _ => string.Join(
+                " ", _file.Description.Fields.Select(each => $"{each.Name}={FormatField(item.AsSpan(each.Offset, each.Size), each.Type)}")),
         };
     }
 

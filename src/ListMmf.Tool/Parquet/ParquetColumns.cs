@@ -76,9 +76,8 @@ internal static class ParquetColumns
             (PhysicalType.Int96, NoneLogicalType) => (ParquetValueKind.Int96Timestamp, TimeUnit.Nanos, TimeType(name, secondsColumns)),
             (PhysicalType.Int64, NoneLogicalType) => (ParquetValueKind.Int64, TimeUnit.Unknown, DataType.Int64),
             (PhysicalType.Int32, NoneLogicalType) => (ParquetValueKind.Int32, TimeUnit.Unknown, DataType.Int32),
-            (PhysicalType.Int64 or PhysicalType.Int32, IntLogicalType integer)
-                when (column.PhysicalType == PhysicalType.Int64) == (integer.BitWidth == 64) =>
-                (column.PhysicalType == PhysicalType.Int64 ? ParquetValueKind.Int64 : ParquetValueKind.Int32, TimeUnit.Unknown, Integer(integer)),
+            (PhysicalType.Int64 or PhysicalType.Int32, IntLogicalType integer) when Integer(column.PhysicalType, integer) is { } tableType =>
+                (column.PhysicalType == PhysicalType.Int64 ? ParquetValueKind.Int64 : ParquetValueKind.Int32, TimeUnit.Unknown, tableType),
             (PhysicalType.Float, NoneLogicalType) => (ParquetValueKind.Single, TimeUnit.Unknown, DataType.Single),
             (PhysicalType.Double, NoneLogicalType) => (ParquetValueKind.Double, TimeUnit.Unknown, DataType.Double),
             (PhysicalType.FixedLenByteArray, Float16LogicalType) when column.TypeLength == 2 =>
@@ -105,10 +104,15 @@ internal static class ParquetColumns
     public static string SecondsColumnsValue(IEnumerable<TableColumn> columns) =>
         JsonSerializer.Serialize(columns.Where(column => column.DataType == DataType.UnixSeconds).Select(column => column.Name).ToArray());
 
-    /// <summary>The table type of a Parquet integer: the number type of its width and sign.</summary>
-    private static DataType? Integer(IntLogicalType integer) =>
-        DataTypeInfo.All.FirstOrDefault(type => type.IsNumber && 8 * type.Size == integer.BitWidth
-            && type.Kind == (integer.IsSigned ? DataTypeKind.SignedInteger : DataTypeKind.UnsignedInteger))?.DataType;
+    /// <summary>
+    /// The table type of a Parquet integer: the number type of its width and sign, or null where the width does not
+    /// fit the physical type (64 bits in INT64, 8 to 32 in INT32).
+    /// </summary>
+    private static DataType? Integer(PhysicalType physical, IntLogicalType integer) =>
+        (physical == PhysicalType.Int64) == (integer.BitWidth == 64)
+            ? DataTypeInfo.All.FirstOrDefault(type => type.IsNumber && 8 * type.Size == integer.BitWidth
+                && type.Kind == (integer.IsSigned ? DataTypeKind.SignedInteger : DataTypeKind.UnsignedInteger))?.DataType
+            : null;
 
     private static DataType TimeType(string name, IReadOnlySet<string> secondsColumns) =>
         secondsColumns.Contains(name) ? DataType.UnixSeconds : DataType.DateTime;
