@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Collections.ObjectModel;
 using System.Linq;
 using System.Numerics;
 using System.Runtime.CompilerServices;
@@ -46,6 +47,9 @@ public abstract class DataTypeInfo
         new Opaque(DataType.UInt56, DataTypeKind.UnsignedInteger, size: 7),
     ];
 
+    /// <summary>The table as callers see it: a cast back to an array cannot change it.</summary>
+    private static readonly ReadOnlyCollection<DataTypeInfo> ReadOnlyAll = Array.AsReadOnly(ByCode);
+
     private protected DataTypeInfo(DataType dataType, DataTypeKind kind, int size, Type? storageType, string? keyword)
     {
         DataType = dataType;
@@ -56,7 +60,7 @@ public abstract class DataTypeInfo
     }
 
     /// <summary>Every data type, in the order of their codes.</summary>
-    public static IReadOnlyList<DataTypeInfo> All => ByCode;
+    public static IReadOnlyList<DataTypeInfo> All => ReadOnlyAll;
 
     /// <summary>The code written in the header of a file of these items.</summary>
     public DataType DataType { get; }
