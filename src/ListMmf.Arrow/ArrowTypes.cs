@@ -35,13 +35,15 @@ internal static class ArrowTypes
         }
         : null;
 
+    /// <summary>The Arrow type of the column <paramref name="name"/>, of <paramref name="type"/>.</summary>
+    /// <exception cref="NotSupportedException">Arrow has no type for <paramref name="type"/>.</exception>
+    public static IArrowType Required(string name, DataTypeInfo type, ArrowTimeColumn time) =>
+        Of(type, time) ?? throw new NotSupportedException($"Column '{name}': Arrow has no fixed-width type for {type.Name} values.");
+
     /// <summary>A non-nullable field of <paramref name="type"/>, its metadata naming the ListMmf data type.</summary>
     /// <exception cref="NotSupportedException">Arrow has no type for <paramref name="type"/>.</exception>
-    public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time) => new(
-        name,
-        Of(type, time) ?? throw new NotSupportedException($"Column '{name}': Arrow has no fixed-width type for {type.Name} values."),
-        nullable: false,
-        [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
+    public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time) =>
+        new(name, Required(name, type, time), nullable: false, [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
 
     private static IArrowType? SignedInteger(int size) => size switch
     {

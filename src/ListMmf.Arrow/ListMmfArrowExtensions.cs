@@ -200,7 +200,7 @@ public static class ListMmfArrowExtensions
             TableColumn<T> column = Table.Column<T>(Name);
             return type.IsTime
                 ? TimeArray(column.AsMemory(Rows), type, Time, column.Path, Rows.Start)
-                : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowTypes.Field(Name, type, Time).DataType, column.Path);
+                : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowTypes.Required(Name, type, Time), column.Path);
         }
     }
 
@@ -209,7 +209,7 @@ public static class ListMmfArrowExtensions
     {
         if (time == ArrowTimeColumn.Stored)
         {
-            return ArrowBuffers.Wrap(keys, ArrowTypes.Field(type.Name, type, time).DataType, path);
+            return ArrowBuffers.Wrap(keys, ArrowTypes.Required(type.Name, type, time), path);
         }
 
         ReadOnlySpan<TKey> span = keys.Span;

@@ -597,7 +597,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
                 Path, $"{described}; {typeof(T).Name} is {sizeof(T)} bytes. Open it with the type it was written with.");
         }
 
-        // A layout neither process could see (NativeAOT without the struct's fields kept) leaves the size to check.
+        // Where either side has no layout (a process under NativeAOT that could not see the struct's fields), the size
+        // is all there is to check.
         if (recorded.Fields.Count > 0 && expected.Fields.Count > 0 && recorded.LayoutDifference(expected.Fields) is { } difference)
         {
             throw new ListMmfDataTypeException(Path, $"{described}, with another layout than {typeof(T).Name}'s: {difference}. " +

@@ -95,9 +95,8 @@ public abstract class DataTypeInfo
     /// <summary>The description of <paramref name="dataType"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The code is not one this library knows.</exception>
     public static DataTypeInfo Of(DataType dataType) =>
-        IsDefined((int)dataType)
-            ? ByCode[(int)dataType]
-            : throw new ArgumentOutOfRangeException(nameof(dataType), dataType, $"{(int)dataType} is not a data-type code this library knows.");
+        Find(dataType)
+            ?? throw new ArgumentOutOfRangeException(nameof(dataType), dataType, $"{(int)dataType} is not a data-type code this library knows.");
 
     /// <summary>
     /// The data type a <see cref="ListMmf{T}"/> creates its file with: the number type that is <typeparamref name="T"/>
@@ -117,6 +116,9 @@ public abstract class DataTypeInfo
 
     /// <summary>Whether <paramref name="code"/> is one this library knows.</summary>
     internal static bool IsDefined(int code) => (uint)code < (uint)ByCode.Length;
+
+    /// <summary>The description of <paramref name="dataType"/>, or null for a code this library does not know.</summary>
+    internal static DataTypeInfo? Find(DataType dataType) => IsDefined((int)dataType) ? ByCode[(int)dataType] : null;
 
     /// <summary>
     /// Whether a file of <paramref name="dataType"/> holds items that are exactly <typeparamref name="T"/>: the code

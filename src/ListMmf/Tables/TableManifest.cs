@@ -120,9 +120,12 @@ internal static class TableManifest
         json.WriteEndObject();
     }
 
-    private static DataType Type(JsonElement column) =>
-        DataTypeInfo.All.FirstOrDefault(type => type.Name == String(column, "type"))?.DataType
-            ?? throw Invalid($"column type \"{String(column, "type")}\" is not a data type");
+    private static DataType Type(JsonElement column)
+    {
+        string name = String(column, "type");
+        return DataTypeInfo.All.FirstOrDefault(type => type.Name == name)?.DataType
+            ?? throw Invalid($"column type \"{name}\" is not a data type");
+    }
 
     private static string String(JsonElement element, string name) => Property(element, name, JsonValueKind.String).GetString()!;
 

@@ -41,7 +41,7 @@ public sealed class TimeSeriesTableSchema
         TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual,
         string? fileName = null)
     {
-        if (!DataTypeInfo.IsDefined((int)timeType) || !DataTypeInfo.Of(timeType).IsTime)
+        if (DataTypeInfo.Find(timeType) is not { IsTime: true })
         {
             throw new ArgumentException($"The time column '{timeColumn}' must be UnixSeconds or DateTime, not {timeType}.", nameof(timeType));
         }
@@ -81,7 +81,7 @@ public sealed class TimeSeriesTableSchema
     /// <exception cref="ArgumentException">The name or file name is invalid or already used, or the type is not a number type.</exception>
     public TimeSeriesTableSchema Add(string name, DataType dataType, string? fileName = null)
     {
-        if (!DataTypeInfo.IsDefined((int)dataType) || !DataTypeInfo.Of(dataType).IsNumber)
+        if (DataTypeInfo.Find(dataType) is not { IsNumber: true })
         {
             throw new ArgumentException($"Column '{name}': {dataType} cannot be a table column; the columns hold " +
                 $"{string.Join(", ", DataTypeInfo.All.Where(type => type.IsNumber))}.", nameof(dataType));
