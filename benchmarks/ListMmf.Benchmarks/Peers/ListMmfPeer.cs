@@ -121,8 +121,9 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     private void OpenTable(bool populate)
     {
-        // The append flushes after a burst of rows, as a live writer flushing at checkpoints does: write-behind.
-        _table = TimeSeriesTable.Open(folder, FileAccess.ReadWrite, ListMmfOptions.Default with { WriteBehind = true });
+        // Set up as a live writer that flushes at checkpoints: its next pages faulted in ahead of it, and write-behind.
+        ListMmfOptions writer = ListMmfOptions.Default with { PrefaultCapacity = true, WriteBehind = true };
+        _table = TimeSeriesTable.Open(folder, FileAccess.ReadWrite, writer);
         ListMmfOptions options = ListMmfOptions.Default with { PopulateOnOpen = populate };
         _times = ListMmfTimeSeriesDateTimeSeconds.OpenRead(Path.Combine(folder, _table.Schema.Time.FileName), TimeSeriesOrder.AscendingOrEqual, options).Keys;
     }

@@ -72,6 +72,12 @@ internal sealed unsafe class PosixFileMapping : FileMapping
             reservation = MappedMemoryHandle.Map(lease.Descriptor, size, IsWritable, Path);
         }
 
+        if (IsWritable)
+        {
+            // Only the writer's: its appends fault in new pages; readers measured no gain from large pages (README).
+            Platform.AdviseLargePages(reservation.Address, size);
+        }
+
         _reservations.Add(reservation);
         Pointer = reservation.Address;
         _reserved = size;

@@ -19,6 +19,13 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     protected override int WouldBlock => Libc.Linux.WouldBlock;
 
+    /// <summary>
+    /// MADV_HUGEPAGE: where the file system keeps the file in 2 MiB folios (ext4 and XFS on recent kernels) and
+    /// transparent huge pages are not <c>never</c>, one fault maps a whole folio (benchmarks/README.md, "Append then
+    /// durable"). Best effort, as <see cref="PrefaultWritable"/>.
+    /// </summary>
+    public override void AdviseLargePages(byte* address, long length) => Advise(address, length, Libc.Linux.MadvHugePage);
+
     /// <summary>Best effort: kernels before 5.14 do not know the advice, and the caller loses only the head start.</summary>
     public override void PrefaultWritable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateWrite);
 

@@ -65,6 +65,14 @@ internal abstract unsafe class StoragePlatform
     /// <summary>Whether <see cref="StartWriteback"/> does anything here.</summary>
     public virtual bool StartsWriteback => false;
 
+    /// <summary>
+    /// Asks the system to map a writer's view of the file in large pages where it can, so that appends into new
+    /// pages take one page fault per large page instead of one per 4 KiB page. Best effort; a no-op where unsupported.
+    /// </summary>
+    public virtual void AdviseLargePages(byte* address, long length)
+    {
+    }
+
     /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
     public virtual void PrefaultWritable(byte* address, long length)
     {

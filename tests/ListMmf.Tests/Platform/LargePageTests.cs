@@ -1,0 +1,52 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using Xunit;
+
+namespace ListMmf.Tests.Platform;
+
+/// <summary>
+/// On Linux a writer's mapping asks for large pages (MADV_HUGEPAGE), so that its appends fault in a whole folio at a
+/// time; a reader's does not. Seen through <c>/proc/self/smaps</c>, whose <c>VmFlags</c> show the advice as <c>hg</c>.
+/// </summary>
+public sealed class LargePageTests
+{
+    [LinuxFact]
+    public void AWritersMappingAsksForLargePagesAndAReadersDoesNot()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.File("ticks.mmf");
+        using var writer = new ListMmf<long>(path, FileAccess.ReadWrite, Backends.Options(MappingBackend.Posix));
+        writer.Add(1);
+        using var reader = new ListMmf<long>(path, FileAccess.Read, Backends.Options(MappingBackend.Posix));
+
+        Dictionary<string, string[]> flags = MappingFlags(path);
+
+        Assert.True(flags.ContainsKey("rw-s"), $"no writable mapping of {path} was found: {string.Join(", ", flags.Keys)}");
+        Assert.True(flags.ContainsKey("r--s"), $"no read-only mapping of {path} was found: {string.Join(", ", flags.Keys)}");
+        Assert.Contains("hg", flags["rw-s"]);
+        Assert.DoesNotContain("hg", flags["r--s"]);
+    }
+
+    /// <summary>The VmFlags of each mapping of <paramref name="path"/> in this process, by its permissions.</summary>
+    private static Dictionary<string, string[]> MappingFlags(string path)
+    {
+        var flags = new Dictionary<string, string[]>();
+        string? permissions = null;
+        foreach (string line in File.ReadLines("/proc/self/smaps"))
+        {
+            string[] fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            if (fields.Length > 1 && fields[0].Contains('-', StringComparison.Ordinal) && !fields[0].EndsWith(':'))
+            {
+                permissions = fields.Last() == path ? fields[1] : null;
+            }
+            else if (permissions is not null && fields[0] == "VmFlags:")
+            {
+                flags[permissions] = fields[1..];
+            }
+        }
+
+        return flags;
+    }
+}
