@@ -49,6 +49,12 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     public long FirstAtOrAfter(int time) => _times!.LowerBound(time);
 
+    /// <summary>The rows of the time column the lookups search.</summary>
+    public long Rows => _times!.Count;
+
+    /// <summary>The time at <paramref name="row"/>, read from the time column the lookups search.</summary>
+    public int TimeAt(long row) => _times![row];
+
     public void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results) => _times!.LowerBound(times, results);
 
     public double Turnover(int from, int to)

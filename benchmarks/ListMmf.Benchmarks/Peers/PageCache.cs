@@ -5,9 +5,10 @@ using System.Runtime.InteropServices;
 namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>
-/// Drops a closed store's files from the page cache, so that its next reads come from the disk: each file is synced
-/// (dirty pages cannot be dropped), then <c>posix_fadvise(POSIX_FADV_DONTNEED)</c> is called on all of it. Linux only;
-/// pages still mapped by a process stay, which is why a store is closed first.
+/// The page cache around what peers times: <see cref="Drop"/> takes a closed store's files out of it, so that its next
+/// reads come from the disk: each file is synced (dirty pages cannot be dropped), then
+/// <c>posix_fadvise(POSIX_FADV_DONTNEED)</c> is called on all of it. Linux only; pages still mapped by a process stay,
+/// which is why a store is closed first. <see cref="Read"/> puts a file in it.
 /// </summary>
 internal static partial class PageCache
 {
@@ -33,6 +34,20 @@ internal static partial class PageCache
         }
 
         return bytes;
+    }
+
+    /// <summary>
+    /// Reads <paramref name="path"/> through once, so that it is in the page cache when what follows is timed: every
+    /// store loads the CSV from memory, not the first one from the disk (this VM also pages out files left idle for
+    /// about a minute).
+    /// </summary>
+    public static void Read(string path)
+    {
+        using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
+        byte[] buffer = new byte[1 << 20];
+        while (file.Read(buffer) > 0)
+        {
+        }
     }
 
     // posix_fadvise returns the error number rather than setting errno.

@@ -52,9 +52,6 @@ internal static class PeersCommand
     /// <summary>The rows of the scratch store each append's warm-up starts from.</summary>
     private const int WarmUpCsvRows = 1_000;
 
-    /// <summary>The least time each store's append is warmed up for: long enough for .NET's tiered JIT to finish.</summary>
-    private static readonly TimeSpan WarmUp = TimeSpan.FromSeconds(1);
-
     public static int Run(PeersRequest request)
     {
         string csv = EnsureCsv(request.Rows);
@@ -132,6 +129,7 @@ internal static class PeersCommand
     private static void LoadInto(IPeerStore store, string csv, long rows, PeersResults results, List<string> failures)
     {
         Console.Error.WriteLine($"peers: loading {rows:N0} rows into {store.Name}");
+        PageCache.Read(csv);
         long start = Stopwatch.GetTimestamp();
         long loaded = store.Load(csv);
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
@@ -197,7 +195,7 @@ internal static class PeersCommand
 
     /// <summary>
     /// Appends batches of <paramref name="batch"/> rows to a scratch store of the kind, loaded from a small CSV, for
-    /// at least <see cref="WarmUp"/>, so that the timed append measures each store's steady state, as a live writer
+    /// at least <see cref="Timing.WarmUp"/>, so that the timed append measures each store's steady state, as a live writer
     /// that runs for hours sees it. Without it, ListMmf's per-row path (managed code) ran the JIT's first,
     /// unoptimized tier for much of a one-shot append of 1M rows: 0.28 s against 0.13 s with
     /// <c>DOTNET_TieredCompilation=0</c> (`peers --rows 1000000 --rounds 1`, this repository's machine), while the
@@ -212,7 +210,7 @@ internal static class PeersCommand
             scratch.Load(csv);
             int last = TickCsvTime(WarmUpCsvRows - 1);
             long start = Stopwatch.GetTimestamp();
-            for (int batches = 0; batches < 3 || Stopwatch.GetElapsedTime(start) < WarmUp; batches++)
+            for (int batches = 0; batches < 3 || Stopwatch.GetElapsedTime(start) < Timing.WarmUp; batches++)
             {
                 TickRow[] rows = AppendRows(batch, last);
                 scratch.Append(rows);

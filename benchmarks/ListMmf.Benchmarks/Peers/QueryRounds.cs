@@ -20,6 +20,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
 {
     public const string Echo = "Fixed cost of a query (select $1)";
     public const string Single = "First tick at or after T (warm page cache, random targets)";
+    public const string Floor = "Read of the time at a lookup's answer, each read waiting for the one before (the memory floor under a lookup)";
     public const string Range = "Range aggregate, one hour's sum(price * size)";
     public const string Vwap = "Hourly VWAP over the whole table";
     public const string Count = "Filtered count over the whole table (price >= 4500 and size >= 100)";
@@ -53,6 +54,11 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
                     failures.Add($"{store.Name}: the first tick at or after {question.Targets[i]} is row {found:N0}, ListMmf says {question.Expected[i]:N0}");
                 }
             }));
+        if (reference is ListMmfPeer ours)
+        {
+            Rounds(Floor, store => store == reference, () => Lookups(random, reference, request.Targets, firstTime, lastTime), (_, question, warm) => TimedFloor(ours, question, warm));
+        }
+
         foreach (int size in request.Batches)
         {
             Rounds(Batch(size), store => store.HasBatch, () => Lookups(random, reference, size, firstTime, lastTime), (store, question, _) => TimedBatch(store, question));
@@ -131,6 +137,23 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         }
 
         Console.Error.WriteLine($"peers: {operation}: {request.Rounds} rounds done");
+    }
+
+    /// <summary>
+    /// Reads the time at each answer's row, each row depending on the value read before it, as a lookup's loads
+    /// depend on each other: one random read of the time column from memory, which any lookup that reads the file
+    /// pays at least once.
+    /// </summary>
+    private static Timing TimedFloor(ListMmfPeer store, Lookups question, bool warm)
+    {
+        long last = store.Rows - 1;
+        int carried = 0;
+        return Timing.Loop(question.Targets.Length, warmUp: warm, query: i =>
+        {
+            // Times are positive, so the shift gives 0; the JIT cannot know it, so each read waits for the last.
+            long row = Math.Min(question.Expected[i], last) + (carried >>> 31);
+            carried = store.TimeAt(row);
+        });
     }
 
     private Timing TimedBatch(IPeerQueries store, Lookups question)
