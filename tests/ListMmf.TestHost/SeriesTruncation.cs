@@ -47,7 +47,7 @@ public static class SeriesTruncation
     public static int Read(string path)
     {
         using var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
-        series.Keys.IndexFromFirstSearch(); // searched through the page index, which a truncation must drop
+        series.Keys.IndexMinimumPages = 1; // searched through the page index, which a truncation must drop
         Console.WriteLine("open");
         Console.Out.Flush();
         var stop = StopSignal.FromStandardInput();

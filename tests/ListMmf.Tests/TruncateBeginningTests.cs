@@ -192,8 +192,8 @@ public sealed class TruncateBeginningTests : IDisposable
         using var writer = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending);
         writer.AddRange(Enumerable.Range(0, 200_000).Select(i => Start.AddSeconds(i)).ToArray());
         using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(FilePath, TimeSeriesOrder.Ascending);
-        reader.Keys.IndexFromFirstSearch();
-        writer.Keys.IndexFromFirstSearch();
+        reader.Keys.IndexMinimumPages = 1;
+        writer.Keys.IndexMinimumPages = 1;
         Assert.Equal(150_000, reader.LowerBound(Start.AddSeconds(150_000)));
         Assert.NotNull(reader.Keys.Index);
 

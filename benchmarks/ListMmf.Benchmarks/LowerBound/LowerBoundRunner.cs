@@ -91,7 +91,6 @@ internal abstract class LowerBoundRunner : IDisposable
             _batch = batch;
             if (indexed)
             {
-                _list.IndexFromFirstSearch();
                 long start = System.Diagnostics.Stopwatch.GetTimestamp();
                 _list.LowerBound(0);
                 IndexBuild = (System.Diagnostics.Stopwatch.GetElapsedTime(start), _list.Index?.Bytes ?? 0);

@@ -132,6 +132,10 @@ internal sealed class PeersResults(PeersRequest request)
         }
 
         Goal("single lookup, warm, fastest peer / ListMmf", Ratio(QueryRounds.Single), 10, "per lookup");
+        double? floor = Value(QueryRounds.Floor, "ListMmf");
+        goals.Add($"reported: the memory floor (one dependent read of the time column) is {Format(floor ?? double.NaN, "ns")}: " +
+            $"ListMmf's single lookup costs {Value(QueryRounds.Single, "ListMmf") / floor:N1} of them, 10x the fastest peer would allow " +
+            $"{FastestPeer(QueryRounds.Single) / 10 / floor:N1}");
         Goal("bulk load of the CSV, DuckDB's time / ListMmf's", Value(PeersCommand.Load, "DuckDB") / Value(PeersCommand.Load, "ListMmf"), 1.5, "DuckDB's read_csv on every core");
         Goal("append then durable, fastest peer / ListMmf", Ratio(PeersCommand.Append), 3, "the whole append and what makes it durable");
         foreach (int batch in request.Batches)

@@ -183,7 +183,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
 
     private void Report(PeersResults results)
     {
-        string[] operations = [Echo, Single, .. request.Batches.Select(Batch), Range, Vwap, Count];
+        string[] operations = [Echo, Single, Floor, .. request.Batches.Select(Batch), Range, Vwap, Count];
         foreach (string operation in operations)
         {
             for (int s = 0; s < stores.Length; s++)
@@ -191,6 +191,11 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
                 List<Timing>? timings = _timings.GetValueOrDefault(operation)?[s];
                 if (timings is null || timings.Count == 0)
                 {
+                    if (operation == Floor)
+                    {
+                        continue;
+                    }
+
                     string why = operation == Echo ? "no query language" : "no batch API: its single lookups";
                     results.Add(operation, stores[s].Name, null, why, unit: "ns");
                     continue;

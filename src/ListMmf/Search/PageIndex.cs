@@ -77,15 +77,12 @@ internal sealed unsafe class PageIndex<T>
 
     /// <summary>Whether an index pays for itself: items no wider than a cache line, and at least this many pages.</summary>
     public static bool IsWorthwhile(long count, long minimumPages) =>
-        sizeof(T) <= 64 && count > 0 && PagesOf(count) >= minimumPages;
-
-    /// <summary>The file pages the first <paramref name="count"/> items reach into: one fence each.</summary>
-    public static long PagesOf(long count) => count == 0 ? 0 : PageOf(count - 1) + 1;
+        sizeof(T) <= 64 && count > 0 && PageOf(count - 1) + 1 >= minimumPages;
 
     /// <summary>Builds the index of the first <paramref name="count"/> items at <paramref name="items"/>.</summary>
     public static PageIndex<T> Build(T* items, long count)
     {
-        long fences = PagesOf(count);
+        long fences = FencesFor(count);
         var buffer = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, NodeKeys)));
         ReadFences(buffer, items, 0, fences);
         return new PageIndex<T>(buffer, fences, count);
@@ -103,7 +100,7 @@ internal sealed unsafe class PageIndex<T>
     /// </summary>
     public PageIndex<T> Extend(T* items, long count)
     {
-        long fences = PagesOf(count);
+        long fences = FencesFor(count);
         AlignedBuffer<T> buffer = _fences;
         if (fences > buffer.Length)
         {
@@ -172,6 +169,8 @@ internal sealed unsafe class PageIndex<T>
 
     /// <summary>The page holding the start of item <paramref name="index"/>.</summary>
     private static long PageOf(long index) => (ListMmfHeader.Size + (index * sizeof(T))) / PageBytes;
+
+    private static long FencesFor(long count) => count == 0 ? 0 : PageOf(count - 1) + 1;
 
     private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
 

@@ -44,12 +44,12 @@ public sealed record ListMmfOptions
     public bool WriteBehind { get; init; }
 
     /// <summary>
-    /// For sorted lists and time series: search through an in-RAM page index (on by default). It is built for a list
-    /// of at least 8,192 file pages (32 MiB: smaller files stay in the CPU caches, where the plain binary search is
-    /// faster) by reading the first item of every 4 KiB page, once the list has been searched as many times as a 64th
-    /// of its pages (the plain searches before it read only their paths, so a few searches of a cold file do not
-    /// read all of it), and extended as the list grows; it takes about 0.1% of the file's size in RAM for 4-byte keys
-    /// (2.9 MiB for 776M timestamps, built in tens of milliseconds when the file is in the page cache).
+    /// For sorted lists and time series: search through an in-RAM page index (on by default). It is built on the
+    /// first search of a list of at least 8,192 file pages (32 MiB: smaller files stay in the CPU caches, where the plain
+    /// binary search is faster), by reading the first item of every 4 KiB page,
+    /// and extended as the list grows; it takes about 0.1% of the file's size in RAM for 4-byte keys (2.9 MiB for
+    /// 776M timestamps, built in tens of milliseconds when the file is in the page cache). On a file that is not in
+    /// the page cache, building it reads the file; turn it off for a few searches of a cold file.
     /// </summary>
     public bool SearchIndex { get; init; } = true;
 

@@ -32,19 +32,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>A ranged search uses the index (and clamps its answer) only over ranges of at least this many items.</summary>
     private const long IndexedRangeItems = 4096;
 
-    /// <summary>
-    /// The index is built once the list has been searched as many times as a 64th of its pages. Building reads one
-    /// item of every page; a plain search reads the lines of its path, a few dozen at most. So the searches before the
-    /// build read a fraction of what the build reads: little extra where the file is in the page cache, and a list
-    /// searched only a few times after a cold open reads only their paths, not the whole file.
-    /// </summary>
-    private const long PagesPerSearchBeforeIndex = 64;
-
     private readonly bool _indexed;
     private PageIndex<T>? _index;
-
-    /// <summary>Searches made with no index (counted without synchronization: a lost count only delays the build).</summary>
-    private long _searchesWithoutIndex;
 
     /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when the index was built.</summary>
     private int _indexGeneration;
@@ -78,21 +67,11 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
 
-    /// <summary>The smallest list, in file pages, that gets a page index.</summary>
-    private long _indexMinimumPages = DefaultIndexMinimumPages;
-
-    /// <summary>Whether the index waits for <see cref="PagesPerSearchBeforeIndex"/> searches.</summary>
-    private bool _defersIndex = true;
+    /// <summary>The smallest list, in file pages, that gets a page index; tests lower it to reach the index with small lists.</summary>
+    internal long IndexMinimumPages { get; set; } = DefaultIndexMinimumPages;
 
     /// <summary>How messages show a key; the time series show their keys as times.</summary>
     internal Func<T, string>? DescribeKey { get; set; }
-
-    /// <summary>Searches every list, however small, through a page index from its first search: tests reach the index with small lists.</summary>
-    internal void IndexFromFirstSearch()
-    {
-        _indexMinimumPages = 1;
-        _defersIndex = false;
-    }
 
     /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
     internal PageIndex<T>? Index => _index;
@@ -335,7 +314,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     private long Bound(T value, SearchBound bound)
     {
         var items = new PointerSource<T>(List.Snapshot(out long count));
-        PageIndex<T>? index = IndexFor(items.Pointer, count, searches: 1);
+        PageIndex<T>? index = IndexFor(items.Pointer, count);
         long result = index is not null
             ? IndexedSearch.Bound(index, items.Pointer, count, value, bound)
             : SortedSearch.Bound(ref items, value, 0, count, bound);
@@ -351,7 +330,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     {
         var items = new PointerSource<T>(List.Snapshot(out long count));
         CheckRange(first, last, count);
-        PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count, searches: 1) : null;
+        PageIndex<T>? index = last - first >= IndexedRangeItems ? IndexFor(items.Pointer, count) : null;
         long result = index is not null
             ? Math.Clamp(IndexedSearch.Bound(index, items.Pointer, count, value, bound), first, last)
             : SortedSearch.Bound(ref items, value, first, last, bound);
@@ -375,7 +354,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
         var items = new PointerSource<T>(List.Snapshot(out long count));
         count = Math.Min(count, countLimit);
-        PageIndex<T>? index = IndexFor(items.Pointer, count, values.Length);
+        PageIndex<T>? index = IndexFor(items.Pointer, count);
         if (index is not null)
         {
             IndexedSearch.Bounds(index, items.Pointer, count, values, results, bound);
@@ -392,12 +371,11 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     }
 
     /// <summary>
-    /// The page index for <paramref name="searches"/> searches of the first <paramref name="count"/> items: built
-    /// once a large enough list has been searched enough (<see cref="PagesPerSearchBeforeIndex"/>), extended when the
-    /// list has grown by more than an eighth (the items past the index are searched as part of its last page until
-    /// then), dropped when the count went down (a truncation).
+    /// The page index for a search of the first <paramref name="count"/> items: built on the first search of a
+    /// large enough list, extended when the list has grown by more than an eighth (the items past the index are
+    /// searched as part of its last page until then), dropped when the count went down (a truncation).
     /// </summary>
-    private PageIndex<T>? IndexFor(T* items, long count, int searches)
+    private PageIndex<T>? IndexFor(T* items, long count)
     {
         PageIndex<T>? index = _index;
         if (index is not null && _indexGeneration != List.Generation)
@@ -423,13 +401,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
             }
         }
 
-        if (!_indexed || !PageIndex<T>.IsWorthwhile(count, _indexMinimumPages))
-        {
-            return null;
-        }
-
-        _searchesWithoutIndex += searches;
-        if (_defersIndex && _searchesWithoutIndex * PagesPerSearchBeforeIndex < PageIndex<T>.PagesOf(count))
+        if (!_indexed || !PageIndex<T>.IsWorthwhile(count, IndexMinimumPages))
         {
             return null;
         }

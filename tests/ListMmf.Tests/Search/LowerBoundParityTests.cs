@@ -98,7 +98,7 @@ public sealed class LowerBoundParityTests : IDisposable
         var random = new Random(3);
         var items = new List<int>();
         using var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual);
-        writer.IndexFromFirstSearch();
+        writer.IndexMinimumPages = 1;
         using var reader = SortedSearchers.OpenSorted<int>(path, MappingBackend.Default, indexed: true);
         int value = 0;
         var disagreements = new List<string>();
@@ -126,7 +126,7 @@ public sealed class LowerBoundParityTests : IDisposable
     {
         string path = _directory.File("truncated.bt");
         using var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual);
-        writer.IndexFromFirstSearch();
+        writer.IndexMinimumPages = 1;
         writer.AddRange(Enumerable.Range(0, 50_000).ToArray());
         Assert.Equal(30_000, writer.LowerBound(30_000));
 

@@ -64,7 +64,7 @@ public static class SortedSearchers
         where T : unmanaged, System.Numerics.IComparisonOperators<T, T, bool>
     {
         var list = new SortedListMmf<T>(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, new ListMmfOptions { Backend = backend, SearchIndex = indexed });
-        list.IndexFromFirstSearch();
+        list.IndexMinimumPages = 1;
         return list;
     }
 

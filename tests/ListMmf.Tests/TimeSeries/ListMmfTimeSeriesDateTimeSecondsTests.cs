@@ -47,7 +47,7 @@ public sealed class ListMmfTimeSeriesDateTimeSecondsTests : IDisposable
         }
 
         using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, new ListMmfOptions { SearchIndex = indexed });
-        series.Keys.IndexFromFirstSearch();
+        series.Keys.IndexMinimumPages = 1;
         var times = new DateTime[500];
         for (int i = 0; i < times.Length; i++)
         {

@@ -96,7 +96,7 @@ public sealed class SortedListMmfTests : IDisposable
         byte[] before = File.ReadAllBytes(FilePath);
         using (var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.ReadWrite, new ListMmfOptions { SearchIndex = indexed }))
         {
-            list.IndexFromFirstSearch();
+            list.IndexMinimumPages = 1;
             int[] targets = [int.MinValue, int.MaxValue, .. Enumerable.Range(0, 2_000).Select(_ => random.Next(-1_100, 1_100))];
             var lowers = new long[targets.Length];
             var uppers = new long[targets.Length];
@@ -118,37 +118,6 @@ public sealed class SortedListMmfTests : IDisposable
     }
 
     [Fact]
-    public void ALargeListBuildsItsIndexOnlyOnceSearchedAsOftenAsA64thOfItsPages()
-    {
-        using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual);
-        // 9,000 pages of items behind a 16-byte header reach into 9,001 pages: the 141st search (141 * 64 >= 9,001) builds it.
-        list.AddRange(Enumerable.Range(0, 9_000 * 1024).ToArray());
-        const long searches = 141;
-        for (long i = 1; i < searches; i++)
-        {
-            Assert.Equal(i * 7, list.LowerBound((int)(i * 7)));
-        }
-
-        Assert.Null(list.Index);
-        Assert.Equal(searches * 7, list.LowerBound((int)(searches * 7)));
-        Assert.NotNull(list.Index);
-    }
-
-    [Fact]
-    public void ABatchOfAsManySearchesAsA64thOfALargeListsPagesBuildsItsIndexAtOnce()
-    {
-        using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual);
-        list.AddRange(Enumerable.Range(0, 9_000 * 1024).ToArray());
-        int[] targets = Enumerable.Range(0, 141).Select(i => i * 1_000).ToArray();
-        var results = new long[targets.Length];
-
-        list.LowerBound(targets, results);
-
-        Assert.NotNull(list.Index);
-        Assert.Equal(targets.Select(t => (long)t), results);
-    }
-
-    [Fact]
     public void VerifyAcceptsASortedList()
     {
         using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual);
@@ -160,7 +129,7 @@ public sealed class SortedListMmfTests : IDisposable
     public void SearchesAllocateNothing()
     {
         using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual);
-        series.Keys.IndexFromFirstSearch();
+        series.Keys.IndexMinimumPages = 1;
         series.Keys.AddRange(Enumerable.Range(0, 10_000).Select(i => 1_700_000_000 + (i / 3)).ToArray());
         var at = DateTime.UnixEpoch.AddSeconds(1_700_001_000.5);
         DateTime[] times = Enumerable.Range(0, 100).Select(i => at.AddSeconds(i)).ToArray();
@@ -284,7 +253,7 @@ public sealed class SortedListMmfTests : IDisposable
         using var writer = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending);
         writer.Add(0);
         using var reader = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending, FileAccess.Read, new ListMmfOptions { Backend = MappingBackend.MemoryMappedFile, SearchIndex = indexed });
-        reader.IndexFromFirstSearch();
+        reader.IndexMinimumPages = 1;
         Task writing = Task.Run(() =>
         {
             for (int i = 1; i < Items; i++)
