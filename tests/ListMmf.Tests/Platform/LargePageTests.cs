@@ -12,7 +12,7 @@ namespace ListMmf.Tests.Platform;
 /// </summary>
 public sealed class LargePageTests
 {
-    [LinuxFact]
+    [LargePageFact]
     public void AWritersMappingAsksForLargePagesAndAReadersDoesNot()
     {
         using var directory = new TempDirectory();

@@ -167,3 +167,15 @@ public sealed class LockFileRemovalFactAttribute : FactAttribute
         }
     }
 }
+
+/// <summary>A fact that needs Linux with transparent huge pages built in, where MADV_HUGEPAGE is known.</summary>
+public sealed class LargePageFactAttribute : FactAttribute
+{
+    public LargePageFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux() || !Directory.Exists("/sys/kernel/mm/transparent_hugepage"))
+        {
+            Skip = "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
+        }
+    }
+}
