@@ -71,8 +71,8 @@ internal static class PeersCommand
         var duckDb = (DuckDbPeer)stores[1];
         try
         {
-            int firstTime = TickCsvTime(0);
-            int lastTime = TickCsvTime(request.Rows - 1);
+            int firstTime = TickCsv.TimeOf(0);
+            int lastTime = TickCsv.TimeOf(request.Rows - 1);
             foreach (IPeerStore store in stores)
             {
                 LoadInto(store, csv, request.Rows, results, failures);
@@ -162,8 +162,7 @@ internal static class PeersCommand
         for (int round = 0; round < request.Rounds; round++)
         {
             int[] targets = QueryRounds.Targets(random, request.ColdLookups, firstTime, lastTime);
-            var expected = new long[targets.Length];
-            stores[0].FirstAtOrAfter(targets, expected);
+            long[] expected = targets.Select(time => TickCsv.FirstRowAtOrAfter(time, request.Rows)).ToArray();
             order.Shuffle(sequence);
             foreach (int s in sequence)
             {
@@ -180,7 +179,7 @@ internal static class PeersCommand
                     }
                 }));
                 int wrong = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != expected[i], -1);
-                failures.Check(wrong < 0, wrong < 0 ? "" : $"{store.Name} cold: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, ListMmf says {expected[wrong]:N0}");
+                failures.Check(wrong < 0, wrong < 0 ? "" : $"{store.Name} cold: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, the CSV's is {expected[wrong]:N0}");
             }
 
             Console.Error.WriteLine($"peers: cold round {round + 1} of {request.Rounds} done");
@@ -208,7 +207,7 @@ internal static class PeersCommand
         {
             Console.Error.WriteLine($"peers: warming up {scratch.Name}'s append");
             scratch.Load(csv);
-            int last = TickCsvTime(WarmUpCsvRows - 1);
+            int last = TickCsv.TimeOf(WarmUpCsvRows - 1);
             long start = Stopwatch.GetTimestamp();
             for (int batches = 0; batches < 3 || Stopwatch.GetElapsedTime(start) < Timing.WarmUp; batches++)
             {
@@ -238,8 +237,6 @@ internal static class PeersCommand
     }
 
     /// <summary>The time of row <paramref name="row"/> of the generated CSV: three ticks a second.</summary>
-    private static int TickCsvTime(long row) => (int)(TickCsv.FirstTime + (row / 3));
-
     /// <summary>Rows after the CSV's last, three a second, for the append.</summary>
     private static TickRow[] AppendRows(int count, int lastTime) =>
         Enumerable.Range(0, count).Select(i => new TickRow(lastTime + 1 + (i / 3), 4500 + ((i % 400) * 0.25), (i % 97) + 1)).ToArray();

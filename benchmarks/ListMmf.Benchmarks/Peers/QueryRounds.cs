@@ -1,14 +1,17 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using ListMmf.Benchmarks.Csv;
 using ListMmf.Benchmarks.Data;
 
 namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>
 /// The query half of <c>peers</c>: each operation in its own interleaved rounds, the stores in a new random order
-/// each round, every answer checked against ListMmf's. Round 0 warms the JIT, the caches and each store's first-use
-/// costs; it is not counted. Each store's loop runs inside its <see cref="IPeerQueries.ReadScope"/>.
+/// each round, every answer checked: a lookup's against the CSV's own rule, the rest against ListMmf's. Each round
+/// starts with the CPU's caches emptied of its question's making (<see cref="CpuCaches"/>). Round 0 warms the JIT,
+/// the caches and each store's first-use costs; it is not counted. Each store's loop runs inside its
+/// <see cref="IPeerQueries.ReadScope"/>.
 /// </summary>
 /// <remarks>
 /// One operation at a time, because a round of all of them takes minutes (the slowest full-table scans take tens of
@@ -44,24 +47,24 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
                     failures.Add($"{store.Name}: select {targets[i]} gave another number");
                 }
             }));
-        Rounds(Single, _ => true, () => Lookups(random, reference, request.Targets, firstTime, lastTime), (store, question, warm) =>
+        Rounds(Single, _ => true, () => Lookups(random, request.Targets, firstTime, lastTime), (store, question, warm) =>
             Timing.Loop(question.Targets.Length, warmUp: warm, query: i =>
             {
                 // The message is built only for a wrong answer: building it every time would be timed too.
                 long found = store.FirstAtOrAfter(question.Targets[i]);
                 if (found != question.Expected[i])
                 {
-                    failures.Add($"{store.Name}: the first tick at or after {question.Targets[i]} is row {found:N0}, ListMmf says {question.Expected[i]:N0}");
+                    failures.Add($"{store.Name}: the first tick at or after {question.Targets[i]} is row {found:N0}, the CSV's is {question.Expected[i]:N0}");
                 }
             }));
         if (reference is ListMmfPeer ours)
         {
-            Rounds(Floor, store => store == reference, () => Lookups(random, reference, request.Targets, firstTime, lastTime), (_, question, warm) => TimedFloor(ours, question, warm));
+            Rounds(Floor, store => store == reference, () => Lookups(random, request.Targets, firstTime, lastTime), (_, question, warm) => TimedFloor(ours, question, warm));
         }
 
         foreach (int size in request.Batches)
         {
-            Rounds(Batch(size), store => store.HasBatch, () => Lookups(random, reference, size, firstTime, lastTime), (store, question, _) => TimedBatch(store, question));
+            Rounds(Batch(size), store => store.HasBatch, () => Lookups(random, size, firstTime, lastTime), (store, question, _) => TimedBatch(store, question));
         }
 
         Rounds(Range, _ => true, () => Hours(random, reference, firstTime, lastTime), (store, question, warm) =>
@@ -97,12 +100,14 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
     public static int[] Targets(SplitMix64 random, int count, int firstTime, int lastTime) =>
         Enumerable.Range(0, count).Select(_ => firstTime - 10 + (int)(random.Next() % (ulong)(lastTime - firstTime + 20))).ToArray();
 
-    private static Lookups Lookups(SplitMix64 random, IPeerQueries reference, int count, int firstTime, int lastTime)
+    /// <summary>
+    /// Fresh targets and their answers from the CSV's own rule. Not from a store: a store that answered them would
+    /// leave the lines it read in the CPU's caches, for its own timed lookups that follow.
+    /// </summary>
+    private Lookups Lookups(SplitMix64 random, int count, int firstTime, int lastTime)
     {
         int[] targets = Targets(random, count, firstTime, lastTime);
-        var expected = new long[targets.Length];
-        reference.FirstAtOrAfter(targets, expected);
-        return new Lookups(targets, expected);
+        return new Lookups(targets, targets.Select(time => TickCsv.FirstRowAtOrAfter(time, request.Rows)).ToArray());
     }
 
     private HourSums Hours(SplitMix64 random, IPeerQueries reference, int firstTime, int lastTime)
@@ -124,6 +129,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         for (int round = 0; round <= request.Rounds; round++)
         {
             TQuestion asked = question();
+            CpuCaches.Evict();
             order.Shuffle(sequence);
             foreach (int s in sequence)
             {
@@ -161,7 +167,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
         var found = new long[question.Targets.Length];
         Timing timing = Timing.Once(found.Length, () => store.FirstAtOrAfter(question.Targets, found));
         int first = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != question.Expected[i], -1);
-        failures.Check(first < 0, first < 0 ? "" : $"{store.Name} batched: the first tick at or after {question.Targets[first]} is row {found[first]:N0}, ListMmf says {question.Expected[first]:N0}");
+        failures.Check(first < 0, first < 0 ? "" : $"{store.Name} batched: the first tick at or after {question.Targets[first]} is row {found[first]:N0}, the CSV's is {question.Expected[first]:N0}");
         return timing;
     }
 
@@ -208,7 +214,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
     }
 }
 
-/// <summary>Lookup targets and ListMmf's answers to them.</summary>
+/// <summary>Lookup targets and the rows that answer them.</summary>
 internal sealed record Lookups(int[] Targets, long[] Expected);
 
 /// <summary>The first seconds of hours and ListMmf's sum(price * size) over each.</summary>

@@ -373,7 +373,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>
     /// The page index for a search of the first <paramref name="count"/> items: built on the first search of a
     /// large enough list, extended when the list has grown by more than an eighth (the items past the index are
-    /// searched as part of its last page until then), dropped when the count went down (a truncation).
+    /// searched as part of its last block until then), dropped when the count went down (a truncation).
     /// </summary>
     private PageIndex<T>? IndexFor(T* items, long count)
     {
@@ -392,7 +392,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
             }
             else
             {
-                if ((count - index.IndexedCount) * sizeof(T) > Math.Max(index.FenceCount / 8, ExtensionSlackPages) * PageIndex<T>.PageBytes)
+                long slackBytes = Math.Max(index.FenceCount / 8 * PageIndex<T>.BlockBytes, ExtensionSlackPages * PageIndex<T>.PageBytes);
+                if ((count - index.IndexedCount) * sizeof(T) > slackBytes)
                 {
                     index = _index = index.Extend(items, count);
                 }

@@ -44,15 +44,16 @@ public sealed class LowerBoundParityTests : IDisposable
     }
 
     /// <summary>
-    /// Lengths around the page index's boundaries for Int32 items: the first page holds 1,020 (the header takes 16
-    /// bytes), the others 1,024; a node holds 16 fences, so 16 and 256 pages end a node and a level.
+    /// Lengths around the page index's boundaries for Int32 items: the first 1 KiB block holds 252 (the header takes
+    /// 16 bytes), the others 256, four to a 4 KiB page; a node holds 16 fences, so 16 and 256 blocks end a node and
+    /// a level.
     /// </summary>
     public static TheoryData<int> BoundaryLengths()
     {
         var data = new TheoryData<int>();
-        foreach (int pages in new[] { 1, 2, 16, 17, 256, 257 })
+        foreach (int blocks in new[] { 1, 2, 4, 5, 16, 17, 256, 257 })
         {
-            int items = 1_020 + ((pages - 1) * 1_024);
+            int items = 252 + ((blocks - 1) * 256);
             data.Add(items - 1);
             data.Add(items);
             data.Add(items + 1);
