@@ -12,7 +12,7 @@ namespace ListMmf.Search;
 /// search (<see cref="IndexedSearch"/>) descends one node per level, then searches one block of the file.
 /// </summary>
 /// <remarks>
-/// <para>For 776M Int32 timestamps: 3,031,250 fence keys (11.6 MiB, 0.4% of the file) and 202,086 keys above them
+/// <para>For 776M Int32 timestamps: 3,031,251 fence keys (11.6 MiB, 0.4% of the file) and 202,086 keys above them
 /// (0.8 MiB).</para>
 /// <para>Append-only. It covers the items below <see cref="IndexedCount"/>, which a writer published and never
 /// changes (Truncate aside: a writer's Truncate drops its index, and a reader that sees the count go down rebuilds);
@@ -61,7 +61,7 @@ internal sealed unsafe class PageIndex<T>
     /// <summary>
     /// The bytes of file between fences: 1 KiB (16 cache lines) for keys of up to 16 bytes, so that the search after
     /// the index reads one line of a block when the keys are spread evenly (or four, by halves, when not), at
-    /// 0.4% of an Int32 file in RAM; 64 keys' worth for wider keys, so the index stays under 1/64 of the file.
+    /// 0.4% of an Int32 file in RAM; 64 keys' worth for wider keys, so the index is at most 1/64 of the file.
     /// Blocks divide pages: a block never spans two.
     /// </summary>
     public static int BlockBytes
