@@ -236,7 +236,6 @@ internal static class PeersCommand
         return path;
     }
 
-    /// <summary>The time of row <paramref name="row"/> of the generated CSV: three ticks a second.</summary>
     /// <summary>Rows after the CSV's last, three a second, for the append.</summary>
     private static TickRow[] AppendRows(int count, int lastTime) =>
         Enumerable.Range(0, count).Select(i => new TickRow(lastTime + 1 + (i / 3), 4500 + ((i % 400) * 0.25), (i % 97) + 1)).ToArray();
