@@ -194,7 +194,10 @@ internal static unsafe partial class Libc
     public static class Linux
     {
         public const int MsSync = 0x4;
+        public const int MadvNormal = 0;
+        public const int MadvRandom = 1;
         public const int MadvHugePage = 14;
+        public const int MadvNoHugePage = 15;
         public const int MadvPopulateRead = 22;
         public const int MadvPopulateWrite = 23;
         public const uint SyncFileRangeWrite = 2;

@@ -65,6 +65,9 @@ internal abstract unsafe class FileMapping : IDisposable
     /// </summary>
     public abstract bool CanShrinkInPlace { get; }
 
+    /// <summary>Whether this mapping asked the system for large pages (<see cref="StoragePlatform.AdviseLargePages"/>).</summary>
+    protected virtual bool AdvisesLargePages => false;
+
     /// <summary>
     /// Cuts the file to <paramref name="newLength"/> bytes, which the owner guarantees hold every published byte.
     /// Other processes' mappings stay valid: they never read past the published items either.
@@ -122,7 +125,7 @@ internal abstract unsafe class FileMapping : IDisposable
             return;
         }
 
-        Platform.PrefaultWritable(Pointer + offset, end - offset);
+        Platform.PrefaultWritable(Pointer + offset, end - offset, AdvisesLargePages);
         long page = Environment.SystemPageSize;
         for (long at = (offset + page - 1) / page * page; at + sizeof(int) <= end; at += page)
         {

@@ -29,6 +29,9 @@ internal sealed unsafe class PosixFileMapping : FileMapping
     /// <inheritdoc/>
     public override bool CanShrinkInPlace => true;
 
+    /// <summary>A writer's reservations are advised large pages (<see cref="Reserve"/>).</summary>
+    protected override bool AdvisesLargePages => IsWritable;
+
     /// <summary>
     /// msync through the current reservation only: on Linux and macOS the page cache is shared by every mapping of
     /// the file, so pages dirtied through an earlier reservation are written back by it too.

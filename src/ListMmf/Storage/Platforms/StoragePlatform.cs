@@ -73,8 +73,12 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
-    /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
-    public virtual void PrefaultWritable(byte* address, long length)
+    /// <summary>
+    /// Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.
+    /// <paramref name="largePages"/> says that the range was advised large pages (<see cref="AdviseLargePages"/>),
+    /// so that a platform that changes the advice for the prefault gives it back afterwards.
+    /// </summary>
+    public virtual void PrefaultWritable(byte* address, long length, bool largePages)
     {
     }
 

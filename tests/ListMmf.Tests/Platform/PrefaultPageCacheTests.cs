@@ -1,0 +1,77 @@
+using System;
+using System.IO;
+using System.Runtime.InteropServices;
+using Xunit;
+
+namespace ListMmf.Tests.Platform;
+
+/// <summary>
+/// A writer with <see cref="ListMmfOptions.PrefaultCapacity"/> fills the page cache with the window ahead of its
+/// items and no further: the pages past the items are unwritten extents, and read-around (up to
+/// <c>read_ahead_kb</c>, or two 2 MiB folios under large-page advice) would fill megabytes of new memory ahead of the
+/// writer on every fault. Seen through mincore(2) of a mapping of the file, which reports the file's page cache.
+/// </summary>
+public sealed partial class PrefaultPageCacheTests
+{
+    private const long Window = 1 << 20;
+
+    /// <summary>Slack for the page holding the end of the items and the header's page.</summary>
+    private const long Slack = 64 << 10;
+
+    [LinuxFact]
+    public void APrefaultFillsThePageCacheOnlyAsFarAsItsWindow()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.File("ticks.mmf");
+        var options = Backends.Options(MappingBackend.Posix) with { InitialCapacity = 8_000_000, PrefaultCapacity = true };
+        using var writer = new ListMmf<long>(path, FileAccess.ReadWrite, options);
+        for (long i = 0; i < 300_000; i++)
+        {
+            writer.Add(i);
+        }
+
+        long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
+        long cached = CachedBytesOf(path);
+
+        Assert.InRange(cached, items, items + Window + Slack);
+    }
+
+    /// <summary>The bytes of <paramref name="path"/> in the page cache, by mincore(2) of a read-only mapping of it.</summary>
+    private static long CachedBytesOf(string path)
+    {
+        using FileStream file = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        long length = file.Length;
+        nint fd = file.SafeFileHandle.DangerousGetHandle();
+        nint address = Map(0, (nuint)length, ProtRead, MapShared, (int)fd, 0);
+        Assert.NotEqual(-1, address);
+        try
+        {
+            long pageSize = Environment.SystemPageSize;
+            byte[] resident = new byte[(length + pageSize - 1) / pageSize];
+            Assert.Equal(0, Residency(address, (nuint)length, resident));
+            long pages = 0;
+            foreach (byte page in resident)
+            {
+                pages += page & 1;
+            }
+
+            return pages * pageSize;
+        }
+        finally
+        {
+            _ = Unmap(address, (nuint)length);
+        }
+    }
+
+    private const int ProtRead = 1;
+    private const int MapShared = 1;
+
+    [LibraryImport("libc", EntryPoint = "mmap", SetLastError = true)]
+    private static partial nint Map(nint address, nuint length, int protection, int flags, int fd, long offset);
+
+    [LibraryImport("libc", EntryPoint = "munmap", SetLastError = true)]
+    private static partial int Unmap(nint address, nuint length);
+
+    [LibraryImport("libc", EntryPoint = "mincore", SetLastError = true)]
+    private static partial int Residency(nint address, nuint length, [Out] byte[] vector);
+}
