@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Linq;
+using ListMmf.Storage;
 using ListMmf.Tests.Platform;
 using Xunit;
 
@@ -316,7 +317,7 @@ public sealed class ListMmfTests : IDisposable
     [LinuxFact]
     public void PrefaultedWriterKeepsTheMebibyteAheadOfItsItemsResidentOnLinux()
     {
-        const long Window = 1 << 20;
+        const long Window = ListMmfStorage.PrefaultWindow;
         using var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = 4_000_000, PrefaultCapacity = true });
         long atOpen = ResidentBytesOf(list.Path);
         for (long i = 0; i < 1_000_000; i++)

@@ -21,7 +21,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// in: for 192-byte items one prefault every 5,461 appends, so that the append that pays for it is rarer than
     /// one in a thousand.
     /// </summary>
-    private const long PrefaultWindow = 1L << 20;
+    internal const long PrefaultWindow = 1L << 20;
 
     /// <summary>
     /// How many bytes of appended items a writer with <see cref="ListMmfOptions.WriteBehind"/> lets accumulate before it

@@ -1,6 +1,8 @@
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using ListMmf.Storage;
 using Xunit;
 
 namespace ListMmf.Tests.Platform;
@@ -13,12 +15,11 @@ namespace ListMmf.Tests.Platform;
 /// </summary>
 public sealed partial class PrefaultPageCacheTests
 {
-    private const long Window = 1 << 20;
-
     /// <summary>Slack for the page holding the end of the items and the header's page.</summary>
     private const long Slack = 64 << 10;
 
     [LinuxFact]
+    [SupportedOSPlatform("linux")]
     public void APrefaultFillsThePageCacheOnlyAsFarAsItsWindow()
     {
         using var directory = new TempDirectory();
@@ -33,44 +34,28 @@ public sealed partial class PrefaultPageCacheTests
         long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
         long cached = CachedBytesOf(path);
 
-        Assert.InRange(cached, items, items + Window + Slack);
+        Assert.InRange(cached, items, items + ListMmfStorage.PrefaultWindow + Slack);
     }
 
     /// <summary>The bytes of <paramref name="path"/> in the page cache, by mincore(2) of a read-only mapping of it.</summary>
-    private static long CachedBytesOf(string path)
+    [SupportedOSPlatform("linux")]
+    private static unsafe long CachedBytesOf(string path)
     {
         using FileStream file = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
         long length = file.Length;
-        nint fd = file.SafeFileHandle.DangerousGetHandle();
-        nint address = Map(0, (nuint)length, ProtRead, MapShared, (int)fd, 0);
-        Assert.NotEqual(-1, address);
-        try
+        using var lease = new DescriptorLease(file.SafeFileHandle);
+        using MappedMemoryHandle mapping = MappedMemoryHandle.Map(lease.Descriptor, length, writable: false, path);
+        long pageSize = Environment.SystemPageSize;
+        byte[] resident = new byte[(length + pageSize - 1) / pageSize];
+        Assert.Equal(0, Residency((nint)mapping.Address, (nuint)length, resident));
+        long pages = 0;
+        foreach (byte page in resident)
         {
-            long pageSize = Environment.SystemPageSize;
-            byte[] resident = new byte[(length + pageSize - 1) / pageSize];
-            Assert.Equal(0, Residency(address, (nuint)length, resident));
-            long pages = 0;
-            foreach (byte page in resident)
-            {
-                pages += page & 1;
-            }
+            pages += page & 1;
+        }
 
-            return pages * pageSize;
-        }
-        finally
-        {
-            _ = Unmap(address, (nuint)length);
-        }
+        return pages * pageSize;
     }
-
-    private const int ProtRead = 1;
-    private const int MapShared = 1;
-
-    [LibraryImport("libc", EntryPoint = "mmap", SetLastError = true)]
-    private static partial nint Map(nint address, nuint length, int protection, int flags, int fd, long offset);
-
-    [LibraryImport("libc", EntryPoint = "munmap", SetLastError = true)]
-    private static partial int Unmap(nint address, nuint length);
 
     [LibraryImport("libc", EntryPoint = "mincore", SetLastError = true)]
     private static partial int Residency(nint address, nuint length, [Out] byte[] vector);

@@ -31,9 +31,9 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     /// writer's items are unwritten extents that a fault fills with zeros, and each new page is memory the system
     /// must find: read-around would fill up to <c>read_ahead_kb</c> (8 MiB here) around each fault, and a 2 MiB
     /// folio faulted in 4 KiB at a time runs ext4's page_mkwrite over all 512 of its blocks for every page. With
-    /// both off, the call fills exactly the range; 1M rows appended to a 100M-row table took 0.65x the time
-    /// (benchmarks/README.md, "Append then durable"). Best effort: kernels before 5.14 do not know the populate
-    /// advice, and the caller loses only the head start.
+    /// both off, the call fills exactly the range; 1M rows appended to a 100M-row table and flushed took 0.35-0.45x
+    /// the time (benchmarks/README.md, "Append then durable"). Best effort: kernels before 5.14 do not know the
+    /// populate advice, and the caller loses only the head start.
     /// </summary>
     public override void PrefaultWritable(byte* address, long length, bool largePages)
     {
