@@ -197,7 +197,6 @@ internal static unsafe partial class Libc
         public const int MadvNormal = 0;
         public const int MadvRandom = 1;
         public const int MadvHugePage = 14;
-        public const int MadvNoHugePage = 15;
         public const int MadvPopulateRead = 22;
         public const int MadvPopulateWrite = 23;
         public const uint SyncFileRangeWrite = 2;

@@ -69,6 +69,22 @@ internal abstract unsafe class FileMapping : IDisposable
     protected virtual bool AdvisesLargePages => false;
 
     /// <summary>
+    /// <paramref name="offset"/> moved on to the next boundary of a large page in memory, where this mapping asked for
+    /// them (the system maps a file's large pages at addresses aligned as their offsets in the file are).
+    /// </summary>
+    private long LargePageEnd(long offset)
+    {
+        long large = Platform.LargePageBytes;
+        if (!AdvisesLargePages || large == 0)
+        {
+            return offset;
+        }
+
+        long address = (long)(Pointer + offset);
+        return offset + ((large - (address % large)) % large);
+    }
+
+    /// <summary>
     /// Cuts the file to <paramref name="newLength"/> bytes, which the owner guarantees hold every published byte.
     /// Other processes' mappings stay valid: they never read past the published items either.
     /// </summary>
@@ -115,22 +131,26 @@ internal abstract unsafe class FileMapping : IDisposable
     /// <summary>
     /// Faults in the pages of the byte range now, writable (in bulk where the system can), then writes to each page
     /// from this thread: an atomic or with 0, which changes no byte, so that the first write from user mode is not
-    /// an append's. Only ever past the published items, within the file.
+    /// an append's. Only ever past the published items, within the file. Where this mapping asked for large pages,
+    /// the range runs on to the end of its last one (within the file), so that each is faulted in whole.
     /// </summary>
-    public void Prefault(long offset, long length)
+    /// <returns>The end of the bytes faulted in (<paramref name="offset"/> where none were), at most <see cref="Length"/>.</returns>
+    public long Prefault(long offset, long length)
     {
-        long end = Math.Min(Length, offset + length);
+        long end = Math.Min(Length, LargePageEnd(offset + length));
         if (!IsWritable || end <= offset)
         {
-            return;
+            return offset;
         }
 
-        Platform.PrefaultWritable(Pointer + offset, end - offset, AdvisesLargePages);
+        Platform.PrefaultWritable(Pointer + offset, end - offset);
         long page = Environment.SystemPageSize;
         for (long at = (offset + page - 1) / page * page; at + sizeof(int) <= end; at += page)
         {
             Interlocked.Or(ref *(int*)(Pointer + at), 0);
         }
+
+        return end;
     }
 
     /// <summary>Faults in the pages of the byte range now, readable, so that reads of them take no page fault.</summary>

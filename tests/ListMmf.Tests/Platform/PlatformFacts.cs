@@ -179,3 +179,19 @@ public sealed class LargePageFactAttribute : FactAttribute
         }
     }
 }
+
+/// <summary>
+/// A fact that needs a system that maps a file's pages in 2 MiB pages: Linux with transparent huge pages not
+/// <c>never</c>, and a file system that keeps files in 2 MiB folios (ext4 and XFS on recent kernels), as a probe in the
+/// temporary directory shows (<see cref="FileLargePages"/>).
+/// </summary>
+public sealed class FileLargePageFactAttribute : FactAttribute
+{
+    public FileLargePageFactAttribute()
+    {
+        if (FileLargePages.Unavailable is string reason)
+        {
+            Skip = reason;
+        }
+    }
+}

@@ -27,24 +27,26 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     public override void AdviseLargePages(byte* address, long length) => Advise(address, length, Libc.Linux.MadvHugePage);
 
     /// <summary>
-    /// MADV_POPULATE_WRITE, with the range advised MADV_RANDOM and MADV_NOHUGEPAGE for the call. The pages past a
-    /// writer's items are unwritten extents that a fault fills with zeros, and each new page is memory the system
-    /// must find: read-around would fill up to <c>read_ahead_kb</c> (8 MiB here) around each fault, and a 2 MiB
-    /// folio faulted in 4 KiB at a time runs ext4's page_mkwrite over all 512 of its blocks for every page. With
-    /// both off, the call fills exactly the range; 1M rows appended to a 100M-row table and flushed took 0.35-0.45x
-    /// the time (benchmarks/README.md, "Append then durable"). Best effort: kernels before 5.14 do not know the
-    /// populate advice, and the caller loses only the head start.
+    /// The PMD size with 4 KiB pages (x64, and arm64's default). With 16 or 64 KiB pages a PMD maps 32 or 512 MiB,
+    /// too much to fault in at once ahead of a writer, so there the prefault keeps to its window.
     /// </summary>
-    public override void PrefaultWritable(byte* address, long length, bool largePages)
+    public override long LargePageBytes => Environment.SystemPageSize == 4096 ? 2L << 20 : 0;
+
+    /// <summary>
+    /// MADV_POPULATE_WRITE, with the range advised MADV_RANDOM for the call. The pages past a writer's items are
+    /// unwritten extents that a fault fills with zeros, and each new page is memory the system must find: read-around
+    /// would fill up to <c>read_ahead_kb</c> (8 MiB here) around each fault, or two 2 MiB folios under
+    /// MADV_HUGEPAGE. With it off, a fault in a writer's range (advised large pages, and prefaulted a whole
+    /// <see cref="LargePageBytes"/> at a time) fills one 2 MiB folio, which the fault maps whole: the appends into
+    /// it take no fault, and readers of the file map its items in 2 MiB pages too, which makes a lookup's random
+    /// read cheaper (benchmarks/README.md, "Append then durable" and "Single lookup"). Best effort: kernels before
+    /// 5.14 do not know the populate advice, and the caller loses only the head start.
+    /// </summary>
+    public override void PrefaultWritable(byte* address, long length)
     {
         Advise(address, length, Libc.Linux.MadvRandom);
-        Advise(address, length, Libc.Linux.MadvNoHugePage);
         Advise(address, length, Libc.Linux.MadvPopulateWrite);
         Advise(address, length, Libc.Linux.MadvNormal);
-        if (largePages)
-        {
-            Advise(address, length, Libc.Linux.MadvHugePage);
-        }
     }
 
     /// <summary>sync_file_range(SYNC_FILE_RANGE_WRITE): the pages a mapping dirtied are dirty in the page cache, so it starts them too.</summary>

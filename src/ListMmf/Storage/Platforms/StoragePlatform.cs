@@ -74,11 +74,13 @@ internal abstract unsafe class StoragePlatform
     }
 
     /// <summary>
-    /// Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.
-    /// <paramref name="largePages"/> says that the range was advised large pages (<see cref="AdviseLargePages"/>),
-    /// so that a platform that changes the advice for the prefault gives it back afterwards.
+    /// The size of the large pages <see cref="AdviseLargePages"/> asks for, or 0 where it asks for none: a writer
+    /// prefaults whole large pages, so that the system can fault in and map each one at once.
     /// </summary>
-    public virtual void PrefaultWritable(byte* address, long length, bool largePages)
+    public virtual long LargePageBytes => 0;
+
+    /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
+    public virtual void PrefaultWritable(byte* address, long length)
     {
     }
 

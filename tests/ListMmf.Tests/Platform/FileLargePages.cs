@@ -1,0 +1,80 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Runtime.Versioning;
+using ListMmf.Interop;
+using ListMmf.Storage;
+
+namespace ListMmf.Tests.Platform;
+
+/// <summary>
+/// Whether this system maps a file's pages in 2 MiB pages, and how much of a file a process maps so, read from
+/// <c>/proc/self/smaps</c> (a mapping's <c>FilePmdMapped</c>).
+/// </summary>
+public static class FileLargePages
+{
+    private const long LargePage = 2 << 20;
+
+    private static readonly Lazy<string?> s_unavailable = new(Probe);
+
+    /// <summary>Why this system maps no file in 2 MiB pages, or null where it does.</summary>
+    public static string? Unavailable => s_unavailable.Value;
+
+    /// <summary>
+    /// The bytes of <paramref name="path"/> that this process's mapping of it with <paramref name="permissions"/>
+    /// (as /proc/self/maps writes them: <c>r--s</c>, <c>rw-s</c>) maps in 2 MiB pages.
+    /// </summary>
+    public static long MappedBytes(string path, string permissions)
+    {
+        bool inMapping = false;
+        foreach (string line in File.ReadLines("/proc/self/smaps"))
+        {
+            string[] fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            if (fields.Length > 1 && fields[0].Contains('-', StringComparison.Ordinal) && !fields[0].EndsWith(':'))
+            {
+                inMapping = fields.Last() == path && fields[1] == permissions;
+            }
+            else if (inMapping && fields[0] == "FilePmdMapped:")
+            {
+                return long.Parse(fields[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
+            }
+        }
+
+        throw new InvalidOperationException($"no mapping of {path} with permissions {permissions} in /proc/self/smaps");
+    }
+
+    /// <summary>
+    /// Maps a new 4 MiB file in the temporary directory writable, advised large pages, and faults in its 2 MiB-aligned
+    /// middle writable: the system maps that in one 2 MiB page where it can map files so at all.
+    /// </summary>
+    private static string? Probe()
+    {
+        if (!OperatingSystem.IsLinux() || !File.Exists("/sys/kernel/mm/transparent_hugepage/enabled"))
+        {
+            return "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
+        }
+
+        if (File.ReadAllText("/sys/kernel/mm/transparent_hugepage/enabled").Contains("[never]", StringComparison.Ordinal))
+        {
+            return "transparent huge pages are set to never here";
+        }
+
+        return MapsLargePages() ? null : "this kernel and the temporary directory's file system map no file in 2 MiB pages";
+    }
+
+    [SupportedOSPlatform("linux")]
+    private static unsafe bool MapsLargePages()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.File("probe.bin");
+        using var file = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite);
+        file.SetLength(2 * LargePage);
+        using var lease = new DescriptorLease(file.SafeFileHandle);
+        using MappedMemoryHandle mapping = MappedMemoryHandle.Map(lease.Descriptor, file.Length, writable: true, path);
+        long address = (long)mapping.Address;
+        long middle = (address + LargePage - 1) / LargePage * LargePage;
+        _ = Libc.Advise((nint)address, (nuint)file.Length, Libc.Linux.MadvHugePage);
+        _ = Libc.Advise((nint)middle, (nuint)Math.Min(LargePage, address + file.Length - middle), Libc.Linux.MadvPopulateWrite);
+        return MappedBytes(path, "rw-s") > 0;
+    }
+}
