@@ -28,7 +28,8 @@ public sealed record ListMmfOptions
     /// that window faults in the next one (about a millisecond: for 192-byte items one append in 5,461). Kept just
     /// ahead rather than over the whole spare capacity, because pages faulted in long before they are written may be
     /// paged out again by the kernel's proactive reclaim. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and
-    /// later, and the touch everywhere; ignored by readers. Off by default.
+    /// later, and the touch everywhere; ignored by readers. On Linux the window runs on to the end of a 2 MiB page,
+    /// faulted in whole, so that readers of the file map its items in 2 MiB pages too. Off by default.
     /// </summary>
     public bool PrefaultCapacity { get; init; }
 

@@ -77,7 +77,7 @@ internal sealed unsafe class PosixFileMapping : FileMapping
 
         if (IsWritable)
         {
-            // Only the writer's: its appends fault in new pages; readers measured no gain from large pages (README).
+            // Only the writer's: its faults make the file's folios. A reader maps 2 MiB folios in 2 MiB pages unasked.
             Platform.AdviseLargePages(reservation.Address, size);
         }
 
