@@ -14,7 +14,9 @@ namespace ListMmf.Benchmarks.Ipc;
 /// <c>ipc</c>: the seed study's single-writer/many-readers latency measurement with this library. This process is
 /// the writer: it appends at the times of a bursty (Hawkes) process and times every append. 1, 3, 6, 9 and 12
 /// reader processes poll the count at Normal-distributed intervals and record how long each item took to become
-/// visible. Control experiments measure the timer itself, a 192-byte copy, and a thread-to-thread round trip.
+/// visible. Control experiments measure the timer itself, a 192-byte copy, and a thread-to-thread round trip; and in
+/// every run, beside each append, the same item copied into a private array: what the machine alone adds to an
+/// operation that short, with the same readers running.
 /// </summary>
 internal static class IpcCommand
 {
@@ -66,6 +68,10 @@ internal static class IpcCommand
         double[] events = HawkesProcess.Times(BaselineRate, Excitation, Decay, seconds, seed: (ulong)(readerCount + 1));
         string path = BenchmarkFiles.Fresh($"ipc-{kind}-{readerCount}");
         var appends = new long[events.Length];
+        var copies = new long[events.Length];
+        // Written through once before the loop: the first touch of its fresh pages would be timed otherwise.
+        var ring = new T[1024];
+        Array.Fill(ring, TItem.Stamped(0));
         var readers = new List<Process>();
         try
         {
@@ -89,9 +95,17 @@ internal static class IpcCommand
                     Thread.SpinWait(10);
                 }
 
-                long before = Clock.Now;
-                writer.Add(TItem.Stamped(before));
-                appends[i] = Clock.Now - before;
+                // Each in turn first after the wait, so that neither always takes what the wait left behind.
+                if ((i & 1) == 0)
+                {
+                    copies[i] = CopyTime<T, TItem>(ring, i);
+                    appends[i] = AppendTime<T, TItem>(writer);
+                }
+                else
+                {
+                    appends[i] = AppendTime<T, TItem>(writer);
+                    copies[i] = CopyTime<T, TItem>(ring, i);
+                }
             }
 
             LatencyStats visible = default;
@@ -107,7 +121,9 @@ internal static class IpcCommand
             }
 
             LatencyStats append = LatencyStats.FromTicks(appends, appends.Length);
+            LatencyStats copy = LatencyStats.FromTicks(copies, copies.Length);
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {TItem.Name} | {label} | {append.Count:N0} | {append.P50:F0} | {append.P99:F0} | {append.P999:F0} | {append.Max:F0} | {visible.P50:F0} | {visible.P99:F0} | {visible.P999:F0} | {visible.Max:F0} |"));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {TItem.Name}, copied to a private array beside each append (control) | {label} | {copy.Count:N0} | {copy.P50:F0} | {copy.P99:F0} | {copy.P999:F0} | {copy.Max:F0} | | | | |"));
         }
         finally
         {
@@ -123,6 +139,24 @@ internal static class IpcCommand
 
             BenchmarkFiles.Delete(path);
         }
+    }
+
+    private static long AppendTime<T, TItem>(ListMmf<T> writer)
+        where T : unmanaged
+        where TItem : IIpcItem<T>
+    {
+        long before = Clock.Now;
+        writer.Add(TItem.Stamped(before));
+        return Clock.Now - before;
+    }
+
+    private static long CopyTime<T, TItem>(T[] ring, int i)
+        where T : unmanaged
+        where TItem : IIpcItem<T>
+    {
+        long before = Clock.Now;
+        ring[i & (ring.Length - 1)] = TItem.Stamped(before);
+        return Clock.Now - before;
     }
 
     private static Process StartSelf(params string[] args)
