@@ -69,19 +69,13 @@ internal abstract unsafe class FileMapping : IDisposable
     protected virtual bool AdvisesLargePages => false;
 
     /// <summary>
-    /// <paramref name="offset"/> moved on to the next boundary of a large page in memory, where this mapping asked for
-    /// them (the system maps a file's large pages at addresses aligned as their offsets in the file are).
+    /// <paramref name="offset"/> moved on to the next boundary of a large page, where this mapping asked for them:
+    /// the page cache keeps a file's large folios at offsets that are multiples of their size.
     /// </summary>
     private long LargePageEnd(long offset)
     {
         long large = Platform.LargePageBytes;
-        if (!AdvisesLargePages || large == 0)
-        {
-            return offset;
-        }
-
-        long address = (long)(Pointer + offset);
-        return offset + ((large - (address % large)) % large);
+        return AdvisesLargePages && large != 0 ? (offset + large - 1) / large * large : offset;
     }
 
     /// <summary>
@@ -132,7 +126,8 @@ internal abstract unsafe class FileMapping : IDisposable
     /// Faults in the pages of the byte range now, writable (in bulk where the system can), then writes to each page
     /// from this thread: an atomic or with 0, which changes no byte, so that the first write from user mode is not
     /// an append's. Only ever past the published items, within the file. Where this mapping asked for large pages,
-    /// the range runs on to the end of its last one (within the file), so that each is faulted in whole.
+    /// the range runs on to the end of its last one (within the file): each call then faults in whole folios, and
+    /// the next starts at a folio's start.
     /// </summary>
     /// <returns>The end of the bytes faulted in (<paramref name="offset"/> where none were), at most <see cref="Length"/>.</returns>
     public long Prefault(long offset, long length)

@@ -25,10 +25,11 @@ public sealed record ListMmfOptions
     /// <summary>
     /// For a live writer that needs steady append latency: keep the next 1 MiB of the file past its items faulted in,
     /// writable, and touched from user mode, so that appends take no page fault. The append that reaches the end of
-    /// that window faults in the next one (about a millisecond: for 192-byte items one append in 5,461). Kept just
-    /// ahead rather than over the whole spare capacity, because pages faulted in long before they are written may be
-    /// paged out again by the kernel's proactive reclaim. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and
-    /// later, and the touch everywhere; ignored by readers. On Linux the window runs on to the end of a 2 MiB page,
+    /// that window faults in the next one (about a millisecond, several on a VM: for 192-byte items one append in
+    /// 5,461, or in 10,922 where the window runs on to a 2 MiB page, below). Kept just ahead rather than over the
+    /// whole spare capacity, because pages faulted in long before they are written may be paged out again by the
+    /// kernel's proactive reclaim. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and later, and the touch
+    /// everywhere; ignored by readers. On Linux with 4 KiB pages the window runs on to the end of a 2 MiB page,
     /// faulted in whole, so that readers of the file map its items in 2 MiB pages too. Off by default.
     /// </summary>
     public bool PrefaultCapacity { get; init; }

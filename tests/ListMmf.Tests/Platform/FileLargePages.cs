@@ -1,6 +1,6 @@
 using System;
+using System.Globalization;
 using System.IO;
-using System.Linq;
 using System.Runtime.Versioning;
 using ListMmf.Interop;
 using ListMmf.Storage;
@@ -29,14 +29,15 @@ public static class FileLargePages
         bool inMapping = false;
         foreach (string line in File.ReadLines("/proc/self/smaps"))
         {
-            string[] fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            string[] fields = line.Split(' ', 3, StringSplitOptions.RemoveEmptyEntries);
             if (fields.Length > 1 && fields[0].Contains('-', StringComparison.Ordinal) && !fields[0].EndsWith(':'))
             {
-                inMapping = fields.Last() == path && fields[1] == permissions;
+                // A mapping's first line ends with its path, which may hold spaces.
+                inMapping = fields[1] == permissions && line.EndsWith(" " + path, StringComparison.Ordinal);
             }
             else if (inMapping && fields[0] == "FilePmdMapped:")
             {
-                return long.Parse(fields[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
+                return long.Parse(fields[1].Split(' ')[0], CultureInfo.InvariantCulture) * 1024;
             }
         }
 
@@ -44,22 +45,29 @@ public static class FileLargePages
     }
 
     /// <summary>
-    /// Maps a new 4 MiB file in the temporary directory writable, advised large pages, and faults in its 2 MiB-aligned
-    /// middle writable: the system maps that in one 2 MiB page where it can map files so at all.
+    /// Maps a new 4 MiB file in the temporary directory writable, advised large pages, and faults in its first 2 MiB
+    /// writable: the system maps that in one 2 MiB page where it can map files so at all.
     /// </summary>
     private static string? Probe()
     {
-        if (!OperatingSystem.IsLinux() || !File.Exists("/sys/kernel/mm/transparent_hugepage/enabled"))
+        if (!OperatingSystem.IsLinux() || !Directory.Exists("/sys/kernel/mm/transparent_hugepage"))
         {
             return "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
         }
 
-        if (File.ReadAllText("/sys/kernel/mm/transparent_hugepage/enabled").Contains("[never]", StringComparison.Ordinal))
+        if (Environment.SystemPageSize != 4096)
         {
-            return "transparent huge pages are set to never here";
+            return $"needs 4 KiB pages: with {Environment.SystemPageSize / 1024} KiB pages the library asks for no large pages";
         }
 
-        return MapsLargePages() ? null : "this kernel and the temporary directory's file system map no file in 2 MiB pages";
+        try
+        {
+            return MapsLargePages() ? null : "this kernel and the temporary directory's file system map no file in 2 MiB pages";
+        }
+        catch (InvalidOperationException exception)
+        {
+            return $"the probe's mapping could not be read back: {exception.Message}";
+        }
     }
 
     [SupportedOSPlatform("linux")]
@@ -71,10 +79,13 @@ public static class FileLargePages
         file.SetLength(2 * LargePage);
         using var lease = new DescriptorLease(file.SafeFileHandle);
         using MappedMemoryHandle mapping = MappedMemoryHandle.Map(lease.Descriptor, file.Length, writable: true, path);
-        long address = (long)mapping.Address;
-        long middle = (address + LargePage - 1) / LargePage * LargePage;
-        _ = Libc.Advise((nint)address, (nuint)file.Length, Libc.Linux.MadvHugePage);
-        _ = Libc.Advise((nint)middle, (nuint)Math.Min(LargePage, address + file.Length - middle), Libc.Linux.MadvPopulateWrite);
+        if ((long)mapping.Address % LargePage != 0)
+        {
+            return false;
+        }
+
+        _ = Libc.Advise((nint)mapping.Address, (nuint)file.Length, Libc.Linux.MadvHugePage);
+        _ = Libc.Advise((nint)mapping.Address, (nuint)LargePage, Libc.Linux.MadvPopulateWrite);
         return MappedBytes(path, "rw-s") > 0;
     }
 }

@@ -168,7 +168,10 @@ public sealed class LockFileRemovalFactAttribute : FactAttribute
     }
 }
 
-/// <summary>A fact that needs Linux with transparent huge pages built in, where MADV_HUGEPAGE is known.</summary>
+/// <summary>
+/// A fact that needs Linux with transparent huge pages built in, where MADV_HUGEPAGE is known, and 4 KiB pages, with
+/// which the library asks for large pages.
+/// </summary>
 public sealed class LargePageFactAttribute : FactAttribute
 {
     public LargePageFactAttribute()
@@ -177,12 +180,16 @@ public sealed class LargePageFactAttribute : FactAttribute
         {
             Skip = "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
         }
+        else if (Environment.SystemPageSize != 4096)
+        {
+            Skip = $"needs 4 KiB pages: with {Environment.SystemPageSize / 1024} KiB pages the library asks for no large pages";
+        }
     }
 }
 
 /// <summary>
-/// A fact that needs a system that maps a file's pages in 2 MiB pages: Linux with transparent huge pages not
-/// <c>never</c>, and a file system that keeps files in 2 MiB folios (ext4 and XFS on recent kernels), as a probe in the
+/// A fact that needs a system that maps a file's pages in 2 MiB pages: Linux with transparent huge pages built in and
+/// 4 KiB pages, and a file system that keeps files in 2 MiB folios (ext4 and XFS on recent kernels), as a probe in the
 /// temporary directory shows (<see cref="FileLargePages"/>).
 /// </summary>
 public sealed class FileLargePageFactAttribute : FactAttribute

@@ -20,15 +20,21 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     protected override int WouldBlock => Libc.Linux.WouldBlock;
 
     /// <summary>
-    /// MADV_HUGEPAGE: where the file system keeps the file in 2 MiB folios (ext4 and XFS on recent kernels) and
-    /// transparent huge pages are not <c>never</c>, one fault maps a whole folio (benchmarks/README.md, "Append then
-    /// durable"). Best effort, as <see cref="PrefaultWritable"/>.
+    /// MADV_HUGEPAGE, with 4 KiB pages only (<see cref="LargePageBytes"/>): where the file system keeps the file in
+    /// 2 MiB folios (ext4 and XFS on recent kernels), a fault in the range reads in a whole folio and maps it whole
+    /// (benchmarks/README.md, "Append then durable"). Best effort, as <see cref="PrefaultWritable"/>.
     /// </summary>
-    public override void AdviseLargePages(byte* address, long length) => Advise(address, length, Libc.Linux.MadvHugePage);
+    public override void AdviseLargePages(byte* address, long length)
+    {
+        if (LargePageBytes != 0)
+        {
+            Advise(address, length, Libc.Linux.MadvHugePage);
+        }
+    }
 
     /// <summary>
     /// The PMD size with 4 KiB pages (x64, and arm64's default). With 16 or 64 KiB pages a PMD maps 32 or 512 MiB,
-    /// too much to fault in at once ahead of a writer, so there the prefault keeps to its window.
+    /// and under MADV_HUGEPAGE each fault would read a folio that large: there no range is advised large pages.
     /// </summary>
     public override long LargePageBytes => Environment.SystemPageSize == 4096 ? 2L << 20 : 0;
 
