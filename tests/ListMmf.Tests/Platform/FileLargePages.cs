@@ -13,7 +13,8 @@ namespace ListMmf.Tests.Platform;
 /// </summary>
 public static class FileLargePages
 {
-    private const long LargePage = 2 << 20;
+    /// <summary>The size of the large pages the probe and the tests look for.</summary>
+    public const long LargePage = 2 << 20;
 
     private static readonly Lazy<string?> s_unavailable = new(Probe);
 
@@ -50,19 +51,16 @@ public static class FileLargePages
     /// </summary>
     private static string? Probe()
     {
-        if (!OperatingSystem.IsLinux() || !Directory.Exists("/sys/kernel/mm/transparent_hugepage"))
+        if (LargePageFactAttribute.Unsupported() is string reason)
         {
-            return "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
-        }
-
-        if (Environment.SystemPageSize != 4096)
-        {
-            return $"needs 4 KiB pages: with {Environment.SystemPageSize / 1024} KiB pages the library asks for no large pages";
+            return reason;
         }
 
         try
         {
-            return MapsLargePages() ? null : "this kernel and the temporary directory's file system map no file in 2 MiB pages";
+            return OperatingSystem.IsLinux() && MapsLargePages()
+                ? null
+                : "this kernel and the temporary directory's file system map no file in 2 MiB pages";
         }
         catch (InvalidOperationException exception)
         {

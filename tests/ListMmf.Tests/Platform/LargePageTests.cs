@@ -12,8 +12,6 @@ namespace ListMmf.Tests.Platform;
 /// </summary>
 public sealed class LargePageTests
 {
-    private const long LargePage = 2 << 20;
-
     [LargePageFact]
     public void AWritersMappingAsksForLargePagesAndAReadersDoesNot()
     {
@@ -52,7 +50,7 @@ public sealed class LargePageTests
         using var reader = new ListMmf<long>(path, FileAccess.Read, reading);
 
         long mapped = FileLargePages.MappedBytes(path, "r--s");
-        Assert.True(mapped >= 3 * LargePage, $"the reader maps {mapped:N0} bytes of {path} in 2 MiB pages, fewer than the 6 MiB from 2 MiB to 8 MiB");
+        Assert.True(mapped >= 3 * FileLargePages.LargePage, $"the reader maps {mapped:N0} bytes of {path} in 2 MiB pages, fewer than the 6 MiB from 2 MiB to 8 MiB");
     }
 
     /// <summary>The VmFlags of each mapping of <paramref name="path"/> in this process, by its permissions.</summary>

@@ -1,6 +1,7 @@
 using System;
 using System.Diagnostics;
 using System.IO;
+using ListMmf.Storage;
 using Xunit;
 
 namespace ListMmf.Tests.Platform;
@@ -176,14 +177,20 @@ public sealed class LargePageFactAttribute : FactAttribute
 {
     public LargePageFactAttribute()
     {
+        Skip = Unsupported();
+    }
+
+    /// <summary>Why the library asks for no large pages here, or null where it does.</summary>
+    internal static string? Unsupported()
+    {
         if (!OperatingSystem.IsLinux() || !Directory.Exists("/sys/kernel/mm/transparent_hugepage"))
         {
-            Skip = "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
+            return "needs Linux with transparent huge pages (/sys/kernel/mm/transparent_hugepage)";
         }
-        else if (Environment.SystemPageSize != 4096)
-        {
-            Skip = $"needs 4 KiB pages: with {Environment.SystemPageSize / 1024} KiB pages the library asks for no large pages";
-        }
+
+        return StoragePlatform.Current.LargePageBytes == 0
+            ? $"needs 4 KiB pages: with {Environment.SystemPageSize / 1024} KiB pages the library asks for no large pages"
+            : null;
     }
 }
 
