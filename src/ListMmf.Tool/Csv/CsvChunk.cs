@@ -93,8 +93,8 @@ internal sealed class CsvChunk(int index, long start, long end)
         Func<CsvBatch> rent,
         ref CsvBatch? batch)
     {
-        int position = 0;
-        while (NextLine(bytes, ref position, out ReadOnlySpan<byte> line, out bool plain))
+        var lines = new CsvLineReader(bytes, CsvLineReader.HasSeparatorsOnly(bytes));
+        while (lines.Next(fields, out ReadOnlySpan<byte> line, out int fieldCount, out bool plain))
         {
             Lines++;
             if (!plain)
@@ -109,14 +109,12 @@ internal sealed class CsvChunk(int index, long start, long end)
                 continue;
             }
 
-            int fieldCount = line.Count((byte)',') + 1;
             if (fieldCount < layout.FieldsNeeded)
             {
                 Error = new CsvRowError(Lines, layout.FieldCountProblem(fieldCount));
                 return;
             }
 
-            Split(line, fields);
             ReadOnlySpan<byte> time = line[fields[layout.TimeField]];
             if (!format.TryParse(time, out long ticks, out string? problem))
             {
@@ -170,15 +168,14 @@ internal sealed class CsvChunk(int index, long start, long end)
     {
         Span<Range> fields = stackalloc Range[layout.FieldsNeeded];
         ReadOnlySpan<byte> bytes = _bytes.AsSpan(0, Length);
-        int position = 0;
+        var reader = new CsvLineReader(bytes, CsvLineReader.HasSeparatorsOnly(bytes));
         int lines = 0;
         long rows = 0;
-        while (NextLine(bytes, ref position, out ReadOnlySpan<byte> line, out _))
+        while (reader.Next(fields, out ReadOnlySpan<byte> line, out _, out _))
         {
             lines++;
             if (!line.IsEmpty && rows++ == row)
             {
-                Split(line, fields);
                 return (lines, System.Text.Encoding.UTF8.GetString(line[fields[layout.TimeField]]));
             }
         }
@@ -216,40 +213,6 @@ internal sealed class CsvChunk(int index, long start, long end)
     {
         line = line.EndsWith("\n"u8) ? line[..^1] : line;
         return line.EndsWith("\r"u8) ? line[..^1] : line;
-    }
-
-    /// <summary>
-    /// The next line from <paramref name="position"/>, without its '\n' and a '\r' before it; false at the end.
-    /// <paramref name="plain"/> is false for a line that holds a quote or another '\r'.
-    /// </summary>
-    private static bool NextLine(ReadOnlySpan<byte> bytes, ref int position, out ReadOnlySpan<byte> line, out bool plain)
-    {
-        if (position >= bytes.Length)
-        {
-            line = default;
-            plain = true;
-            return false;
-        }
-
-        ReadOnlySpan<byte> rest = bytes[position..];
-        int end = rest.IndexOf((byte)'\n');
-        line = WithoutLineEnd(end < 0 ? rest : rest[..end]);
-        position += end < 0 ? rest.Length : end + 1;
-        plain = line.IndexOfAny((byte)'"', (byte)'\r') < 0;
-        return true;
-    }
-
-    /// <summary>The ranges of the first <paramref name="fields"/>.Length fields of <paramref name="line"/>, which has at least that many.</summary>
-    private static void Split(ReadOnlySpan<byte> line, Span<Range> fields)
-    {
-        int start = 0;
-        for (int f = 0; f < fields.Length; f++)
-        {
-            int comma = line[start..].IndexOf((byte)',');
-            int end = comma < 0 ? line.Length : start + comma;
-            fields[f] = new Range(start, end);
-            start = end + 1;
-        }
     }
 }
 

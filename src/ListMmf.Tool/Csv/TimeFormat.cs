@@ -17,17 +17,31 @@ internal sealed class TimeFormat
 
     private readonly string? _custom;
 
-    private TimeFormat(string name, string? custom)
+    // A Unix time in units of 1/perTick ticks: its units past the epoch, and the units DateTime holds each way of it.
+    // Kept per format so that a row's conversion divides only where the unit is finer than a tick (nanoseconds).
+    private readonly long _unitTicks;
+    private readonly long _perTick;
+    private readonly long _minUnits;
+    private readonly long _maxUnits;
+
+    private TimeFormat(string name, string? custom, long unitTicks = 0, long perTick = 1)
     {
         Name = name;
         _custom = custom;
+        _unitTicks = unitTicks;
+        _perTick = perTick;
+        if (unitTicks != 0)
+        {
+            _minUnits = -EpochTicks / unitTicks;
+            _maxUnits = (DateTime.MaxValue.Ticks - EpochTicks) / unitTicks;
+        }
     }
 
-    public static TimeFormat Unix { get; } = new("unix", null);
+    public static TimeFormat Unix { get; } = new("unix", null, TimeSpan.TicksPerSecond);
 
-    public static TimeFormat UnixMilliseconds { get; } = new("unixms", null);
+    public static TimeFormat UnixMilliseconds { get; } = new("unixms", null, TimeSpan.TicksPerMillisecond);
 
-    public static TimeFormat UnixNanoseconds { get; } = new("unixns", null);
+    public static TimeFormat UnixNanoseconds { get; } = new("unixns", null, 1, 100);
 
     public static TimeFormat Iso { get; } = new("iso", null);
 
@@ -61,7 +75,7 @@ internal sealed class TimeFormat
     public bool TryParse(ReadOnlySpan<byte> text, out long ticks, out string? problem)
     {
         problem = null;
-        if (this == Unix || this == UnixMilliseconds || this == UnixNanoseconds)
+        if (_unitTicks != 0)
         {
             if (!Utf8Parser.TryParse(text, out long value, out int consumed) || consumed != text.Length)
             {
@@ -86,19 +100,19 @@ internal sealed class TimeFormat
 
     private bool FromUnix(long value, out long ticks, out string? problem)
     {
-        (long unitTicks, long perTick) = this == Unix
-            ? (TimeSpan.TicksPerSecond, 1L)
-            : this == UnixMilliseconds ? (TimeSpan.TicksPerMillisecond, 1L) : (1L, 100L);
         ticks = 0;
-        if (value % perTick != 0)
+        long units = value;
+        if (_perTick != 1)
         {
-            problem = "has a part finer than 100 ns, which DateTime ticks cannot hold; it is not rounded";
-            return false;
+            (units, long finer) = Math.DivRem(value, _perTick);
+            if (finer != 0)
+            {
+                problem = "has a part finer than 100 ns, which DateTime ticks cannot hold; it is not rounded";
+                return false;
+            }
         }
 
-        long units = value / perTick;
-        long limit = (DateTime.MaxValue.Ticks - EpochTicks) / unitTicks;
-        if (units > limit || units < -EpochTicks / unitTicks)
+        if (units > _maxUnits || units < _minUnits)
         {
             string unit = this == Unix ? "seconds" : this == UnixMilliseconds ? "milliseconds" : "nanoseconds";
             problem = $"is outside the range of DateTime as Unix {unit}" +
@@ -106,7 +120,7 @@ internal sealed class TimeFormat
             return false;
         }
 
-        ticks = EpochTicks + (units * unitTicks);
+        ticks = EpochTicks + (units * _unitTicks);
         problem = null;
         return true;
     }

@@ -97,6 +97,19 @@ internal sealed class ColumnSink<T> : ColumnSink
             return true;
         }
 
+        if (typeof(T) == typeof(int) && IntegerText.TryParse(text, out long whole) && whole == (int)whole)
+        {
+            int narrow = (int)whole;
+            _values[index] = Unsafe.As<int, T>(ref narrow);
+            return true;
+        }
+
+        if (typeof(T) == typeof(long) && IntegerText.TryParse(text, out long wide))
+        {
+            _values[index] = Unsafe.As<long, T>(ref wide);
+            return true;
+        }
+
         return T.TryParse(text, _style, CultureInfo.InvariantCulture, out _values[index])
             && (!T.IsInfinity(_values[index]) || text.IndexOfAny((byte)'n', (byte)'N') >= 0);
     }

@@ -23,29 +23,19 @@ internal static class DecimalText
         value = 0;
         bool negative = !text.IsEmpty && text[0] == '-';
         int i = negative ? 1 : 0;
-        long mantissa = 0;
-        int digits = 0;
-        int fraction = -1;
-        for (; i < text.Length; i++)
+        int wholeStart = i;
+        long mantissa = Digits(text, ref i);
+        int wholeDigits = i - wholeStart;
+        int fraction = 0;
+        if (i < text.Length && text[i] == '.')
         {
-            uint digit = (uint)(text[i] - '0');
-            if (digit <= 9)
-            {
-                mantissa = (mantissa * 10) + digit;
-                digits++;
-                fraction += fraction >= 0 ? 1 : 0;
-            }
-            else if (text[i] == '.' && fraction < 0)
-            {
-                fraction = 0;
-            }
-            else
-            {
-                return false;
-            }
+            int fractionStart = ++i;
+            mantissa = Digits(text, ref i, mantissa);
+            fraction = i - fractionStart;
         }
 
-        if (digits == 0 || digits > MaximumDigits)
+        int digits = wholeDigits + fraction;
+        if (i != text.Length || digits == 0 || digits > MaximumDigits)
         {
             return false;
         }
@@ -53,5 +43,25 @@ internal static class DecimalText
         double magnitude = fraction > 0 ? mantissa / PowersOfTen[fraction] : mantissa;
         value = negative ? -magnitude : magnitude;
         return true;
+    }
+
+    /// <summary>
+    /// The digits from <paramref name="i"/> on appended to <paramref name="value"/>; <paramref name="i"/> ends at the
+    /// first byte that is not one. Past 18 digits the value wraps, for callers that refuse that many.
+    /// </summary>
+    internal static long Digits(ReadOnlySpan<byte> text, ref int i, long value = 0)
+    {
+        for (; i < text.Length; i++)
+        {
+            uint digit = (uint)(text[i] - '0');
+            if (digit > 9)
+            {
+                break;
+            }
+
+            value = (value * 10) + digit;
+        }
+
+        return value;
     }
 }

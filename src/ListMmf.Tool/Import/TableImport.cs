@@ -26,6 +26,7 @@ internal sealed class TableImport : IDisposable
     private readonly long _startRows;
     private readonly string[]? _created;
     private readonly bool _createdFolder;
+    private readonly TimeSeriesOrder _order;
     private long _previous;
     private bool _completed;
 
@@ -36,6 +37,8 @@ internal sealed class TableImport : IDisposable
         _created = created;
         _createdFolder = createdFolder;
         _startRows = table.RowCount;
+        _order = table.Schema.Order;
+        HoldsSeconds = table.Schema.Time.DataType == DataType.UnixSeconds;
         _previous = _startRows > 0 ? table.TimeAt(_startRows - 1).Ticks : long.MinValue;
     }
 
@@ -118,7 +121,7 @@ internal sealed class TableImport : IDisposable
             }
         }
 
-        if (previous != long.MinValue && !TimeSeriesOrderRules.Allows(_table.Schema.Order, previous, ticks))
+        if (previous != long.MinValue && !TimeSeriesOrderRules.Allows(_order, previous, ticks))
         {
             return ticks == previous
                 ? "equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
@@ -130,7 +133,7 @@ internal sealed class TableImport : IDisposable
     }
 
     /// <summary>Whether the table's time column holds Unix seconds (else DateTime ticks).</summary>
-    public bool HoldsSeconds => _table.Schema.Time.DataType == DataType.UnixSeconds;
+    public bool HoldsSeconds { get; }
 
     /// <summary>Takes <paramref name="ticks"/> as the last row's time, for the rows published after it by <see cref="PublishChecked"/>.</summary>
     public void Follow(long ticks) => _previous = ticks;

@@ -79,6 +79,10 @@ public sealed class ParallelCsvImportTests : IDisposable
         crlf[37] = $"{FirstTime + 37},4500,q";
         data.Add(Csv(crlf, "\r\n"));
 
+        List<string> longShort = Lines(60);
+        longShort[29] = $"{FirstTime + 29},{new string('9', 90)}";
+        data.Add(Csv(longShort));
+
         List<string> loneReturn = Lines(60);
         loneReturn[22] = $"{FirstTime + 22},4500,3\r{FirstTime + 23},w,3";
         data.Add(Csv(loneReturn));
@@ -93,7 +97,12 @@ public sealed class ParallelCsvImportTests : IDisposable
         Csv(Lines(500).SelectMany((line, i) => i % 11 == 0 ? new[] { line, "" } : [line])),
         Csv(Lines(300))[..^1],
         Csv(Lines(1)),
+        WithNotes(Lines(400)),
     };
+
+    /// <summary>A fourth field, not imported, of up to 150 bytes: lines that span the 64-byte blocks a plain chunk is read in.</summary>
+    private static string WithNotes(List<string> lines) =>
+        "time,price,size,note\n" + string.Concat(lines.Select((line, i) => $"{line},{new string((char)('a' + (i % 26)), i * 7 % 151)}\n"));
 
     [Theory]
     [MemberData(nameof(RefusedRows))]
