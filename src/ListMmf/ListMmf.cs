@@ -799,7 +799,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         long end = ListMmfHeader.Size + (count * sizeof(T));
         if (storage.PrefaultsAhead && count + added > ItemsBelow(storage.PrefaultedEnd))
         {
-            storage.PrefaultAhead(end);
+            storage.PrefaultAhead(end, end + ((long)added * sizeof(T)));
         }
 
         if (storage.WritesBehind && count >= ItemsBelow(storage.WriteBehindEnd))

@@ -24,11 +24,15 @@ public sealed record ListMmfOptions
 
     /// <summary>
     /// For a live writer that needs steady append latency: keep the next 1 MiB of the file past its items faulted in,
-    /// writable, and touched from user mode, so that appends take no page fault. The append that reaches the end of
-    /// that window faults in the next one (about a millisecond, several on a VM: for 192-byte items one append in
-    /// 5,461, or in 10,922 where the window runs on to a 2 MiB page, below). Kept just ahead rather than over the
-    /// whole spare capacity, because pages faulted in long before they are written may be paged out again by the
-    /// kernel's proactive reclaim. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and later, and the touch
+    /// writable, and touched from user mode, so that appends take no page fault, and the 1 MiB after that faulted in
+    /// on a thread-pool thread while the writer appends below it. The append that reaches the end of the first
+    /// window takes the second over (waiting for it if it is still running, running it itself if it has not started)
+    /// and queues the next: the faults and the zeroing of fresh pages, most of an append's cost on a VM, then happen
+    /// beside the appends rather than in them (for 192-byte items one append in 5,461 would otherwise pay about a
+    /// millisecond, several on a VM; one in 10,922 where the window runs on to a 2 MiB page, below). Kept two
+    /// windows ahead rather than over the whole spare capacity, because pages faulted in long before they are
+    /// written may be paged out again by the kernel's proactive reclaim; the faulted-in pages are dirty, so a flush
+    /// also writes the zeros of up to two windows past the items. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and later, and the touch
     /// everywhere; ignored by readers. On Linux with 4 KiB pages the window runs on to the end of a 2 MiB page,
     /// faulted in whole, so that readers of the file map its items in 2 MiB pages too. Off by default.
     /// </summary>

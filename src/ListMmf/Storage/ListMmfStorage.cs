@@ -39,6 +39,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
     private readonly FileStream _file;
     private readonly FileMapping _mapping;
+    private readonly BackgroundPrefault? _ahead;
     private WriterLock? _writerLock;
     private readonly bool _prefault;
     private readonly bool _populate;
@@ -63,6 +64,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         DataType = header.DataType;
         Backend = backend;
         _prefault = options.PrefaultCapacity;
+        _ahead = _prefault && writable ? new BackgroundPrefault(mapping) : null;
         _populate = options.PopulateOnOpen;
         WritesBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;
     }
@@ -271,6 +273,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         long length = _mapping.Length;
         long step = Math.Clamp(length, MinimumGrowthBytes, MaximumGrowthBytes);
         long newLength = RoundUpLength(Math.Max(requiredBytes, length > MaximumLength - step ? MaximumLength : length + step));
+        TakeBackgroundPrefault();
         byte* before = _mapping.Pointer;
         _mapping.Grow(newLength);
         if (_mapping.Pointer != before)
@@ -282,7 +285,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
     /// <summary>
     /// Whether the writer keeps the pages just ahead of its items faulted in (<see cref="ListMmfOptions.PrefaultCapacity"/>):
-    /// then it calls <see cref="PrefaultAhead"/> whenever its appends reach <see cref="PrefaultedEnd"/>.
+    /// then it calls <see cref="PrefaultAhead"/> whenever its appends would pass <see cref="PrefaultedEnd"/>.
     /// </summary>
     public bool PrefaultsAhead => _prefault && IsWritable;
 
@@ -290,19 +293,45 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     public long PrefaultedEnd { get; private set; }
 
     /// <summary>
-    /// Faults in the <see cref="PrefaultWindow"/> bytes from <paramref name="from"/> (within the file, and on to the
-    /// end of a large page where the mapping asked for them), writable, and touches each page from this thread too:
-    /// the appends into them then take no page fault, not even the one a virtual machine takes on the first access
-    /// from user mode to a page the kernel faulted in (measured here: one of about 20 µs every 32 KiB without the
-    /// touch). Small and just ahead of the writer, because pages faulted in long before they are written may be paged
-    /// out again meanwhile (these machines page out what is untouched for a minute).
+    /// Makes the pages from <paramref name="from"/> (where the writer's items end) to <paramref name="to"/> (where the
+    /// append about to be made ends) faulted in, as far as one window reaches, and starts faulting in the
+    /// <see cref="PrefaultWindow"/> after them on a thread-pool thread (<see cref="BackgroundPrefault"/>), which the
+    /// next call takes over. Each window runs on to the end of a large page where the mapping asked for them, and is
+    /// faulted in writable and touched from user mode: the appends into it then take no page fault, not even the one
+    /// a virtual machine takes on the first access from user mode to a page the kernel faulted in (measured here: one
+    /// of about 20 µs every 32 KiB without the touch). Only one window ahead of the writer, because pages faulted in
+    /// long before they are written may be paged out again meanwhile (these machines page out what is untouched for a
+    /// minute).
     /// </summary>
-    /// <returns>The new <see cref="PrefaultedEnd"/>: at least <paramref name="from"/>, at most the file's length.</returns>
-    public long PrefaultAhead(long from)
+    /// <returns>The new <see cref="PrefaultedEnd"/>: at most the file's length.</returns>
+    public long PrefaultAhead(long from, long to)
     {
-        long start = Math.Max(from, PrefaultedEnd);
-        PrefaultedEnd = _mapping.Prefault(start, PrefaultWindow);
+        TakeBackgroundPrefault();
+        if (PrefaultedEnd < to)
+        {
+            PrefaultedEnd = _mapping.Prefault(Math.Max(from, PrefaultedEnd), PrefaultWindow);
+        }
+
+        // Past this append, so that the background never faults in a page the writer is writing.
+        long next = Math.Max(PrefaultedEnd, to);
+        if (_ahead is not null && next < _mapping.Length)
+        {
+            _ahead.Start(next, PrefaultWindow);
+        }
+
         return PrefaultedEnd;
+    }
+
+    /// <summary>
+    /// Ends the background prefault (<see cref="BackgroundPrefault.Finish"/>): its pages join the prefaulted ones,
+    /// which they follow, or the pages this append wrote that lie between; before anything that changes the mapping.
+    /// </summary>
+    private void TakeBackgroundPrefault()
+    {
+        if (_ahead is not null)
+        {
+            PrefaultedEnd = Math.Max(PrefaultedEnd, _ahead.Finish());
+        }
     }
 
     /// <summary>
@@ -341,6 +370,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// <exception cref="ListMmfException">The file system refused; the file keeps its length.</exception>
     public void Shrink(long length)
     {
+        TakeBackgroundPrefault();
         _mapping.Shrink(length);
         PrefaultedEnd = Math.Min(PrefaultedEnd, length);
     }
@@ -357,7 +387,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         WriteBehindEnd = end + WriteBehindWindow;
         if (PrefaultsAhead)
         {
-            PrefaultAhead(end);
+            PrefaultAhead(end, end);
         }
 
         if (_populate)
@@ -511,6 +541,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     {
         try
         {
+            _ahead?.Dispose();
             _mapping.Dispose();
         }
         finally

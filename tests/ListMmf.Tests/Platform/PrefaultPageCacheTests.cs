@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
+using System.Threading;
 using ListMmf.Storage;
 using Xunit;
 
@@ -9,33 +10,67 @@ namespace ListMmf.Tests.Platform;
 
 /// <summary>
 /// A writer with <see cref="ListMmfOptions.PrefaultCapacity"/> fills the page cache with the window ahead of its
-/// items and no further: the pages past the items are unwritten extents, and read-around (up to
-/// <c>read_ahead_kb</c>, or two 2 MiB folios under large-page advice) would fill megabytes of new memory ahead of the
-/// writer on every fault. The window runs on to the end of a large page where the writer asked for them. Seen through
-/// mincore(2) of a mapping of the file, which reports the file's page cache.
+/// items, and the next window in the background, and no further: the pages past the items are unwritten extents, and
+/// read-around (up to <c>read_ahead_kb</c>, or two 2 MiB folios under large-page advice) would fill megabytes of new
+/// memory ahead of the writer on every fault. Each window runs on to the end of a large page where the writer asked
+/// for them. Seen through mincore(2) of a mapping of the file, which reports the file's page cache.
 /// </summary>
 public sealed partial class PrefaultPageCacheTests
 {
     /// <summary>Slack for the page holding the end of the items and the header's page.</summary>
     private const long Slack = 64 << 10;
 
+    /// <summary>A window, as far as it can run on to the end of a large page.</summary>
+    private static long Window => ListMmfStorage.PrefaultWindow + StoragePlatform.Current.LargePageBytes;
+
     [LinuxFact]
     [SupportedOSPlatform("linux")]
-    public void APrefaultFillsThePageCacheOnlyAsFarAsItsWindow()
+    public void APrefaultFillsThePageCacheOnlyAsFarAsItsTwoWindows()
     {
         using var directory = new TempDirectory();
         string path = directory.File("ticks.mmf");
+        using ListMmf<long> writer = AppendedTicks(path);
+
+        long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
+        long cached = CachedBytesOf(path);
+
+        Assert.InRange(cached, items, items + (2 * Window) + Slack);
+    }
+
+    [LinuxFact]
+    [SupportedOSPlatform("linux")]
+    public void TheWindowAfterTheWritersPrefaultedPagesIsFaultedInWithoutAnAppendThere()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.File("ticks.mmf");
+        using ListMmf<long> writer = AppendedTicks(path);
+        long page = Math.Max(Environment.SystemPageSize, StoragePlatform.Current.LargePageBytes);
+        long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
+        // Past the window the last prefault on the writer's thread can reach from the items: only the background's.
+        long beyondTheWritersOwn = ((items + page - 1) / page * page) + ListMmfStorage.PrefaultWindow;
+
+        long deadline = Environment.TickCount64 + 30_000;
+        var idle = new SpinWait();
+        long cached;
+        while ((cached = CachedBytesOf(path)) < beyondTheWritersOwn && Environment.TickCount64 < deadline)
+        {
+            idle.SpinOnce();
+        }
+
+        Assert.True(cached >= beyondTheWritersOwn, $"{cached:N0} bytes cached, not the {beyondTheWritersOwn:N0} the window after the writer's reaches");
+    }
+
+    /// <summary>A prefaulting writer of 300,000 longs, with room for millions: past its first windows, far from growing.</summary>
+    private static ListMmf<long> AppendedTicks(string path)
+    {
         var options = Backends.Options(MappingBackend.Posix) with { InitialCapacity = 8_000_000, PrefaultCapacity = true };
-        using var writer = new ListMmf<long>(path, FileAccess.ReadWrite, options);
+        var writer = new ListMmf<long>(path, FileAccess.ReadWrite, options);
         for (long i = 0; i < 300_000; i++)
         {
             writer.Add(i);
         }
 
-        long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
-        long cached = CachedBytesOf(path);
-
-        Assert.InRange(cached, items, items + ListMmfStorage.PrefaultWindow + StoragePlatform.Current.LargePageBytes + Slack);
+        return writer;
     }
 
     /// <summary>The bytes of <paramref name="path"/> in the page cache, by mincore(2) of a read-only mapping of it.</summary>
