@@ -18,8 +18,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
     /// <summary>
     /// How far ahead of its items a writer with <see cref="ListMmfOptions.PrefaultCapacity"/> keeps the pages faulted
-    /// in: for 192-byte items one prefault every 5,461 appends (10,922 where it runs on to the end of a 2 MiB page),
-    /// so that the append that pays for it is rarer than one in a thousand.
+    /// in, and how much more it faults in on a thread-pool thread: for 192-byte items one prefault every 5,461
+    /// appends (10,922 where it runs on to the end of a 2 MiB page), which the append that reaches it takes over.
     /// </summary>
     internal const long PrefaultWindow = 1L << 20;
 
@@ -299,9 +299,9 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// next call takes over. Each window runs on to the end of a large page where the mapping asked for them, and is
     /// faulted in writable and touched from user mode: the appends into it then take no page fault, not even the one
     /// a virtual machine takes on the first access from user mode to a page the kernel faulted in (measured here: one
-    /// of about 20 µs every 32 KiB without the touch). Only one window ahead of the writer, because pages faulted in
-    /// long before they are written may be paged out again meanwhile (these machines page out what is untouched for a
-    /// minute).
+    /// of about 20 µs every 32 KiB without the touch). No more than two windows ahead of the writer, because pages
+    /// faulted in long before they are written may be paged out again meanwhile (these machines page out what is
+    /// untouched for a minute).
     /// </summary>
     /// <returns>The new <see cref="PrefaultedEnd"/>: at most the file's length.</returns>
     public long PrefaultAhead(long from, long to)
