@@ -10,9 +10,9 @@ namespace ListMmf.Storage;
 /// 0.5-2 GB/s here, a second at 27 GB/s (benchmarks/README.md, "Append then durable").
 /// </summary>
 /// <remarks>
-/// The writer owns the range between <see cref="Start"/> and <see cref="Finish"/>: it must not write there, nor
-/// change the mapping, until <see cref="Finish"/> returns. <see cref="Finish"/> never waits for the thread pool: a
-/// prefault that has not started yet is taken back and run on the writer's thread, as it ran before this type.
+/// The writer owns the range between <see cref="Start"/> and <see cref="Finish"/> (or <see cref="Cancel"/>): it must
+/// not write there, nor change the mapping, until one of them returns. Neither waits for the thread pool: a prefault
+/// that has not started yet is taken back, and <see cref="Finish"/> runs it on the writer's thread.
 /// </remarks>
 internal sealed class BackgroundPrefault : IThreadPoolWorkItem, IDisposable
 {
@@ -60,12 +60,28 @@ internal sealed class BackgroundPrefault : IThreadPoolWorkItem, IDisposable
         }
     }
 
+    /// <summary>
+    /// Ends the pending prefault without running it where it has not started: for a caller about to move, cut or
+    /// unmap the mapping, for which those pages would be wasted. Returns what <see cref="Finish"/> returns, 0 for a
+    /// prefault taken back unstarted.
+    /// </summary>
+    public long Cancel()
+    {
+        if (Interlocked.CompareExchange(ref _state, Idle, Queued) == Queued)
+        {
+            _done.Set();
+            return 0;
+        }
+
+        return Finish();
+    }
+
     /// <inheritdoc/>
     public void Execute()
     {
         if (Interlocked.CompareExchange(ref _state, Running, Queued) != Queued)
         {
-            // Taken back by Finish, which ran it on the writer's thread.
+            // Taken back: run on the writer's thread by Finish, or dropped by Cancel.
             return;
         }
 
@@ -84,10 +100,10 @@ internal sealed class BackgroundPrefault : IThreadPoolWorkItem, IDisposable
         }
     }
 
-    /// <summary>Ends the pending prefault (<see cref="Finish"/>) and frees the event.</summary>
+    /// <summary>Ends the pending prefault (<see cref="Cancel"/>) and frees the event.</summary>
     public void Dispose()
     {
-        Finish();
+        Cancel();
         _done.Dispose();
     }
 }

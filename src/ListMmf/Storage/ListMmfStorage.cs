@@ -273,7 +273,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         long length = _mapping.Length;
         long step = Math.Clamp(length, MinimumGrowthBytes, MaximumGrowthBytes);
         long newLength = RoundUpLength(Math.Max(requiredBytes, length > MaximumLength - step ? MaximumLength : length + step));
-        TakeBackgroundPrefault();
+        CancelBackgroundPrefault();
         byte* before = _mapping.Pointer;
         _mapping.Grow(newLength);
         if (_mapping.Pointer != before)
@@ -324,13 +324,25 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
     /// <summary>
     /// Ends the background prefault (<see cref="BackgroundPrefault.Finish"/>): its pages join the prefaulted ones,
-    /// which they follow, or the pages this append wrote that lie between; before anything that changes the mapping.
+    /// which they follow, or the pages this append wrote that lie between.
     /// </summary>
     private void TakeBackgroundPrefault()
     {
         if (_ahead is not null)
         {
             PrefaultedEnd = Math.Max(PrefaultedEnd, _ahead.Finish());
+        }
+    }
+
+    /// <summary>
+    /// Before anything that moves, cuts or unmaps the mapping: ends the background prefault, waiting for it where it
+    /// runs, dropping it where it has not started (<see cref="BackgroundPrefault.Cancel"/>).
+    /// </summary>
+    private void CancelBackgroundPrefault()
+    {
+        if (_ahead is not null)
+        {
+            PrefaultedEnd = Math.Max(PrefaultedEnd, _ahead.Cancel());
         }
     }
 
@@ -370,7 +382,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// <exception cref="ListMmfException">The file system refused; the file keeps its length.</exception>
     public void Shrink(long length)
     {
-        TakeBackgroundPrefault();
+        CancelBackgroundPrefault();
         _mapping.Shrink(length);
         PrefaultedEnd = Math.Min(PrefaultedEnd, length);
     }
@@ -541,8 +553,14 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     {
         try
         {
-            _ahead?.Dispose();
-            _mapping.Dispose();
+            try
+            {
+                _ahead?.Dispose();
+            }
+            finally
+            {
+                _mapping.Dispose();
+            }
         }
         finally
         {
