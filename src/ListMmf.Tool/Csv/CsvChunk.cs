@@ -207,13 +207,6 @@ internal sealed class CsvChunk(int index, long start, long end)
 
         Done.Dispose();
     }
-
-    /// <summary><paramref name="line"/> without a '\n' at its end, and without a '\r' before that.</summary>
-    internal static ReadOnlySpan<byte> WithoutLineEnd(ReadOnlySpan<byte> line)
-    {
-        line = line.EndsWith("\n"u8) ? line[..^1] : line;
-        return line.EndsWith("\r"u8) ? line[..^1] : line;
-    }
 }
 
 /// <summary>The first row a chunk refused: its line within the chunk, and the problem.</summary>

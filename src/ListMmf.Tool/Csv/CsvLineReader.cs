@@ -40,6 +40,13 @@ internal ref struct CsvLineReader
     /// <summary>Whether <paramref name="bytes"/> can be read by separators alone: they hold no '"' and no '\r'.</summary>
     public static bool HasSeparatorsOnly(ReadOnlySpan<byte> bytes) => bytes.IndexOfAny((byte)'"', (byte)'\r') < 0;
 
+    /// <summary><paramref name="line"/> without a '\n' at its end, and without a '\r' before that.</summary>
+    public static ReadOnlySpan<byte> WithoutLineEnd(ReadOnlySpan<byte> line)
+    {
+        line = line.EndsWith("\n"u8) ? line[..^1] : line;
+        return line.EndsWith("\r"u8) ? line[..^1] : line;
+    }
+
     /// <summary>
     /// The next line without its line end; false at the end. When it is <paramref name="plain"/> and not empty,
     /// <paramref name="fieldCount"/> is its number of fields and <paramref name="fields"/> holds the ranges (within
@@ -173,7 +180,7 @@ internal ref struct CsvLineReader
     {
         ReadOnlySpan<byte> rest = _bytes[_position..];
         int end = rest.IndexOf((byte)'\n');
-        line = CsvChunk.WithoutLineEnd(end < 0 ? rest : rest[..end]);
+        line = WithoutLineEnd(end < 0 ? rest : rest[..end]);
         _position += end < 0 ? rest.Length : end + 1;
         plain = line.IndexOfAny((byte)'"', (byte)'\r') < 0;
         fieldCount = 0;

@@ -243,7 +243,7 @@ internal sealed class ParallelCsvImport : IDisposable
     {
         var bytes = new byte[end - start];
         int read = RandomAccess.Read(file, bytes, start);
-        return CsvChunk.WithoutLineEnd(bytes.AsSpan(0, read)).ToArray();
+        return CsvLineReader.WithoutLineEnd(bytes.AsSpan(0, read)).ToArray();
     }
 
     /// <summary>

@@ -58,7 +58,9 @@ public sealed partial class PrefaultPageCacheTests
             idle.SpinOnce();
         }
 
-        Assert.True(cached >= beyondTheWritersOwn, $"{cached:N0} bytes cached, not the {beyondTheWritersOwn:N0} the window after the writer's reaches");
+        Assert.True(
+            cached >= beyondTheWritersOwn,
+            $"{cached:N0} bytes cached, not the {beyondTheWritersOwn:N0} the window after the writer's reaches");
     }
 
     private static long RoundUp(long bytes) => (bytes + Rounding - 1) / Rounding * Rounding;
