@@ -8,8 +8,9 @@ using Xunit.Runners;
 namespace ListMmfWine;
 
 /// <summary>
-/// <c>--list</c> prints the test classes; <c>--class NAME</c> runs one, printing a line per test and a summary
-/// line <c>class NAME passed=N failed=N skipped=N</c>; <c>host ARGS</c> is ListMmf.TestHost (the child processes).
+/// <c>--list</c> prints the test classes; <c>--class NAME</c> runs one, printing a line as each test starts and one
+/// with its result, then a summary line <c>class NAME passed=N failed=N skipped=N</c>; <c>host ARGS</c> is
+/// ListMmf.TestHost (the child processes).
 /// </summary>
 public static class Program
 {
@@ -48,6 +49,8 @@ public static class Program
         using var finished = new ManualResetEventSlim();
         using AssemblyRunner runner = AssemblyRunner.WithoutAppDomain(Tests.Location);
         object gate = new();
+        // A process that dies mid-test leaves no summary; this line in its log names the test it died in.
+        runner.OnTestStarting = info => { lock (gate) { Console.WriteLine($"START {info.TestDisplayName}"); } };
         runner.OnTestPassed = info => { lock (gate) { passed++; Console.WriteLine($"PASS {info.TestDisplayName}"); } };
         runner.OnTestSkipped = info => { lock (gate) { skipped++; Console.WriteLine($"SKIP {info.TestDisplayName}: {info.SkipReason}"); } };
         runner.OnTestFailed = info =>
