@@ -16,9 +16,12 @@ namespace ListMmf.Interop;
 [SupportedOSPlatform("macos")]
 internal static unsafe partial class Libc
 {
+    public const int ProtNone = 0x0;
     public const int ProtRead = 0x1;
     public const int ProtWrite = 0x2;
     public const int MapShared = 0x1;
+    public const int MapPrivate = 0x2;
+    public const int MapFixed = 0x10;
     public const int OpenReadOnly = 0x0;
     public const int OpenReadWrite = 0x2;
 
@@ -133,17 +136,31 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "posix_fallocate")]
     private static partial int FallocateNative(int fd, long offset, long length);
 
-    /// <summary>Maps <paramref name="length"/> bytes of the file from offset 0, shared with every other mapping of it.</summary>
-    public static nint Map(int fd, long length, bool writable, string path)
+    /// <summary>
+    /// Maps <paramref name="length"/> bytes of the file from offset 0, shared with every other mapping of it, where
+    /// the system chooses, or at <paramref name="address"/> exactly (MAP_FIXED), which must lie in address space the
+    /// caller reserved.
+    /// </summary>
+    public static nint Map(int fd, long length, bool writable, string path, nint address = 0)
     {
         int protection = writable ? ProtRead | ProtWrite : ProtRead;
-        nint address = MapNative(0, (nuint)length, protection, MapShared, fd, 0);
-        if (address == -1)
+        nint mapped = MapNative(address, (nuint)length, protection, address == 0 ? MapShared : MapShared | MapFixed, fd, 0);
+        if (mapped == -1)
         {
             throw Failure("mmap", path, Marshal.GetLastPInvokeError());
         }
 
-        return address;
+        return mapped;
+    }
+
+    /// <summary>
+    /// Reserves <paramref name="length"/> bytes of address space that nothing can touch (PROT_NONE, private,
+    /// anonymous with this system's <paramref name="mapAnonymous"/>), or returns 0 where the system refuses.
+    /// </summary>
+    public static nint ReserveAddressSpace(long length, int mapAnonymous)
+    {
+        nint address = MapNative(0, (nuint)length, ProtNone, MapPrivate | mapAnonymous, -1, 0);
+        return address == -1 ? 0 : address;
     }
 
     /// <summary>Writes the dirty pages in the page-aligned range to the file and waits until they are written.</summary>
@@ -194,6 +211,7 @@ internal static unsafe partial class Libc
     public static class Linux
     {
         public const int MsSync = 0x4;
+        public const int MapAnonymous = 0x20;
         public const int MadvNormal = 0;
         public const int MadvRandom = 1;
         public const int MadvHugePage = 14;
@@ -208,6 +226,7 @@ internal static unsafe partial class Libc
     public static class MacOS
     {
         public const int MsSync = 0x10;
+        public const int MapAnonymous = 0x1000;
         public const int OpenCloseOnExec = 0x1000000;
         public const int WouldBlock = 35;
         public const int FullFSync = 51;

@@ -23,9 +23,12 @@ internal sealed unsafe class MappedMemoryHandle : SafeHandle
 
     public byte* Address => (byte*)handle;
 
-    /// <summary>Maps <paramref name="length"/> bytes of the file <paramref name="fd"/> from offset 0, shared.</summary>
+    /// <summary>
+    /// Maps <paramref name="length"/> bytes of the file <paramref name="fd"/> from offset 0, shared, at the next
+    /// placement (<see cref="UnixStoragePlatform.MapShared"/>).
+    /// </summary>
     public static MappedMemoryHandle Map(int fd, long length, bool writable, string path) =>
-        new(Libc.Map(fd, length, writable, path), length);
+        new(((UnixStoragePlatform)StoragePlatform.Current).MapShared(fd, length, writable, path), length);
 
     protected override bool ReleaseHandle() => Libc.Unmap(handle, _length) == 0;
 }

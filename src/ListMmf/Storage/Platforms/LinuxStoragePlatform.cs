@@ -19,6 +19,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     protected override int WouldBlock => Libc.Linux.WouldBlock;
 
+    protected override int MapAnonymous => Libc.Linux.MapAnonymous;
+
     /// <summary>
     /// MADV_HUGEPAGE, with 4 KiB pages only (<see cref="LargePageBytes"/>): where the file system keeps the file in
     /// 2 MiB folios (ext4 and XFS on recent kernels), a fault in the range reads in a whole folio and maps it whole

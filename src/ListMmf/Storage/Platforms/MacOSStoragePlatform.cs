@@ -26,6 +26,8 @@ internal sealed class MacOSStoragePlatform : UnixStoragePlatform
 
     protected override int WouldBlock => Libc.MacOS.WouldBlock;
 
+    protected override int MapAnonymous => Libc.MacOS.MapAnonymous;
+
     /// <summary>F_FULLFSYNC; plain fsync only where the file system refuses F_FULLFSYNC (some network and FUSE file systems).</summary>
     protected override void SyncDescriptor(int fd, string path, bool isDirectory = false)
     {

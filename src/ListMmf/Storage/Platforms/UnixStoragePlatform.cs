@@ -26,6 +26,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// <summary>This system's value of EWOULDBLOCK, which with EACCES means "another writer" for lockf.</summary>
     protected abstract int WouldBlock { get; }
 
+    /// <summary>This system's value of MAP_ANONYMOUS (MAP_ANON).</summary>
+    protected abstract int MapAnonymous { get; }
+
     public override bool SupportsPosixMapping => true;
 
     public override void FlushFile(SafeFileHandle file, string path)
@@ -67,6 +70,44 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
         {
             throw Libc.Failure($"rename of '{temporary}' over it", target, Marshal.GetLastPInvokeError());
         }
+    }
+
+    /// <summary>
+    /// Maps <paramref name="length"/> bytes (whole pages) of the file from offset 0, shared, at the next placement
+    /// (<see cref="MappingPlacement"/>): address space for the length and two placement spans is reserved, the file
+    /// mapped over it at the placement, and the rest given back. Where the reservation is refused, the system
+    /// chooses the address, as it did before placements.
+    /// </summary>
+    /// <exception cref="ListMmfException">The system refused the mapping.</exception>
+    public nint MapShared(int fd, long length, bool writable, string path)
+    {
+        long reservedLength = length + (2 * MappingPlacement.Span);
+        nint reserved = Libc.ReserveAddressSpace(reservedLength, MapAnonymous);
+        if (reserved == 0)
+        {
+            return Libc.Map(fd, length, writable, path);
+        }
+
+        nint start = (nint)((reserved + (MappingPlacement.Span - 1)) & ~(MappingPlacement.Span - 1)) + (nint)MappingPlacement.NextOffset();
+        try
+        {
+            _ = Libc.Map(fd, length, writable, path, start);
+        }
+        catch
+        {
+            _ = Libc.Unmap(reserved, (nuint)reservedLength);
+            throw;
+        }
+
+        nint end = start + (nint)length;
+        nint reservedEnd = reserved + (nint)reservedLength;
+        if (start > reserved)
+        {
+            _ = Libc.Unmap(reserved, (nuint)(start - reserved));
+        }
+
+        _ = Libc.Unmap(end, (nuint)(reservedEnd - end));
+        return start;
     }
 
     public override void FlushView(byte* address, long length, string path)
