@@ -244,6 +244,18 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         Volatile.Write(ref *_count, count + 1);
     }
 
+    /// <summary>
+    /// <see cref="Count"/>, and the last of those items in <paramref name="last"/> when there is one (default
+    /// otherwise): an append's order check reads the count once for both.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal long CountAndLast(out T last)
+    {
+        long count = Count;
+        last = count > 0 ? _items[count - 1] : default;
+        return count;
+    }
+
     /// <summary>Appends all of <paramref name="items"/> and publishes them with one count update.</summary>
     /// <exception cref="ListMmfFormatException">The count in the header has been damaged since the file was opened; nothing was written.</exception>
     public void AddRange(ReadOnlySpan<T> items)

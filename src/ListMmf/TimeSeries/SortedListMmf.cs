@@ -116,17 +116,21 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <exception cref="ListMmfOrderException">The item would break the order; nothing was written.</exception>
     public void Add(T item)
     {
-        long count = List.Count;
+        ListMmf<T> list = List;
+        long count = list.CountAndLast(out T last);
         if (count > 0)
         {
-            CheckFollows(List[count - 1], item, count);
+            if (!Follows(last, item))
+            {
+                CheckFollows(last, item, count);
+            }
         }
         else if (AppendOrder != TimeSeriesOrder.None && IsUnordered(item))
         {
             ThrowUnordered(item, count);
         }
 
-        List.Add(item);
+        list.Add(item);
     }
 
     /// <summary>Appends all of <paramref name="items"/> if together they keep the order.</summary>
