@@ -253,6 +253,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     {
         long count = Count;
         last = count > 0 ? _items[count - 1] : default;
+        GC.KeepAlive(this);
         return count;
     }
 

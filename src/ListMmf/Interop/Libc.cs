@@ -21,7 +21,6 @@ internal static unsafe partial class Libc
     public const int ProtWrite = 0x2;
     public const int MapShared = 0x1;
     public const int MapPrivate = 0x2;
-    public const int MapFixed = 0x10;
     public const int OpenReadOnly = 0x0;
     public const int OpenReadWrite = 0x2;
 
@@ -137,25 +136,25 @@ internal static unsafe partial class Libc
     private static partial int FallocateNative(int fd, long offset, long length);
 
     /// <summary>
-    /// Maps <paramref name="length"/> bytes of the file from offset 0, shared with every other mapping of it, where
-    /// the system chooses, or at <paramref name="address"/> exactly (MAP_FIXED), which must lie in address space the
-    /// caller reserved.
+    /// Maps <paramref name="length"/> bytes of the file from offset 0, shared with every other mapping of it, at
+    /// <paramref name="hint"/> where that range is free, and elsewhere where the system chooses.
     /// </summary>
-    public static nint Map(int fd, long length, bool writable, string path, nint address = 0)
+    public static nint Map(int fd, long length, bool writable, string path, nint hint = 0)
     {
         int protection = writable ? ProtRead | ProtWrite : ProtRead;
-        nint mapped = MapNative(address, (nuint)length, protection, address == 0 ? MapShared : MapShared | MapFixed, fd, 0);
-        if (mapped == -1)
+        nint address = MapNative(hint, (nuint)length, protection, MapShared, fd, 0);
+        if (address == -1)
         {
             throw Failure("mmap", path, Marshal.GetLastPInvokeError());
         }
 
-        return mapped;
+        return address;
     }
 
     /// <summary>
     /// Reserves <paramref name="length"/> bytes of address space that nothing can touch (PROT_NONE, private,
-    /// anonymous with this system's <paramref name="mapAnonymous"/>), or returns 0 where the system refuses.
+    /// anonymous with this system's <paramref name="mapAnonymous"/>), or returns 0 where the system refuses: a way to
+    /// find a free range.
     /// </summary>
     public static nint ReserveAddressSpace(long length, int mapAnonymous)
     {

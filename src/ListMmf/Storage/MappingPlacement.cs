@@ -4,7 +4,7 @@ namespace ListMmf.Storage;
 
 /// <summary>
 /// Where a new mapping goes in the address space: at an address whose bits 21-27 differ from those of the mappings
-/// made just before it, in 2 MiB steps, so that lists used side by side (a table's columns) never touch lines whose
+/// this process made just before it, in 2 MiB steps, so that lists used side by side (a table's columns) never touch lines whose
 /// addresses agree in their low 28 bits.
 /// </summary>
 /// <remarks>

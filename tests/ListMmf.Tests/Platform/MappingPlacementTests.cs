@@ -10,8 +10,10 @@ namespace ListMmf.Tests.Platform;
 /// <summary>
 /// Lists opened one after another are mapped at addresses that differ in bits 21-27, so that the columns of a table
 /// appended row by row never write lines whose addresses agree in their low 28 bits (which an AMD core's L1 keeps
-/// evicting; see <c>MappingPlacement</c>), and each mapping still starts on a 2 MiB boundary.
+/// evicting; see <c>MappingPlacement</c>), and each mapping still starts on a 2 MiB boundary. The placements are
+/// the process's, so the class runs alone: lists other tests open between these would take placements too.
 /// </summary>
+[Collection(nameof(MappingPlacementTests))]
 public sealed unsafe class MappingPlacementTests
 {
     private const int Lists = 8;
@@ -59,4 +61,10 @@ public sealed unsafe class MappingPlacementTests
     }
 
     private static string Describe(long[] starts) => string.Join(", ", starts.Select(start => $"0x{start:x}"));
+}
+
+/// <summary>The placement tests' collection: it does not run beside the other test classes.</summary>
+[CollectionDefinition(nameof(MappingPlacementTests), DisableParallelization = true)]
+public sealed class PlacementsRunAlone
+{
 }

@@ -74,10 +74,15 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     /// <summary>
     /// Maps <paramref name="length"/> bytes (whole pages) of the file from offset 0, shared, at the next placement
-    /// (<see cref="MappingPlacement"/>): address space for the length and two placement spans is reserved, the file
-    /// mapped over it at the placement, and the rest given back. Where the reservation is refused, the system
-    /// chooses the address, as it did before placements.
+    /// (<see cref="MappingPlacement"/>): address space for the length and two placement spans is reserved to find a
+    /// free range, given back, and the placement in it passed to mmap as its hint.
     /// </summary>
+    /// <remarks>
+    /// A hint, not MAP_FIXED over the reservation: a MAP_FIXED that fails may already have unmapped the range (older
+    /// Linux kernels), and another thread's mapping could land in it before the reservation was given back, which
+    /// would then unmap that mapping. With a hint, a range taken meanwhile only costs this mapping its placement:
+    /// the system puts it elsewhere, as where the reservation is refused.
+    /// </remarks>
     /// <exception cref="ListMmfException">The system refused the mapping.</exception>
     public nint MapShared(int fd, long length, bool writable, string path)
     {
@@ -88,26 +93,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
             return Libc.Map(fd, length, writable, path);
         }
 
-        nint start = (nint)((reserved + (MappingPlacement.Span - 1)) & ~(MappingPlacement.Span - 1)) + (nint)MappingPlacement.NextOffset();
-        try
-        {
-            _ = Libc.Map(fd, length, writable, path, start);
-        }
-        catch
-        {
-            _ = Libc.Unmap(reserved, (nuint)reservedLength);
-            throw;
-        }
-
-        nint end = start + (nint)length;
-        nint reservedEnd = reserved + (nint)reservedLength;
-        if (start > reserved)
-        {
-            _ = Libc.Unmap(reserved, (nuint)(start - reserved));
-        }
-
-        _ = Libc.Unmap(end, (nuint)(reservedEnd - end));
-        return start;
+        _ = Libc.Unmap(reserved, (nuint)reservedLength);
+        long aligned = (reserved + (MappingPlacement.Span - 1)) & ~(MappingPlacement.Span - 1);
+        return Libc.Map(fd, length, writable, path, hint: (nint)(aligned + MappingPlacement.NextOffset()));
     }
 
     public override void FlushView(byte* address, long length, string path)
