@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Runtime.CompilerServices;
 using ListMmf.Storage;
 
 namespace ListMmf;
@@ -541,15 +542,22 @@ public sealed class TimeSeriesTable : IDisposable
             long pending = column.StoredCount - rows;
             if (pending != added)
             {
-                DiscardPending(rows);
-                throw new InvalidOperationException(
-                    $"'{Path}': column '{column.Name}' holds {pending:N0} value{(pending == 1 ? "" : "s")} for the " +
-                        $"{added:N0} row{(added == 1 ? "" : "s")} being added; add exactly one value per row to every " +
-                            $"value column, then the times. The pending values of every column were discarded.");
+                ThrowPendingMismatch(column, pending, added, rows);
             }
         }
 
         return rows;
+    }
+
+    /// <summary>Discards every column's pending values and says which column did not hold one value per row.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowPendingMismatch(TableColumn column, long pending, int added, long rows)
+    {
+        DiscardPending(rows);
+        throw new InvalidOperationException(
+            $"'{Path}': column '{column.Name}' holds {pending:N0} value{(pending == 1 ? "" : "s")} for the " +
+                $"{added:N0} row{(added == 1 ? "" : "s")} being added; add exactly one value per row to every " +
+                    $"value column, then the times. The pending values of every column were discarded.");
     }
 
     /// <summary>Trims every value column to <paramref name="rows"/>; says what it trimmed in <paramref name="repairs"/>, when given.</summary>

@@ -3,6 +3,7 @@ using System.Collections;
 using System.Collections.Generic;
 using System.IO;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using ListMmf.Search;
 
 namespace ListMmf;
@@ -425,6 +426,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     private bool Follows(T previous, T next) => AppendOrder.Allows(previous, next);
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void CheckFollows(T previous, T next, long index)
     {
         if (!Follows(previous, next))

@@ -3,6 +3,7 @@ using System.Collections;
 using System.Collections.Generic;
 using System.IO;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace ListMmf;
@@ -84,8 +85,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     {
         if (!TryExactKey(Stored(time), out TKey key))
         {
-            throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, " +
-                $"which cannot hold {time:O} exactly.");
+            ThrowNotExact(time);
         }
 
         Keys.Add(key);
@@ -320,10 +320,20 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
             return time;
         }
 
-        return TimesAreUtc ? time.ToUniversalTime() : throw new ArgumentException($"'{Path}' stores clock times of no " +
-            $"recorded zone, so the DateTimeKind.Local time {time:O} cannot be compared with them. Pass the time as " +
-            "stored (DateTimeKind.Unspecified or Utc), or create the series with ListMmfOptions.UtcTimes.", nameof(time));
+        return TimesAreUtc ? time.ToUniversalTime() : ThrowLocalTime(time);
     }
+
+    // The throws of the appends and searches are out of line, so that their messages cost the hot paths no frame.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private DateTime ThrowLocalTime(DateTime time) =>
+        throw new ArgumentException($"'{Path}' stores clock times of no recorded zone, so the DateTimeKind.Local time " +
+            $"{time:O} cannot be compared with them. Pass the time as stored (DateTimeKind.Unspecified or Utc), or " +
+            "create the series with ListMmfOptions.UtcTimes.", nameof(time));
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowNotExact(DateTime time) =>
+        throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, " +
+            $"which cannot hold {time:O} exactly.");
 
     private DateTime Returned(DateTime time) => TimesAreUtc ? DateTime.SpecifyKind(time, DateTimeKind.Utc) : time;
 
