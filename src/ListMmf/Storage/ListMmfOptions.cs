@@ -29,7 +29,9 @@ public sealed record ListMmfOptions
     /// window takes the second over (waiting for it if it is still running, running it itself if it has not started)
     /// and queues the next: the faults and the zeroing of fresh pages, most of an append's cost on a VM, then happen
     /// beside the appends rather than in them (for 192-byte items one append in 5,461 would otherwise pay about a
-    /// millisecond, several on a VM; one in 10,922 where the window runs on to a 2 MiB page, below). Kept two
+    /// millisecond, several on a VM; one in 10,922 where the window runs on to a 2 MiB page, below). Where the writer
+    /// has nothing faulted in ahead (at open, after a growth), it faults in only its next 256 KiB on its own thread
+    /// and leaves the window after them to the thread-pool thread. Kept two
     /// windows ahead rather than over the whole spare capacity, because pages faulted in long before they are
     /// written may be paged out again by the kernel's proactive reclaim; the faulted-in pages are dirty, so a flush
     /// also writes the zeros of up to two windows past the items. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and later, and the touch

@@ -24,6 +24,13 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     internal const long PrefaultWindow = 1L << 20;
 
     /// <summary>
+    /// How far past an append a writer that has caught up with its prefaulted pages (at open, after a growth or a new
+    /// view) faults in on its own thread, before the background takes the next window: the end of the large page
+    /// this reaches into, where the mapping asked for them.
+    /// </summary>
+    internal const long CaughtUpReach = 256L << 10;
+
+    /// <summary>
     /// How many bytes of appended items a writer with <see cref="ListMmfOptions.WriteBehind"/> lets accumulate before it
     /// starts their writeback.
     /// </summary>
@@ -309,7 +316,12 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         TakeBackgroundPrefault();
         if (PrefaultedEnd < to)
         {
-            PrefaultedEnd = _mapping.Prefault(Math.Max(from, PrefaultedEnd), PrefaultWindow);
+            // Caught up: only what the appends need first is faulted in here, so that the zeroing of the fresh pages
+            // after it runs beside them from the start. A growth of a full file otherwise faulted in a window of 2-3
+            // MiB of fresh memory per file on the writer's thread (benchmarks/README.md, "Append then durable").
+            long start = Math.Max(from, PrefaultedEnd);
+            long length = _ahead is null ? PrefaultWindow : Math.Max(to - start, 0) + CaughtUpReach;
+            PrefaultedEnd = _mapping.Prefault(start, length);
         }
 
         // Past this append, so that the background never faults in a page the writer is writing.
