@@ -75,6 +75,20 @@ public sealed class ListMmfTests : IDisposable
     }
 
     [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void AFileLargerThanItsLargestGrowthStepGrowsByThatStep(MappingBackend backend)
+    {
+        const long Mib = 1 << 20;
+        using ListMmf<int> list = OpenWriter(backend, initialCapacity: (80 * Mib) / sizeof(int));
+        long before = new FileInfo(FilePath).Length;
+
+        list.EnsureCapacity(list.Capacity + 1);
+
+        // In place (Posix), a step is one fallocate and costs by its length: 64 MiB; a new view each growth: doubling.
+        long step = backend == MappingBackend.Posix ? 64 * Mib : before;
+        Assert.Equal(before + step, new FileInfo(FilePath).Length);
+    }
+
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
     public void AddRangeLargerThanCapacityGrowsOnce(MappingBackend backend)
     {
         int[] items = Enumerable.Range(-500_000, 1_000_000).ToArray();

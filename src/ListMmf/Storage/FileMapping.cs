@@ -65,6 +65,12 @@ internal abstract unsafe class FileMapping : IDisposable
     /// </summary>
     public abstract bool CanShrinkInPlace { get; }
 
+    /// <summary>
+    /// The largest step <see cref="Grow"/> is asked for when the list grows by doubling: what one growth may cost the
+    /// append that makes it.
+    /// </summary>
+    public abstract long LargestGrowthStep { get; }
+
     /// <summary>Whether this mapping asked the system for large pages (<see cref="StoragePlatform.AdviseLargePages"/>).</summary>
     protected virtual bool AdvisesLargePages => false;
 

@@ -14,7 +14,6 @@ namespace ListMmf.Storage;
 internal sealed unsafe class ListMmfStorage : IDisposable
 {
     private const long MinimumGrowthBytes = 64 * 1024;
-    private const long MaximumGrowthBytes = 1L << 30;
 
     /// <summary>
     /// How far ahead of its items a writer with <see cref="ListMmfOptions.PrefaultCapacity"/> keeps the pages faulted
@@ -270,15 +269,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     }
 
     /// <summary>
-    /// Grows the file to hold at least <paramref name="requiredBytes"/> bytes, by doubling it up to steps of 1 GiB,
-    /// so that appends cost amortized O(1) and huge files do not double at once.
+    /// Grows the file to hold at least <paramref name="requiredBytes"/> bytes, by doubling it up to the mapping's
+    /// <see cref="FileMapping.LargestGrowthStep"/> (64 MiB where growth extends the file in place, 1 GiB where it maps a
+    /// new view), so that appends cost amortized O(1) and a large file does not double at once.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">No file can be that long.</exception>
     /// <exception cref="ListMmfException">The file system refused the space; the file keeps its old length.</exception>
     public void Grow(long requiredBytes)
     {
         long length = _mapping.Length;
-        long step = Math.Clamp(length, MinimumGrowthBytes, MaximumGrowthBytes);
+        long step = Math.Clamp(length, MinimumGrowthBytes, _mapping.LargestGrowthStep);
         long newLength = RoundUpLength(Math.Max(requiredBytes, length > MaximumLength - step ? MaximumLength : length + step));
         CancelBackgroundPrefault();
         byte* before = _mapping.Pointer;

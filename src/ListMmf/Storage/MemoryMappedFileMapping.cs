@@ -29,6 +29,9 @@ internal sealed unsafe class MemoryMappedFileMapping : FileMapping
     /// <summary>False: Windows refuses to cut a file that a view maps, and this instance keeps every view it made.</summary>
     public override bool CanShrinkInPlace => false;
 
+    /// <summary>1 GiB: each growth maps a new view, which the writer then faults in afresh; few, large steps.</summary>
+    public override long LargestGrowthStep => 1L << 30;
+
     /// <summary>
     /// Flushes the range through every view kept, each over its part of the range: after growth, pages may have been
     /// dirtied through an earlier view, and on Windows a view's dirty pages are written by flushing that view.
