@@ -1,7 +1,7 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using System.Text;
 using System.Text.RegularExpressions;
 using ListMmf.Storage;
 using ListMmf.Tests.Platform;
@@ -350,7 +350,7 @@ public sealed class ListMmfTests : IDisposable
         Assert.InRange(atOpen, Window - 4096, Ahead);
         Assert.True(
             afterAppends is >= 1_000_000 * sizeof(long) and <= (1_000_000 * sizeof(long)) + Ahead,
-            $"{afterAppends:N0} bytes resident after the appends; this process's mappings of the file:\n{MappingsOf(list.Path)}");
+            $"{afterAppends:N0} bytes resident after the appends; this process's mappings of the file:\n{string.Join('\n', MappingsOf(list.Path))}");
     }
 
     [Fact]
@@ -361,37 +361,18 @@ public sealed class ListMmfTests : IDisposable
         Assert.Contains(path, exception.Message, StringComparison.Ordinal);
     }
 
-    /// <summary>
-    /// The resident bytes of this process's mappings of <paramref name="path"/>, from /proc/self/smaps, where each
-    /// mapping's header line (ending with the path) is followed by its Rss line.
-    /// </summary>
-    internal static long ResidentBytesOf(string path)
-    {
-        long resident = 0;
-        bool inMapping = false;
-        foreach (string line in File.ReadLines("/proc/self/smaps"))
-        {
-            if (line.EndsWith(path, StringComparison.Ordinal))
-            {
-                inMapping = true;
-            }
-            else if (line.StartsWith("Rss:", StringComparison.Ordinal) && inMapping)
-            {
-                resident += long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
-                inMapping = false;
-            }
-        }
-
-        return resident;
-    }
+    /// <summary>The resident bytes of this process's mappings of <paramref name="path"/>: the sum of their Rss lines.</summary>
+    internal static long ResidentBytesOf(string path) => MappingsOf(path)
+        .Where(line => line.StartsWith("Rss:", StringComparison.Ordinal))
+        .Sum(line => long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024);
 
     /// <summary>
-    /// This process's mappings of <paramref name="path"/> as /proc/self/smaps describes them (each mapping's header
-    /// line and the lines after it): what a residency test that fails reports, since it fails too rarely to rerun.
+    /// This process's mappings of <paramref name="path"/> as /proc/self/smaps describes them: each mapping's header
+    /// line (ending with the path) and the lines after it, up to the next mapping's header.
     /// </summary>
-    private static string MappingsOf(string path)
+    private static List<string> MappingsOf(string path)
     {
-        var mappings = new StringBuilder();
+        var mappings = new List<string>();
         bool inMapping = false;
         foreach (string line in File.ReadLines("/proc/self/smaps"))
         {
@@ -402,11 +383,11 @@ public sealed class ListMmfTests : IDisposable
 
             if (inMapping)
             {
-                mappings.AppendLine(line);
+                mappings.Add(line);
             }
         }
 
-        return mappings.ToString();
+        return mappings;
     }
 
     private static long SumByForeach(ListMmf<int> list)
