@@ -10,8 +10,9 @@ using ListMmf.Storage;
 namespace ListMmf;
 
 /// <summary>
-/// A persistent list of unmanaged <typeparamref name="T"/> values kept in a memory-mapped file: a 16-byte header
-/// (version, data-type code, count) followed by the items. Indices and counts are 64-bit.
+/// A persistent list of unmanaged <typeparamref name="T"/> values kept in a memory-mapped file: a header (the
+/// format version, the data-type code, the count and, in version 2, the durable count and the description) followed by
+/// the items. Indices and counts are 64-bit.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -26,8 +27,10 @@ namespace ListMmf;
 /// mappings are kept until then. Across a replacement of the file (<see cref="TruncateBeginning"/>) it stays valid
 /// until the list moves to the file after next: the list keeps the file it left, and closes it at the next move.
 /// </para>
-/// <para>Dispose does not flush to the device: the operating system keeps what reached the mapping even if the
-/// process dies. Call <see cref="Flush"/> for durability against power loss.</para>
+/// <para>The operating system keeps what reached the mapping even if the process dies. Call <see cref="Flush"/> for
+/// durability against power loss. A version 2 writer's Dispose also makes the items appended since the last flush
+/// durable before it records them as the file's durable count, so that a closed file keeps them across a later power
+/// loss and in a copy; it waits for no barrier of the header.</para>
 /// </remarks>
 /// <typeparam name="T">The item type: any unmanaged value type.</typeparam>
 public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
@@ -41,10 +44,17 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// </summary>
     private readonly ReplaceableFile<ListMmfStorage> _file;
 
-    /// <summary>The version in the header of the mapping: 0, or <see cref="ListMmfHeader.ReplacedVersion"/> once the file was replaced.</summary>
+    /// <summary>
+    /// The replaced mark in the header of the mapping (version 1's version field, version 2's state): 0, or
+    /// <see cref="ListMmfHeader.ReplacedMark"/> once the file was replaced.
+    /// </summary>
     private int* _version;
 
-    /// <summary>The published count, in the header of the mapping; points at a zero once disposed.</summary>
+    /// <summary>
+    /// The published count, in the header of the mapping: the live count, or for a reader of a version 2 file last
+    /// written in an earlier boot the durable count (<see cref="ListMmfStorage.TrustsLiveCount"/>); points at a zero
+    /// once disposed.
+    /// </summary>
     private long* _count;
 
     private T* _items;
@@ -100,7 +110,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         DataType dataType,
         bool requireDataType,
         ListMmfDescription? description,
-        WriterOpening opening = WriterOpening.Locked)
+        WriterOpening opening = WriterOpening.Locked,
+        NewFileFormat? newFile = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
@@ -118,13 +129,15 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         options ??= ListMmfOptions.Default;
         _options = options;
         Path = System.IO.Path.GetFullPath(path);
-        ListMmfStorage storage = ListMmfStorage.Open<T>(Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, opening);
+        newFile ??= new NewFileFormat(options.FormatVersion, description?.ToJson());
+        ListMmfStorage storage = ListMmfStorage.Open<T>(
+            Path, access == FileAccess.ReadWrite, options, dataType, requireDataType, opening, newFile: newFile);
         _file = new ReplaceableFile<ListMmfStorage>(Path, storage, static file => file, keepsPrevious: true);
         UpdatePointers();
         try
         {
             // Read the count through the mapping, atomically: a count past the file is damage, refused here.
-            storage.Opened(ListMmfHeader.Size + (Count * sizeof(T)));
+            storage.Opened(storage.ItemsOffset + (Count * sizeof(T)));
             if (description is not null && opening == WriterOpening.Locked)
             {
                 Description = CheckDescription(storage, description);
@@ -297,7 +310,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     public long EnsureCapacity(long capacity)
     {
         ThrowIfNotWritable();
-        long required = ListMmfStorage.LengthFor(capacity, sizeof(T), nameof(capacity));
+        long required = _file.Current.LengthFor(capacity, nameof(capacity));
         if (capacity > _capacity)
         {
             Grow(required);
@@ -327,6 +340,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
 
         _lowered |= newCount < count;
+        _file.Current.LowerDurableCount(newCount);
         Volatile.Write(ref *_count, newCount);
     }
 
@@ -382,8 +396,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     {
         ThrowIfNotWritable();
         long count = Count;
-        long length = ListMmfStorage.LengthFor(count, sizeof(T), nameof(count));
         ListMmfStorage storage = _file.Current;
+        long length = storage.LengthFor(count, nameof(count));
         if (length >= storage.Length)
         {
             return;
@@ -429,7 +443,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     {
         var options = _options with { InitialCapacity = end - start, CreateIfMissing = true };
         using var copy = new ListMmf<T>(
-            temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, description: null, WriterOpening.Copy);
+            temporary, FileAccess.ReadWrite, options, DataType, requireDataType: true, description: null, WriterOpening.Copy,
+            _file.Current.SameFormat);
         for (long from = start; from < end; from += int.MaxValue / 2)
         {
             copy.AddRange(new ReadOnlySpan<T>(_items + from, (int)Math.Min(int.MaxValue / 2, end - from)));
@@ -511,26 +526,28 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     /// <summary>
     /// Makes the items and the count durable: returns once they are on stable storage. The items are made durable
-    /// first, then the page holding the count, so that the flushed count never becomes durable before its items.
-    /// Appends themselves make no system call; only this does.
+    /// first, then the count that covers them (version 2: the header's durable count, two barriers), so that the
+    /// flushed count never becomes durable before its items. Appends themselves make no system call; only this does.
     /// </summary>
     /// <remarks>
     /// What a power loss keeps is the state of the last <see cref="Flush"/> that returned. What was appended after it
-    /// may be lost, and because the system writes pages back in any order, the count may then be ahead of its items:
-    /// the items past the last flush may read as zeros. <see cref="Verify()"/> checks a file after a crash.
+    /// may be lost. A version 2 file is read after a power loss at exactly that state: readers and the next writer of
+    /// a later boot trust only the durable count. In a version 1 file the count may be ahead of its items, because the
+    /// system writes pages back in any order: the items past the last flush may read as zeros.
+    /// <see cref="Verify()"/> checks a file after a crash.
     /// </remarks>
     /// <exception cref="ListMmfException">The system reported that writing or flushing failed; the data may not be durable.</exception>
     public void Flush()
     {
         ThrowIfNotWritable();
-        _file.Current.Flush(ListMmfHeader.Size + (Count * sizeof(T)));
+        _file.Current.Flush(Count);
     }
 
     /// <summary>Starts writing the items (never the count) back without waiting, so that the flushes of several lists overlap.</summary>
     internal void StartFlush()
     {
         ThrowIfNotWritable();
-        _file.Current.StartFlush(ListMmfHeader.Size + (Count * sizeof(T)));
+        _file.Current.StartFlush(_file.Current.ItemsOffset + (Count * sizeof(T)));
     }
 
     /// <summary>
@@ -540,7 +557,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     internal void FlushTogether()
     {
         ThrowIfNotWritable();
-        _file.Current.FlushTogether(ListMmfHeader.Size + (Count * sizeof(T)));
+        _file.Current.FlushTogether(Count);
     }
 
     /// <summary>
@@ -574,21 +591,31 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     }
 
     /// <summary>
-    /// Reads the file's description and checks that it describes <typeparamref name="T"/> items: their size, and for a
-    /// struct file the offset, size and type of every field. The writer of an empty file writes
-    /// <paramref name="expected"/> where the file records none or another (one left by a deleted file of the same
-    /// name), before any item can be published, so that its readers are checked from the first.
+    /// Reads the file's description (version 2: in its header; version 1: the file beside it) and checks that it
+    /// describes <typeparamref name="T"/> items: their size, and for a struct file the offset, size and type of every
+    /// field. The writer of an empty file records <paramref name="expected"/> where the file records none or another
+    /// (version 1: one left by a deleted file of the same name), before any item can be published, so that its
+    /// readers are checked from the first.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file records items of another size or layout.</exception>
     private ListMmfDescription? CheckDescription(ListMmfStorage storage, ListMmfDescription expected)
     {
         string realPath = storage.IsWritable ? storage.RealPath : StoragePlatform.Current.CanonicalPath(Path);
-        ListMmfDescription? recorded = ListMmfDescription.Read(realPath);
+        bool inHeader = storage.Format == 2;
+        ListMmfDescription? recorded = inHeader
+            ? ListMmfDescription.FromJson(storage.DescriptionJson, Path, "the description in its header")
+            : ListMmfDescription.Read(realPath);
         if (storage.IsWritable && Count == 0)
         {
             byte[] json = expected.ToJson();
             if (recorded is null || !recorded.ToJson().AsSpan().SequenceEqual(json))
             {
+                if (inHeader)
+                {
+                    storage.RecordDescription(json);
+                    return expected;
+                }
+
                 // Under the writer's lock; a crash between the two leaves an empty file without a description, as before.
                 string descriptionPath = ListMmfDescription.PathFor(realPath);
                 File.Delete(descriptionPath);
@@ -602,8 +629,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             return null;
         }
 
-        string described = $"'{Path}' holds {recorded.ItemType} items of {recorded.ItemSize} bytes, as its description " +
-            $"'{ListMmfDescription.PathFor(realPath)}' records";
+        string where = inHeader ? "its header records" : $"its description '{ListMmfDescription.PathFor(realPath)}' records";
+        string described = $"'{Path}' holds {recorded.ItemType} items of {recorded.ItemSize} bytes, as {where}";
         if (recorded.ItemSize != sizeof(T))
         {
             throw new ListMmfDataTypeException(
@@ -646,7 +673,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         get
         {
             ThrowIfDisposed();
-            return Volatile.Read(ref *_version) == ListMmfHeader.ReplacedVersion;
+            return Volatile.Read(ref *_version) == ListMmfHeader.ReplacedMark;
         }
     }
 
@@ -701,11 +728,12 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     private void UpdatePointers()
     {
-        byte* start = _file.Current.Pointer;
-        _version = (int*)start;
-        _count = (long*)(start + ListMmfHeader.CountOffset);
-        _items = (T*)(start + ListMmfHeader.Size);
-        _capacity = (_file.Current.Length - ListMmfHeader.Size) / sizeof(T);
+        ListMmfStorage storage = _file.Current;
+        byte* start = storage.Pointer;
+        _version = (int*)(start + storage.MarkOffset);
+        _count = (long*)(start + storage.PublishedCountOffset);
+        _items = (T*)(start + storage.ItemsOffset);
+        _capacity = Math.Max(0, storage.Length - storage.ItemsOffset) / sizeof(T);
         _appendLimit = IsWritable ? AppendLimit(_file.Current) : 0;
     }
 
@@ -720,17 +748,17 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     {
         ThrowIfDisposed();
         int version = Volatile.Read(ref *_version);
-        if (version == ListMmfHeader.ReplacedVersion)
+        if (version == ListMmfHeader.ReplacedMark)
         {
             if (ReopensOnReplacement && !IsWritable && TryFollowReplacement())
             {
                 return Count;
             }
         }
-        else if (version != ListMmfHeader.CurrentVersion)
+        else if (version != 0)
         {
-            throw new ListMmfFormatException(Path, $"the header's version has changed to {version} since the file was " +
-                $"opened; another program damaged it.");
+            throw new ListMmfFormatException(Path, $"the header's {(_file.Current.Format == 1 ? "version" : "state")} has " +
+                $"changed to {version} since the file was opened; another program damaged it.");
         }
 
         if ((ulong)count <= (ulong)_capacity)
@@ -784,7 +812,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
 
         UpdatePointers();
-        _file.Current.Opened(ListMmfHeader.Size + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
+        _file.Current.Opened(_file.Current.ItemsOffset + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
     }
 
     /// <summary>Points the list at the disposed count, so that every member's first read of it takes the slow path, which throws.</summary>
@@ -805,11 +833,11 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         ThrowIfDamaged(count);
         if (added > _capacity - count)
         {
-            Grow(ListMmfStorage.LengthFor(count + added, sizeof(T), "items"));
+            Grow(_file.Current.LengthFor(count + added, "items"));
         }
 
         ListMmfStorage storage = _file.Current;
-        long end = ListMmfHeader.Size + (count * sizeof(T));
+        long end = storage.ItemsOffset + (count * sizeof(T));
         if (storage.PrefaultsAhead && count + added > ItemsBelow(storage.PrefaultedEnd))
         {
             storage.PrefaultAhead(end, end + ((long)added * sizeof(T)));
@@ -845,7 +873,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     }
 
     /// <summary>How many items fit in the file below byte <paramref name="end"/>.</summary>
-    private static long ItemsBelow(long end) => Math.Max(0, end - ListMmfHeader.Size) / sizeof(T);
+    private long ItemsBelow(long end) => Math.Max(0, end - _file.Current.ItemsOffset) / sizeof(T);
 
     /// <summary>
     /// The header was checked when the file was opened; a count that has since left <c>[0, capacity]</c> is damage

@@ -61,7 +61,7 @@ internal static class ReferenceDataset
         Path.Combine(CacheDirectory, $"mes-timestamps-{elements.ToString(CultureInfo.InvariantCulture)}.bt");
 
     /// <summary>The bytes the hash covers: the header and the items.</summary>
-    public static long DataBytes(long elements) => ListMmfHeader.Size + (elements * sizeof(int));
+    public static long DataBytes(long elements) => ListMmfHeader.Version1Size + (elements * sizeof(int));
 
     /// <summary>
     /// Makes sure the dataset of <paramref name="elements"/> ticks exists and is intact: generates it if missing,
@@ -135,7 +135,9 @@ internal static class ReferenceDataset
         var progress = new ProgressBar(log, $"generating {elements:N0} ticks", elements);
         try
         {
-            using (var list = new ListMmf<int>(partial, FileAccess.ReadWrite, null, DataType.UnixSeconds, requireDataType: true, description: null))
+            // Version 1's layout, as the seed's file has it: the known hashes cover its 16-byte header.
+            var options = new ListMmfOptions { FormatVersion = ListMmfFormatVersion.Version1 };
+            using (var list = new ListMmf<int>(partial, FileAccess.ReadWrite, options, DataType.UnixSeconds, requireDataType: true, description: null))
             {
                 list.EnsureCapacity(elements);
                 Fill(elements, items =>

@@ -22,8 +22,8 @@ namespace ListMmf;
 /// </remarks>
 public sealed unsafe class ListMmfBitArray : IListMmf
 {
-    private const int BitCountOffset = ListMmfHeader.Size;
-    private const int WordsOffset = ListMmfHeader.Size + sizeof(long);
+    private const int BitCountOffset = ListMmfHeader.Version1Size;
+    private const int WordsOffset = ListMmfHeader.Version1Size + sizeof(long);
 
     private readonly ListMmfStorage _storage;
     private long* _wordCount;
@@ -50,7 +50,7 @@ public sealed unsafe class ListMmfBitArray : IListMmf
         _storage = ListMmfStorage.Open<BitWord>(
             Path,
             access == FileAccess.ReadWrite,
-            options ?? ListMmfOptions.Default,
+            (options ?? ListMmfOptions.Default) with { FormatVersion = ListMmfFormatVersion.Version1 },
             DataType.Bit,
             requireDataType: true);
         try
@@ -327,7 +327,7 @@ public sealed unsafe class ListMmfBitArray : IListMmf
         long words = (bits + 31) >> 5;
         if (bits > _capacityBits)
         {
-            _storage.Grow(ListMmfStorage.LengthFor(words + 2, sizeof(uint), nameof(bits)));
+            _storage.Grow(_storage.LengthFor(words + 2, nameof(bits)));
             UpdatePointers();
         }
 

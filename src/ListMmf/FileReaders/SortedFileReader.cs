@@ -15,7 +15,8 @@ namespace ListMmf;
 /// subclasses differ only in how they read one item.
 /// </summary>
 /// <remarks>
-/// The count is read from the header when the reader opens and on <see cref="Refresh"/>; searches cover the items
+/// The count is read from the header when the reader opens and on <see cref="Refresh"/>, by the rule a mapped reader
+/// follows (a version 2 file last written in an earlier boot: its durable count); searches cover the items
 /// below it, which a writer publishes only once they are written, so a reader of a growing file searches a
 /// complete prefix. Not thread-safe: each subclass keeps a file position or a buffer.
 /// </remarks>
@@ -34,7 +35,8 @@ public abstract class SortedFileReader<T> : IDisposable
         {
             ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file, Path);
             DataType = header.DataType;
-            Count = header.Count;
+            ItemsOffset = header.ItemsOffset;
+            Count = header.PublishedCount(BootSession.Current);
         }
         catch
         {
@@ -43,8 +45,8 @@ public abstract class SortedFileReader<T> : IDisposable
         }
     }
 
-    /// <summary>Byte offset of the first item in the file.</summary>
-    private protected const int ItemsOffset = ListMmfHeader.Size;
+    /// <summary>Byte offset of the first item in the file: 16 in version 1, a multiple of 4 KiB in version 2.</summary>
+    private protected int ItemsOffset { get; }
 
     /// <summary>The full path of the file.</summary>
     public string Path { get; }
@@ -65,7 +67,7 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     public long Refresh()
     {
-        long count = ListMmfHeader.ReadAndValidate<T>(_file, Path).Count;
+        long count = ListMmfHeader.ReadAndValidate<T>(_file, Path).PublishedCount(BootSession.Current);
         DiscardBuffers();
         Count = count;
         return count;
@@ -123,7 +125,7 @@ public abstract class SortedFileReader<T> : IDisposable
     private protected abstract T ReadItem(long index);
 
     /// <summary>The file offset of the item at <paramref name="index"/>.</summary>
-    private protected static long OffsetOf(long index) => ItemsOffset + (index * Unsafe.SizeOf<T>());
+    private protected long OffsetOf(long index) => ItemsOffset + (index * Unsafe.SizeOf<T>());
 
     /// <summary>Reads the item at <paramref name="index"/> with positional reads (<c>pread</c>), however many it takes.</summary>
     private protected T ReadAt(SafeFileHandle file, long index)

@@ -7,15 +7,16 @@ using System.Text.Json;
 namespace ListMmf;
 
 /// <summary>
-/// What a file records about its items beyond its 16-byte header, in a small JSON file beside it
-/// (<c>&lt;file&gt;.listmmf.json</c>): the item size and, for struct items, the field layout; for a sorted list or
-/// time series, its order and whether its times are UTC. A reader uses it to refuse a wrong open (a struct of
-/// another size or layout, a stricter order) and to show the data field by field.
+/// What a file records about its items beyond its header's data-type code: the item size and, for struct items,
+/// the field layout; for a sorted list or time series, its order and whether its times are UTC. A version 2 file
+/// holds it in its header; a version 1 file in a small JSON file beside it (<c>&lt;file&gt;.listmmf.json</c>). A
+/// reader uses it to refuse a wrong open (a struct of another size or layout, a stricter order) and to show the data
+/// field by field.
 /// </summary>
 /// <remarks>
-/// The writer that creates a struct file, a sorted list or a time series writes the description, before the file
-/// itself. A file without one (every file of ListMmf 1.x, a list of a primitive type, a table's columns, whose
-/// table manifest describes them) opens as before, unchecked.
+/// The writer that creates a struct file, a sorted list or a time series records the description, before any item.
+/// A file without one (every file of ListMmf 1.x, a list of a primitive type, a table's columns, whose table
+/// manifest describes them) opens as before, unchecked.
 /// </remarks>
 public sealed class ListMmfDescription
 {
@@ -40,13 +41,22 @@ public sealed class ListMmfDescription
     /// <summary>Whether a time series' times are UTC; false where they are clock times of no recorded zone.</summary>
     public bool TimesAreUtc { get; init; }
 
-    /// <summary>The description file of the list file at <paramref name="path"/>.</summary>
+    /// <summary>The description file of a version 1 list file at <paramref name="path"/>.</summary>
     public static string PathFor(string path) => path + FileSuffix;
 
-    /// <summary>Reads the description of the list file at <paramref name="path"/>; null when it has none.</summary>
-    /// <exception cref="ListMmfFormatException">The description file is not a valid description; the message says what is wrong.</exception>
+    /// <summary>
+    /// Reads the description of the list file at <paramref name="path"/>: from its header for a version 2 file, from
+    /// the file beside it for a version 1 file; null when it has none.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">The description is not a valid description, or the file's header is
+    /// damaged; the message says what is wrong.</exception>
     public static ListMmfDescription? Read(string path)
     {
+        if (Storage.FileReplacement.TryReadHeader(path) is { Format: 2 } header)
+        {
+            return FromJson(header.Description, path, "its header's description");
+        }
+
         string file = PathFor(path);
         byte[] bytes;
         try
@@ -58,14 +68,30 @@ public sealed class ListMmfDescription
             return null;
         }
 
+        return FromJson(bytes, file, $"the description of '{path}'");
+    }
+
+    /// <summary>
+    /// The description in <paramref name="json"/>; null where it is empty (a version 2 file that records none).
+    /// <paramref name="file"/> and <paramref name="what"/> name it in the exception.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">The JSON is not a valid description.</exception>
+    internal static ListMmfDescription? FromJson(ReadOnlySpan<byte> json, string file, string what)
+    {
+        if (json.IsEmpty)
+        {
+            return null;
+        }
+
         try
         {
-            using JsonDocument document = JsonDocument.Parse(bytes);
+            var reader = new Utf8JsonReader(json);
+            using JsonDocument document = JsonDocument.ParseValue(ref reader);
             return Parse(document.RootElement);
         }
         catch (Exception exception) when (exception is JsonException or FormatException or InvalidOperationException)
         {
-            throw new ListMmfFormatException(file, $"the description of '{path}' is not valid: {exception.Message}");
+            throw new ListMmfFormatException(file, $"{what} is not valid: {exception.Message}");
         }
     }
 

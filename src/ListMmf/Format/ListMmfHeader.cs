@@ -1,136 +1,374 @@
 using System;
 using System.Buffers.Binary;
 using System.IO;
+using System.IO.Hashing;
 using System.Runtime.CompilerServices;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;
 
 /// <summary>
-/// The 16-byte header at the start of every ListMmf file: Int32 version, Int32 data-type code, Int64 count,
-/// little-endian. The items follow at offset 16.
+/// The header at the start of a ListMmf file, of either format (docs/file-format.md):
+/// <list type="bullet">
+/// <item>version 1, ListMmf 1.x's 16 bytes: Int32 version 0 (-1 when marked replaced), Int32 data-type code, Int64
+/// count; the items at offset 16.</item>
+/// <item>version 2: Int32 version 2, the code and the live count at the same offsets, then a replaced mark, the
+/// items' offset (a multiple of 4,096: no item shares a sector or a 4 KiB page with the header), the durable count,
+/// the boot session of the writer, the writer generation, the item size, the description (JSON) and a CRC-32 over
+/// everything that changes only at creation, open, flush and close.</item>
+/// </list>
 /// </summary>
 internal readonly struct ListMmfHeader
 {
-    /// <summary>Size of the header in bytes; the first item starts here.</summary>
-    public const int Size = 16;
+    /// <summary>Size of a version 1 header in bytes; its first item starts here.</summary>
+    public const int Version1Size = 16;
 
-    /// <summary>The only version this library reads and writes; ListMmf 1.x writes 0 as well.</summary>
-    public const int CurrentVersion = 0;
+    /// <summary>The version field of a version 1 file, as ListMmf 1.x writes it.</summary>
+    public const int Version1 = 0;
+
+    /// <summary>The version field of a version 2 file.</summary>
+    public const int Version2 = 2;
 
     /// <summary>
-    /// The version a writer stores in a file it is about to replace by a new file under the same path (widened, or
-    /// truncated at the beginning): readers that see it look at the path again. A file still at its path with this
-    /// mark (its writer died before the rename) is read as current, and the next writer's open clears the mark.
+    /// The mark a writer stores in a file it is about to replace by a new file under the same path (widened, or
+    /// truncated at the beginning), in the version field of a version 1 file and in the state field of a version 2
+    /// file: readers that see it look at the path again. A file still at its path with this mark (its writer died
+    /// before the rename) is read as current, and the next writer's open clears the mark.
     /// </summary>
-    public const int ReplacedVersion = -1;
+    public const int ReplacedMark = -1;
 
-    /// <summary>Offset of the Int64 count, the published length of the list.</summary>
+    /// <summary>Offset of the Int64 live count, the published length of the list, in both versions.</summary>
     public const int CountOffset = 8;
 
-    public ListMmfHeader(int version, int dataTypeCode, long count)
+    /// <summary>Version 2: the Int32 state, 0 or <see cref="ReplacedMark"/>.</summary>
+    public const int StateOffset2 = 16;
+
+    private const int ItemsOffsetOffset = 20;
+
+    /// <summary>Version 2: the Int64 durable count, raised only once the items it covers are on stable storage.</summary>
+    public const int DurableCountOffset = 24;
+
+    private const int SessionOffset = 32;
+    private const int GenerationOffset = 40;
+    private const int ItemSizeOffset = 44;
+    private const int DescriptionLengthOffset = 48;
+    private const int ReservedOffset = 52;
+    private const int ChecksumOffset = 56;
+
+    /// <summary>Version 2: where the description's UTF-8 JSON starts.</summary>
+    public const int DescriptionOffset = 64;
+
+    /// <summary>
+    /// Version 2: the bytes every field that changes after creation lies in, one 512-byte sector, so that a torn write
+    /// of the header page never mixes fields of two moments.
+    /// </summary>
+    public const int MutableBytes = DescriptionOffset;
+
+    /// <summary>Version 2: the items' offset is a multiple of this, the largest sector size in use.</summary>
+    public const int Version2Alignment = 4096;
+
+    /// <summary>The largest version 2 header this library reads: a description of up to about 1 MiB.</summary>
+    private const int MaximumVersion2Size = 1 << 20;
+
+    /// <summary>How often a header read is repeated while a writer keeps changing it.</summary>
+    private const int ConsistentReadAttempts = 64;
+
+    private readonly byte[]? _description;
+
+    private ListMmfHeader(int format, bool replaced, int dataTypeCode, long count, long durableCount, ulong session,
+        int generation, int itemsOffset, int itemSize, byte[]? description, int rawVersion = 0)
     {
-        Version = version;
+        Format = format;
+        RawVersion = rawVersion;
+        IsReplaced = replaced;
         DataTypeCode = dataTypeCode;
         Count = count;
+        DurableCount = durableCount;
+        Session = session;
+        Generation = generation;
+        ItemsOffset = itemsOffset;
+        ItemSize = itemSize;
+        _description = description;
     }
 
-    public int Version { get; }
+    /// <summary>The format: 1 (ListMmf 1.x) or 2; 0 for a header of an unknown version (<see cref="RawVersion"/>), which <see cref="ValidateCode"/> refuses.</summary>
+    public int Format { get; }
+
+    /// <summary>The version field of a header of an unknown version, for the message that refuses it.</summary>
+    private int RawVersion { get; }
+
+    /// <summary>Whether the file is marked replaced (<see cref="ReplacedMark"/>).</summary>
+    public bool IsReplaced { get; }
 
     public int DataTypeCode { get; }
 
-    public long Count { get; }
-
     public DataType DataType => (DataType)DataTypeCode;
 
-    /// <summary>This header with another version: a file marked replaced that is still the one at its path is read as current.</summary>
-    public ListMmfHeader WithVersion(int version) => new(version, DataTypeCode, Count);
+    /// <summary>The live count: what the writer has published, in the page cache of the boot it runs in.</summary>
+    public long Count { get; }
 
-    public static ListMmfHeader Parse(ReadOnlySpan<byte> bytes) => new(
-        BinaryPrimitives.ReadInt32LittleEndian(bytes),
-        BinaryPrimitives.ReadInt32LittleEndian(bytes[4..]),
-        BinaryPrimitives.ReadInt64LittleEndian(bytes[CountOffset..]));
+    /// <summary>Version 2: the count whose items were on stable storage when it was written; version 1: the count.</summary>
+    public long DurableCount { get; }
 
-    public void Write(Span<byte> bytes)
+    /// <summary>Version 2: the boot session (<see cref="Storage.BootSession"/>) in which the live count was written.</summary>
+    public ulong Session { get; }
+
+    /// <summary>Version 2: how many times a writer has opened the file.</summary>
+    public int Generation { get; }
+
+    /// <summary>Where the first item starts: 16 (version 1) or a multiple of 4,096 (version 2).</summary>
+    public int ItemsOffset { get; }
+
+    /// <summary>Version 2: the item size the file was created with; version 1: 0 (not recorded).</summary>
+    public int ItemSize { get; }
+
+    /// <summary>Version 2: the description's UTF-8 JSON, empty where the file records none; version 1: always empty.</summary>
+    public ReadOnlySpan<byte> Description => _description;
+
+    /// <summary>Where the replaced mark lives: the version field (version 1) or the state field (version 2).</summary>
+    public int MarkOffset => Format == 1 ? 0 : StateOffset2;
+
+    /// <summary>
+    /// The count a reader may trust in the boot session <paramref name="current"/>: the live count of a version 1
+    /// file, or of a version 2 file written in this boot (or where the system tells no boots apart: session 0); the
+    /// durable count of a version 2 file whose writer ran in an earlier boot, since its live count may have reached
+    /// the disk before its items.
+    /// </summary>
+    public long PublishedCount(ulong current) => TrustsLiveCount(current) ? Count : DurableCount;
+
+    /// <summary>Whether <see cref="Count"/> is what a reader in the boot session <paramref name="current"/> may trust; see <see cref="PublishedCount"/>.</summary>
+    public bool TrustsLiveCount(ulong current) => Format == 1 || Session == current;
+
+    /// <summary>This header as the file at its path, with no replaced mark: a file marked replaced that is still the one at its path is current.</summary>
+    public ListMmfHeader Unmarked() =>
+        new(Format, false, DataTypeCode, Count, DurableCount, Session, Generation, ItemsOffset, ItemSize, _description, RawVersion);
+
+    /// <summary>A new version 1 header: version 0, the code and the count.</summary>
+    public static void WriteVersion1(Span<byte> bytes, DataType dataType, long count)
     {
-        BinaryPrimitives.WriteInt32LittleEndian(bytes, Version);
-        BinaryPrimitives.WriteInt32LittleEndian(bytes[4..], DataTypeCode);
-        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], Count);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes, Version1);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[4..], (int)dataType);
+        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], count);
     }
 
-    /// <summary>How often a header read is repeated while a writer keeps changing the count under it.</summary>
-    private const int ConsistentReadAttempts = 64;
+    /// <summary>The size of a version 2 header holding <paramref name="descriptionLength"/> bytes of description.</summary>
+    public static int Version2SizeFor(int descriptionLength) =>
+        (DescriptionOffset + descriptionLength + Version2Alignment - 1) / Version2Alignment * Version2Alignment;
+
+    /// <summary>
+    /// A new, empty version 2 header in <paramref name="bytes"/> (<see cref="Version2SizeFor"/> long), sealed with its
+    /// checksum: no items, written in <paramref name="session"/>.
+    /// </summary>
+    public static void WriteVersion2(Span<byte> bytes, DataType dataType, int itemSize, ReadOnlySpan<byte> description, ulong session)
+    {
+        bytes.Clear();
+        BinaryPrimitives.WriteInt32LittleEndian(bytes, Version2);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[4..], (int)dataType);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[ItemsOffsetOffset..], bytes.Length);
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes[SessionOffset..], session);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[ItemSizeOffset..], itemSize);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[DescriptionLengthOffset..], description.Length);
+        description.CopyTo(bytes[DescriptionOffset..]);
+        Seal(bytes);
+    }
+
+    /// <summary>
+    /// A writer's session begins in the version 2 header in <paramref name="bytes"/> (its first 64 bytes and the
+    /// description): the live count becomes <paramref name="count"/>, the session <paramref name="session"/>, the
+    /// generation one more; sealed.
+    /// </summary>
+    public static void BeginSession(Span<byte> bytes, long count, ulong session)
+    {
+        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], count);
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes[SessionOffset..], session);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[GenerationOffset..], BinaryPrimitives.ReadInt32LittleEndian(bytes[GenerationOffset..]) + 1);
+        Seal(bytes);
+    }
+
+    /// <summary>Replaces the description of the version 2 header in <paramref name="bytes"/> (the whole header) with <paramref name="description"/>; sealed.</summary>
+    public static void Describe(Span<byte> bytes, ReadOnlySpan<byte> description)
+    {
+        bytes[DescriptionOffset..].Clear();
+        description.CopyTo(bytes[DescriptionOffset..]);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[DescriptionLengthOffset..], description.Length);
+        Seal(bytes);
+    }
+
+    /// <summary>
+    /// Stores a new checksum over the version 2 header in <paramref name="bytes"/> (at least its description's end):
+    /// after a change of the durable count, the generation or the description.
+    /// </summary>
+    public static void Seal(Span<byte> bytes) =>
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes[ChecksumOffset..], Checksum(bytes));
+
+    /// <summary>
+    /// Seals the version 2 header at <paramref name="header"/> in a mapping, after the writer changed one of its sealed
+    /// fields there.
+    /// </summary>
+    public static unsafe void Seal(byte* header)
+    {
+        int descriptionLength = *(int*)(header + DescriptionLengthOffset);
+        Seal(new Span<byte>(header, DescriptionOffset + descriptionLength));
+    }
+
+    /// <summary>
+    /// CRC-32 (the IEEE polynomial, as zlib's crc32 computes it) over the first 64 bytes, with the live count, the
+    /// state, the session and the checksum itself as zeros (they change without a seal), and the description.
+    /// </summary>
+    private static uint Checksum(ReadOnlySpan<byte> bytes)
+    {
+        Span<byte> fixedPart = stackalloc byte[DescriptionOffset];
+        bytes[..DescriptionOffset].CopyTo(fixedPart);
+        fixedPart[CountOffset..(StateOffset2 + sizeof(int))].Clear();
+        fixedPart[SessionOffset..(SessionOffset + sizeof(ulong))].Clear();
+        fixedPart[ChecksumOffset..].Clear();
+        var crc = new Crc32();
+        crc.Append(fixedPart);
+        int descriptionLength = BinaryPrimitives.ReadInt32LittleEndian(bytes[DescriptionLengthOffset..]);
+        crc.Append(bytes.Slice(DescriptionOffset, descriptionLength));
+        return crc.GetCurrentHashAsUInt32();
+    }
 
     /// <summary>
     /// Reads the header of an open file and checks everything the list will trust before anything is mapped:
-    /// the length, the version, the data-type code against <typeparamref name="T"/>, and that
-    /// <c>16 + count * sizeof(T)</c> lies within the file. Reads only; the file is never changed here.
+    /// the length, the version, the data-type code against <typeparamref name="T"/>, the checksum and item size of a
+    /// version 2 header, and that the counts' items lie within the file. Reads only; the file is never changed here.
     /// </summary>
-    /// <remarks>
-    /// The file may have a live writer that grows it and then publishes a larger count. The length is read after
-    /// the header, so it is at least what the count was published against: a healthy growing file never looks
-    /// damaged. A file read is not atomic with the writer's store of the count, so the header is read again and
-    /// used only when both reads agree (or, beside a writer that never pauses, the smaller count of the last try).
-    /// </remarks>
     /// <exception cref="ListMmfFormatException">The header is damaged, from an unknown version, or claims more items than the file holds.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
     public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path) where T : unmanaged
     {
-        // A file marked replaced is whole: its items are those of the moment it was marked.
-        ListMmfHeader header = ReadConsistent(file, path, out long length);
-        if (header.Version == ReplacedVersion)
-        {
-            header = header.WithVersion(CurrentVersion);
-        }
-
+        ListMmfHeader header = ReadConsistent(file, path, out long length).Unmarked();
         header.Validate<T>(path, length);
         return header;
     }
 
     /// <summary>
     /// Reads the header and then the file's length, again until two reads of the header agree; see
-    /// <see cref="ReadAndValidate{T}"/>. Nothing is validated but the header's presence.
+    /// <see cref="ReadAndValidate{T}"/>. Nothing is validated but the header's presence, its version and, for version
+    /// 2, its checksum.
     /// </summary>
+    /// <remarks>
+    /// The file may have a live writer that grows it and then publishes a larger count. The length is read after
+    /// the header, so it is at least what the count was published against: a healthy growing file never looks
+    /// damaged. A file read is not atomic with the writer's stores, so the header is read again and used only when
+    /// both reads agree (or, beside a writer that never pauses, the smaller count of the last try).
+    /// </remarks>
     public static ListMmfHeader ReadConsistent(SafeFileHandle file, string path, out long length)
     {
         for (int attempt = 1; ; attempt++)
         {
-            ListMmfHeader header = Read(file, path);
+            bool final = attempt == ConsistentReadAttempts;
+            bool sealedFirst = TryRead(file, path, final, out ListMmfHeader header);
             length = RandomAccess.GetLength(file);
-            ListMmfHeader again = Read(file, path);
-            if (again.Equals(header))
+            if (!TryRead(file, path, final, out ListMmfHeader again) || !sealedFirst)
+            {
+                continue;
+            }
+
+            if (again.SameAs(header))
             {
                 return header;
             }
 
-            if (attempt == ConsistentReadAttempts && again.Version == header.Version && again.DataTypeCode == header.DataTypeCode)
+            if (attempt == ConsistentReadAttempts && again.Format == header.Format && again.DataTypeCode == header.DataTypeCode)
             {
                 // A writer that never pauses: the smaller of two reads is a count it published (a torn read would
                 // have to be torn twice the same way to pass), and no larger than what the length was read against.
-                return new ListMmfHeader(header.Version, header.DataTypeCode, Math.Min(header.Count, again.Count));
+                return header.Count <= again.Count ? header : again;
             }
         }
     }
 
-    private static ListMmfHeader Read(SafeFileHandle file, string path)
+    /// <summary>
+    /// One read of the header; false for a version 2 header whose checksum fails, which the caller reads again (a
+    /// writer may be between a sealed field and its seal), refused on the last attempt, <paramref name="final"/>.
+    /// </summary>
+    private static bool TryRead(SafeFileHandle file, string path, bool final, out ListMmfHeader header)
     {
-        Span<byte> bytes = stackalloc byte[Size];
-        int read = RandomAccess.Read(file, bytes, 0);
-        if (read < Size)
+        Span<byte> first = stackalloc byte[DescriptionOffset];
+        int read = RandomAccess.Read(file, first, 0);
+        if (read < Version1Size)
         {
             long length = RandomAccess.GetLength(file);
             throw new ListMmfFormatException(
                 path,
-                length < Size
-                    ? $"the file is {length:N0} bytes long, shorter than the {Size}-byte ListMmf header."
-                    : $"only {read} of the {Size} header bytes could be read.");
+                length < Version1Size
+                    ? $"the file is {length:N0} bytes long, shorter than the {Version1Size}-byte ListMmf header."
+                    : $"only {read} of the {Version1Size} header bytes could be read.");
         }
 
-        return Parse(bytes);
+        int version = BinaryPrimitives.ReadInt32LittleEndian(first);
+        if (version != Version2)
+        {
+            long count = BinaryPrimitives.ReadInt64LittleEndian(first[CountOffset..]);
+            int code = BinaryPrimitives.ReadInt32LittleEndian(first[4..]);
+            header = new ListMmfHeader(version is Version1 or ReplacedMark ? 1 : 0, version == ReplacedMark, code, count, count, 0, 0,
+                Version1Size, 0, null, version);
+            return true;
+        }
+
+        if (read < DescriptionOffset)
+        {
+            throw new ListMmfFormatException(path, $"the file is too short for its version 2 header: {read} of its first " +
+                $"{DescriptionOffset} bytes could be read.");
+        }
+
+        int itemsOffset = BinaryPrimitives.ReadInt32LittleEndian(first[ItemsOffsetOffset..]);
+        int descriptionLength = BinaryPrimitives.ReadInt32LittleEndian(first[DescriptionLengthOffset..]);
+        if (itemsOffset < Version2Alignment || itemsOffset > MaximumVersion2Size || itemsOffset % Version2Alignment != 0
+            || descriptionLength < 0 || descriptionLength > itemsOffset - DescriptionOffset)
+        {
+            throw new ListMmfFormatException(path, $"the version 2 header is damaged: it places the items at byte " +
+                $"{itemsOffset:N0} and holds a description of {descriptionLength:N0} bytes.");
+        }
+
+        byte[] whole = new byte[DescriptionOffset + descriptionLength];
+        first.CopyTo(whole);
+        if (descriptionLength > 0 && RandomAccess.Read(file, whole.AsSpan(DescriptionOffset), DescriptionOffset) < descriptionLength)
+        {
+            throw new ListMmfFormatException(path, $"the file ends inside its version 2 header's description " +
+                $"({descriptionLength:N0} bytes from byte {DescriptionOffset}).");
+        }
+
+        uint stored = BinaryPrimitives.ReadUInt32LittleEndian(first[ChecksumOffset..]);
+        if (stored != Checksum(whole))
+        {
+            if (!final)
+            {
+                header = default;
+                return false;
+            }
+
+            throw new ListMmfFormatException(path, $"the version 2 header's checksum does not match its contents " +
+                $"(stored 0x{stored:x8}, computed 0x{Checksum(whole):x8}): the header is damaged.");
+        }
+
+        ReadOnlySpan<byte> span = whole;
+        int state = BinaryPrimitives.ReadInt32LittleEndian(span[StateOffset2..]);
+        if (state is not (0 or ReplacedMark))
+        {
+            throw new ListMmfFormatException(path, $"the version 2 header's state is {state}, neither 0 nor {ReplacedMark} (replaced).");
+        }
+
+        header = new ListMmfHeader(
+            2,
+            state == ReplacedMark,
+            BinaryPrimitives.ReadInt32LittleEndian(span[4..]),
+            BinaryPrimitives.ReadInt64LittleEndian(span[CountOffset..]),
+            BinaryPrimitives.ReadInt64LittleEndian(span[DurableCountOffset..]),
+            BinaryPrimitives.ReadUInt64LittleEndian(span[SessionOffset..]),
+            BinaryPrimitives.ReadInt32LittleEndian(span[GenerationOffset..]),
+            itemsOffset,
+            BinaryPrimitives.ReadInt32LittleEndian(span[ItemSizeOffset..]),
+            descriptionLength == 0 ? null : whole[DescriptionOffset..]);
+        return true;
     }
 
-    private bool Equals(ListMmfHeader other) =>
-        Version == other.Version && DataTypeCode == other.DataTypeCode && Count == other.Count;
+    private bool SameAs(ListMmfHeader other) =>
+        Format == other.Format && RawVersion == other.RawVersion && IsReplaced == other.IsReplaced && DataTypeCode == other.DataTypeCode && Count == other.Count
+        && DurableCount == other.DurableCount && Session == other.Session && Generation == other.Generation
+        && ItemsOffset == other.ItemsOffset && ItemSize == other.ItemSize && Description.SequenceEqual(other.Description);
 
     /// <summary>Checks this header against the item type and the file length; see <see cref="ReadAndValidate{T}"/>.</summary>
     public void Validate<T>(string path, long fileLength) where T : unmanaged
@@ -142,42 +380,67 @@ internal readonly struct ListMmfHeader
                 $"opened as {DataTypeInfo.ListName<T>()}.");
         }
 
+        if (Format == 2 && ItemSize != Unsafe.SizeOf<T>())
+        {
+            throw new ListMmfDataTypeException(path, $"the file holds items of {ItemSize} bytes, as its header records; " +
+                $"{DataTypeInfo.ListName<T>()} has items of {Unsafe.SizeOf<T>()} bytes. Open it with the type it was written with.");
+        }
+
         ValidateCount(path, fileLength, Unsafe.SizeOf<T>());
     }
 
-    /// <summary>The checks that need no item type: a known version and data-type code.</summary>
+    /// <summary>The checks that need no item type: a known version and data-type code, and a version 2 item size that agrees with the code.</summary>
     public void ValidateCode(string path)
     {
-        if (Version != CurrentVersion)
+        if (Format == 0)
         {
             throw new ListMmfFormatException(path, $"not a ListMmf file, or one of a later format: its header starts with " +
-                $"version {Version}, and this library reads version {CurrentVersion} only.");
+                $"version {RawVersion}, and this library reads versions {Version1} (ListMmf 1.x) and {Version2}.");
         }
 
         if (!DataTypeInfo.IsDefined(DataTypeCode))
         {
             throw new ListMmfFormatException(path, $"the header has data-type code {DataTypeCode}, which is not a known ListMmf data type.");
         }
+
+        if (Format == 2)
+        {
+            int size = DataTypeInfo.Of(DataType).Size;
+            if (DataType == DataType.Bit || ItemSize <= 0 || (size > 0 && size != ItemSize))
+            {
+                throw new ListMmfFormatException(path, $"the version 2 header records items of {ItemSize} bytes for " +
+                    $"{DataTypeInfo.Of(DataType).Describe()}, which no version 2 file holds.");
+            }
+        }
     }
 
     /// <summary>
-    /// The count against the file: not negative, and its items of <paramref name="itemSize"/> bytes within
+    /// The counts against the file: not negative, and their items of <paramref name="itemSize"/> bytes within
     /// <paramref name="fileLength"/>.
     /// </summary>
     public void ValidateCount(string path, long fileLength, int itemSize)
     {
-        if (Count < 0)
+        ValidateOne(path, fileLength, itemSize, Count, "count");
+        if (Format == 2)
         {
-            throw new ListMmfFormatException(path, $"the header has a negative count ({Count:N0}).");
+            ValidateOne(path, fileLength, itemSize, DurableCount, "durable count");
+        }
+    }
+
+    private void ValidateOne(string path, long fileLength, int itemSize, long count, string name)
+    {
+        if (count < 0)
+        {
+            throw new ListMmfFormatException(path, $"the header has a negative {name} ({count:N0}).");
         }
 
-        long itemsThatFit = (fileLength - Size) / itemSize;
-        if (Count > itemsThatFit)
+        long itemsThatFit = Math.Max(0, fileLength - ItemsOffset) / itemSize;
+        if (count > itemsThatFit)
         {
             throw new ListMmfFormatException(
                 path,
-                $"the header claims {Count:N0} items of {itemSize} bytes but the file is only {fileLength:N0} bytes " +
-                    $"long (room for {itemsThatFit:N0}); it was truncated or the count is damaged.");
+                $"the header claims {count:N0} items of {itemSize} bytes{(name == "count" ? "" : $" as its {name}")} but the " +
+                    $"file is only {fileLength:N0} bytes long (room for {itemsThatFit:N0}); it was truncated or the count is damaged.");
         }
     }
 }

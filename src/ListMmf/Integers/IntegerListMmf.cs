@@ -274,7 +274,9 @@ public sealed class IntegerListMmf : IListMmf
     /// </summary>
     private void WriteValues(string temporary, DataType dataType, long count, long[] buffer)
     {
-        var options = _options with { InitialCapacity = count, CreateIfMissing = true };
+        // The widened file keeps the format of the file it replaces, so that its readers (ListMmf 1.x's, for version 1) read it.
+        ListMmfFormatVersion format = _file.Current.Storage.SameFormat.Version;
+        var options = _options with { InitialCapacity = count, CreateIfMissing = true, FormatVersion = format };
         using IntegerStore target = IntegerStore.Open(temporary, FileAccess.ReadWrite, options, dataType, WriterOpening.Copy);
         for (long start = 0; start < count; start += CopyChunk)
         {

@@ -32,6 +32,23 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "mmap", SetLastError = true)]
     private static partial nint MapNative(nint address, nuint length, int protection, int flags, int fd, long offset);
 
+    [LibraryImport(LibraryName, EntryPoint = "sysctlbyname", StringMarshalling = StringMarshalling.Utf8, SetLastError = true)]
+    private static partial int SystemControlByName(string name, byte* value, nuint* length, byte* newValue, nuint newLength);
+
+    /// <summary>A string value of sysctl (macOS), or null where the system has none by that name.</summary>
+    [SupportedOSPlatform("macos")]
+    public static string? SystemString(string name)
+    {
+        byte* value = stackalloc byte[128];
+        nuint length = 128;
+        if (SystemControlByName(name, value, &length, null, 0) != 0 || length == 0)
+        {
+            return null;
+        }
+
+        return System.Text.Encoding.UTF8.GetString(value, (int)length).TrimEnd('\0');
+    }
+
     [LibraryImport(LibraryName, EntryPoint = "munmap", SetLastError = true)]
     public static partial int Unmap(nint address, nuint length);
 

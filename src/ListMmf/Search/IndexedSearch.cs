@@ -49,8 +49,8 @@ internal static unsafe class IndexedSearch
                 // guessed line here, rather than only prefetching it, measured slower on bursty ticks, where the
                 // guess over 16 blocks misses more often.
                 long firstFence = rank * nodeKeys;
-                long first = PageIndex<T>.FirstItemOf(firstFence - 1);
-                long end = PageIndex<T>.FirstItemOf(Math.Min(firstFence + nodeKeys - 1, index.FenceCount - 1));
+                long first = index.FirstItemOf(firstFence - 1);
+                long end = index.FirstItemOf(Math.Min(firstFence + nodeKeys - 1, index.FenceCount - 1));
                 CacheLine.Prefetch(items + first + Interpolation.Offset(node[below - 1], node[below], value, end - first));
             }
         }

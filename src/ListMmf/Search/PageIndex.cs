@@ -7,7 +7,7 @@ namespace ListMmf.Search;
 
 /// <summary>
 /// An in-RAM index of a sorted ListMmf file that is never written to the file: the fence (the first item that
-/// starts in each block of <see cref="BlockBytes"/> of the file, the 16-byte header included in the offsets) and,
+/// starts in each block of <see cref="BlockBytes"/> of the file, counted from the file's start, header included) and,
 /// above it, a static B-tree of 64-byte nodes (each level holds the last key of every node of the level below). A
 /// search (<see cref="IndexedSearch"/>) descends one node per level, then searches one block of the file.
 /// </summary>
@@ -41,13 +41,17 @@ internal sealed unsafe class PageIndex<T>
 
     private readonly long[] _levelLengths;
 
+    /// <summary>Where the items start in the file (16 in version 1, a multiple of 4 KiB in version 2), so that blocks follow the file's pages.</summary>
+    private readonly int _itemsOffset;
+
     /// <summary>
     /// An index over <paramref name="fences"/>, whose first <paramref name="fenceCount"/> keys are written. Never
     /// changed afterwards: a search that holds it may run while a newer index is built beside it.
     /// </summary>
-    private PageIndex(AlignedBuffer<T> fences, long fenceCount, long indexedCount)
+    private PageIndex(AlignedBuffer<T> fences, long fenceCount, long indexedCount, int itemsOffset)
     {
         _fences = fences;
+        _itemsOffset = itemsOffset;
         FenceCount = fenceCount;
         IndexedCount = indexedCount;
         (_levels, _levelLengths) = BuildLevels(fences, fenceCount);
@@ -93,21 +97,27 @@ internal sealed unsafe class PageIndex<T>
 
     /// <summary>Whether an index pays for itself: items no wider than a cache line, and at least this many pages.</summary>
     public static bool IsWorthwhile(long count, long minimumPages) =>
-        sizeof(T) <= 64 && count > 0 && ((ListMmfHeader.Size + ((count - 1) * sizeof(T))) / PageBytes) + 1 >= minimumPages;
+        sizeof(T) <= 64 && count > 0 && (((count - 1) * sizeof(T)) / PageBytes) + 1 >= minimumPages;
 
-    /// <summary>Builds the index of the first <paramref name="count"/> items at <paramref name="items"/>.</summary>
-    public static PageIndex<T> Build(T* items, long count)
+    /// <summary>
+    /// Builds the index of the first <paramref name="count"/> items at <paramref name="items"/>, which start at byte
+    /// <paramref name="itemsOffset"/> of their file.
+    /// </summary>
+    public static PageIndex<T> Build(T* items, long count, int itemsOffset)
     {
-        long fences = FencesFor(count);
+        int offset = itemsOffset % BlockBytes;
+        long fences = FencesFor(count, offset);
         var buffer = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, NodeKeys)));
-        ReadFences(buffer, items, 0, fences);
-        return new PageIndex<T>(buffer, fences, count);
+        ReadFences(buffer, items, 0, fences, offset);
+        return new PageIndex<T>(buffer, fences, count, offset);
     }
 
     /// <summary>The index of the first item that starts in block <paramref name="block"/> of the file.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static long FirstItemOf(long block) =>
-        block == 0 ? 0 : ((block * BlockBytes) - ListMmfHeader.Size + sizeof(T) - 1) / sizeof(T);
+    public long FirstItemOf(long block) => FirstItemOf(block, _itemsOffset);
+
+    private static long FirstItemOf(long block, int itemsOffset) =>
+        block == 0 ? 0 : ((block * BlockBytes) - itemsOffset + sizeof(T) - 1) / sizeof(T);
 
     /// <summary>
     /// The index of the items up to <paramref name="count"/>: this one's fences plus those of the blocks added since,
@@ -116,7 +126,7 @@ internal sealed unsafe class PageIndex<T>
     /// </summary>
     public PageIndex<T> Extend(T* items, long count)
     {
-        long fences = FencesFor(count);
+        long fences = FencesFor(count, _itemsOffset);
         AlignedBuffer<T> buffer = _fences;
         if (fences > buffer.Length)
         {
@@ -124,8 +134,8 @@ internal sealed unsafe class PageIndex<T>
             Buffer.MemoryCopy(_fences.Pointer, buffer.Pointer, buffer.Length * sizeof(T), FenceCount * sizeof(T));
         }
 
-        ReadFences(buffer, items, FenceCount, fences);
-        return new PageIndex<T>(buffer, fences, count);
+        ReadFences(buffer, items, FenceCount, fences, _itemsOffset);
+        return new PageIndex<T>(buffer, fences, count, _itemsOffset);
     }
 
     /// <summary>
@@ -162,17 +172,17 @@ internal sealed unsafe class PageIndex<T>
     internal static int KeysPerNode => NodeKeys;
 
     /// <summary>The block holding the start of item <paramref name="index"/>.</summary>
-    private static long BlockOf(long index) => (ListMmfHeader.Size + (index * sizeof(T))) / BlockBytes;
+    private static long BlockOf(long index, int itemsOffset) => (itemsOffset + (index * sizeof(T))) / BlockBytes;
 
-    private static long FencesFor(long count) => count == 0 ? 0 : BlockOf(count - 1) + 1;
+    private static long FencesFor(long count, int itemsOffset) => count == 0 ? 0 : BlockOf(count - 1, itemsOffset) + 1;
 
     private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
 
-    private static void ReadFences(AlignedBuffer<T> buffer, T* items, long fromBlock, long toBlock)
+    private static void ReadFences(AlignedBuffer<T> buffer, T* items, long fromBlock, long toBlock, int itemsOffset)
     {
         for (long block = fromBlock; block < toBlock; block++)
         {
-            buffer.Pointer[block] = items[FirstItemOf(block)];
+            buffer.Pointer[block] = items[FirstItemOf(block, itemsOffset)];
         }
     }
 

@@ -1,3 +1,4 @@
+using System;
 using System.IO;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
@@ -9,15 +10,26 @@ namespace ListMmf;
 /// file, and for code that must choose the type to open a file with.
 /// </summary>
 /// <param name="Path">The full path of the file.</param>
-/// <param name="Version">The format version (0).</param>
+/// <param name="Version">The header's version field: 0 for the format of ListMmf 1.x, 2 for version 2.</param>
 /// <param name="DataType">The data-type code.</param>
-/// <param name="ItemSize">The bytes per item the code implies; 0 where the header does not say (AnyStruct, Bit).</param>
-/// <param name="Count">The header's count: the published items (for a bit file, its Int32 words;
-/// <see cref="ListMmfBitArray.Count"/> has the bits).</param>
+/// <param name="ItemSize">The bytes per item: as the code implies, or as a version 2 header records; 0 where the header
+/// does not say (a version 1 AnyStruct or Bit file).</param>
+/// <param name="Count">The published items, as a reader of the file counts them now (for a bit file, its Int32 words;
+/// <see cref="ListMmfBitArray.Count"/> has the bits): the header's count, or for a version 2 file last written in an
+/// earlier boot of the machine its durable count.</param>
 /// <param name="Capacity">How many items the file has room for; -1 where the item size is unknown.</param>
 /// <param name="FileLength">The file's length in bytes.</param>
 public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType, int ItemSize, long Count, long Capacity, long FileLength)
 {
+    /// <summary>Where the first item starts: byte 16 (version 0), or a multiple of 4,096 (version 2).</summary>
+    public int ItemsOffset { get; init; } = ListMmfHeader.Version1Size;
+
+    /// <summary>
+    /// Version 2: the count whose items were on stable storage when a flush (or the writer's close) recorded it, what
+    /// a power loss keeps; version 0: <see cref="Count"/>.
+    /// </summary>
+    public long DurableCount { get; init; }
+
     /// <summary>
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
@@ -37,7 +49,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
 
         using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
         header.ValidateCode(fullPath);
-        int itemSize = DataTypeInfo.Of(header.DataType).Size;
+        int itemSize = header.Format == 2 ? header.ItemSize : DataTypeInfo.Of(header.DataType).Size;
         if (itemSize > 0)
         {
             header.ValidateCount(fullPath, length, itemSize);
@@ -47,7 +59,18 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
             throw new ListMmfFormatException(fullPath, $"the header has a negative count ({header.Count:N0}).");
         }
 
-        long capacity = itemSize > 0 ? (length - ListMmfHeader.Size) / itemSize : -1;
-        return new ListMmfFileInfo(fullPath, header.Version, header.DataType, itemSize, header.Count, capacity, length);
+        long capacity = itemSize > 0 ? Math.Max(0, length - header.ItemsOffset) / itemSize : -1;
+        return new ListMmfFileInfo(
+            fullPath,
+            header.Format == 2 ? ListMmfHeader.Version2 : ListMmfHeader.Version1,
+            header.DataType,
+            itemSize,
+            header.PublishedCount(BootSession.Current),
+            capacity,
+            length)
+        {
+            ItemsOffset = header.ItemsOffset,
+            DurableCount = header.DurableCount,
+        };
     }
 }

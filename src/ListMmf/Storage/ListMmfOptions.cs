@@ -79,6 +79,14 @@ public sealed record ListMmfOptions
     public bool UtcTimes { get; init; }
 
     /// <summary>
+    /// The format a writer creates a new file in: <see cref="ListMmfFormatVersion.Version2"/> (the default), or
+    /// <see cref="ListMmfFormatVersion.Version1"/> for files that readers of ListMmf 1.x must read. Ignored for a file
+    /// that exists, which keeps its format, also across a <see cref="ListMmf{T}.TruncateBeginning"/> or a widening.
+    /// A <see cref="ListMmfBitArray"/> is always created in version 1's layout.
+    /// </summary>
+    public ListMmfFormatVersion FormatVersion { get; init; } = ListMmfFormatVersion.Version2;
+
+    /// <summary>
     /// Whether a sorted list or time series reads and writes its description file; a table's columns do not, their
     /// table's manifest describes them.
     /// </summary>

@@ -58,9 +58,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         FileMapping mapping,
         WriterLock? writerLock,
         ListMmfHeader header,
+        int itemSize,
         MappingBackend backend,
         ListMmfOptions options)
     {
+        Format = header.Format;
+        ItemsOffset = header.ItemsOffset;
+        MarkOffset = header.MarkOffset;
+        ItemSize = itemSize;
+        DescriptionJson = header.Description.ToArray();
+        TrustsLiveCount = writable || header.TrustsLiveCount(BootSession.Current);
         Path = path;
         RealPath = writable ? StoragePlatform.Current.CanonicalPath(System.IO.Path.GetFullPath(path)) : path;
         IsWritable = writable;
@@ -89,6 +96,34 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
     public MappingBackend Backend { get; }
 
+    /// <summary>The file's format: 1 (ListMmf 1.x) or 2.</summary>
+    public int Format { get; }
+
+    /// <summary>Where the first item starts in the file.</summary>
+    public int ItemsOffset { get; }
+
+    /// <summary>Where the header keeps the replaced mark: the version field (version 1) or the state field (version 2).</summary>
+    public int MarkOffset { get; }
+
+    /// <summary>The size of the items this storage was opened for.</summary>
+    public int ItemSize { get; }
+
+    /// <summary>Version 2: the description the header held when the file was opened (UTF-8 JSON), empty where it holds none.</summary>
+    public byte[] DescriptionJson { get; private set; }
+
+    /// <summary>
+    /// Whether the live count is this open's count: always for a writer (which made it so at open) and for version 1;
+    /// for a version 2 reader only where its writer wrote it in this boot. A reader of a file last written in an
+    /// earlier boot reads the durable count: the live one may have reached the disk before its items.
+    /// </summary>
+    public bool TrustsLiveCount { get; }
+
+    /// <summary>Where the count this open reads lies: the live count, or the durable count (<see cref="TrustsLiveCount"/>).</summary>
+    public int PublishedCountOffset => TrustsLiveCount ? ListMmfHeader.CountOffset : ListMmfHeader.DurableCountOffset;
+
+    /// <summary>The format of a new file made from this one (a replacement's copy, a widening): the same format and description.</summary>
+    public NewFileFormat SameFormat => new(Format == 1 ? ListMmfFormatVersion.Version1 : ListMmfFormatVersion.Version2, DescriptionJson);
+
     /// <summary>The mapped first byte of the file (the header). Changes when the mapping grows or follows the writer.</summary>
     public byte* Pointer => _mapping.Pointer;
 
@@ -109,11 +144,13 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         DataType dataType,
         bool requireDataType,
         WriterOpening opening = WriterOpening.Locked,
-        int replacedAttempts = FileReplacement.OpenAttempts)
+        int replacedAttempts = FileReplacement.OpenAttempts,
+        NewFileFormat? newFile = null)
         where T : unmanaged
     {
         MappingBackend backend = FileMappings.Resolve(options.Backend);
-        long initialLength = LengthFor(options.InitialCapacity, sizeof(T), nameof(options));
+        NewFileFormat format = newFile ?? new NewFileFormat(options.FormatVersion, null);
+        long initialLength = LengthFor(options.InitialCapacity, sizeof(T), nameof(options), format.ItemsOffset);
         ThrowIfDirectory(path);
         WriterLock? writerLock = null;
         FileStream? file = null;
@@ -139,16 +176,22 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
                     // Created where a symbolic link at the path leads, as an open that creates a file does, not over the link.
                     string created = new FileInfo(path).LinkTarget is null ? path : StoragePlatform.Current.CanonicalPath(path);
-                    Create(created, dataType, initialLength, inPlace: opening == WriterOpening.Copy);
+                    Create(created, dataType, sizeof(T), initialLength, format, inPlace: opening == WriterOpening.Copy);
                 }
 
                 file = OpenStream(path);
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
-                if (header.Version == ListMmfHeader.ReplacedVersion)
+
+                // Checked before anything is changed: a bad file is never written to.
+                header.Unmarked().Validate<T>(path, length);
+                if (header.IsReplaced)
                 {
-                    // Checked before it is changed: a bad file is never written to.
-                    header.WithVersion(ListMmfHeader.CurrentVersion).Validate<T>(path, length);
                     header = ClearReplacedMark(file, path, header);
+                }
+
+                if (header.Format == 2)
+                {
+                    header = BeginWriterSession(file.SafeFileHandle, path, header);
                 }
             }
             else
@@ -165,7 +208,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             }
 
             FileMapping mapping = FileMappings.Open(file, path, writable, backend);
-            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, backend, options);
+            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, sizeof(T), backend, options);
         }
         catch
         {
@@ -197,12 +240,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// </summary>
     private static ListMmfHeader ClearReplacedMark(FileStream file, string path, ListMmfHeader header)
     {
-        ListMmfHeader current = header.WithVersion(ListMmfHeader.CurrentVersion);
         Span<byte> bytes = stackalloc byte[sizeof(int)];
-        System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(bytes, current.Version);
+        bytes.Clear();
         try
         {
-            RandomAccess.Write(file.SafeFileHandle, bytes, 0);
+            RandomAccess.Write(file.SafeFileHandle, bytes, header.MarkOffset);
         }
         catch (IOException exception) when (exception is not ListMmfException)
         {
@@ -210,7 +252,32 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 $"the mark could not be cleared: {exception.Message}", exception);
         }
 
-        return current;
+        return header.Unmarked();
+    }
+
+    /// <summary>
+    /// A version 2 writer's open, under its lock: where the live count was written in an earlier boot (a power loss
+    /// may have come between: it may be newer than its items), it goes back to the durable count, over which the
+    /// appends then go on; the header then records this boot and one more writer generation. One write of the
+    /// header's first sector, not synchronized: until the system writes it back, the disk holds the earlier boot's
+    /// session, whose readers trust the durable count as well.
+    /// </summary>
+    private static ListMmfHeader BeginWriterSession(SafeFileHandle file, string path, ListMmfHeader header)
+    {
+        ulong session = BootSession.Current;
+        byte[] bytes = new byte[ListMmfHeader.DescriptionOffset + header.Description.Length];
+        try
+        {
+            RandomAccess.Read(file, bytes, 0);
+            ListMmfHeader.BeginSession(bytes, header.TrustsLiveCount(session) ? header.Count : header.DurableCount, session);
+            RandomAccess.Write(file, bytes.AsSpan(0, ListMmfHeader.MutableBytes), 0);
+        }
+        catch (IOException exception) when (exception is not ListMmfException)
+        {
+            throw new ListMmfException(path, $"the header could not be written at the writer's open: {exception.Message}", exception);
+        }
+
+        return ListMmfHeader.ReadConsistent(file, path, out _);
     }
 
     /// <summary>Whether a file is at the path, symbolic links followed: File.Exists calls a dangling link a file.</summary>
@@ -416,15 +483,15 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
         if (_populate)
         {
-            _mapping.Populate(ListMmfHeader.Size, end - ListMmfHeader.Size);
+            _mapping.Populate(ItemsOffset, end - ItemsOffset);
         }
     }
 
     /// <summary>Marks the file replaced, just before the new file is renamed over it, for the readers that map it.</summary>
-    public void MarkReplaced() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.ReplacedVersion);
+    public void MarkReplaced() => Volatile.Write(ref *(int*)(Pointer + MarkOffset), ListMmfHeader.ReplacedMark);
 
     /// <summary>Takes the mark back: the rename failed, so this is still the list's file.</summary>
-    public void ClearReplacedMark() => Volatile.Write(ref *(int*)Pointer, ListMmfHeader.CurrentVersion);
+    public void ClearReplacedMark() => Volatile.Write(ref *(int*)(Pointer + MarkOffset), 0);
 
     /// <summary>Whether this storage and <paramref name="other"/> map the same file; false where the system cannot tell.</summary>
     public bool IsSameFileAs(ListMmfStorage other)
@@ -456,7 +523,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     }
 
     /// <summary>Whether the header in the mapping is marked replaced.</summary>
-    public bool IsMarkedReplaced => Volatile.Read(ref *(int*)Pointer) == ListMmfHeader.ReplacedVersion;
+    public bool IsMarkedReplaced => Volatile.Read(ref *(int*)(Pointer + MarkOffset)) == ListMmfHeader.ReplacedMark;
 
     /// <summary>
     /// Gives this writer's lock to <paramref name="next"/>, the storage of the file that replaced this one, so that
@@ -472,49 +539,128 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     public long Refresh() => _mapping.Refresh();
 
     /// <summary>
-    /// Makes the first <paramref name="end"/> bytes durable, items before header: the pages after the first are
-    /// written and the file flushed, then the first page (the header with the count, and the first items) and the
-    /// file again, so that the count being flushed never becomes durable before its items (the system may still
-    /// write a later count back on its own, before its items, between two flushes). Every step is checked.
+    /// Makes the first <paramref name="count"/> items and the count durable, items before the count that covers them,
+    /// every step checked. Version 2: the items are synchronized, then the header's durable count is raised to
+    /// <paramref name="count"/> and the header synchronized: two barriers, and since readers of a later boot trust only
+    /// the durable count, a live count the system writes back on its own before its items is never believed after a
+    /// power loss. Version 1: the pages after the first, then the first page (the header with the count and the first
+    /// items); the system may still write a later count back before its items between two flushes.
     /// </summary>
-    public void Flush(long end)
+    public void Flush(long count)
     {
-        // The items first, then the page with the count: a durable count never gets ahead of its items.
-        StoragePlatform platform = StoragePlatform.Current;
+        long end = ItemsOffset + (count * ItemSize);
+        if (Format == 2)
+        {
+            SyncRange(ItemsOffset, end - ItemsOffset);
+            if (SetDurableCount(count))
+            {
+                SyncRange(0, ItemsOffset);
+            }
+
+            return;
+        }
+
         long firstPageEnd = Math.Min(Environment.SystemPageSize, end);
         if (end > firstPageEnd)
         {
-            _mapping.Flush(firstPageEnd, end - firstPageEnd);
-            platform.FlushFile(_file.SafeFileHandle, Path);
+            SyncRange(firstPageEnd, end - firstPageEnd);
         }
 
-        _mapping.Flush(0, firstPageEnd);
-        platform.FlushFile(_file.SafeFileHandle, Path);
+        SyncRange(0, firstPageEnd);
     }
 
-    /// <summary>Starts writing the items below <paramref name="end"/> back, without waiting (<see cref="StoragePlatform.StartWriteback"/>).</summary>
-    /// <remarks>
-    /// Never the first page, which holds the count: written back early, a count could reach the disk before the
-    /// flushes that must precede it (a table's time column before its value columns; found by the power-loss
-    /// harness, 14 of 800 crash images lost rows when the time column's first page was started with the rest).
-    /// </remarks>
-    public void StartFlush(long end)
+    /// <summary>
+    /// Version 2: lowers the durable count to <paramref name="count"/> durably, before the writer lowers its live
+    /// count and writes new items where the dropped ones were: a durable count above them would cover those items
+    /// half rewritten after a power loss.
+    /// </summary>
+    public void LowerDurableCount(long count)
     {
-        long firstPageEnd = Environment.SystemPageSize;
-        if (end > firstPageEnd)
+        if (Format == 2 && Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset)) > count && SetDurableCount(count))
         {
-            StoragePlatform.Current.StartWriteback(_file.SafeFileHandle, firstPageEnd, end - firstPageEnd);
+            SyncRange(0, ItemsOffset);
+        }
+    }
+
+    /// <summary>Version 2: stores <paramref name="count"/> as the durable count and seals the header; false where it was already that.</summary>
+    private bool SetDurableCount(long count)
+    {
+        long* durable = (long*)(Pointer + ListMmfHeader.DurableCountOffset);
+        if (Volatile.Read(ref *durable) == count)
+        {
+            return false;
+        }
+
+        Volatile.Write(ref *durable, count);
+        ListMmfHeader.Seal(Pointer);
+        return true;
+    }
+
+    /// <summary>Writes the mapped range to the file and makes it durable: one barrier where the view's flush is one.</summary>
+    private void SyncRange(long offset, long length)
+    {
+        if (length <= 0)
+        {
+            return;
+        }
+
+        _mapping.Flush(offset, length);
+        if (!StoragePlatform.Current.ViewFlushIsDurable)
+        {
+            StoragePlatform.Current.FlushFile(_file.SafeFileHandle, Path);
         }
     }
 
     /// <summary>
-    /// Makes the bytes below <paramref name="end"/> durable, items and count together, in one flush of the file: for a
-    /// file whose count publishes nothing by itself (a table's value column, whose rows the time column publishes).
+    /// Version 2, the writer of an empty file: records <paramref name="json"/> as the file's description, in place of
+    /// the one its header holds, durably before any item is published.
     /// </summary>
-    public void FlushTogether(long end)
+    /// <exception cref="ListMmfDataTypeException">The description does not fit in the header, which was made for a
+    /// shorter one; the file is unchanged.</exception>
+    public void RecordDescription(byte[] json)
     {
-        _mapping.Flush(0, end);
-        StoragePlatform.Current.FlushFile(_file.SafeFileHandle, Path);
+        if (ListMmfHeader.DescriptionOffset + json.Length > ItemsOffset)
+        {
+            throw new ListMmfDataTypeException(Path, $"the file was created for other items, and its header has room for " +
+                $"a description of {ItemsOffset - ListMmfHeader.DescriptionOffset:N0} bytes, not the {json.Length:N0} of " +
+                "this item type's. Delete the empty file, or open it with the type it was created with.");
+        }
+
+        ListMmfHeader.Describe(new Span<byte>(Pointer, ItemsOffset), json);
+        DescriptionJson = json;
+        SyncRange(0, ItemsOffset);
+    }
+
+    /// <summary>Starts writing the items below <paramref name="end"/> back, without waiting (<see cref="StoragePlatform.StartWriteback"/>).</summary>
+    /// <remarks>
+    /// Never a version 1 file's first page, which holds the count: written back early, a count could reach the disk
+    /// before the flushes that must precede it (a table's time column before its value columns; found by the
+    /// power-loss harness, 14 of 800 crash images lost rows when the time column's first page was started with the
+    /// rest). A version 2 header is never among the items.
+    /// </remarks>
+    public void StartFlush(long end)
+    {
+        long from = Format == 2 ? ItemsOffset : Environment.SystemPageSize;
+        if (end > from)
+        {
+            StoragePlatform.Current.StartWriteback(_file.SafeFileHandle, from, end - from);
+        }
+    }
+
+    /// <summary>
+    /// Makes the first <paramref name="count"/> items and the count durable together, with one barrier: for a file
+    /// whose count publishes nothing by itself (a table's value column, whose rows the time column publishes). A
+    /// version 2 durable count may then reach the disk before its items; the time column's, which a table trusts
+    /// beside it, cannot.
+    /// </summary>
+    public void FlushTogether(long count)
+    {
+        if (Format == 2)
+        {
+            SetDurableCount(count);
+        }
+
+        SyncRange(0, ItemsOffset + (count * ItemSize));
     }
 
     /// <summary>
@@ -529,15 +675,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         try
         {
             ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path);
-            long end = ListMmfHeader.Size + (header.Count * sizeof(T));
+            long count = header.PublishedCount(BootSession.Current);
+            long end = header.ItemsOffset + (count * sizeof(T));
             using SpanOwner<byte> buffer = SpanOwner<byte>.Allocate(VerifyChunkBytes);
-            for (offset = ListMmfHeader.Size; offset < end;)
+            for (offset = header.ItemsOffset; offset < end;)
             {
                 int read = RandomAccess.Read(_file.SafeFileHandle, buffer.Span[..(int)Math.Min(buffer.Length, end - offset)], offset);
                 if (read == 0)
                 {
                     throw new ListMmfFormatException(Path, $"the file ends at byte {offset:N0}, before the " +
-                        $"{header.Count:N0} items its header claims.");
+                        $"{count:N0} items its header claims.");
                 }
 
                 offset += read;
@@ -568,6 +715,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             try
             {
                 _ahead?.Dispose();
+                MakeLiveCountDurable();
             }
             finally
             {
@@ -581,18 +729,55 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>The file length for <paramref name="capacity"/> items of <paramref name="itemSize"/> bytes, rounded up to the granularity.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">No file can be that long.</exception>
-    public static long LengthFor(long capacity, int itemSize, string paramName)
+    /// <summary>
+    /// Version 2, a writer closing: where items were published since the last flush, they are synchronized and the
+    /// durable count raised to them, so that a file closed by its writer keeps them across a later power loss (once
+    /// the system writes the header back) and in a copy read on another machine. Without a barrier for the header,
+    /// and nothing raised when the items could not be synchronized: the durable count never runs ahead of its items.
+    /// </summary>
+    private void MakeLiveCountDurable()
     {
-        if (capacity < 0 || capacity > (MaximumLength - ListMmfHeader.Size) / itemSize)
+        if (!IsWritable || Format != 2 || _mapping.Length < ItemsOffset || IsMarkedReplaced)
         {
-            ThrowHelper.ArgumentOutOfRange(paramName, capacity, $"A capacity must be at least 0 and at most " +
-                $"{(MaximumLength - ListMmfHeader.Size) / itemSize:N0} items of {itemSize} bytes.");
+            return;
         }
 
-        return RoundUpLength(ListMmfHeader.Size + (capacity * itemSize));
+        long count = Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.CountOffset));
+        if (count <= Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset)) || count > (_mapping.Length - ItemsOffset) / ItemSize)
+        {
+            return;
+        }
+
+        try
+        {
+            SyncRange(ItemsOffset, count * ItemSize);
+        }
+        catch (ListMmfException)
+        {
+            return;
+        }
+
+        SetDurableCount(count);
     }
+
+    /// <summary>
+    /// The file length for <paramref name="capacity"/> items of <paramref name="itemSize"/> bytes after a header of
+    /// <paramref name="itemsOffset"/> bytes, rounded up to the granularity.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">No file can be that long.</exception>
+    public static long LengthFor(long capacity, int itemSize, string paramName, int itemsOffset)
+    {
+        if (capacity < 0 || capacity > (MaximumLength - itemsOffset) / itemSize)
+        {
+            ThrowHelper.ArgumentOutOfRange(paramName, capacity, $"A capacity must be at least 0 and at most " +
+                $"{(MaximumLength - itemsOffset) / itemSize:N0} items of {itemSize} bytes.");
+        }
+
+        return RoundUpLength(itemsOffset + (capacity * itemSize));
+    }
+
+    /// <summary>The file length for <paramref name="capacity"/> items in this file; see <see cref="LengthFor(long, int, string, int)"/>.</summary>
+    public long LengthFor(long capacity, string paramName) => LengthFor(capacity, ItemSize, paramName, ItemsOffset);
 
     private static long RoundUpLength(long length) => length > MaximumLength
         ? MaximumLength
@@ -604,18 +789,19 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// <paramref name="path"/> without a valid header and a new file does not vanish after a power loss; or,
     /// <paramref name="inPlace"/>, at the path itself, which is then a replacement's temporary name.
     /// </summary>
-    private static void Create(string path, DataType dataType, long length, bool inPlace)
+    private static void Create(string path, DataType dataType, int itemSize, long length, NewFileFormat format, bool inPlace)
     {
         if (!inPlace)
         {
-            DurableFile.Create(path, (dataType, length, path), static (file, state) => WriteEmpty(file, state.dataType, state.length, state.path));
+            DurableFile.Create(path, (dataType, itemSize, length, format, path),
+                static (file, state) => WriteEmpty(file, state.dataType, state.itemSize, state.length, state.format, state.path));
             return;
         }
 
         try
         {
             using var file = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0);
-            WriteEmpty(file, dataType, length, path);
+            WriteEmpty(file, dataType, itemSize, length, format, path);
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
         {
@@ -623,12 +809,20 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
-    private static void WriteEmpty(FileStream file, DataType dataType, long length, string path)
+    private static void WriteEmpty(FileStream file, DataType dataType, int itemSize, long length, NewFileFormat format, string path)
     {
-        Span<byte> header = stackalloc byte[ListMmfHeader.Size];
-        new ListMmfHeader(ListMmfHeader.CurrentVersion, (int)dataType, 0).Write(header);
+        byte[] header = new byte[format.ItemsOffset];
+        if (format.Version == ListMmfFormatVersion.Version1)
+        {
+            ListMmfHeader.WriteVersion1(header, dataType, 0);
+        }
+        else
+        {
+            ListMmfHeader.WriteVersion2(header, dataType, itemSize, format.Description, BootSession.Current);
+        }
+
         file.Write(header);
-        StoragePlatform.Current.Extend(file, ListMmfHeader.Size, length, path);
+        StoragePlatform.Current.Extend(file, header.Length, length, path);
     }
 
     private static void ThrowIfDirectory(string path)

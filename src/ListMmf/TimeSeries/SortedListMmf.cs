@@ -413,7 +413,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         }
 
         _indexGeneration = List.Generation;
-        return _index = PageIndex<T>.Build(items, count);
+        return _index = PageIndex<T>.Build(items, count, List.Storage.ItemsOffset);
     }
 
     internal static void CheckRange(long first, long last, long count)

@@ -49,7 +49,7 @@ public sealed unsafe class MappingPlacementTests
                 lists[i].Add(i);
             }
 
-            return lists.Select(list => (long)Unsafe.AsPointer(ref MemoryMarshal.GetReference(list.AsSpan(0, 1))) - ListMmfHeader.Size).ToArray();
+            return lists.Select(list => (long)Unsafe.AsPointer(ref MemoryMarshal.GetReference(list.AsSpan(0, 1))) - list.Storage.ItemsOffset).ToArray();
         }
         finally
         {

@@ -31,7 +31,7 @@ public sealed partial class PrefaultPageCacheTests
         string path = directory.File("ticks.mmf");
         using ListMmf<long> writer = AppendedTicks(path);
 
-        long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
+        long items = writer.Storage.ItemsOffset + (writer.Count * sizeof(long));
         long cached = CachedBytesOf(path);
 
         // The writer's window ends at most a window past the items, rounded up; the background's a window past that.
@@ -46,7 +46,7 @@ public sealed partial class PrefaultPageCacheTests
         using var directory = new TempDirectory();
         string path = directory.File("ticks.mmf");
         using ListMmf<long> writer = AppendedTicks(path);
-        long items = ListMmfHeader.Size + (writer.Count * sizeof(long));
+        long items = writer.Storage.ItemsOffset + (writer.Count * sizeof(long));
         // Past the window the last prefault on the writer's thread can reach from the items: only the background's.
         long beyondTheWritersOwn = RoundUp(items) + ListMmfStorage.PrefaultWindow;
 

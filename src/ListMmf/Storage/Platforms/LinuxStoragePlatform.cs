@@ -22,6 +22,26 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     protected override int MapAnonymous => Libc.Linux.MapAnonymous;
 
     /// <summary>
+    /// msync(MS_SYNC) is vfs_fsync_range over the range with datasync: its pages, the metadata needed to read them
+    /// (the length a growth set) and the device's cache flush, as fdatasync does for the whole file (the power-loss
+    /// recorder sees an fsync of the range).
+    /// </summary>
+    public override bool ViewFlushIsDurable => true;
+
+    /// <summary>The kernel's boot_id, a random UUID drawn at each boot.</summary>
+    public override ulong ReadBootSession()
+    {
+        try
+        {
+            return SessionFromUuid(File.ReadAllText("/proc/sys/kernel/random/boot_id"));
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            return 0;
+        }
+    }
+
+    /// <summary>
     /// MADV_HUGEPAGE, with 4 KiB pages only (<see cref="LargePageBytes"/>): where the file system keeps the file in
     /// 2 MiB folios (ext4 and XFS on recent kernels), a fault in the range reads in a whole folio and maps it whole
     /// (benchmarks/README.md, "Append then durable"). Best effort, as <see cref="PrefaultWritable"/>.

@@ -28,6 +28,9 @@ internal sealed class MacOSStoragePlatform : UnixStoragePlatform
 
     protected override int MapAnonymous => Libc.MacOS.MapAnonymous;
 
+    /// <summary>kern.bootsessionuuid, a UUID drawn at each boot.</summary>
+    public override ulong ReadBootSession() => SessionFromUuid(Libc.SystemString("kern.bootsessionuuid"));
+
     /// <summary>F_FULLFSYNC; plain fsync only where the file system refuses F_FULLFSYNC (some network and FUSE file systems).</summary>
     protected override void SyncDescriptor(int fd, string path, bool isDirectory = false)
     {

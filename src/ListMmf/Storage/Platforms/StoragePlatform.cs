@@ -50,6 +50,31 @@ internal abstract unsafe class StoragePlatform
     /// <exception cref="ListMmfException">The flush failed.</exception>
     public abstract void FlushDirectory(string directory, string path);
 
+    /// <summary>
+    /// Whether <see cref="FlushView"/> alone makes the range durable on the device, so that no <see cref="FlushFile"/>
+    /// need follow it for that range.
+    /// </summary>
+    public virtual bool ViewFlushIsDurable => false;
+
+    /// <summary>
+    /// An identity of the machine's current boot, or 0 where the system gives none: a version 2 file records the boot
+    /// its writer runs in, so that a later boot, after a power loss, trusts only the file's durable count. Read once
+    /// per process (<see cref="BootSession.Current"/>).
+    /// </summary>
+    public virtual ulong ReadBootSession() => 0;
+
+    /// <summary>
+    /// The boot identity in a boot UUID's text (Linux's boot_id, macOS's kern.bootsessionuuid): its first 16 hex
+    /// digits as a number, which the Python reader computes the same way; 0 where the text is not a UUID.
+    /// </summary>
+    protected static ulong SessionFromUuid(string? uuid)
+    {
+        string digits = (uuid ?? "").Trim().Replace("-", "", StringComparison.Ordinal);
+        return digits.Length >= 16 && ulong.TryParse(digits.AsSpan(0, 16), System.Globalization.NumberStyles.AllowHexSpecifier, null, out ulong session)
+            ? session
+            : 0;
+    }
+
     /// <summary>Writes the dirty pages of a mapped range to the file and waits for the writes.</summary>
     /// <exception cref="ListMmfException">The system reported a failure.</exception>
     public abstract void FlushView(byte* address, long length, string path);
