@@ -1,15 +1,26 @@
 """Read ListMmf files from Python (standard library; numpy when it is importable).
 
-A ListMmf file is a 16-byte little-endian header followed by the items:
+A ListMmf file is a little-endian header followed by the items, in one of two formats (docs/file-format.md):
 
+    version 1 (ListMmf 1.x), 16 bytes:
     offset 0   Int32  version (0; -1 marks a file being replaced, see REPLACED_VERSION)
     offset 4   Int32  data-type code (see ``TYPES``)
     offset 8   Int64  count: how many items are real (the published length)
-    offset 16  items, little-endian
+    offset 16  items
 
-The file is usually longer than ``16 + count * item_size``: its length is capacity. A writer process may be
-appending while this module reads, so each call takes one snapshot of the count (the header is read until two
-reads agree, as the C# library does) and never looks past that many items.
+    version 2, a multiple of 4,096 bytes:
+    offset 0   Int32  version (2)        offset 24  Int64  durable count
+    offset 4   Int32  data-type code     offset 32  UInt64 boot session of the live count
+    offset 8   Int64  live count         offset 40  Int32  writer generation
+    offset 16  Int32  state (0; -1 replaced)   offset 44  Int32  item size
+    offset 20  Int32  items offset       offset 48  Int32  description length
+    offset 56  UInt32 CRC-32;  offset 64  the description (JSON);  the items at the items offset
+
+The file is usually longer than the items: its length is capacity. A writer process may be appending while this
+module reads, so each call takes one snapshot of the count (the header is read until two reads agree, as the C#
+library does) and never looks past that many items. A version 2 file whose live count was written in another boot
+of this machine (or on another machine) is read up to its durable count, as the C# library reads it: after a power
+loss the live count may have reached the disk before its items.
 
 Functions:
 
@@ -37,6 +48,7 @@ import os
 import struct
 import sys
 import time
+import zlib
 
 try:
     import numpy as np
@@ -44,10 +56,16 @@ except ImportError:
     np = None
 
 HEADER_SIZE = 16
-"""Size of the header in bytes; the first item starts here."""
+"""Size of a version 1 header in bytes; its first item starts here."""
 
 VERSION = 0
-"""The only header version this reader knows."""
+"""The version field of a version 1 file."""
+
+VERSION_2 = 2
+"""The version field of a version 2 file."""
+
+_V2_FIXED = 64
+"""The bytes of a version 2 header before its description: every field that changes after creation."""
 
 REPLACED_VERSION = -1
 """The version a writer stores in a file it is about to replace (TruncateBeginning, widening) by a new file renamed
@@ -125,24 +143,61 @@ class ListMmfError(ValueError):
     """A file that is not a readable ListMmf file, or items this reader cannot return."""
 
 
-Header = collections.namedtuple("Header", "version code type_name item_size count file_length")
+Header = collections.namedtuple(
+    "Header", "version code type_name item_size count file_length items_offset durable_count description",
+    defaults=(HEADER_SIZE, None, None))
 Header.__doc__ = """A checked ListMmf header.
 
-version, code: the header fields; type_name: the code's name ('Int32', 'UnixSeconds', ...); item_size: bytes per
-item, or None for AnyStruct and Bit; count: the number of real items; file_length: the file's length in bytes when
-the header was read (capacity, usually more than 16 + count * item_size).
+version, code: the header fields (version 0 or 2); type_name: the code's name ('Int32', 'UnixSeconds', ...);
+item_size: bytes per item, or None for a version 1 AnyStruct or Bit file; count: the number of real items (see the
+module's note on version 2); file_length: the file's length in bytes when the header was read (capacity);
+items_offset: where the first item starts (16, or a multiple of 4,096); durable_count: version 2's durable count
+(None for version 1); description: version 2's description as a dict, or None.
 """
 
 
+def boot_session():
+    """This machine's boot as a version 2 header records it: the first 16 hex digits of Linux's boot_id, else 0."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            return int(f.read().strip().replace("-", "")[:16], 16)
+    except (OSError, ValueError):
+        return 0
+
+
+_BOOT_SESSION = boot_session()
+
+
 def _read_raw_header(f, path):
-    """Reads the 16 header bytes of the open file ``f`` and returns (version, code, count)."""
+    """Reads the header of the open file ``f``: a tuple (version, code, count, replaced, items_offset, durable,
+    session, item_size, description bytes), or None for a version 2 header whose checksum fails (a writer may be
+    between a field and its seal; the caller reads again)."""
     f.seek(0)
-    raw = f.read(HEADER_SIZE)
+    raw = f.read(_V2_FIXED)
     if len(raw) < HEADER_SIZE:
         raise ListMmfError(
             f"{path}: the file is {os.fstat(f.fileno()).st_size:,} bytes long, "
             f"shorter than the {HEADER_SIZE}-byte ListMmf header")
-    return struct.unpack("<iiq", raw)
+    version, code, count = struct.unpack_from("<iiq", raw)
+    if version != VERSION_2:
+        return (VERSION if version == REPLACED_VERSION else version, code, count, version == REPLACED_VERSION,
+                HEADER_SIZE, None, None, None, b"")
+    if len(raw) < _V2_FIXED:
+        raise ListMmfError(f"{path}: the file is too short for its version 2 header")
+    state, items_offset, durable, session, _, item_size, length = struct.unpack_from("<iiqQiii", raw, 16)
+    if items_offset < 4096 or items_offset % 4096 or not 0 <= length <= items_offset - _V2_FIXED:
+        raise ListMmfError(f"{path}: the version 2 header is damaged: it places the items at byte {items_offset:,} "
+                           f"and holds a description of {length:,} bytes")
+    description = f.read(length)
+    fixed = bytearray(raw)
+    fixed[8:20] = bytes(12)
+    fixed[32:40] = bytes(8)
+    fixed[56:64] = bytes(8)
+    if zlib.crc32(description, zlib.crc32(bytes(fixed))) != struct.unpack_from("<I", raw, 56)[0]:
+        return None
+    if state not in (0, REPLACED_VERSION):
+        raise ListMmfError(f"{path}: the version 2 header's state is {state}, neither 0 nor -1 (replaced)")
+    return (VERSION_2, code, count, state == REPLACED_VERSION, items_offset, durable, session, item_size, description)
 
 
 def _read_header(f, path, accept_replaced=True):
@@ -157,28 +212,43 @@ def _read_header(f, path, accept_replaced=True):
         first = _read_raw_header(f, path)
         length = os.fstat(f.fileno()).st_size
         again = _read_raw_header(f, path)
-        if first == again:
+        if first is not None and first == again:
             break
-    version, code, count = again[0], again[1], min(first[2], again[2])
+    if first is None or again is None:
+        raise ListMmfError(f"{path}: the version 2 header's checksum does not match its contents: the header is damaged")
+    version, code, replaced, items_offset, durable, session, item_size, raw_description = (
+        again[0], again[1], again[3], again[4], again[5], again[6], again[7], again[8])
+    count = min(first[2], again[2])
+    if version == VERSION_2 and session != _BOOT_SESSION:
+        count = durable
 
-    if version == REPLACED_VERSION:
-        if not accept_replaced:
-            return None
-        version = VERSION
-    if version != VERSION:
-        raise ListMmfError(f"{path}: the header has version {version}; this reader knows version {VERSION} only")
+    if replaced and not accept_replaced:
+        return None
+    if version not in (VERSION, VERSION_2):
+        raise ListMmfError(
+            f"{path}: the header has version {version}; this reader knows versions {VERSION} and {VERSION_2}")
     info = TYPES.get(code)
     if info is None:
         raise ListMmfError(f"{path}: the header has data-type code {code}, which is not a known ListMmf data type")
-    if count < 0:
-        raise ListMmfError(f"{path}: the header has a negative count ({count:,})")
-    if info.size is not None:
-        room = (length - HEADER_SIZE) // info.size
-        if count > room:
-            raise ListMmfError(
-                f"{path}: the header claims {count:,} items of {info.size} bytes but the file is only "
-                f"{length:,} bytes long (room for {room:,}); it was truncated or the count is damaged")
-    return Header(version, code, info.name, info.size, count, length)
+    size = info.size
+    description = None
+    if version == VERSION_2:
+        if (size is not None and size != item_size) or item_size <= 0 or code == 1:
+            raise ListMmfError(f"{path}: the version 2 header records items of {item_size} bytes for {info.name}")
+        size = item_size
+        description = _parse_description(raw_description, path, "the description in its header") if raw_description else None
+    for name, value in (("count", count), ("durable count", durable)):
+        if value is None:
+            continue
+        if value < 0:
+            raise ListMmfError(f"{path}: the header has a negative {name} ({value:,})")
+        if size is not None:
+            room = max(0, length - items_offset) // size
+            if value > room:
+                raise ListMmfError(
+                    f"{path}: the header claims {value:,} items of {size} bytes but the file is only "
+                    f"{length:,} bytes long (room for {room:,}); it was truncated or the count is damaged")
+    return Header(version, code, info.name, size, count, length, items_offset, durable, description)
 
 
 def read_header(path):
@@ -213,7 +283,7 @@ def _open_current(path):
 def _decode_odd_width(f, header, path):
     """Reads and decodes the odd-width (3, 5, 6 or 7-byte) little-endian integers of ``header``."""
     width, signed = header.item_size, header.code <= 17
-    f.seek(HEADER_SIZE)
+    f.seek(header.items_offset)
     data = f.read(header.count * width)
     if len(data) != header.count * width:
         raise ListMmfError(f"{path}: only {len(data):,} of the {header.count * width:,} item bytes could be read")
@@ -228,22 +298,34 @@ def _decode_odd_width(f, header, path):
 
 
 def read_description(path):
-    """The description beside the ListMmf file at ``path`` (``FILE.listmmf.json``) as a dict, or None without one.
+    """The description of the ListMmf file at ``path`` as a dict, or None without one: from the header of a version 2
+    file, from the file beside a version 1 file (``FILE.listmmf.json``).
 
     Its keys: ``itemType`` and ``itemSize``; ``fields``, a list of dicts with ``name``, ``offset``, ``size`` and
     ``type``, for struct items; ``order`` and ``timesAreUtc`` for a sorted list or time series.
     """
     path = os.fspath(path)
+    if os.path.exists(path):
+        header = read_header(path)
+        if header.version == VERSION_2:
+            return header.description
     try:
         with open(path + DESCRIPTION_SUFFIX, "rb") as f:
-            description = json.loads(f.read())
+            raw = f.read()
     except FileNotFoundError:
         return None
+    return _parse_description(raw, path + DESCRIPTION_SUFFIX, "the description")
+
+
+def _parse_description(raw, where, what):
+    """A description's JSON as a dict; ``where`` and ``what`` name it in the error."""
+    try:
+        description = json.loads(raw)
     except ValueError as error:
-        raise ListMmfError(f"{path}{DESCRIPTION_SUFFIX}: the description is not valid JSON: {error}") from None
+        raise ListMmfError(f"{where}: {what} is not valid JSON: {error}") from None
     if not isinstance(description, dict) or description.get("format") != "listmmf-description" \
             or description.get("version") != 1 or not isinstance(description.get("itemSize"), int):
-        raise ListMmfError(f"{path}{DESCRIPTION_SUFFIX}: not a ListMmf description of version 1")
+        raise ListMmfError(f"{where}: {what} is not a ListMmf description of version 1")
     return description
 
 
@@ -271,14 +353,14 @@ def struct_dtype(description):
 
 def _open_structs(f, header, path):
     """A struct file's items as a numpy memmap of the dtype its description records."""
-    description = read_description(path)
+    description = header.description if header.version == VERSION_2 else read_description(path)
     if description is None or np is None:
         return None
     size = description["itemSize"]
-    if HEADER_SIZE + header.count * size > header.file_length:
+    if header.items_offset + header.count * size > header.file_length:
         raise ListMmfError(f"{path}: count {header.count:,} of {size}-byte items runs past the end of the file "
                            f"({header.file_length:,} bytes); the file is damaged")
-    return np.memmap(f, dtype=struct_dtype(description), mode="r", offset=HEADER_SIZE, shape=(header.count,))
+    return np.memmap(f, dtype=struct_dtype(description), mode="r", offset=header.items_offset, shape=(header.count,))
 
 
 def _open(path):
@@ -295,13 +377,13 @@ def _open(path):
         if info.fmt is None:
             return header, _decode_odd_width(f, header, path)
         if np is not None:
-            return header, np.memmap(f, dtype=info.dtype, mode="r", offset=HEADER_SIZE, shape=(header.count,))
+            return header, np.memmap(f, dtype=info.dtype, mode="r", offset=header.items_offset, shape=(header.count,))
         if sys.byteorder != "little" or struct.calcsize(info.fmt) != info.size:
             raise ListMmfError(
                 f"{path}: without numpy this reader needs a little-endian host whose '{info.fmt}' items are "
                 f"{info.size} bytes; this one is {sys.byteorder}-endian with {struct.calcsize(info.fmt)}-byte items")
-        mapped = mmap.mmap(f.fileno(), HEADER_SIZE + header.count * info.size, access=mmap.ACCESS_READ)
-        return header, memoryview(mapped)[HEADER_SIZE:].cast(info.fmt)
+        mapped = mmap.mmap(f.fileno(), header.items_offset + header.count * info.size, access=mmap.ACCESS_READ)
+        return header, memoryview(mapped)[header.items_offset:].cast(info.fmt)
 
 
 def open_items(path):

@@ -9,12 +9,15 @@ namespace ListMmf.TestHost;
 /// The two ends of the power-loss harness (tests/PowerLoss): the workloads, run in a folder that the recording file
 /// system serves, and the checks, run on the crash images built from the recording.
 /// <list type="bullet">
-/// <item><c>power-write WORKLOAD DIR</c>: runs the workload in DIR. After each call whose result must survive a power
+/// <item><c>power-write WORKLOAD DIR FORMAT</c>: runs the workload in DIR, its files created in FORMAT (v1 or v2). After each call whose result must survive a power
 /// loss returns (a create, a Flush, a TruncateBeginning, a widening), it looks up DIR/.mark-N-WHAT, a name that does
 /// not exist: the recorder logs the look-up in its stream of file-system operations, so every crash point knows
 /// exactly what the library had promised by then.</item>
-/// <item><c>power-check WORKLOAD</c>: reads lines "IMAGE_DIR TAB MARK" (MARK: the last mark before the crash point,
-/// or "-") from standard input and prints, for each, "IMAGE_DIR TAB ok" or "IMAGE_DIR TAB lost|undetected: WHY".
+/// <item><c>power-check WORKLOAD FORMAT</c>: reads lines "IMAGE_DIR TAB MARK" (MARK: the last mark before the crash
+/// point, or "-") from standard input and prints, for each, "IMAGE_DIR TAB ok" or "IMAGE_DIR TAB lost|undetected: WHY",
+/// as a process of the boot after the power loss. A version 1 finding that the format's known exposures explain (a
+/// count on disk past the last flush, or items lost in the first page that the header shares) is printed as
+/// "exposure: WHY", counted apart.
 /// A crash of this process (SIGBUS, an access violation) is seen by the harness, which starts it again after the
 /// image.</item>
 /// </list>
@@ -27,12 +30,12 @@ public static class PowerLoss
     private const string ListName = "list.bin";
     private const string TableName = "ticks";
 
-    public static int Write(string workload, string directory)
+    public static int Write(string workload, string directory, string format)
     {
         int marks = 0;
         void Mark(string what) => _ = File.Exists(Path.Combine(directory, $".mark-{marks++}-{what}"));
         string list = Path.Combine(directory, ListName);
-        var small = new ListMmfOptions { InitialCapacity = 16 };
+        var small = new ListMmfOptions { InitialCapacity = 16, FormatVersion = FormatOf(format) };
         switch (workload)
         {
             case "append":
@@ -84,7 +87,7 @@ public static class PowerLoss
             case "table":
             {
                 string folder = Path.Combine(directory, TableName);
-                using var table = TimeSeriesTable.Create(folder, TickTable.Schema());
+                using var table = TimeSeriesTable.Create(folder, TickTable.Schema(), new ListMmfOptions { FormatVersion = FormatOf(format) });
                 Mark("created");
                 long row = 0;
                 for (int round = 0; round < 12; round++)
@@ -141,7 +144,7 @@ public static class PowerLoss
 
             case "widen":
             {
-                using var writer = IntegerListMmf.OpenSmallest(list);
+                using var writer = IntegerListMmf.OpenSmallest(list, small);
                 Mark("created");
                 long count = 0;
                 foreach (long limit in new long[] { 200, 30_000, 2_000_000, 1_000_000_000 })
@@ -163,9 +166,19 @@ public static class PowerLoss
         }
     }
 
-    /// <summary>Checks every image named on standard input; see the class remarks.</summary>
-    public static int Check(string workload)
+    private static ListMmfFormatVersion FormatOf(string format) => format switch
     {
+        "v1" => ListMmfFormatVersion.Version1,
+        "v2" => ListMmfFormatVersion.Version2,
+        _ => throw new ArgumentException($"unknown format '{format}': v1 or v2"),
+    };
+
+    /// <summary>Checks every image named on standard input; see the class remarks.</summary>
+    public static int Check(string workload, string format)
+    {
+        // The images are what a power loss leaves: their checker runs in the boot after it.
+        ListMmf.Storage.BootSession.Current ^= 0x9E3779B97F4A7C15;
+        bool version1 = FormatOf(format) == ListMmfFormatVersion.Version1;
         while (Console.ReadLine() is { } line)
         {
             string[] parts = line.Split('\t');
@@ -179,11 +192,65 @@ public static class PowerLoss
                 verdict = $"lost: {exception.GetType().Name}: {exception.Message}";
             }
 
+            if (version1 && verdict != "ok" && Version1Exposure(workload, parts[0], parts[1]) is { } exposure)
+            {
+                verdict = $"exposure: {exposure}: {verdict}";
+            }
+
             Console.WriteLine($"{parts[0]}\t{verdict}");
             Console.Out.Flush();
         }
 
         return 0;
+    }
+
+    /// <summary>
+    /// Which of version 1's known exposures explains a finding, if one does: the count on disk of the file that publishes
+    /// the items (a table's time column) past the promised count, written back before its items; or, whatever the
+    /// count, items that the first page holds beside the header, whose torn write loses them. Null for anything else,
+    /// which stays a finding. Read from the image as it was left.
+    /// </summary>
+    private static string? Version1Exposure(string workload, string image, string mark)
+    {
+        string[] promise = mark == "-" ? [] : mark.Split(':');
+        string file = workload switch
+        {
+            "table" => Path.Combine(image, TableName, "time.mmf"),
+            _ => Path.Combine(image, ListName),
+        };
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+
+        byte[] header = new byte[16];
+        using (var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete))
+        {
+            if (stream.Read(header) < header.Length)
+            {
+                return null;
+            }
+        }
+
+        long count = BitConverter.ToInt64(header, 8);
+        long promised = promise.Length == 0 ? 0 : promise[0] switch
+        {
+            "flushed" => long.Parse(promise[1], CultureInfo.InvariantCulture),
+            "window" => long.Parse(promise[2], CultureInfo.InvariantCulture) - long.Parse(promise[1], CultureInfo.InvariantCulture) + 1,
+            _ => 0,
+        };
+        if (count > promised)
+        {
+            return "a count written back before its items";
+        }
+
+        int itemSize = workload switch
+        {
+            "keyed" => 192,
+            "append" or "window" => sizeof(long),
+            _ => sizeof(int),
+        };
+        return 16 + (promised * itemSize) <= 4096 ? "the torn first page" : null;
     }
 
     private static string CheckImage(string workload, string image, string mark)
@@ -403,8 +470,10 @@ public static class PowerLoss
                 return problem;
             }
         }
-        catch (ListMmfException exception) when (exception.Message.Contains("behind", StringComparison.Ordinal))
+        catch (ListMmfFormatException exception) when (exception.Message.Contains("rows its time column publishes", StringComparison.Ordinal))
         {
+            // A reader is refused a table whose value column holds fewer values than the time column's rows, what a
+            // power loss can leave of rows that were not flushed; the next writer repairs it, below.
         }
 
         long rows;
@@ -436,13 +505,22 @@ public static class PowerLoss
             : $"lost: the next writer's row and flush did not show ({after.RowCount:N0} rows)";
     }
 
-    /// <summary>Every row below <paramref name="flushed"/> whole; rows past it whole or all zero.</summary>
+    /// <summary>
+    /// Every row below <paramref name="flushed"/> whole, and found by a search for its time; rows past it whole or all
+    /// zero.
+    /// </summary>
     private static string? ReadTable(TimeSeriesTable table, long flushed)
     {
         long rows = table.RowCount;
         if (rows < flushed)
         {
             return $"lost: the table has {rows:N0} rows, but {flushed:N0} were flushed";
+        }
+
+        // Three rows a second: the first row of the last flushed row's second.
+        if (flushed > 0 && table.LowerBound(TickTable.Time(flushed - 1)) is var found && found != (flushed - 1) / 3 * 3)
+        {
+            return $"lost: LowerBound of the time of flushed row {flushed - 1:N0} is {found:N0}, not {(flushed - 1) / 3 * 3:N0}";
         }
 
         for (long row = 0; row < rows; row++)
@@ -505,7 +583,9 @@ public static class PowerLoss
         flushed =>
         {
             using var reader = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending, FileAccess.Read);
-            return CheckItems("row", reader.Count, flushed, i => reader[i], Quote.At, default(Quote));
+            long found = flushed == 0 ? 0 : reader.LowerBound(Quote.At(flushed - 1).Ticks);
+            return CheckItems("row", reader.Count, flushed, i => reader[i], Quote.At, default(Quote))
+                ?? (flushed > 0 && found != flushed - 1 ? $"lost: LowerBound of flushed key {flushed - 1:N0} is {found:N0}" : null);
         },
         () =>
         {

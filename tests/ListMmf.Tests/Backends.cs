@@ -20,6 +20,22 @@ public static class Backends
         }
     }
 
+    /// <summary>Every backend here with each file format.</summary>
+    public static TheoryData<MappingBackend, ListMmfFormatVersion> AllWithFormats
+    {
+        get
+        {
+            var data = new TheoryData<MappingBackend, ListMmfFormatVersion>();
+            foreach (MappingBackend backend in All)
+            {
+                data.Add(backend, ListMmfFormatVersion.Version1);
+                data.Add(backend, ListMmfFormatVersion.Version2);
+            }
+
+            return data;
+        }
+    }
+
     public static ListMmfOptions Options(MappingBackend backend, long initialCapacity = 0) =>
         new() { Backend = backend, InitialCapacity = initialCapacity };
 }

@@ -60,12 +60,17 @@ public sealed class RoundTripTests : IDisposable
             list.Add(43);
         }
 
+        // Version 2 (docs/file-format.md): version, code, live count, state, items offset, durable count; items at 4 KiB.
         byte[] bytes = File.ReadAllBytes(path);
-        Assert.Equal(0, BitConverter.ToInt32(bytes, 0));
+        Assert.Equal(2, BitConverter.ToInt32(bytes, 0));
         Assert.Equal((int)DataType.Int64, BitConverter.ToInt32(bytes, 4));
         Assert.Equal(2L, BitConverter.ToInt64(bytes, 8));
-        Assert.Equal(42L, BitConverter.ToInt64(bytes, 16));
-        Assert.Equal(43L, BitConverter.ToInt64(bytes, 24));
+        Assert.Equal(0, BitConverter.ToInt32(bytes, 16));
+        Assert.Equal(4096, BitConverter.ToInt32(bytes, 20));
+        Assert.Equal(2L, BitConverter.ToInt64(bytes, 24));
+        Assert.Equal(sizeof(long), BitConverter.ToInt32(bytes, 44));
+        Assert.Equal(42L, BitConverter.ToInt64(bytes, 4096));
+        Assert.Equal(43L, BitConverter.ToInt64(bytes, 4104));
     }
 
     private void RoundTrip<T>(MappingBackend backend, DataType expectedCode, Func<long, T> valueAt)

@@ -109,7 +109,7 @@ public sealed class TruncateBeginningTests : IDisposable
             Assert.Equal(3, writer.Count);
         }
 
-        Assert.Equal(0, VersionOnDisk());
+        Assert.Equal(0, MarkOnDisk());
     }
 
     [Fact]
@@ -163,11 +163,15 @@ public sealed class TruncateBeginningTests : IDisposable
             list.AddRange(items);
         }
 
+        // A version 2 file keeps the mark in its state field, at byte 16.
         using var file = new FileStream(FilePath, FileMode.Open, FileAccess.Write);
+        file.Position = MarkOffset;
         file.Write(BitConverter.GetBytes(-1));
     }
 
-    private int VersionOnDisk() => BitConverter.ToInt32(File.ReadAllBytes(FilePath), 0);
+    private const int MarkOffset = 16;
+
+    private int MarkOnDisk() => BitConverter.ToInt32(File.ReadAllBytes(FilePath), MarkOffset);
 
     [Fact]
     public void TheNextWriterRemovesWhatAnInterruptedTruncateBeginningLeft()

@@ -1,19 +1,25 @@
 """Crash images from a recording (recorder.py), checked by the library (the TestHost's power-check).
 
-The model of what a power loss keeps is a journaling file system's, ext4 with data=ordered:
-- Metadata (mkdir, create, rename, unlink, truncate, rmdir) is journaled in order: what survives is a prefix of the
-  metadata operations. The prefix holds at least every operation before the last fsync of a directory (its
-  entries), and every truncation of a file before that file's last fsync (its size).
+The model of what a power loss keeps is a journaling file system's, ext4 with data=ordered, made stricter where
+POSIX allows: metadata is ordered per directory, not across the whole file system.
+- Each directory's entries (mkdir, rmdir, create, rename into it, unlink) survive as a prefix of that directory's
+  operations, which holds at least every operation before the directory's last fsync; each file's truncations
+  survive as a prefix of that file's, holding every one before the file's last fsync. A new directory's entry is
+  one of its parent's: it survives only as its parent's prefix allows, and with it everything inside.
 - A file's data writes before its last fsync survive. Any subset of the later ones may survive, and each may be
   torn: any subset of its 512-byte sectors.
 - A write past a file's end extends it only if that write survives.
 The state at a crash point is the recording's operations up to that point, filtered so; the crash point's mark is
 the last mark the workload had passed, i.e. what the library had promised by then.
 
-    python3 crashimages.py LOG WORKLOAD IMAGES SEED CHECKER...
-builds IMAGES images (every crash point first, then random ones), each in a scratch folder, runs CHECKER (a command
-line taking "IMAGE_DIR TAB MARK" lines) over them, and prints one summary line, plus every finding.
+    python3 crashimages.py LOG WORKLOAD FORMAT IMAGES SEED CHECKER...
+builds IMAGES images (every crash point first, then random ones; a run of one-byte writes, glibc's emulation of
+fallocate on FUSE, counts as one point), each in a scratch folder, runs CHECKER (a command line taking "IMAGE_DIR TAB
+MARK" lines after "power-check WORKLOAD FORMAT") over them, and prints one summary line, with the number of distinct
+images, plus every finding. A recording without marks fails: the workload promised nothing the images could check.
 """
+
+import hashlib
 
 import os
 import pickle
@@ -37,56 +43,62 @@ def read_log(path):
                 return entries
 
 
+def owner(entry):
+    """Whose ordered metadata an operation is: its directory's (the new name's, for a rename), or a file's truncations."""
+    kind = entry[0]
+    if kind == "truncate":
+        return ("file", entry[1])
+    path = entry[2] if kind in ("create", "rename") else entry[1]
+    return ("dir", os.path.dirname(path))
+
+
 class Recording:
     def __init__(self, entries):
         self.entries = entries
-        # For each position: how many metadata operations precede it, and the lowest durable prefix there.
-        self.metadata_before = []
-        self.durable_metadata = []
-        self.durable_write = {}  # index of a write -> whether a later fsync of its file (before the crash) covers it
+        self.marks = sum(1 for entry in entries if entry[0] == "mark")
+        # For each metadata operation: its owner and its rank among the owner's operations.
+        self.rank = {}
+        # For each position: the last mark passed.
         self.last_mark = []
-        count = 0
-        floor = 0
-        last_truncate = {}
+        counts = {}
         mark = "-"
-        for entry in entries:
-            self.metadata_before.append(count)
-            self.durable_metadata.append(floor)
+        for index, entry in enumerate(entries):
             self.last_mark.append(mark)
             kind = entry[0]
             if kind in METADATA:
-                count += 1
-                if kind == "truncate":
-                    last_truncate[entry[1]] = count
-            elif kind == "fsyncdir":
-                floor = count
-            elif kind == "fsync":
-                floor = max(floor, last_truncate.get(entry[1], 0))
+                key = owner(entry)
+                self.rank[index] = (key, counts.get(key, 0))
+                counts[key] = counts.get(key, 0) + 1
             elif kind == "mark":
                 mark = entry[1].split("-", 2)[2]
-        self.metadata_before.append(count)
-        self.durable_metadata.append(floor)
         self.last_mark.append(mark)
 
     def image(self, crash, rng, folder):
-        """Writes into folder the state a power loss at position crash may leave; returns its mark."""
+        """Writes into folder the state a power loss at position crash may leave; returns (mark, digest of the state)."""
         entries = self.entries[:crash]
         synced_until = {}
+        total = {}
+        floor = {}
         for index, entry in enumerate(entries):
-            if entry[0] == "fsync":
+            kind = entry[0]
+            if kind == "fsync":
                 synced_until[entry[1]] = index
-        floor = self.durable_metadata[crash]
-        prefix = rng.randint(floor, self.metadata_before[crash])
+                floor[("file", entry[1])] = total.get(("file", entry[1]), 0)
+            elif kind == "fsyncdir":
+                floor[("dir", entry[1])] = total.get(("dir", entry[1]), 0)
+            elif kind in METADATA:
+                key = self.rank[index][0]
+                total[key] = total.get(key, 0) + 1
+        prefix = {key: rng.randint(floor.get(key, 0), count) for key, count in total.items()}
         keep_all = rng.random() < 0.2
         names = {}
         data = {}
         directories = set()
-        metadata = 0
         for index, entry in enumerate(entries):
             kind = entry[0]
             if kind in METADATA:
-                metadata += 1
-                if metadata > prefix:
+                key, rank = self.rank[index]
+                if rank >= prefix[key]:
                     continue
                 if kind == "mkdir":
                     directories.add(entry[1])
@@ -128,20 +140,38 @@ class Recording:
                     if len(content) < at:
                         content.extend(bytes(at - len(content)))
                     content[at:at + end - start] = payload[start:end]
-        for directory in sorted(directories):
+        # A directory whose own entry did not survive takes everything inside with it.
+        def survives(directory):
+            parent = os.path.dirname(directory)
+            return directory in directories and (parent == "/" or survives(parent))
+
+        kept = {directory for directory in directories if survives(directory)}
+        digest = hashlib.sha256()
+        for directory in sorted(kept):
             os.makedirs(folder + directory, exist_ok=True)
-        for name, inode in names.items():
-            parent = os.path.dirname(folder + name)
-            if not os.path.isdir(parent):
+            digest.update(b"D" + directory.encode())
+        for name, inode in sorted(names.items()):
+            parent = os.path.dirname(name)
+            if parent != "/" and parent not in kept:
                 continue
+            content = bytes(data.get(inode, b""))
             with open(folder + name, "wb") as file:
-                file.write(data.get(inode, b""))
-        return self.last_mark[crash]
+                file.write(content)
+            digest.update(b"F" + name.encode() + len(content).to_bytes(8, "little") + hashlib.sha256(content).digest())
+        return self.last_mark[crash], digest.hexdigest()
+
+
+def is_single_byte_write(entry):
+    return entry[0] == "write" and len(entry[3]) == 1
 
 
 def crash_points(recording, images, rng):
-    """Every crash point once (up to the number of images), then random ones."""
-    positions = list(range(len(recording.entries) + 1))
+    """Every crash point once (up to the number of images), then random ones. Inside a run of one-byte writes (glibc
+    emulating fallocate, which FUSE lacks, by writing a byte per block) only the run's ends are points: its middle
+    adds nothing a power loss could leave that its ends do not, and drew most of the samples."""
+    entries = recording.entries
+    positions = [i for i in range(len(entries) + 1)
+                 if not (0 < i < len(entries) and is_single_byte_write(entries[i - 1]) and is_single_byte_write(entries[i]))]
     points = positions[:images] if len(positions) <= images else sorted(rng.sample(positions, images))
     while len(points) < images:
         points.append(rng.choice(positions))
@@ -149,23 +179,29 @@ def crash_points(recording, images, rng):
 
 
 def main():
-    log, workload, images, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    checker = sys.argv[5:]
+    log, workload, version, images, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    checker = sys.argv[6:]
     recording = Recording(read_log(log))
+    if recording.marks == 0:
+        print(f"{workload} {version}: the recording holds no marks: the workload promised nothing to check")
+        sys.exit(1)
     rng = random.Random(seed)
     scratch = tempfile.mkdtemp(prefix="listmmf-crash-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-    counts = {"ok": 0, "lost": 0, "undetected": 0, "crashes": 0}
+    counts = {"ok": 0, "lost": 0, "undetected": 0, "crashes": 0, "exposure": 0}
     findings = []
+    exposures = []
+    digests = set()
     pending = crash_points(recording, images, rng)
     try:
         while pending:
-            process = subprocess.Popen(checker + ["power-check", workload], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            process = subprocess.Popen(checker + ["power-check", workload, version], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, text=True)
             crashed_at = None
             for crash in list(pending):
                 folder = os.path.join(scratch, f"image-{crash}-{len(pending)}")
                 os.makedirs(folder)
-                mark = recording.image(crash, rng, folder)
+                mark, digest = recording.image(crash, rng, folder)
+                digests.add(digest)
                 process.stdin.write(f"{folder}\t{mark}\n")
                 process.stdin.flush()
                 line = process.stdout.readline()
@@ -176,7 +212,10 @@ def main():
                 verdict = line.rstrip("\n").split("\t", 1)[1]
                 kind = verdict.split(":", 1)[0]
                 counts[kind if kind in counts else "lost"] += 1
-                if kind != "ok":
+                if kind == "exposure":
+                    exposures.append(f"{workload} {version} crash point {crash} (mark {mark}): {verdict}")
+                    shutil.rmtree(folder)
+                elif kind != "ok":
                     kept = folder + "-kept"
                     os.rename(folder, kept)
                     findings.append(f"{workload} crash point {crash} (mark {mark}): {verdict} [{kept}]")
@@ -195,9 +234,12 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
     for finding in findings[:20]:
         print(finding)
-    print(f"{workload}: {images} images from {len(recording.entries)} recorded operations (last mark "
-          f"{recording.last_mark[-1]}), {counts['lost']} lost, "
-          f"{counts['undetected']} undetected damage, {counts['crashes']} crashes")
+    for exposure in exposures[:3]:
+        print(exposure)
+    print(f"{workload} {version}: {images} images ({len(digests)} distinct) from {len(recording.entries)} recorded "
+          f"operations (last mark {recording.last_mark[-1]}), {counts['lost']} lost, "
+          f"{counts['undetected']} undetected damage, {counts['crashes']} crashes, "
+          f"{counts['exposure']} version 1 exposures")
 
 
 if __name__ == "__main__":

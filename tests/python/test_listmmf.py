@@ -510,7 +510,7 @@ class FixtureTests(unittest.TestCase):
             if code == 10:
                 values = [struct.unpack("<f", struct.pack("<f", v))[0] for v in values]
             header = listmmf.read_header(path)
-            self.assertEqual((header.version, header.code, header.count), (0, code, len(values)), file_name)
+            self.assertEqual((header.version, header.code, header.count), (spec["version"], code, len(values)), file_name)
             for name in BACKENDS:
                 with self.subTest(file=file_name, backend=name), backend(name):
                     self.assertEqual(plain(listmmf.open_items(path)), values)

@@ -28,6 +28,7 @@ internal static class Cli
             ImportCommand.Create(output),
             ExportCommand.Create(output),
             CompactCommand.Create(output),
+            UpgradeCommand.Create(output),
         };
 
         ParseResult parse = root.Parse(args);

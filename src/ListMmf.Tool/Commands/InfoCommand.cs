@@ -40,7 +40,13 @@ internal static class InfoCommand
             $"{(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
         output.WriteLine($"  count {info.Count:N0}, capacity " +
             $"{(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
-        if (ListMmfDescription.Read(info.Path) is { } description)
+        if (info.Version == 2)
+        {
+            output.WriteLine($"  durable count {info.DurableCount:N0} (what a power loss keeps), items from byte {info.ItemsOffset:N0}");
+        }
+
+        ListMmfDescription? description = ListMmfDescription.Read(info.Path);
+        if (description is not null)
         {
             output.WriteLine($"  described as {description.ItemType}, {description.ItemSize} bytes per item" +
                 (description.Order is { } order ? $", {order}, times {(description.TimesAreUtc ? "UTC" : "of no recorded zone")}" : ""));
@@ -50,7 +56,7 @@ internal static class InfoCommand
             }
         }
 
-        if (info.Count == 0 || (info.DataType == DataType.AnyStruct && !System.IO.File.Exists(ListMmfDescription.PathFor(info.Path))))
+        if (info.Count == 0 || (info.DataType == DataType.AnyStruct && description is null))
         {
             return;
         }

@@ -11,17 +11,19 @@ namespace ListMmf.Tool.Files;
 /// </summary>
 internal sealed class StructFile : IDisposable
 {
-    /// <summary>The ListMmf header: version, data-type code, count.</summary>
-    private const int ListMmfHeaderSize = 16;
     private const int ChunkBytes = 1 << 20;
     private readonly SafeFileHandle _file;
 
-    private StructFile(string path, ListMmfDescription description, SafeFileHandle file, long count)
+    /// <summary>Where the items start: after the header of either format (<see cref="ListMmfFileInfo.ItemsOffset"/>).</summary>
+    private readonly long _itemsOffset;
+
+    private StructFile(string path, ListMmfDescription description, SafeFileHandle file, long count, long itemsOffset)
     {
         Path = path;
         Description = description;
         _file = file;
         Count = count;
+        _itemsOffset = itemsOffset;
     }
 
     public string Path { get; }
@@ -39,7 +41,7 @@ internal sealed class StructFile : IDisposable
             $"'{path}' holds {info.DataType} items (code {(int)info.DataType}) and records neither their size nor their " +
             $"layout (it has no {ListMmfDescription.FileSuffix} description, as files of ListMmf 1.x have none); open it " +
             "in code as a ListMmf of its struct.");
-        if (ListMmfHeaderSize + (info.Count * description.ItemSize) > info.FileLength)
+        if (info.ItemsOffset + (info.Count * description.ItemSize) > info.FileLength)
         {
             throw new DataException($"'{path}' counts {info.Count:N0} items of {description.ItemSize} bytes, more than its " +
                 $"{info.FileLength:N0} bytes hold; the file is damaged.");
@@ -47,7 +49,7 @@ internal sealed class StructFile : IDisposable
 
         // The items of the count read above; those a writer appends later are not shown.
         SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        return new StructFile(path, description, file, info.Count);
+        return new StructFile(path, description, file, info.Count, info.ItemsOffset);
     }
 
     /// <summary>Reads the item at <paramref name="index"/> into <paramref name="item"/> (<see cref="ListMmfDescription.ItemSize"/> bytes).</summary>
@@ -58,7 +60,7 @@ internal sealed class StructFile : IDisposable
             throw new ArgumentOutOfRangeException(nameof(index), index, $"'{Path}' holds {Count:N0} items.");
         }
 
-        RandomAccess.Read(_file, item[..Description.ItemSize], ListMmfHeaderSize + (index * Description.ItemSize));
+        RandomAccess.Read(_file, item[..Description.ItemSize], _itemsOffset + (index * Description.ItemSize));
     }
 
     /// <summary>The XXH3 of the items' bytes, reading each once: the same fingerprint a ListMmf of the struct gives.</summary>
@@ -66,8 +68,8 @@ internal sealed class StructFile : IDisposable
     {
         var hash = new XxHash3();
         byte[] chunk = new byte[ChunkBytes];
-        long end = ListMmfHeaderSize + (Count * Description.ItemSize);
-        for (long offset = ListMmfHeaderSize; offset < end;)
+        long end = _itemsOffset + (Count * Description.ItemSize);
+        for (long offset = _itemsOffset; offset < end;)
         {
             int read = RandomAccess.Read(_file, chunk.AsSpan(0, (int)Math.Min(chunk.Length, end - offset)), offset);
             if (read == 0)
@@ -77,7 +79,7 @@ internal sealed class StructFile : IDisposable
 
             hash.Append(chunk.AsSpan(0, read));
             offset += read;
-            progress?.Report((double)(offset - ListMmfHeaderSize) / Math.Max(1, end - ListMmfHeaderSize));
+            progress?.Report((double)(offset - _itemsOffset) / Math.Max(1, end - _itemsOffset));
         }
 
         return hash.GetCurrentHashAsUInt64();

@@ -52,9 +52,9 @@ public sealed class ListMmfDescription
     /// damaged; the message says what is wrong.</exception>
     public static ListMmfDescription? Read(string path)
     {
-        if (Storage.FileReplacement.TryReadHeader(path) is { Format: 2 } header)
+        if (ReadHeader(path) is { Format: 2 } header)
         {
-            return FromJson(header.Description, path, "its header's description");
+            return FromJson(header.Description, path, "the description in its header");
         }
 
         string file = PathFor(path);
@@ -69,6 +69,24 @@ public sealed class ListMmfDescription
         }
 
         return FromJson(bytes, file, $"the description of '{path}'");
+    }
+
+    /// <summary>
+    /// The header of the file at <paramref name="path"/>, or null where there is none. A file marked replaced holds
+    /// the same description as the file replacing it, which keeps its format and description.
+    /// </summary>
+    private static ListMmfHeader? ReadHeader(string path)
+    {
+        try
+        {
+            using Microsoft.Win32.SafeHandles.SafeFileHandle file = File.OpenHandle(
+                path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            return ListMmfHeader.ReadConsistent(file, Path.GetFullPath(path), out _);
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     /// <summary>

@@ -14,7 +14,8 @@ namespace ListMmf;
 /// count; the items at offset 16.</item>
 /// <item>version 2: Int32 version 2, the code and the live count at the same offsets, then a replaced mark, the
 /// items' offset (a multiple of 4,096: no item shares a sector or a 4 KiB page with the header), the durable count,
-/// the boot session of the writer, the writer generation, the item size, the description (JSON) and a CRC-32 over
+/// the boot session of the writer, the generation (one more at each writer's open in another boot), the item size,
+/// the description (JSON) and a CRC-32 over
 /// everything that changes only at creation, open, flush and close.</item>
 /// </list>
 /// </summary>
@@ -91,7 +92,10 @@ internal readonly struct ListMmfHeader
         _description = description;
     }
 
-    /// <summary>The format: 1 (ListMmf 1.x) or 2; 0 for a header of an unknown version (<see cref="RawVersion"/>), which <see cref="ValidateCode"/> refuses.</summary>
+    /// <summary>
+    /// The format: 1 (ListMmf 1.x) or 2; 0 for a header of an unknown version (<see cref="RawVersion"/>), which
+    /// <see cref="ValidateCode"/> refuses.
+    /// </summary>
     public int Format { get; }
 
     /// <summary>The version field of a header of an unknown version, for the message that refuses it.</summary>
@@ -113,7 +117,7 @@ internal readonly struct ListMmfHeader
     /// <summary>Version 2: the boot session (<see cref="Storage.BootSession"/>) in which the live count was written.</summary>
     public ulong Session { get; }
 
-    /// <summary>Version 2: how many times a writer has opened the file.</summary>
+    /// <summary>Version 2: how many times a writer has opened the file in a boot other than the one it recorded.</summary>
     public int Generation { get; }
 
     /// <summary>Where the first item starts: 16 (version 1) or a multiple of 4,096 (version 2).</summary>
@@ -136,10 +140,10 @@ internal readonly struct ListMmfHeader
     /// </summary>
     public long PublishedCount(ulong current) => TrustsLiveCount(current) ? Count : DurableCount;
 
-    /// <summary>Whether <see cref="Count"/> is what a reader in the boot session <paramref name="current"/> may trust; see <see cref="PublishedCount"/>.</summary>
+    /// <summary>Whether <see cref="Count"/> is what a reader in boot <paramref name="current"/> may trust (<see cref="PublishedCount"/>).</summary>
     public bool TrustsLiveCount(ulong current) => Format == 1 || Session == current;
 
-    /// <summary>This header as the file at its path, with no replaced mark: a file marked replaced that is still the one at its path is current.</summary>
+    /// <summary>This header without its replaced mark: a file marked replaced that is still the one at its path is current.</summary>
     public ListMmfHeader Unmarked() =>
         new(Format, false, DataTypeCode, Count, DurableCount, Session, Generation, ItemsOffset, ItemSize, _description, RawVersion);
 
@@ -185,7 +189,10 @@ internal readonly struct ListMmfHeader
         Seal(bytes);
     }
 
-    /// <summary>Replaces the description of the version 2 header in <paramref name="bytes"/> (the whole header) with <paramref name="description"/>; sealed.</summary>
+    /// <summary>
+    /// Replaces the description of the version 2 header in <paramref name="bytes"/> (the whole header) with
+    /// <paramref name="description"/>; sealed.
+    /// </summary>
     public static void Describe(Span<byte> bytes, ReadOnlySpan<byte> description)
     {
         bytes[DescriptionOffset..].Clear();
@@ -366,7 +373,8 @@ internal readonly struct ListMmfHeader
     }
 
     private bool SameAs(ListMmfHeader other) =>
-        Format == other.Format && RawVersion == other.RawVersion && IsReplaced == other.IsReplaced && DataTypeCode == other.DataTypeCode && Count == other.Count
+        Format == other.Format && RawVersion == other.RawVersion && IsReplaced == other.IsReplaced
+        && DataTypeCode == other.DataTypeCode && Count == other.Count
         && DurableCount == other.DurableCount && Session == other.Session && Generation == other.Generation
         && ItemsOffset == other.ItemsOffset && ItemSize == other.ItemSize && Description.SequenceEqual(other.Description);
 
@@ -383,7 +391,7 @@ internal readonly struct ListMmfHeader
         if (Format == 2 && ItemSize != Unsafe.SizeOf<T>())
         {
             throw new ListMmfDataTypeException(path, $"the file holds items of {ItemSize} bytes, as its header records; " +
-                $"{DataTypeInfo.ListName<T>()} has items of {Unsafe.SizeOf<T>()} bytes. Open it with the type it was written with.");
+                $"{typeof(T).Name} is {Unsafe.SizeOf<T>()} bytes. Open it with the type it was written with.");
         }
 
         ValidateCount(path, fileLength, Unsafe.SizeOf<T>());

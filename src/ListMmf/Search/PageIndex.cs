@@ -41,7 +41,7 @@ internal sealed unsafe class PageIndex<T>
 
     private readonly long[] _levelLengths;
 
-    /// <summary>Where the items start in the file (16 in version 1, a multiple of 4 KiB in version 2), so that blocks follow the file's pages.</summary>
+    /// <summary>Where the items start in the file (16 in version 1, a multiple of 4 KiB in version 2): blocks follow the file's pages.</summary>
     private readonly int _itemsOffset;
 
     /// <summary>

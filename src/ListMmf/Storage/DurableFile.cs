@@ -49,6 +49,41 @@ internal static class DurableFile
         }
     }
 
+    /// <summary>
+    /// Creates the folder <paramref name="path"/> and any missing folders above it, each made durable in its parent,
+    /// so that a new folder, and the files then made durable in it, do not vanish after a power loss: POSIX keeps a
+    /// new directory's entry only once its parent is synchronized.
+    /// </summary>
+    /// <exception cref="ListMmfException">A folder could not be created, or its parent made durable.</exception>
+    public static void CreateDirectory(string path)
+    {
+        string full = Path.GetFullPath(path);
+        if (Directory.Exists(full))
+        {
+            return;
+        }
+
+        string? parent = Path.GetDirectoryName(full);
+        if (parent is not null)
+        {
+            CreateDirectory(parent);
+        }
+
+        try
+        {
+            Directory.CreateDirectory(full);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new ListMmfException(full, $"could not create the folder: {exception.Message}", exception);
+        }
+
+        if (parent is not null)
+        {
+            StoragePlatform.Current.FlushDirectory(parent, full);
+        }
+    }
+
     /// <summary>Makes the directory of <paramref name="target"/> durable, after a file was renamed into it.</summary>
     public static void FlushDirectoryOf(string target, string path) =>
         StoragePlatform.Current.FlushDirectory(Path.GetDirectoryName(target)!, path);

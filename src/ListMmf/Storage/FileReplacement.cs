@@ -209,22 +209,6 @@ internal static class FileReplacement
         }
     }
 
-    /// <summary>
-    /// The header of the file at <paramref name="path"/>, read as a reader opens it (a replacement made meanwhile is
-    /// followed); null where no file is there. Nothing is validated but the header's presence and checksum.
-    /// </summary>
-    public static ListMmfHeader? TryReadHeader(string path)
-    {
-        string fullPath = Path.GetFullPath(path);
-        if (!File.Exists(fullPath))
-        {
-            return null;
-        }
-
-        using SafeFileHandle file = OpenForReading(fullPath, OpenAttempts, out ListMmfHeader header, out _);
-        return header;
-    }
-
     /// <summary>Tells the test hook, if any, that <paramref name="step"/> comes next.</summary>
     internal static void Step(ReplacementStep step) => BeforeStep?.Invoke(step);
 

@@ -31,6 +31,20 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     public long DurableCount { get; init; }
 
     /// <summary>
+    /// Converts the version 1 (ListMmf 1.x) file at <paramref name="path"/> to version 2, by replacement as
+    /// <see cref="ListMmf{T}.TruncateBeginning"/> replaces a file: the items are copied into a new file, made durable and
+    /// renamed over the old one, atomically; live readers move to it on their next read. A struct file's description
+    /// moves from the file beside it into the header. Readers of ListMmf 1.x cannot read the result.
+    /// </summary>
+    /// <returns>True if the file was converted; false if it is version 2 already.</returns>
+    /// <exception cref="ListMmfLockedException">Another writer has the file open; nothing was changed.</exception>
+    /// <exception cref="ListMmfDataTypeException">A bit array (it has no version 2 layout), or a struct file without a
+    /// description, whose item size nothing records; nothing was changed.</exception>
+    /// <exception cref="ListMmfException">The new file could not be written or put in place; the message says whether
+    /// the file is unchanged.</exception>
+    public static bool Upgrade(string path) => FormatUpgrade.Upgrade(path);
+
+    /// <summary>
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
     /// The file is only read. A file being replaced (TruncateBeginning, widening) is followed to its replacement,

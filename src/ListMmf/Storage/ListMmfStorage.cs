@@ -121,6 +121,9 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// <summary>Where the count this open reads lies: the live count, or the durable count (<see cref="TrustsLiveCount"/>).</summary>
     public int PublishedCountOffset => TrustsLiveCount ? ListMmfHeader.CountOffset : ListMmfHeader.DurableCountOffset;
 
+    /// <summary>The count this open reads now, at <see cref="PublishedCountOffset"/>.</summary>
+    public long PublishedCount => Volatile.Read(ref *(long*)(Pointer + PublishedCountOffset));
+
     /// <summary>The format of a new file made from this one (a replacement's copy, a widening): the same format and description.</summary>
     public NewFileFormat SameFormat => new(Format == 1 ? ListMmfFormatVersion.Version1 : ListMmfFormatVersion.Version2, DescriptionJson);
 
@@ -146,11 +149,38 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         WriterOpening opening = WriterOpening.Locked,
         int replacedAttempts = FileReplacement.OpenAttempts,
         NewFileFormat? newFile = null)
-        where T : unmanaged
+        where T : unmanaged =>
+        Open(path, writable, options, dataType, requireDataType, opening, replacedAttempts, newFile, sizeof(T),
+            static (header, path, length) => header.Validate<T>(path, length));
+
+    /// <summary>
+    /// Opens a file as <see cref="Open{T}"/> does, for items known only by their size (<paramref name="itemSize"/>
+    /// bytes) and data-type code: for what moves the bytes of any file (<see cref="FormatUpgrade"/>).
+    /// </summary>
+    public static ListMmfStorage OpenItems(
+        string path, bool writable, int itemSize, DataType dataType, WriterOpening opening, NewFileFormat? newFile = null) =>
+        Open(path, writable, ListMmfOptions.Default, dataType, requireDataType: true, opening, FileReplacement.OpenAttempts,
+            newFile, itemSize, (header, path, length) =>
+            {
+                header.ValidateCode(path);
+                header.ValidateCount(path, length, itemSize);
+            });
+
+    private static ListMmfStorage Open(
+        string path,
+        bool writable,
+        ListMmfOptions options,
+        DataType dataType,
+        bool requireDataType,
+        WriterOpening opening,
+        int replacedAttempts,
+        NewFileFormat? newFile,
+        int itemSize,
+        Action<ListMmfHeader, string, long> validate)
     {
         MappingBackend backend = FileMappings.Resolve(options.Backend);
         NewFileFormat format = newFile ?? new NewFileFormat(options.FormatVersion, null);
-        long initialLength = LengthFor(options.InitialCapacity, sizeof(T), nameof(options), format.ItemsOffset);
+        long initialLength = LengthFor(options.InitialCapacity, itemSize, nameof(options), format.ItemsOffset);
         ThrowIfDirectory(path);
         WriterLock? writerLock = null;
         FileStream? file = null;
@@ -176,14 +206,14 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
                     // Created where a symbolic link at the path leads, as an open that creates a file does, not over the link.
                     string created = new FileInfo(path).LinkTarget is null ? path : StoragePlatform.Current.CanonicalPath(path);
-                    Create(created, dataType, sizeof(T), initialLength, format, inPlace: opening == WriterOpening.Copy);
+                    Create(created, dataType, itemSize, initialLength, format, inPlace: opening == WriterOpening.Copy);
                 }
 
                 file = OpenStream(path);
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
 
                 // Checked before anything is changed: a bad file is never written to.
-                header.Unmarked().Validate<T>(path, length);
+                validate(header.Unmarked(), path, length);
                 if (header.IsReplaced)
                 {
                     header = ClearReplacedMark(file, path, header);
@@ -200,7 +230,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 file = Wrap(handle, FileAccess.Read);
             }
 
-            header.Validate<T>(path, length);
+            validate(header, path, length);
             if (requireDataType && header.DataType != dataType)
             {
                 throw new ListMmfDataTypeException(path, $"the file holds {DataTypeInfo.Of(header.DataType).Describe()}, not " +
@@ -208,7 +238,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             }
 
             FileMapping mapping = FileMappings.Open(file, path, writable, backend);
-            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, sizeof(T), backend, options);
+            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, itemSize, backend, options);
         }
         catch
         {
@@ -256,20 +286,25 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     }
 
     /// <summary>
-    /// A version 2 writer's open, under its lock: where the live count was written in an earlier boot (a power loss
-    /// may have come between: it may be newer than its items), it goes back to the durable count, over which the
-    /// appends then go on; the header then records this boot and one more writer generation. One write of the
-    /// header's first sector, not synchronized: until the system writes it back, the disk holds the earlier boot's
-    /// session, whose readers trust the durable count as well.
+    /// A version 2 writer's open, under its lock: where the live count was written in another boot (a power loss may
+    /// have come between: it may be newer than its items), it goes back to the durable count, over which the appends
+    /// then go on, and the header records this boot and one more generation. One write of the header's first sector,
+    /// not synchronized: until the system writes it back, the disk holds the earlier boot's session, whose readers
+    /// trust the durable count as well. A file last written in this boot is not written at all.
     /// </summary>
     private static ListMmfHeader BeginWriterSession(SafeFileHandle file, string path, ListMmfHeader header)
     {
         ulong session = BootSession.Current;
+        if (header.TrustsLiveCount(session))
+        {
+            return header;
+        }
+
         byte[] bytes = new byte[ListMmfHeader.DescriptionOffset + header.Description.Length];
         try
         {
             RandomAccess.Read(file, bytes, 0);
-            ListMmfHeader.BeginSession(bytes, header.TrustsLiveCount(session) ? header.Count : header.DurableCount, session);
+            ListMmfHeader.BeginSession(bytes, header.DurableCount, session);
             RandomAccess.Write(file, bytes.AsSpan(0, ListMmfHeader.MutableBytes), 0);
         }
         catch (IOException exception) when (exception is not ListMmfException)
@@ -452,6 +487,24 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
 
         WriteBehindEnd = end + WriteBehindWindow;
+    }
+
+    /// <summary>
+    /// A new file's writer: copies the first <paramref name="count"/> items of <paramref name="source"/> (items of the
+    /// same size) after its own, growing the file as needed, and publishes them.
+    /// </summary>
+    public void AppendItemsOf(ListMmfStorage source, long count)
+    {
+        long live = Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.CountOffset));
+        long bytes = count * ItemSize;
+        long end = ItemsOffset + (live * ItemSize) + bytes;
+        if (end > _mapping.Length)
+        {
+            Grow(LengthFor(live + count, nameof(count)));
+        }
+
+        Buffer.MemoryCopy(source.Pointer + source.ItemsOffset, Pointer + ItemsOffset + (live * ItemSize), bytes, bytes);
+        Volatile.Write(ref *(long*)(Pointer + ListMmfHeader.CountOffset), live + count);
     }
 
     /// <summary>Whether <see cref="Shrink"/> can cut this file where it is, while mapped (see <see cref="FileMapping.CanShrinkInPlace"/>).</summary>

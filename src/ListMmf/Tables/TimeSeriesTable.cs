@@ -139,7 +139,7 @@ public sealed class TimeSeriesTable : IDisposable
         ArgumentException.ThrowIfNullOrEmpty(directory);
         ArgumentNullException.ThrowIfNull(schema);
         string path = System.IO.Path.GetFullPath(directory);
-        System.IO.Directory.CreateDirectory(path);
+        DurableFile.CreateDirectory(path);
         return new TimeSeriesTable(path, schema, FileAccess.ReadWrite, options, create: true);
     }
 
@@ -164,6 +164,32 @@ public sealed class TimeSeriesTable : IDisposable
         }
 
         return new TimeSeriesTable(path, schema: null, CheckAccess(access), options, create: false);
+    }
+
+    /// <summary>
+    /// Converts every version 1 column file of the table in <paramref name="directory"/> to version 2
+    /// (<see cref="ListMmfFileInfo.Upgrade"/>), under the table's writer lock: one file at a time, each atomically;
+    /// readers follow each file's replacement and read the table throughout.
+    /// </summary>
+    /// <returns>How many column files were converted (0 for a table whose files are all version 2).</returns>
+    /// <exception cref="FileNotFoundException">The folder or its manifest does not exist.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
+    /// <exception cref="ListMmfException">A column file could not be converted; the message names it and says whether
+    /// it is unchanged. The files converted before it stay converted.</exception>
+    public static int Upgrade(string directory)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        string path = System.IO.Path.GetFullPath(directory);
+        string manifest = System.IO.Path.Combine(path, ManifestFileName);
+        TimeSeriesTableSchema schema = TableManifest.Read(manifest);
+        using WriterLock tableLock = WriterLock.Acquire(manifest);
+        int upgraded = 0;
+        foreach (TableColumnInfo column in (IEnumerable<TableColumnInfo>)[schema.Time, .. schema.Columns])
+        {
+            upgraded += ListMmfFileInfo.Upgrade(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
+        }
+
+        return upgraded;
     }
 
     /// <summary>

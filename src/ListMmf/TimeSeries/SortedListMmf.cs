@@ -98,6 +98,12 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         DataType dataType,
         bool requireDataType)
     {
+        // Before the file is created: a new file records the order.
+        if (!Enum.IsDefined(order))
+        {
+            throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
+        }
+
         options ??= ListMmfOptions.Default;
         ListMmfDescription? description = options.Described ? ListMmfDescription.ForSorted<T>(order, options.UtcTimes) : null;
         return new ListMmf<T>(path, access, options, dataType, requireDataType, description);

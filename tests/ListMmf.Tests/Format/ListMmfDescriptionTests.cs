@@ -20,23 +20,26 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
 
     private string DescriptionPath => ListMmfDescription.PathFor(FilePath);
 
-    [Fact]
-    public void AStructFileOpenedAsAStructOfAnotherSizeIsRefusedNamingBothSizes()
+    /// <summary>Both formats: version 1 records the description beside the file, version 2 in its header.</summary>
+    public static TheoryData<ListMmfFormatVersion> Formats => [ListMmfFormatVersion.Version1, ListMmfFormatVersion.Version2];
+
+    [Theory, MemberData(nameof(Formats))]
+    public void AStructFileOpenedAsAStructOfAnotherSizeIsRefusedNamingBothSizes(ListMmfFormatVersion format)
     {
-        WriteQuotes();
+        WriteQuotes(format);
         byte[] before = File.ReadAllBytes(FilePath);
 
         var refused = Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<Tick>(FilePath, FileAccess.Read));
 
-        Assert.Contains("Quote items of 32 bytes", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("items of 32 bytes", refused.Message, StringComparison.Ordinal);
         Assert.Contains("Tick is 20 bytes", refused.Message, StringComparison.Ordinal);
         Assert.Equal(before, File.ReadAllBytes(FilePath));
     }
 
-    [Fact]
-    public void AWriterOfAStructOfAnotherSizeIsRefusedAndWritesNothing()
+    [Theory, MemberData(nameof(Formats))]
+    public void AWriterOfAStructOfAnotherSizeIsRefusedAndWritesNothing(ListMmfFormatVersion format)
     {
-        WriteQuotes();
+        WriteQuotes(format);
         byte[] before = File.ReadAllBytes(FilePath);
 
         Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<Tick>(FilePath));
@@ -45,9 +48,24 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     }
 
     [Fact]
-    public void AStructFileOpenedAsAStructOfTheSameSizeButAnotherLayoutIsRefusedNamingTheField()
+    public void AVersion2StructFileCopiedAloneRefusesAStructOfAnotherLayout()
     {
-        WriteQuotes();
+        WriteQuotes(ListMmfFormatVersion.Version2);
+        string copy = _directory.File("copied.bin");
+        File.Copy(FilePath, copy);
+
+        var refused = Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<ReorderedQuote>(copy, FileAccess.Read));
+
+        Assert.False(File.Exists(ListMmfDescription.PathFor(copy)), "nothing beside the copy describes it");
+        Assert.Contains("as its header records", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("'Time' (Int64, 8 bytes at offset 0) in the file", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(nameof(Quote), ListMmfDescription.Read(copy)!.ItemType);
+    }
+
+    [Theory, MemberData(nameof(Formats))]
+    public void AStructFileOpenedAsAStructOfTheSameSizeButAnotherLayoutIsRefusedNamingTheField(ListMmfFormatVersion format)
+    {
+        WriteQuotes(format);
 
         var refused = Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<ReorderedQuote>(FilePath, FileAccess.Read));
 
@@ -55,10 +73,10 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
         Assert.Contains("'Bid' (Double, 8 bytes at offset 0) in the type", refused.Message, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void AStructWithRenamedFieldsOfTheSameLayoutOpens()
+    [Theory, MemberData(nameof(Formats))]
+    public void AStructWithRenamedFieldsOfTheSameLayoutOpens(ListMmfFormatVersion format)
     {
-        WriteQuotes();
+        WriteQuotes(format);
 
         using var renamed = new ListMmf<RenamedQuote>(FilePath, FileAccess.Read);
 
@@ -68,7 +86,7 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     [Fact]
     public void AStructFileWithoutADescriptionOpensUnchecked()
     {
-        WriteQuotes();
+        WriteQuotes(ListMmfFormatVersion.Version1);
         File.Delete(DescriptionPath);
 
         using var list = new ListMmf<Tick>(FilePath, FileAccess.Read);
@@ -79,7 +97,7 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     [Fact]
     public void AStructFileWhoseDescriptionRecordsNoFieldsOpensCheckingTheSizeOnly()
     {
-        WriteQuotes();
+        WriteQuotes(ListMmfFormatVersion.Version1);
         WithoutFields();
 
         using var quotes = new ListMmf<Quote>(FilePath, FileAccess.Read);
@@ -89,10 +107,10 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
         Assert.Contains("Tick is 20 bytes", refused.Message, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void AStructWhoseFieldsCannotBeSeenOpensAFileThatRecordsThemCheckingTheSizeOnly()
+    [Theory, MemberData(nameof(Formats))]
+    public void AStructWhoseFieldsCannotBeSeenOpensAFileThatRecordsThemCheckingTheSizeOnly(ListMmfFormatVersion format)
     {
-        WriteQuotes();
+        WriteQuotes(format);
 
         using var hidden = new ListMmf<HiddenQuote>(FilePath, FileAccess.Read);
 
@@ -156,7 +174,7 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     [Fact]
     public void TheWriterOfAnEmptyFileReplacesADescriptionLeftByADeletedFile()
     {
-        WriteQuotes();
+        WriteQuotes(ListMmfFormatVersion.Version1);
         File.Delete(FilePath);
 
         using (var ticks = new ListMmf<Tick>(FilePath))
@@ -191,7 +209,7 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     [Fact]
     public void ADamagedDescriptionIsRefusedNamingItsFile()
     {
-        WriteQuotes();
+        WriteQuotes(ListMmfFormatVersion.Version1);
         File.WriteAllText(DescriptionPath, "{ \"format\": \"listmmf-description\", \"version\": 1 }");
 
         var refused = Assert.Throws<ListMmfFormatException>(() => new ListMmf<Quote>(FilePath, FileAccess.Read));
@@ -232,7 +250,7 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     [Fact]
     public void VerifyOfAFileThatRecordsNoOrderChecksTheOrderItIsOpenedWith()
     {
-        using (var written = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual))
+        using (var written = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = ListMmfFormatVersion.Version1 }))
         {
             written.AddRange([1, 2, 2]);
         }
@@ -248,9 +266,9 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     private static int At<TField>(ref Mixed item, ref TField field) =>
         (int)Unsafe.ByteOffset(ref Unsafe.As<Mixed, byte>(ref item), ref Unsafe.As<TField, byte>(ref field));
 
-    private void WriteQuotes()
+    private void WriteQuotes(ListMmfFormatVersion format)
     {
-        using var quotes = new ListMmf<Quote>(FilePath);
+        using var quotes = new ListMmf<Quote>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format });
         quotes.Add(new Quote { Time = 1, Bid = 4000, Ask = 4000.25, Size = 3 });
         quotes.Add(new Quote { Time = 2, Bid = 4000.25, Ask = 4000.5, Size = 1 });
     }

@@ -19,16 +19,17 @@ public sealed class DurabilityFaultTests : IDisposable
     private string FilePath => _directory.File("durable.bin");
 
     [StraceFact]
-    public void FlushThrowsWhenFsyncFails()
+    public void FlushThrowsWhenTheHeadersBarrierFails()
     {
         using (new ListMmf<long>(FilePath))
         {
         }
 
-        (int exit, string error) = RunUnderStrace(["-e", "trace=fsync", "-e", "inject=fsync:error=EIO"], "flush", FilePath);
+        // A version 2 flush is two barriers on Linux, each an msync(MS_SYNC): the items', then the header's.
+        (int exit, string error) = RunUnderStrace(["-e", "trace=msync", "-e", "inject=msync:error=EIO:when=2"], "flush", FilePath);
 
         Assert.True(exit == 4, $"exit {exit}: {error}");
-        Assert.Contains("fsync failed", error, StringComparison.Ordinal);
+        Assert.Contains("msync failed", error, StringComparison.Ordinal);
         Assert.Contains(Path.GetFullPath(FilePath), error, StringComparison.Ordinal);
     }
 
@@ -91,7 +92,7 @@ public sealed class DurabilityFaultTests : IDisposable
         (int exit, string error) = RunUnderStrace(["-P", Path.GetFullPath(FilePath), "-e", "trace=pread64", "-e", "inject=pread64:error=EIO:when=5+"], "check", FilePath);
 
         Assert.True(exit == 4, $"exit {exit}: {error}");
-        Assert.Contains("could not be read at byte offset 16:", error, StringComparison.Ordinal);
+        Assert.Contains("could not be read at byte offset 4,096:", error, StringComparison.Ordinal);
     }
 
     private static (int ExitCode, string Error) RunUnderStrace(string[] straceOptions, params string[] args)

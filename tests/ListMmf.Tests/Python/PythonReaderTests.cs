@@ -142,16 +142,21 @@ public sealed class PythonReaderTests : IDisposable
     private void Write<T>(string name, T[] values, Func<T, JsonNode> json)
         where T : unmanaged
     {
-        using (var list = new ListMmf<T>(_directory.File(name + ".bt")))
+        // Each type in both formats: version 1 as ListMmf 1.x writes it, and version 2 (its header version field 2).
+        foreach ((ListMmfFormatVersion format, string suffix, int version) in new[] { (ListMmfFormatVersion.Version1, ".v1.bt", 0), (ListMmfFormatVersion.Version2, ".bt", 2) })
         {
-            list.AddRange(values);
-        }
+            using (var list = new ListMmf<T>(_directory.File(name + suffix), FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format }))
+            {
+                list.AddRange(values);
+            }
 
-        _expected[name + ".bt"] = new JsonObject
-        {
-            ["code"] = (int)DataTypeInfo.Of<T>().DataType,
-            ["values"] = new JsonArray(values.Select(json).ToArray()),
-        };
+            _expected[name + suffix] = new JsonObject
+            {
+                ["code"] = (int)DataTypeInfo.Of<T>().DataType,
+                ["version"] = version,
+                ["values"] = new JsonArray(values.Select(json).ToArray()),
+            };
+        }
     }
 
     private void WriteTimes()
@@ -173,6 +178,7 @@ public sealed class PythonReaderTests : IDisposable
     private static JsonObject TimesEntry(DataType code, IEnumerable<long> raw, IEnumerable<DateTime> times) => new()
     {
         ["code"] = (int)code,
+        ["version"] = 2,
         ["values"] = new JsonArray(raw.Select(value => (JsonNode)value).ToArray()),
         ["iso"] = new JsonArray(times.Select(time => (JsonNode)time.ToString("yyyy-MM-ddTHH:mm:ss", CultureInfo.InvariantCulture)).ToArray()),
     };

@@ -143,24 +143,25 @@ public sealed class LowerBoundParityTests : IDisposable
     /// page boundary, the page after the last item is not part of the file (touching it raises SIGBUS): the
     /// searches near and past the end must read nothing beyond the last item.
     /// </summary>
-    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
-    public void IndexedSearchesOfAFileEndingOnAPageBoundaryReadNothingPastItsEnd(MappingBackend backend)
+    [Theory, MemberData(nameof(Backends.AllWithFormats), MemberType = typeof(Backends))]
+    public void IndexedSearchesOfAFileEndingOnAPageBoundaryReadNothingPastItsEnd(MappingBackend backend, ListMmfFormatVersion format)
     {
-        const int Items = ((3 * 4096) - 16) / 4;
-        int[] items = Enumerable.Range(0, Items).Select(i => i * 2).ToArray();
-        string path = WriteSortedFile(items);
+        // The items run from after the header (16 bytes in version 1, 4 KiB in version 2) to the end of the fourth page.
+        int count = ((4 * 4096) - (format == ListMmfFormatVersion.Version1 ? 16 : 4096)) / 4;
+        int[] items = Enumerable.Range(0, count).Select(i => i * 2).ToArray();
+        string path = WriteSortedFile(items, format);
         using (var file = new FileStream(path, FileMode.Open, FileAccess.Write))
         {
-            file.SetLength(3 * 4096);
+            file.SetLength(4 * 4096);
         }
 
         using SortedListMmf<int> list = SortedSearchers.OpenSorted<int>(path, backend, indexed: true);
-        int[] targets = [.. Enumerable.Range((2 * Items) - 40, 50), int.MaxValue];
+        int[] targets = [.. Enumerable.Range((2 * count) - 40, 50), int.MaxValue];
         var lower = new long[targets.Length];
         list.LowerBound(targets, lower);
         for (int i = 0; i < targets.Length; i++)
         {
-            long expected = Math.Min((targets[i] + 1L) / 2, Items);
+            long expected = Math.Min((targets[i] + 1L) / 2, count);
             Assert.Equal(expected, list.LowerBound(targets[i]));
             Assert.Equal(expected, lower[i]);
         }
@@ -331,10 +332,11 @@ public sealed class LowerBoundParityTests : IDisposable
         return index;
     }
 
-    private string WriteSortedFile(int[] items)
+    private string WriteSortedFile(int[] items, ListMmfFormatVersion format = ListMmfFormatVersion.Version2)
     {
         string path = _directory.File($"sorted-{Guid.NewGuid():N}.bt");
-        using var list = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual);
+        using var list = new ListMmfTimeSeriesDateTimeSeconds(
+            path, TimeSeriesOrder.AscendingOrEqual, FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format });
         list.Keys.AddRange(items);
         return path;
     }

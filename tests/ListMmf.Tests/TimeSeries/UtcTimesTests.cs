@@ -19,6 +19,8 @@ public sealed class UtcTimesTests : IDisposable
 
     private static ListMmfOptions Utc => new() { UtcTimes = true };
 
+    private static ListMmfOptions Version1 => new() { FormatVersion = ListMmfFormatVersion.Version1 };
+
     [Fact]
     public void ASeriesCreatedAsUtcRecordsItAndReturnsUtcTimes()
     {
@@ -86,7 +88,8 @@ public sealed class UtcTimesTests : IDisposable
     [Fact]
     public void ASeriesThatRecordsNothingIsUtcForAnOpenThatSaysSo()
     {
-        using (var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending))
+        // A version 1 file without its description, as ListMmf 1.x leaves one.
+        using (var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending, FileAccess.ReadWrite, Version1))
         {
             series.Add(TenUtc);
         }

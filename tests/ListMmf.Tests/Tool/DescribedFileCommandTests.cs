@@ -16,10 +16,10 @@ public sealed class DescribedFileCommandTests : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
-    private string Quotes()
+    private string Quotes(ListMmfFormatVersion format = ListMmfFormatVersion.Version2)
     {
         string path = _directory.File("quotes.bin");
-        using var quotes = new ListMmf<Quote>(path);
+        using var quotes = new ListMmf<Quote>(path, FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format });
         for (int i = 0; i < 5; i++)
         {
             quotes.Add(new Quote { Sequence = i, Bid = 4000 + (i * 0.25), Live = i % 2 == 0, Side = 'B' });
@@ -42,7 +42,8 @@ public sealed class DescribedFileCommandTests : IDisposable
     [Fact]
     public void HeadOfAStructFileWhoseDescriptionRecordsNoFieldsShowsEachItemInHex()
     {
-        string path = Quotes();
+        // A version 1 file, whose description beside it is rewritten as a writer that could not see the fields writes it.
+        string path = Quotes(ListMmfFormatVersion.Version1);
         string description = ListMmfDescription.PathFor(path);
         var node = System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(description))!.AsObject();
         node.Remove("fields");
@@ -74,7 +75,7 @@ public sealed class DescribedFileCommandTests : IDisposable
     [Fact]
     public void VerifyOfAStructFileWithoutADescriptionChecksItsHeaderAndSaysSo()
     {
-        string path = Quotes();
+        string path = Quotes(ListMmfFormatVersion.Version1);
         File.Delete(ListMmfDescription.PathFor(path));
 
         ToolResult result = ToolRunner.Run("verify", path);

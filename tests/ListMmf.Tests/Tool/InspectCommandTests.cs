@@ -33,7 +33,7 @@ public sealed class InspectCommandTests : IDisposable
 
         Assert.Equal(0, result.ExitCode);
         Assert.Contains("data type UnixSeconds (code 13), 4 bytes per item", result.Output);
-        Assert.Contains("count 100, capacity 16,380, file 65,536 bytes", result.Output);
+        Assert.Contains("count 100, capacity 15,360, file 65,536 bytes", result.Output);
         Assert.Contains("first 2024-01-02 09:30:00, last 2024-01-02 09:31:39", result.Output);
         Assert.Contains("items per day", result.Output);
     }

@@ -70,7 +70,8 @@ internal abstract unsafe class StoragePlatform
     protected static ulong SessionFromUuid(string? uuid)
     {
         string digits = (uuid ?? "").Trim().Replace("-", "", StringComparison.Ordinal);
-        return digits.Length >= 16 && ulong.TryParse(digits.AsSpan(0, 16), System.Globalization.NumberStyles.AllowHexSpecifier, null, out ulong session)
+        return digits.Length >= 16
+            && ulong.TryParse(digits.AsSpan(0, 16), System.Globalization.NumberStyles.AllowHexSpecifier, null, out ulong session)
             ? session
             : 0;
     }
