@@ -192,7 +192,7 @@ public static class PowerLoss
                 verdict = $"lost: {exception.GetType().Name}: {exception.Message}";
             }
 
-            if (version1 && verdict != "ok" && Version1Exposure(workload, parts[0], parts[1]) is { } exposure)
+            if (version1 && verdict != "ok" && Version1Exposure(workload, parts[0], parts[1], verdict) is { } exposure)
             {
                 verdict = $"exposure: {exposure}: {verdict}";
             }
@@ -205,12 +205,13 @@ public static class PowerLoss
     }
 
     /// <summary>
-    /// Which of version 1's known exposures explains a finding, if one does: the count on disk of the file that publishes
-    /// the items (a table's time column) past the promised count, written back before its items; or, whatever the
-    /// count, items that the first page holds beside the header, whose torn write loses them. Null for anything else,
+    /// Which of version 1's known exposures explains a finding, if one does: a flushed item lost is explained only where
+    /// the first page holds it beside the header (a torn write of that page); anything else only where the count on
+    /// disk of the file that publishes the items (a table's time column) is past the promised count, written back
+    /// before its items (zeros past the flush then break a search, or a writer keeps them). Null for anything else,
     /// which stays a finding. Read from the image as it was left.
     /// </summary>
-    private static string? Version1Exposure(string workload, string image, string mark)
+    private static string? Version1Exposure(string workload, string image, string mark, string verdict)
     {
         string[] promise = mark == "-" ? [] : mark.Split(':');
         string file = workload switch
@@ -239,18 +240,20 @@ public static class PowerLoss
             "window" => long.Parse(promise[2], CultureInfo.InvariantCulture) - long.Parse(promise[1], CultureInfo.InvariantCulture) + 1,
             _ => 0,
         };
-        if (count > promised)
-        {
-            return "a count written back before its items";
-        }
-
         int itemSize = workload switch
         {
             "keyed" => 192,
             "append" or "window" => sizeof(long),
             _ => sizeof(int),
         };
-        return 16 + (promised * itemSize) <= 4096 ? "the torn first page" : null;
+        System.Text.RegularExpressions.Match lostItem = System.Text.RegularExpressions.Regex.Match(verdict, @"^lost: flushed \w+ ([\d,]+) is");
+        if (lostItem.Success)
+        {
+            long index = long.Parse(lostItem.Groups[1].Value, NumberStyles.AllowThousands, CultureInfo.InvariantCulture);
+            return 16 + ((index + 1) * itemSize) <= 4096 ? "the torn first page" : null;
+        }
+
+        return count > promised ? "a count written back before its items" : null;
     }
 
     private static string CheckImage(string workload, string image, string mark)

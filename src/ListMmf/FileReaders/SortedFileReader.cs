@@ -33,7 +33,7 @@ public abstract class SortedFileReader<T> : IDisposable
         _file = ListMmfStorage.OpenExisting(Path, FileAccess.Read, FileOptions.RandomAccess);
         try
         {
-            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file, Path);
+            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file, Path, BootSession.Current);
             DataType = header.DataType;
             ItemsOffset = header.ItemsOffset;
             Count = header.PublishedCount(BootSession.Current);
@@ -67,7 +67,7 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <exception cref="ListMmfFormatException">The header is no longer valid.</exception>
     public long Refresh()
     {
-        long count = ListMmfHeader.ReadAndValidate<T>(_file, Path).PublishedCount(BootSession.Current);
+        long count = ListMmfHeader.ReadAndValidate<T>(_file, Path, BootSession.Current).PublishedCount(BootSession.Current);
         DiscardBuffers();
         Count = count;
         return count;

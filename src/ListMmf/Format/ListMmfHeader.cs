@@ -243,10 +243,10 @@ internal readonly struct ListMmfHeader
     /// </summary>
     /// <exception cref="ListMmfFormatException">The header is damaged, from an unknown version, or claims more items than the file holds.</exception>
     /// <exception cref="ListMmfDataTypeException">The file holds items of another type than <typeparamref name="T"/>.</exception>
-    public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path) where T : unmanaged
+    public static ListMmfHeader ReadAndValidate<T>(SafeFileHandle file, string path, ulong session) where T : unmanaged
     {
         ListMmfHeader header = ReadConsistent(file, path, out long length).Unmarked();
-        header.Validate<T>(path, length);
+        header.Validate<T>(path, length, session);
         return header;
     }
 
@@ -378,8 +378,11 @@ internal readonly struct ListMmfHeader
         && DurableCount == other.DurableCount && Session == other.Session && Generation == other.Generation
         && ItemsOffset == other.ItemsOffset && ItemSize == other.ItemSize && Description.SequenceEqual(other.Description);
 
-    /// <summary>Checks this header against the item type and the file length; see <see cref="ReadAndValidate{T}"/>.</summary>
-    public void Validate<T>(string path, long fileLength) where T : unmanaged
+    /// <summary>
+    /// Checks this header against the item type and the file length, as a process of boot <paramref name="session"/>
+    /// reads it; see <see cref="ReadAndValidate{T}"/>.
+    /// </summary>
+    public void Validate<T>(string path, long fileLength, ulong session) where T : unmanaged
     {
         ValidateCode(path);
         if (!DataTypeInfo.CanHold<T>(DataType))
@@ -394,7 +397,7 @@ internal readonly struct ListMmfHeader
                 $"{typeof(T).Name} is {Unsafe.SizeOf<T>()} bytes. Open it with the type it was written with.");
         }
 
-        ValidateCount(path, fileLength, Unsafe.SizeOf<T>());
+        ValidateCount(path, fileLength, Unsafe.SizeOf<T>(), session);
     }
 
     /// <summary>The checks that need no item type: a known version and data-type code, and a version 2 item size that agrees with the code.</summary>
@@ -423,12 +426,18 @@ internal readonly struct ListMmfHeader
     }
 
     /// <summary>
-    /// The counts against the file: not negative, and their items of <paramref name="itemSize"/> bytes within
-    /// <paramref name="fileLength"/>.
+    /// The counts a process of boot <paramref name="session"/> may read against the file: not negative, and their items
+    /// of <paramref name="itemSize"/> bytes within <paramref name="fileLength"/>. A version 2 live count written in
+    /// another boot is not one: after a power loss it may have reached the disk before its items, and before the
+    /// growth of the file that holds them, and nothing reads it (a writer sets it back to the durable count).
     /// </summary>
-    public void ValidateCount(string path, long fileLength, int itemSize)
+    public void ValidateCount(string path, long fileLength, int itemSize, ulong session)
     {
-        ValidateOne(path, fileLength, itemSize, Count, "count");
+        if (TrustsLiveCount(session))
+        {
+            ValidateOne(path, fileLength, itemSize, Count, "count");
+        }
+
         if (Format == 2)
         {
             ValidateOne(path, fileLength, itemSize, DurableCount, "durable count");

@@ -66,7 +66,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
         int itemSize = header.Format == 2 ? header.ItemSize : DataTypeInfo.Of(header.DataType).Size;
         if (itemSize > 0)
         {
-            header.ValidateCount(fullPath, length, itemSize);
+            header.ValidateCount(fullPath, length, itemSize, BootSession.Current);
         }
         else if (header.Count < 0)
         {

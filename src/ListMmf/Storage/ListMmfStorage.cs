@@ -151,7 +151,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         NewFileFormat? newFile = null)
         where T : unmanaged =>
         Open(path, writable, options, dataType, requireDataType, opening, replacedAttempts, newFile, sizeof(T),
-            static (header, path, length) => header.Validate<T>(path, length));
+            static (header, path, length) => header.Validate<T>(path, length, BootSession.Current));
 
     /// <summary>
     /// Opens a file as <see cref="Open{T}"/> does, for items known only by their size (<paramref name="itemSize"/>
@@ -163,7 +163,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             newFile, itemSize, (header, path, length) =>
             {
                 header.ValidateCode(path);
-                header.ValidateCount(path, length, itemSize);
+                header.ValidateCount(path, length, itemSize, BootSession.Current);
             });
 
     private static ListMmfStorage Open(
@@ -727,7 +727,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         long offset = 0;
         try
         {
-            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path);
+            ListMmfHeader header = ListMmfHeader.ReadAndValidate<T>(_file.SafeFileHandle, Path, BootSession.Current);
             long count = header.PublishedCount(BootSession.Current);
             long end = header.ItemsOffset + (count * sizeof(T));
             using SpanOwner<byte> buffer = SpanOwner<byte>.Allocate(VerifyChunkBytes);

@@ -69,6 +69,23 @@ public sealed class Version2FormatTests : IDisposable
     }
 
     [Fact]
+    public void ALiveCountOfAnotherBootPastTheEndOfTheFileIsNotDamage()
+    {
+        // The count reached the disk, the growth that held its items did not (the power-loss harness drew this image).
+        byte[] image = PowerLossImage(flushed: 1_000, appended: 500);
+        BinaryPrimitives.WriteInt64LittleEndian(image.AsSpan(8), 1_000_000);
+        File.WriteAllBytes(FilePath, image);
+
+        using (var reader = new ListMmf<long>(FilePath, FileAccess.Read))
+        {
+            Assert.Equal(1_000, reader.Count);
+        }
+
+        using var writer = new ListMmf<long>(FilePath);
+        Assert.Equal(1_000, writer.Count);
+    }
+
+    [Fact]
     public void TheFileReadersAndTheFileInfoCountAsTheMappedReaderDoes()
     {
         File.WriteAllBytes(FilePath, PowerLossImage(flushed: 1_000, appended: 500));
