@@ -71,6 +71,14 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     private bool _disposed;
 
+    /// <summary>
+    /// The first item a flush must write: the items below it are as the last <see cref="Flush"/> left them, so that a
+    /// flush synchronizes only the range written since (a range sync walks its whole range, about 2 ms for 128 MiB
+    /// here). Lowered by the indexer's setter and by <see cref="Truncate"/>, the only writes below the count; 0 at
+    /// open, when a killed writer may have left pages unwritten anywhere.
+    /// </summary>
+    private long _unflushedFrom;
+
     /// <summary>Whether this list lowered its count (a <see cref="Truncate"/>) since it was opened or last moved to a new file.</summary>
     private bool _lowered;
 
@@ -239,6 +247,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             }
 
             _items[index] = value;
+            if (index < _unflushedFrom)
+            {
+                _unflushedFrom = index;
+            }
         }
     }
 
@@ -340,6 +352,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
 
         _lowered |= newCount < count;
+        _unflushedFrom = Math.Min(_unflushedFrom, newCount);
         _file.Current.LowerDurableCount(newCount);
         Volatile.Write(ref *_count, newCount);
     }
@@ -540,14 +553,16 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     public void Flush()
     {
         ThrowIfNotWritable();
-        _file.Current.Flush(Count);
+        long count = Count;
+        _file.Current.Flush(_unflushedFrom, count);
+        _unflushedFrom = count;
     }
 
     /// <summary>Starts writing the items (never the count) back without waiting, so that the flushes of several lists overlap.</summary>
     internal void StartFlush()
     {
         ThrowIfNotWritable();
-        _file.Current.StartFlush(_file.Current.ItemsOffset + (Count * sizeof(T)));
+        _file.Current.StartFlush(_unflushedFrom, Count);
     }
 
     /// <summary>
@@ -557,7 +572,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     internal void FlushTogether()
     {
         ThrowIfNotWritable();
-        _file.Current.FlushTogether(Count);
+        long count = Count;
+        _file.Current.FlushTogether(_unflushedFrom, count);
+        _unflushedFrom = count;
     }
 
     /// <summary>
@@ -812,6 +829,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
 
         UpdatePointers();
+        _unflushedFrom = 0;
         _file.Current.Opened(_file.Current.ItemsOffset + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
     }
 

@@ -35,7 +35,7 @@ switch (mode)
         string jitQuotes = Path.Combine(folder, "quotes-jit.mmf");
         Write(jitQuotes, quote);
         Require(
-            File.ReadAllText(ListMmfDescription.PathFor(jitQuotes)) == File.ReadAllText(ListMmfDescription.PathFor(quotes)),
+            ListMmfDescription.Read(jitQuotes)!.Fields.SequenceEqual(ListMmfDescription.Read(quotes)!.Fields),
             "NativeAOT and the JIT record the same Quote layout");
         Write(jitHidden, secret);
         Require(ListMmfDescription.Read(jitHidden)!.Fields.Count == 2, "the JIT records Hidden's 2 fields");

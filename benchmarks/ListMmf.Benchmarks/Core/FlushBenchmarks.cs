@@ -4,44 +4,70 @@ using BenchmarkDotNet.Attributes;
 namespace ListMmf.Benchmarks.Core;
 
 /// <summary>
-/// A writer's checkpoint: 1,000 Int64 ticks appended, then <c>Flush</c>, for each file format. Version 2 flushes in two
-/// barriers (the items, then the header with the durable count), version 1 in two as well on Linux (the pages after
-/// the first, then the first page, which holds the count beside the first items); before format 2 each was followed by
-/// a whole-file fsync, four barriers in all (measured against that build with a throw-away harness, benchmarks/README.md,
-/// "Flush"). The file sits where LISTMMF_BENCH_DIR says: put it on the disk the data lives on, never on tmpfs, where a
-/// flush costs nothing.
+/// A live writer's checkpoint: 1,000 Int64 ticks appended to a file that holds 10M already, then <c>Flush</c>, in a
+/// version 1 file (the baseline: the pages after the first, then the first page, which holds the count beside the
+/// first items) and a version 2 file (the items written since the last flush, then the header with the durable count).
+/// Both are two barriers on Linux; before format 2 each was followed by a whole-file fsync, and the items' sync walked
+/// every item of the file (measured against that build with a throw-away harness, benchmarks/README.md, "Flush"). The
+/// files sit where LISTMMF_BENCH_DIR says: put them on the disk the data lives on, never on tmpfs, where a flush costs
+/// nothing.
 /// </summary>
+[SimpleJob(warmupCount: 3, iterationCount: 15)]
+[MedianColumn]
 public class FlushBenchmarks
 {
     private const int Appended = 1_000;
+    private const int Held = 10_000_000;
+    private const int Capacity = Held + (1 << 20);
 
-    private string _path = "";
-    private ListMmf<long>? _list;
-
-    [Params(ListMmfFormatVersion.Version1, ListMmfFormatVersion.Version2)]
-    public ListMmfFormatVersion Format { get; set; }
+    private ListMmf<long>? _version1;
+    private ListMmf<long>? _version2;
 
     [GlobalSetup]
     public void Setup()
     {
-        _path = BenchmarkFiles.Fresh($"flush-{Format}");
-        _list = new ListMmf<long>(_path, FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = Format, InitialCapacity = 1 << 24 });
+        _version1 = Filled("flush-v1", ListMmfFormatVersion.Version1);
+        _version2 = Filled("flush-v2", ListMmfFormatVersion.Version2);
     }
 
     [GlobalCleanup]
     public void Cleanup()
     {
-        _list?.Dispose();
-        BenchmarkFiles.Delete(_path);
+        foreach (ListMmf<long>? list in new[] { _version1, _version2 })
+        {
+            if (list is not null)
+            {
+                string path = list.Path;
+                list.Dispose();
+                BenchmarkFiles.Delete(path);
+            }
+        }
     }
 
+    [Benchmark(Baseline = true)]
+    public void Version1() => AppendThenFlush(_version1!);
+
     [Benchmark]
-    public void AppendThenFlush()
+    public void Version2() => AppendThenFlush(_version2!);
+
+    private static ListMmf<long> Filled(string name, ListMmfFormatVersion format)
     {
-        ListMmf<long> list = _list!;
-        if (list.Count > (1 << 24) - Appended)
+        var list = new ListMmf<long>(
+            BenchmarkFiles.Fresh(name), FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format, InitialCapacity = Capacity });
+        for (long i = 0; i < Held; i++)
         {
-            list.Truncate(0);
+            list.Add(i);
+        }
+
+        list.Flush();
+        return list;
+    }
+
+    private static void AppendThenFlush(ListMmf<long> list)
+    {
+        if (list.Count > Capacity - Appended)
+        {
+            list.Truncate(Held);
         }
 
         long next = list.Count;

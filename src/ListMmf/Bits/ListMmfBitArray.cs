@@ -251,7 +251,8 @@ public sealed unsafe class ListMmfBitArray : IListMmf
     public void Flush()
     {
         ThrowIfNotWritable();
-        _storage.Flush(WordsOffset + ((long)WordsFor(Count) * sizeof(uint)));
+        // The storage counts 4-byte units from the end of the 16-byte header: the Int64 bit count (two), then the words.
+        _storage.Flush(0, 2 + (long)WordsFor(Count));
     }
 
     /// <summary>Unmaps and closes the file; a writer gives up its lock.</summary>

@@ -57,7 +57,7 @@ internal static class FormatUpgrade
                     using ListMmfStorage copy = ListMmfStorage.OpenItems(
                         temporary, writable: true, itemSize, info.DataType, WriterOpening.Copy, format);
                     copy.AppendItemsOf(current, count);
-                    copy.Flush(count);
+                    copy.Flush(0, count);
                 },
                 target => ListMmfStorage.OpenItems(target, writable: true, itemSize, info.DataType, WriterOpening.LockHeld),
                 next =>

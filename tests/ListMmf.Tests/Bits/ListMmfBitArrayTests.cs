@@ -139,6 +139,28 @@ public sealed class ListMmfBitArrayTests : IDisposable
         Assert.Throws<ArgumentException>(() => a.And(b));
     }
 
+    [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
+    public void FlushMakesTheBitsAndTheirCountsDurableInTheExistingLayout(MappingBackend backend)
+    {
+        using (var bits = new ListMmfBitArray(FilePath, FileAccess.ReadWrite, Backends.Options(backend)))
+        {
+            for (int i = 0; i < 100_000; i++)
+            {
+                bits.Add(i % 3 == 0);
+            }
+
+            bits.Flush();
+            bits.Flush();
+        }
+
+        byte[] file = File.ReadAllBytes(FilePath);
+        Assert.Equal(0, BitConverter.ToInt32(file, 0));
+        Assert.Equal((100_000 + 31) / 32, BitConverter.ToInt64(file, 8));
+        Assert.Equal(100_000, BitConverter.ToInt64(file, 16));
+        using var reader = new ListMmfBitArray(FilePath, FileAccess.Read);
+        Assert.Equal(33_334, reader.PopCount());
+    }
+
     [Fact]
     public void AReaderFollowsTheWriterAcrossGrowth()
     {
