@@ -610,9 +610,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>
     /// Reads the file's description (version 2: in its header; version 1: the file beside it) and checks that it
     /// describes <typeparamref name="T"/> items: their size, and for a struct file the offset, size and type of every
-    /// field. The writer of an empty file records <paramref name="expected"/> where the file records none or another
-    /// (version 1: one left by a deleted file of the same name), before any item can be published, so that its
-    /// readers are checked from the first.
+    /// field. The writer of an empty version 1 file records <paramref name="expected"/> where the file records none or
+    /// another (one left by a deleted file of the same name), before any item can be published, so that its readers
+    /// are checked from the first; a version 2 file keeps the description it was created with, as a file with items
+    /// does.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file records items of another size or layout.</exception>
     private ListMmfDescription? CheckDescription(ListMmfStorage storage, ListMmfDescription expected)
@@ -622,17 +623,12 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         ListMmfDescription? recorded = inHeader
             ? ListMmfDescription.FromJson(storage.DescriptionJson, Path, "the description in its header")
             : ListMmfDescription.Read(realPath);
-        if (storage.IsWritable && Count == 0)
+        // A version 2 header is never rewritten in place: its checksum covers the description.
+        if (storage.IsWritable && Count == 0 && !inHeader)
         {
             byte[] json = expected.ToJson();
             if (recorded is null || !recorded.ToJson().AsSpan().SequenceEqual(json))
             {
-                if (inHeader)
-                {
-                    storage.RecordDescription(json);
-                    return expected;
-                }
-
                 // Under the writer's lock; a crash between the two leaves an empty file without a description, as before.
                 string descriptionPath = ListMmfDescription.PathFor(realPath);
                 File.Delete(descriptionPath);

@@ -14,7 +14,7 @@ A ListMmf file is a little-endian header followed by the items, in one of two fo
     offset 8   Int64  live count         offset 40  Int32  writer generation
     offset 16  Int32  state (0; -1 replaced)   offset 44  Int32  item size
     offset 20  Int32  items offset       offset 48  Int32  description length
-    offset 56  UInt32 CRC-32;  offset 64  the description (JSON);  the items at the items offset
+    offset 56  UInt32 CRC-32 of what never changes;  offset 64  the description (JSON);  the items at the items offset
 
 The file is usually longer than the items: its length is capacity. A writer process may be appending while this
 module reads, so each call takes one snapshot of the count (the header is read until two reads agree, as the C#
@@ -189,9 +189,10 @@ def _read_raw_header(f, path):
         raise ListMmfError(f"{path}: the version 2 header is damaged: it places the items at byte {items_offset:,} "
                            f"and holds a description of {length:,} bytes")
     description = f.read(length)
+    # The CRC covers what never changes after creation: the counts, the state, the session and the generation are zeros.
     fixed = bytearray(raw)
     fixed[8:20] = bytes(12)
-    fixed[32:40] = bytes(8)
+    fixed[24:44] = bytes(20)
     fixed[56:64] = bytes(8)
     if zlib.crc32(description, zlib.crc32(bytes(fixed))) != struct.unpack_from("<I", raw, 56)[0]:
         return None

@@ -2,6 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
+using System.Linq;
+using System.Threading;
 
 namespace ListMmf.TestHost;
 
@@ -104,7 +106,7 @@ public static class PowerLoss
                 return 0;
             }
 
-            case "series":
+            case "series" or "series-writeback":
             {
                 using var series = new ListMmfTimeSeriesDateTimeSeconds(list, TimeSeriesOrder.Ascending, FileAccess.ReadWrite, small);
                 Mark("created");
@@ -114,6 +116,13 @@ public static class PowerLoss
                     for (int i = 0; i < 1_000 + (round * 300); i++)
                     {
                         series.Add(SeriesTime(count++));
+                    }
+
+                    if (workload == "series-writeback" && round == 7)
+                    {
+                        // No syncfs loop runs beside this workload: the kernel writes the appended pages (and the
+                        // header with its count) back on its own, between two flushes, as it does after 30 s.
+                        WaitForTheKernelsWriteback(list);
                     }
 
                     series.Flush();
@@ -164,6 +173,47 @@ public static class PowerLoss
             default:
                 throw new ArgumentException($"unknown workload '{workload}'");
         }
+    }
+
+    /// <summary>
+    /// Waits until the kernel has written back every dirty page this process maps of <paramref name="path"/>, by its
+    /// own writeback (dirty_expire_centisecs, 30 s here): smaps counts a written-back page clean again. A deadline only
+    /// a hang reaches.
+    /// </summary>
+    private static void WaitForTheKernelsWriteback(string path)
+    {
+        string name = Path.GetFileName(path);
+        long deadline = Environment.TickCount64 + 300_000;
+        while (DirtyBytesMapped(name) > 0)
+        {
+            if (Environment.TickCount64 > deadline)
+            {
+                throw new TimeoutException($"the kernel wrote the pages of '{path}' back within 300 s: {DirtyBytesMapped(name):N0} bytes still dirty");
+            }
+
+            Thread.Sleep(250);
+        }
+    }
+
+    /// <summary>The dirty bytes (smaps Shared_Dirty and Private_Dirty) of this process's mappings of files named <paramref name="name"/>.</summary>
+    private static long DirtyBytesMapped(string name)
+    {
+        long dirty = 0;
+        bool inMapping = false;
+        foreach (string line in File.ReadLines("/proc/self/smaps"))
+        {
+            string first = line.Split(' ', 2)[0];
+            if (first.Contains('-', StringComparison.Ordinal) && first.All(c => c == '-' || char.IsAsciiHexDigit(c)))
+            {
+                inMapping = line.EndsWith("/" + name, StringComparison.Ordinal);
+            }
+            else if (inMapping && (line.StartsWith("Shared_Dirty:", StringComparison.Ordinal) || line.StartsWith("Private_Dirty:", StringComparison.Ordinal)))
+            {
+                dirty += long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) * 1024;
+            }
+        }
+
+        return dirty;
     }
 
     private static ListMmfFormatVersion FormatOf(string format) => format switch
@@ -265,7 +315,7 @@ public static class PowerLoss
             "window" => CheckWindow(Path.Combine(image, ListName), promise),
             "table" => CheckTable(Path.Combine(image, TableName), promise),
             "widen" => CheckWiden(Path.Combine(image, ListName), promise),
-            "series" => CheckSeries(Path.Combine(image, ListName), promise),
+            "series" or "series-writeback" => CheckSeries(Path.Combine(image, ListName), promise),
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
             _ => throw new ArgumentException($"unknown workload '{workload}'"),

@@ -16,7 +16,7 @@ namespace ListMmf;
 /// items' offset (a multiple of 4,096: no item shares a sector or a 4 KiB page with the header), the durable count,
 /// the boot session of the writer, the generation (one more at each writer's open in another boot), the item size,
 /// the description (JSON) and a CRC-32 over
-/// everything that changes only at creation, open, flush and close.</item>
+/// everything that never changes after creation.</item>
 /// </list>
 /// </summary>
 internal readonly struct ListMmfHeader
@@ -177,57 +177,34 @@ internal readonly struct ListMmfHeader
     }
 
     /// <summary>
-    /// A writer's session begins in the version 2 header in <paramref name="bytes"/> (its first 64 bytes and the
-    /// description): the live count becomes <paramref name="count"/>, the session <paramref name="session"/>, the
-    /// generation one more; sealed.
+    /// A writer's session begins in the version 2 header in <paramref name="bytes"/> (its first 64 bytes): the live
+    /// count becomes <paramref name="count"/>, the session <paramref name="session"/>, the generation one more.
     /// </summary>
     public static void BeginSession(Span<byte> bytes, long count, ulong session)
     {
         BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], count);
         BinaryPrimitives.WriteUInt64LittleEndian(bytes[SessionOffset..], session);
         BinaryPrimitives.WriteInt32LittleEndian(bytes[GenerationOffset..], BinaryPrimitives.ReadInt32LittleEndian(bytes[GenerationOffset..]) + 1);
-        Seal(bytes);
     }
 
-    /// <summary>
-    /// Replaces the description of the version 2 header in <paramref name="bytes"/> (the whole header) with
-    /// <paramref name="description"/>; sealed.
-    /// </summary>
-    public static void Describe(Span<byte> bytes, ReadOnlySpan<byte> description)
-    {
-        bytes[DescriptionOffset..].Clear();
-        description.CopyTo(bytes[DescriptionOffset..]);
-        BinaryPrimitives.WriteInt32LittleEndian(bytes[DescriptionLengthOffset..], description.Length);
-        Seal(bytes);
-    }
-
-    /// <summary>
-    /// Stores a new checksum over the version 2 header in <paramref name="bytes"/> (at least its description's end):
-    /// after a change of the durable count, the generation or the description.
-    /// </summary>
-    public static void Seal(Span<byte> bytes) =>
+    /// <summary>Stores the checksum of the new version 2 header in <paramref name="bytes"/> (at least its description's end).</summary>
+    private static void Seal(Span<byte> bytes) =>
         BinaryPrimitives.WriteUInt32LittleEndian(bytes[ChecksumOffset..], Checksum(bytes));
 
     /// <summary>
-    /// Seals the version 2 header at <paramref name="header"/> in a mapping, after the writer changed one of its sealed
-    /// fields there.
-    /// </summary>
-    public static unsafe void Seal(byte* header)
-    {
-        int descriptionLength = *(int*)(header + DescriptionLengthOffset);
-        Seal(new Span<byte>(header, DescriptionOffset + descriptionLength));
-    }
-
-    /// <summary>
-    /// CRC-32 (the IEEE polynomial, as zlib's crc32 computes it) over the first 64 bytes, with the live count, the
-    /// state, the session and the checksum itself as zeros (they change without a seal), and the description.
+    /// CRC-32 (the IEEE polynomial, as zlib's crc32 computes it) over what never changes after creation: the first 64
+    /// bytes with the fields that do as zeros (the live count, the state, the durable count, the session, the
+    /// generation and the checksum itself), then the description. A changing field is left out because a store in the
+    /// mapping is not atomic with a checksum stored beside it: the kernel may write the page back between the two
+    /// (the power-loss harness drew a durable count written back without its new checksum). The counts are checked
+    /// against the file's length instead.
     /// </summary>
     private static uint Checksum(ReadOnlySpan<byte> bytes)
     {
         Span<byte> fixedPart = stackalloc byte[DescriptionOffset];
         bytes[..DescriptionOffset].CopyTo(fixedPart);
         fixedPart[CountOffset..(StateOffset2 + sizeof(int))].Clear();
-        fixedPart[SessionOffset..(SessionOffset + sizeof(ulong))].Clear();
+        fixedPart[DurableCountOffset..ItemSizeOffset].Clear();
         fixedPart[ChecksumOffset..].Clear();
         var crc = new Crc32();
         crc.Append(fixedPart);

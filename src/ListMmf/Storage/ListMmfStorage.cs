@@ -111,8 +111,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// <summary>The size of the items this storage was opened for.</summary>
     public int ItemSize { get; }
 
-    /// <summary>Version 2: the description the header held when the file was opened (UTF-8 JSON), empty where it holds none.</summary>
-    public byte[] DescriptionJson { get; private set; }
+    /// <summary>Version 2: the description the header holds (UTF-8 JSON), empty where it holds none.</summary>
+    public byte[] DescriptionJson { get; }
 
     /// <summary>
     /// Whether the live count is this open's count: always for a writer (which made it so at open) and for version 1;
@@ -642,7 +642,10 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
-    /// <summary>Version 2: stores <paramref name="count"/> as the durable count and seals the header; false where it was already that.</summary>
+    /// <summary>
+    /// Version 2: stores <paramref name="count"/> as the durable count, one aligned 8-byte store, which a writeback of
+    /// the page sees whole, old or new; false where it was that already.
+    /// </summary>
     private bool SetDurableCount(long count)
     {
         long* durable = (long*)(Pointer + ListMmfHeader.DurableCountOffset);
@@ -652,7 +655,6 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
 
         Volatile.Write(ref *durable, count);
-        ListMmfHeader.Seal(Pointer);
         return true;
     }
 
@@ -669,26 +671,6 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         {
             StoragePlatform.Current.FlushFile(_file.SafeFileHandle, Path);
         }
-    }
-
-    /// <summary>
-    /// Version 2, the writer of an empty file: records <paramref name="json"/> as the file's description, in place of
-    /// the one its header holds, durably before any item is published.
-    /// </summary>
-    /// <exception cref="ListMmfDataTypeException">The description does not fit in the header, which was made for a
-    /// shorter one; the file is unchanged.</exception>
-    public void RecordDescription(byte[] json)
-    {
-        if (ListMmfHeader.DescriptionOffset + json.Length > ItemsOffset)
-        {
-            throw new ListMmfDataTypeException(Path, $"the file was created for other items, and its header has room for " +
-                $"a description of {ItemsOffset - ListMmfHeader.DescriptionOffset:N0} bytes, not the {json.Length:N0} of " +
-                "this item type's. Delete the empty file, or open it with the type it was created with.");
-        }
-
-        ListMmfHeader.Describe(new Span<byte>(Pointer, ItemsOffset), json);
-        DescriptionJson = json;
-        SyncRange(0, ItemsOffset);
     }
 
     /// <summary>

@@ -26,6 +26,25 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     public override bool SupportsPosixMapping => false;
 
+    /// <summary>
+    /// The boot counter Windows keeps in the registry (Session Manager\Memory Management\PrefetchParameters, BootId), one
+    /// more at each boot; 0 where it is missing (Wine has none) or cannot be read, and then a file's live count is
+    /// trusted as version 1's is. Not run on this project's own machines: real Windows runs it in the GitHub workflow.
+    /// </summary>
+    public override ulong ReadBootSession()
+    {
+        try
+        {
+            using Microsoft.Win32.RegistryKey? key = Microsoft.Win32.Registry.LocalMachine.OpenSubKey(
+                @"SYSTEM\CurrentControlSet\Control\Session Manager\Memory Management\PrefetchParameters");
+            return key?.GetValue("BootId") is int bootId && bootId != 0 ? (ulong)(uint)bootId : 0;
+        }
+        catch (Exception exception) when (exception is System.Security.SecurityException or UnauthorizedAccessException or IOException)
+        {
+            return 0;
+        }
+    }
+
     public override void FlushFile(SafeFileHandle file, string path)
     {
         if (!Kernel32.FlushFileBuffers(file))
