@@ -53,7 +53,6 @@ internal readonly struct ListMmfHeader
     private const int GenerationOffset = 40;
     private const int ItemSizeOffset = 44;
     private const int DescriptionLengthOffset = 48;
-    private const int ReservedOffset = 52;
     private const int ChecksumOffset = 56;
 
     /// <summary>Version 2: where the description's UTF-8 JSON starts.</summary>
