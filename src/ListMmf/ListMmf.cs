@@ -73,8 +73,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     /// <summary>
     /// The first item a flush must write: the items below it are as the last <see cref="Flush"/> left them, so that a
-    /// flush synchronizes only the range written since (a range sync walks its whole range, about 2 ms for 128 MiB
-    /// here). Lowered by the indexer's setter and by <see cref="Truncate"/>, the only writes below the count; 0 at
+    /// flush synchronizes only the range written since (a range sync walks its whole range). Lowered by the
+    /// indexer's setter and by <see cref="Truncate"/>, the only writes below the count; 0 at
     /// open, when a killed writer may have left pages unwritten anywhere.
     /// </summary>
     private long _unflushedFrom;

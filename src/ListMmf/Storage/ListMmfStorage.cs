@@ -707,8 +707,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             SetDurableCount(count);
         }
 
-        // One range from the header to the end is one barrier, but a range sync walks all of it (about 2 ms for 128
-        // MiB here); past that much flushed data, the header and the items written since are two ranges.
+        // One range from the header to the end is one barrier, but a range sync walks all of it; past this much
+        // flushed data, the header and the items written since are two ranges.
         long start = ItemsOffset + (Math.Clamp(from, 0, count) * ItemSize);
         long end = ItemsOffset + (count * ItemSize);
         if (start - ItemsOffset <= OneRangeFlushBytes)
