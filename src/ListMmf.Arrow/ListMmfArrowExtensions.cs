@@ -7,6 +7,7 @@ using System.Runtime.InteropServices;
 using Apache.Arrow;
 using Apache.Arrow.Ipc;
 using Apache.Arrow.Types;
+using ListMmf.Storage;
 
 namespace ListMmf.Arrow;
 
@@ -148,12 +149,12 @@ public static class ListMmfArrowExtensions
         ArgumentException.ThrowIfNullOrEmpty(path);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
         string full = Path.GetFullPath(path);
-        string temporary = full + ".listmmf.tmp";
         long rows = table.RowCount;
+        string temporary = "";
         FileStream? created = null;
         try
         {
-            created = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16);
+            created = ExclusiveFile.CreateTemporaryFor(full, bufferSize: 1 << 16, out temporary);
             using (FileStream stream = created)
             {
                 using (var writer = new ArrowFileWriter(stream, table.ToArrowSchema(time), leaveOpen: true))
@@ -177,7 +178,6 @@ public static class ListMmfArrowExtensions
         }
         catch when (created is not null)
         {
-            // Only a file this call created: another writer's temporary file, held open, is its own.
             File.Delete(temporary);
             throw;
         }

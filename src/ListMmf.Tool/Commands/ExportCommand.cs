@@ -2,6 +2,7 @@ using System;
 using System.CommandLine;
 using System.Diagnostics;
 using System.IO;
+using ListMmf.Storage;
 using ListMmf.Tool.Csv;
 using ListMmf.Tool.Files;
 using ListMmf.Tool.Parquet;
@@ -32,7 +33,7 @@ internal static class ExportCommand
             DateTime? start = parse.GetValue(from) is { } f ? source.ParseTime(f, "--from") : null;
             DateTime? end = parse.GetValue(to) is { } t ? source.ParseTime(t, "--to") : null;
             string? file = parse.GetValue(target);
-            string temporary = file is null ? "" : $"{Path.GetFullPath(file)}.{Guid.NewGuid():N}.tmp";
+            string temporary = "";
             if (file is not null && !Directory.Exists(Path.GetDirectoryName(Path.GetFullPath(file))))
             {
                 throw new DataException($"--out '{file}': the folder '{Path.GetDirectoryName(Path.GetFullPath(file))}' does not exist.");
@@ -40,7 +41,9 @@ internal static class ExportCommand
 
             try
             {
-                using (Stream stream = file is null ? Console.OpenStandardOutput() : new FileStream(temporary, FileMode.CreateNew, FileAccess.Write))
+                using (Stream stream = file is null
+                    ? Console.OpenStandardOutput()
+                    : ExclusiveFile.CreateTemporaryFor(Path.GetFullPath(file), bufferSize: 1 << 16, out temporary))
                 {
                     CsvExporter.Run(source, stream, start, end, format);
                 }
@@ -53,7 +56,7 @@ internal static class ExportCommand
             }
             finally
             {
-                if (file is not null)
+                if (temporary.Length > 0)
                 {
                     File.Delete(temporary);
                 }

@@ -5,6 +5,7 @@ using System.IO.Compression;
 using System.Linq;
 using System.Numerics;
 using System.Runtime.InteropServices;
+using ListMmf.Storage;
 using ParquetSharp;
 using ParquetSharp.Schema;
 
@@ -58,11 +59,11 @@ internal static class ParquetExporter
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
         var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)));
-        string temporary = target + ".listmmf.tmp";
+        string temporary = "";
         FileStream? created = null;
         try
         {
-            created = CreateTemporary(target, temporary);
+            created = CreateTemporary(target, out temporary);
             using (FileStream stream = created)
             {
                 using (GroupNode schema = Schema(table))
@@ -93,7 +94,6 @@ internal static class ParquetExporter
         }
         finally
         {
-            // Only a file this export created: another export's temporary file, held open, is its own.
             if (created is not null)
             {
                 File.Delete(temporary);
@@ -218,18 +218,17 @@ internal static class ParquetExporter
         return nanos.AsSpan(0, ticks.Length);
     }
 
-    /// <summary>The temporary file beside the target: a leftover of a killed export is replaced; one another export holds is refused.</summary>
-    private static FileStream CreateTemporary(string target, string temporary)
+    /// <summary>The temporary file beside the target, under a name of its own (<see cref="ExclusiveFile.CreateTemporaryFor"/>).</summary>
+    private static FileStream CreateTemporary(string target, out string temporary)
     {
         try
         {
-            return new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1 << 16);
+            return ExclusiveFile.CreateTemporaryFor(target, bufferSize: 1 << 16, out temporary);
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
-            throw new DataException($"'{target}': cannot write its temporary file '{temporary}' " +
-                $"({exception.Message}); another export to it may be running, or its folder is missing or read-only. " +
-                    $"Nothing was exported.", exception);
+            throw new DataException($"'{target}': cannot create a temporary file beside it ({exception.Message}); its " +
+                $"folder is missing or read-only. Nothing was exported.", exception);
         }
     }
 

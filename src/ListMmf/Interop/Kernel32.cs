@@ -77,6 +77,49 @@ internal static unsafe partial class Kernel32
         }
     }
 
+    /// <summary>
+    /// Opens or creates the writer lock's sidecar with no sharing, deleted when its last handle closes, and never
+    /// through a reparse point (FILE_FLAG_OPEN_REPARSE_POINT): a symbolic link or junction planted at the name is
+    /// opened itself, so that nothing it names is locked or deleted on close. Returns the Windows error, 0 on success.
+    /// </summary>
+    public static SafeFileHandle OpenLockFile(string path, out int error)
+    {
+        const uint GenericReadWrite = 0x80000000 | 0x40000000;
+        const uint OpenAlways = 4;
+        const uint DeleteOnCloseNoReparse = 0x04000000 | 0x00200000;
+        SafeFileHandle file = CreateFile(path, GenericReadWrite | Delete, 0, 0, OpenAlways, DeleteOnCloseNoReparse, 0);
+        error = file.IsInvalid ? Marshal.GetLastPInvokeError() : 0;
+        return file;
+    }
+
+    /// <summary>
+    /// What is wrong with an open sidecar for a lock file (a reparse point, or a file of several names), or null.
+    /// </summary>
+    public static string? LockFileProblem(SafeFileHandle file)
+    {
+        const uint ReparsePoint = 0x400;
+
+        // BY_HANDLE_FILE_INFORMATION: dwFileAttributes at 0, nNumberOfLinks at 40.
+        byte* information = stackalloc byte[52];
+        if (!GetFileInformationByHandle(file, information))
+        {
+            return null;
+        }
+
+        uint links = *(uint*)(information + 40);
+        return (*(uint*)information & ReparsePoint) != 0 ? "is a symbolic link or junction"
+            : links > 1 ? $"is one of {links} names of one file (a hard link to another file)"
+            : null;
+    }
+
+    /// <summary>Takes back the delete-on-close of an open file (FileDispositionInfo), so that closing it leaves it.</summary>
+    public static void KeepOnClose(SafeFileHandle file)
+    {
+        const int FileDispositionInfo = 4;
+        byte keep = 0;
+        _ = SetFileInformationByHandle(file, FileDispositionInfo, &keep, 1);
+    }
+
     [LibraryImport("kernel32.dll", EntryPoint = "GetFileInformationByHandle", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
     private static partial bool GetFileInformationByHandle(SafeFileHandle file, byte* information);

@@ -76,10 +76,6 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Open(string path, int flags);
 
-    /// <summary><c>creat(path, mode)</c>: a fixed-signature way to create a file with a mode.</summary>
-    [LibraryImport(LibraryName, EntryPoint = "creat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Create(string path, uint mode);
-
     /// <summary>
     /// <c>statx(dirfd, path, flags, mask, buffer)</c> (Linux, glibc 2.28 and later): a layout that is the same on
     /// every architecture.
@@ -121,6 +117,65 @@ internal static unsafe partial class Libc
         ulong device = ((ulong)*(uint*)(buffer + 136) << 32) | *(uint*)(buffer + 140);
         return (device, *(ulong*)(buffer + 32));
     }
+
+    /// <summary>
+    /// What statx says of the open descriptor (Linux) that matters to a lock file: its type and permission bits,
+    /// how many names it has and its owner; null where statx is missing or fails.
+    /// </summary>
+    public static FileStatus? LinuxStatus(int fd) => LinuxStatus(fd, "", flags: 0x1000);
+
+    /// <summary>What statx says of the name <paramref name="path"/> itself, a symbolic link not followed (Linux).</summary>
+    public static FileStatus? LinuxStatus(string path) => LinuxStatus(CurrentDirectory, path, flags: 0x100);
+
+    private static FileStatus? LinuxStatus(int directory, string path, int flags)
+    {
+        const uint TypeModeLinksOwnerMask = 0x1 | 0x2 | 0x4 | 0x8;
+        byte* buffer = stackalloc byte[256];
+        try
+        {
+            if (StatxNative(directory, path, flags, TypeModeLinksOwnerMask, buffer) != 0)
+            {
+                return null;
+            }
+        }
+        catch (EntryPointNotFoundException)
+        {
+            return null;
+        }
+
+        return new FileStatus(*(ushort*)(buffer + 28), *(uint*)(buffer + 16), *(uint*)(buffer + 20));
+    }
+
+    /// <summary>A file's mode (type and permission bits), its count of names and its owner's user id.</summary>
+    public readonly record struct FileStatus(uint Mode, uint Links, uint Owner)
+    {
+        private const uint TypeMask = 0xF000;
+        private const uint RegularFile = 0x8000;
+
+        public bool IsRegularFile => (Mode & TypeMask) == RegularFile;
+    }
+
+    /// <summary>
+    /// struct flock on 64-bit Linux (x64 and arm64): l_type, l_whence, then l_start, l_len and l_pid, each aligned;
+    /// 32 bytes. l_pid must be 0 for an open file description lock.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FileLock
+    {
+        public short Type;
+        public short Whence;
+        public long Start;
+        public long Length;
+        public int Process;
+    }
+
+    /// <summary>
+    /// <c>fcntl(fd, cmd, &amp;flock)</c>, Linux only: Linux passes a variadic argument as it passes a fixed one on
+    /// x64 and arm64 alike, so the fixed pointer parameter is the call's ABI there (not on macOS arm64).
+    /// </summary>
+    [SupportedOSPlatform("linux")]
+    [LibraryImport(LibraryName, EntryPoint = "fcntl", SetLastError = true)]
+    public static partial int FControlLock(int fd, int command, FileLock* fileLock);
 
     /// <summary><c>fchmod(fd, mode)</c>: the mode exactly, whatever the umask.</summary>
     [LibraryImport(LibraryName, EntryPoint = "fchmod", SetLastError = true)]
@@ -236,6 +291,18 @@ internal static unsafe partial class Libc
         public const uint SyncFileRangeWrite = 2;
         public const int OpenCloseOnExec = 0x80000;
         public const int WouldBlock = 11;
+        public const int TooManyLinks = 40;
+
+        /// <summary>O_NOFOLLOW, the one flag here that differs between Linux's architectures (arm64 took x64's O_DIRECT bit).</summary>
+        public static int OpenNoFollow => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x8000 : 0x20000;
+
+        /// <summary>fcntl's F_OFD_GETLK and F_OFD_SETLK: locks of the open file description, not of the process.</summary>
+        public const int OfdGetLock = 36;
+        public const int OfdSetLock = 37;
+
+        /// <summary>struct flock's l_type values F_WRLCK and F_UNLCK.</summary>
+        public const short WriteLock = 1;
+        public const short Unlock = 2;
     }
 
     /// <summary>macOS's values of the constants that differ between systems.</summary>
@@ -246,12 +313,15 @@ internal static unsafe partial class Libc
         public const int OpenCloseOnExec = 0x1000000;
         public const int WouldBlock = 35;
         public const int FullFSync = 51;
+        public const int OpenNoFollow = 0x100;
+        public const int TooManyLinks = 62;
     }
 
     /// <summary>The errno values that mean "this file system or object does not support the call" (same on both systems).</summary>
     public static class Errors
     {
         public const int AccessDenied = 13;
+        public const int Exists = 17;
         public const int InvalidArgument = 22;
         public const int NotTty = 25;
         public const int NotSupportedLinux = 95;

@@ -28,9 +28,9 @@ internal static class DurableFile
         string temporary = TemporaryFor(path);
         try
         {
-            // Create, not CreateNew: the caller holds the file's lock, so a file under this name is a killed
-            // create's leftover.
-            using (var file = new FileStream(temporary, FileMode.Create, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
+            // The caller holds the file's lock, so a file under this name is a killed create's leftover, and anything
+            // else there (a link another user planted) is removed as a name, never written through.
+            using (FileStream file = ExclusiveFile.CreateReplacingLeftover(temporary))
             {
                 write(file, state);
                 platform.FlushFile(file.SafeFileHandle, path);

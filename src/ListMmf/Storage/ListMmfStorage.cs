@@ -213,6 +213,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
                 }
 
                 file = OpenStream(path);
+                writerLock?.ThrowUnlessGuards(file.SafeFileHandle, path);
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
 
                 // Checked before anything is changed: a bad file is never written to.
@@ -858,7 +859,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
 
         try
         {
-            using var file = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0);
+            using FileStream file = ExclusiveFile.CreateNew(path);
             WriteEmpty(file, dataType, itemSize, length, format, path);
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)

@@ -116,6 +116,29 @@ internal sealed class WriterLock : IDisposable
             || (identity is not null && held.Identity == identity));
     }
 
+    /// <summary>
+    /// Refuses a writer whose file, opened after the lock was taken, is not the file the lock guards: a symbolic link
+    /// in the path that changed between the two (another user's doing, in a shared folder) would otherwise give this
+    /// writer a file another writer holds. The path must still resolve to the locked name, and the file there must
+    /// be the one opened (where the system says by path; elsewhere the names alone are compared).
+    /// </summary>
+    /// <exception cref="ListMmfException">The opened file is not the one the lock guards; nothing was written.</exception>
+    public void ThrowUnlessGuards(SafeFileHandle file, string path)
+    {
+        string guarded = _held.LockPath[..^SidecarSuffix.Length];
+        StoragePlatform platform = StoragePlatform.Current;
+        string now = platform.CanonicalPath(System.IO.Path.GetFullPath(path));
+        (ulong, ulong)? there = platform.IdentityOf(guarded);
+        if (string.Equals(now, guarded, platform.PathComparison) && (there is null || there == platform.IdentityOf(file)))
+        {
+            return;
+        }
+
+        throw new ListMmfException(path, $"the path named another file while it was opened for writing (a symbolic " +
+            $"link in it changed): the writer lock taken guards '{guarded}', and the file opened is not that one. " +
+                $"Nothing was written; open it again.");
+    }
+
     /// <summary>The ending of the lock's sidecar file, beside the file it locks.</summary>
     public const string SidecarSuffix = ".writer-lock";
 

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using ListMmf.Interop;
 using Microsoft.Win32.SafeHandles;
@@ -20,6 +21,45 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     protected override int WouldBlock => Libc.Linux.WouldBlock;
 
     protected override int MapAnonymous => Libc.Linux.MapAnonymous;
+
+    protected override int OpenNoFollow => Libc.Linux.OpenNoFollow;
+
+    protected override int TooManyLinks => Libc.Linux.TooManyLinks;
+
+    /// <summary>
+    /// An open file description lock (F_OFD_SETLK, Linux 3.15 and later): it belongs to the descriptor this writer
+    /// opened, so no other descriptor of the sidecar in the process (a second copy of the library in another
+    /// AssemblyLoadContext, user code opening the sidecar) can take it too or drop it by closing, and it conflicts
+    /// with the POSIX record locks of earlier versions of the library. A child started by vfork shares the
+    /// description until its exec closes it (close-on-exec), which is why <see cref="Unlock"/> lets go explicitly
+    /// rather than by the close.
+    /// </summary>
+    protected override bool TryLock(int fd, out int errno)
+    {
+        Libc.FileLock whole = default;
+        whole.Type = Libc.Linux.WriteLock;
+        errno = Libc.FControlLock(fd, Libc.Linux.OfdSetLock, &whole) == 0 ? 0 : Marshal.GetLastPInvokeError();
+        return errno == 0;
+    }
+
+    protected override void Unlock(int fd)
+    {
+        Libc.FileLock whole = default;
+        whole.Type = Libc.Linux.Unlock;
+        _ = Libc.FControlLock(fd, Libc.Linux.OfdSetLock, &whole);
+    }
+
+    /// <summary>A sidecar is a regular file of one name: a second name (a hard link to another file) would be locked and removed as a sidecar.</summary>
+    protected override string? LockFileProblem(int fd) => Libc.LinuxStatus(fd) switch
+    {
+        { IsRegularFile: false } => "is not a regular file",
+        { Links: > 1 } status => $"is one of {status.Links} names of one file (a hard link to another file)",
+        _ => null,
+    };
+
+    protected override string Described(string path) => Libc.LinuxStatus(path) is { } status
+        ? $"owner's user id {status.Owner}, {base.Described(path)}"
+        : base.Described(path);
 
     /// <summary>
     /// msync(MS_SYNC) is vfs_fsync_range over the range with datasync: its pages, the metadata needed to read them

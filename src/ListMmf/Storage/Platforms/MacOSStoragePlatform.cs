@@ -28,6 +28,10 @@ internal sealed class MacOSStoragePlatform : UnixStoragePlatform
 
     protected override int MapAnonymous => Libc.MacOS.MapAnonymous;
 
+    protected override int OpenNoFollow => Libc.MacOS.OpenNoFollow;
+
+    protected override int TooManyLinks => Libc.MacOS.TooManyLinks;
+
     /// <summary>kern.bootsessionuuid, a UUID drawn at each boot.</summary>
     public override ulong ReadBootSession() => SessionFromUuid(Libc.SystemString("kern.bootsessionuuid"));
 

@@ -125,10 +125,24 @@ internal abstract unsafe class StoragePlatform
     public abstract SafeHandle LockWriter(string lockPath, string path);
 
     /// <summary>
+    /// The refusal of a sidecar name the library did not make. It stays: removing it could race a writer that has
+    /// just replaced it with a real one, and a user who can put files in the folder can stop a writer in other ways
+    /// too (docs/internals.md, "Shared folders").
+    /// </summary>
+    protected static ListMmfException ForeignLockFile(string lockPath, string path, string problem) =>
+        new(path, $"the writer lock '{lockPath}' {problem}, which no writer of this library makes: someone who can " +
+            $"write the folder put it there. Nothing was opened through it, and it was left as it is: remove it (or " +
+                $"have the folder's owner remove it) and open the file again. A shared folder should have the sticky " +
+                    $"bit (chmod +t), so that no user can plant or remove names of another user's files there.");
+
+    /// <summary>
     /// Gives back the lock <see cref="LockWriter"/> took, and removes its sidecar where that is safe: the sidecar
     /// exists only while a writer holds it, so folders and their copies carry none.
     /// </summary>
     public virtual void UnlockWriter(SafeHandle handle, string lockPath) => handle.Dispose();
+
+    /// <summary>Whether <paramref name="exception"/>, from an exclusive create, says that something is at the name already.</summary>
+    public abstract bool MeansNameTaken(IOException exception);
 
     /// <summary>How this system's usual file systems compare names: two paths that compare equal name one file.</summary>
     public abstract StringComparison PathComparison { get; }

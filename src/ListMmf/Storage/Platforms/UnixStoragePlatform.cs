@@ -15,7 +15,8 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     private const int NoSuchFile = 2;
 
     /// <summary>rw-rw-rw-: the read and write bits of a mode, and a new file's mode before the umask.</summary>
-    private const uint ReadWriteForAll = 0b110_110_110;
+    private const UnixFileMode ReadWriteForAll = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.GroupRead
+        | UnixFileMode.GroupWrite | UnixFileMode.OtherRead | UnixFileMode.OtherWrite;
 
     /// <summary>This system's value of MS_SYNC.</summary>
     protected abstract int MsSync { get; }
@@ -26,10 +27,19 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// <summary>This system's value of EWOULDBLOCK, which with EACCES means "another writer" for lockf.</summary>
     protected abstract int WouldBlock { get; }
 
+    /// <summary>This system's value of O_NOFOLLOW: a symbolic link at the last name fails the open with ELOOP.</summary>
+    protected abstract int OpenNoFollow { get; }
+
+    /// <summary>This system's value of ELOOP.</summary>
+    protected abstract int TooManyLinks { get; }
+
     /// <summary>This system's value of MAP_ANONYMOUS (MAP_ANON).</summary>
     protected abstract int MapAnonymous { get; }
 
     public override bool SupportsPosixMapping => true;
+
+    /// <summary>EEXIST, which .NET puts in the exception's HResult on Unix.</summary>
+    public override bool MeansNameTaken(IOException exception) => exception.HResult == Libc.Errors.Exists;
 
     public override void FlushFile(SafeFileHandle file, string path)
     {
@@ -112,14 +122,12 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     /// <summary>
-    /// A POSIX record lock (lockf F_TLOCK) over the whole sidecar, taken here rather than through .NET's
+    /// An exclusive lock over the whole sidecar (<see cref="TryLock"/>), taken here rather than through .NET's
     /// <see cref="FileShare.None"/>, which skips locking when the file system refuses it or when
-    /// DOTNET_SYSTEM_IO_DISABLEFILELOCKING is set. Not flock: .NET starts child processes with vfork, and a child
-    /// holds a copy of every descriptor until its exec, so a flock outlived the writer's Dispose; a record lock
-    /// belongs to the process and no child ever holds it. Record locks do not keep out a second descriptor of the
-    /// same process, and closing any descriptor of the file drops them: <see cref="WriterLock"/> keeps a registry
-    /// so that this process opens each sidecar once. Only EACCES and EWOULDBLOCK mean "another writer"; any other
-    /// failure refuses the writer with the reason.
+    /// DOTNET_SYSTEM_IO_DISABLEFILELOCKING is set. Only EACCES and EWOULDBLOCK mean "another writer"; any other
+    /// failure refuses the writer with the reason. The sidecar is opened without following a symbolic link and
+    /// created only exclusively (<see cref="OpenLockFile"/>), so that a name planted in a shared folder never makes
+    /// the writer create, truncate, lock or change the mode of another file.
     /// </summary>
     /// <remarks>
     /// The holder removes the sidecar when it lets go (<see cref="UnlockWriter"/>), so a lock taken on a sidecar
@@ -131,22 +139,23 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     {
         for (int attempt = 1; ; attempt++)
         {
-            int fd = OpenLockFile(lockPath, path);
-            var handle = new SafeFileHandle(fd, ownsHandle: true);
-            if (Libc.LockFile(fd, Libc.TryLock, 0) != 0)
+            SafeFileHandle handle = OpenLockFile(lockPath, path);
+            using (var lease = new DescriptorLease(handle))
             {
-                int errno = Marshal.GetLastPInvokeError();
-                handle.Dispose();
-                if (errno == WouldBlock || errno == Libc.Errors.AccessDenied)
+                if (!TryLock(lease.Descriptor, out int errno))
                 {
-                    throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
-                }
+                    handle.Dispose();
+                    if (errno == WouldBlock || errno == Libc.Errors.AccessDenied)
+                    {
+                        throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
+                    }
 
-                throw new ListMmfException(
-                    path,
-                    $"the writer lock '{lockPath}' could not be taken: lockf failed: " +
-                        $"{Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}). File locking is unavailable here, and " +
-                            $"a writer that cannot keep out a second writer is refused.");
+                    throw new ListMmfException(
+                        path,
+                        $"the writer lock '{lockPath}' could not be taken: {Marshal.GetPInvokeErrorMessage(errno)} " +
+                            $"(errno {errno}). File locking is unavailable here, and a writer that cannot keep out a " +
+                                $"second writer is refused.");
+                }
             }
 
             // Without an identity by path (macOS) nothing can be checked, and UnlockWriter removes nothing there
@@ -168,15 +177,40 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     /// <summary>
+    /// Takes the exclusive lock over the whole of the open sidecar at once, or fails with the errno: a POSIX record
+    /// lock (lockf F_TLOCK) here. Not flock: .NET starts child processes with vfork, and a child holds a copy of
+    /// every descriptor until its exec, so a flock outlived the writer's Dispose; a record lock belongs to the
+    /// process and no child ever holds it. Record locks do not keep out a second descriptor of the same process,
+    /// and closing any descriptor of the file drops them: <see cref="WriterLock"/> keeps a registry so that this
+    /// process opens each sidecar once, which a second copy of the library in the process cannot see.
+    /// </summary>
+    protected virtual bool TryLock(int fd, out int errno)
+    {
+        errno = Libc.LockFile(fd, Libc.TryLock, 0) == 0 ? 0 : Marshal.GetLastPInvokeError();
+        return errno == 0;
+    }
+
+    /// <summary>Lets go of the lock <see cref="TryLock"/> took, before the descriptor closes; nothing where the close does it.</summary>
+    protected virtual void Unlock(int fd)
+    {
+    }
+
+    /// <summary>
     /// Removes the sidecar while still holding its lock, then lets go: a writer that opened it meanwhile finds, once
     /// it has the lock, that the path no longer names it (<see cref="LockWriter"/>). Only where the system finds a
     /// file by its path, and only when the path still names this sidecar; elsewhere the sidecar stays, as before.
     /// </summary>
     public override void UnlockWriter(SafeHandle handle, string lockPath)
     {
-        if (FindsFilesByPath && handle is SafeFileHandle file && IdentityOf(lockPath) is { } named && named == IdentityOf(file))
+        if (handle is SafeFileHandle file)
         {
-            _ = Libc.Unlink(lockPath);
+            if (FindsFilesByPath && IdentityOf(lockPath) is { } named && named == IdentityOf(file))
+            {
+                _ = Libc.Unlink(lockPath);
+            }
+
+            using var lease = new DescriptorLease(file);
+            Unlock(lease.Descriptor);
         }
 
         handle.Dispose();
@@ -225,46 +259,90 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     /// <summary>
-    /// Opens the sidecar for reading and writing (a record lock for writing needs both), creating it first if it is
-    /// missing (and again if it is removed before it is opened), close-on-exec. A sidecar created beside an existing
-    /// file gets that file's read and write permissions exactly: whoever may write the file may be its writer, and
-    /// nobody else may block it. Beside a file not yet created it gets what the file will get, the umask's.
+    /// Opens the sidecar for reading and writing (a lock for writing needs both), close-on-exec, never through a
+    /// symbolic link; where it is missing, creates it exclusively and keeps the descriptor of the file created. A
+    /// sidecar created beside an existing file gets that file's read and write permissions exactly: whoever may write
+    /// the file may be its writer. Beside a file not yet created it gets what the file will get, the umask's. A name
+    /// that is not a sidecar the library could have made (a link, a file of several names, one this user cannot
+    /// open) is left as it is and refused (<see cref="StoragePlatform.ForeignLockFile"/>).
     /// </summary>
-    private int OpenLockFile(string lockPath, string path)
+    private SafeFileHandle OpenLockFile(string lockPath, string path)
     {
         for (int attempt = 0; ; attempt++)
         {
-            int fd = Libc.Open(lockPath, Libc.OpenReadWrite | OpenCloseOnExec);
+            int fd = Libc.Open(lockPath, Libc.OpenReadWrite | OpenCloseOnExec | OpenNoFollow);
             if (fd >= 0)
             {
-                return fd;
+                var opened = new SafeFileHandle(fd, ownsHandle: true);
+                if (LockFileProblem(fd) is { } problem)
+                {
+                    opened.Dispose();
+                    throw ForeignLockFile(lockPath, path, problem);
+                }
+
+                return opened;
             }
 
-            // Missing again after it was created: another writer took it and let go (removing it) in between.
             int errno = Marshal.GetLastPInvokeError();
+            if (errno == TooManyLinks)
+            {
+                throw ForeignLockFile(lockPath, path, "is a symbolic link");
+            }
+
+            if (errno == Libc.Errors.AccessDenied && File.Exists(lockPath))
+            {
+                throw ForeignLockFile(lockPath, path, $"cannot be opened for writing by this user ({Described(lockPath)})");
+            }
+
             if (errno != NoSuchFile || attempt >= LockAttempts)
             {
                 throw LockFileFailure("open", lockPath, path, errno);
             }
 
-            string locked = lockPath[..^WriterLock.SidecarSuffix.Length];
-            uint? mode = File.Exists(locked) ? (uint)File.GetUnixFileMode(locked) & ReadWriteForAll : null;
-
-            // open with O_CREAT needs the variadic mode argument; creat takes it as a fixed one.
-            int created = Libc.Create(lockPath, mode ?? ReadWriteForAll);
-            if (created < 0)
+            if (CreateLockFile(lockPath, path) is { } created)
             {
-                throw LockFileFailure("creat", lockPath, path, Marshal.GetLastPInvokeError());
+                return created;
             }
-
-            if (mode is { } exact)
-            {
-                _ = Libc.ChangeMode(created, exact);
-            }
-
-            _ = Libc.Close(created);
         }
     }
+
+    /// <summary>
+    /// Creates the sidecar exclusively, with the umask's mode; null when another process created one first (the caller
+    /// opens that one). The mode is then set exactly by fchmod on the descriptor of the file this call created.
+    /// </summary>
+    private static SafeFileHandle? CreateLockFile(string lockPath, string path)
+    {
+        string locked = lockPath[..^WriterLock.SidecarSuffix.Length];
+        UnixFileMode? mode = File.Exists(locked) ? File.GetUnixFileMode(locked) & ReadWriteForAll : null;
+        SafeFileHandle created;
+        try
+        {
+            created = File.OpenHandle(lockPath, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (IOException exception) when (StoragePlatform.Current.MeansNameTaken(exception))
+        {
+            return null;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new ListMmfException(path, $"the writer lock file '{lockPath}' could not be created: {exception.Message}", exception);
+        }
+
+        if (mode is { } exact)
+        {
+            using var lease = new DescriptorLease(created);
+            _ = Libc.ChangeMode(lease.Descriptor, (uint)exact);
+        }
+
+        return created;
+    }
+
+    /// <summary>What is wrong with an open sidecar for a lock file, or null: checked where the system says (Linux).</summary>
+    protected virtual string? LockFileProblem(int fd) => null;
+
+    /// <summary>The owner and mode of the file at the path, for a message.</summary>
+    protected virtual string Described(string path) =>
+        $"mode {Convert.ToString((int)File.GetUnixFileMode(path), 8).PadLeft(4, '0')}";
 
     private static ListMmfException LockFileFailure(string function, string lockPath, string path, int errno) =>
         new(path, $"the writer lock file '{lockPath}' could not be opened: {function} failed: " +

@@ -26,6 +26,9 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     public override bool SupportsPosixMapping => false;
 
+    public override bool MeansNameTaken(IOException exception) =>
+        (exception.HResult & 0xFFFF) is Kernel32.ErrorFileExists or Kernel32.ErrorAlreadyExists;
+
     /// <summary>
     /// The boot counter Windows keeps in the registry (Session Manager\Memory Management\PrefetchParameters, BootId), one
     /// more at each boot; 0 where it is missing (Wine has none) or cannot be read, and then a file's live count is
@@ -98,22 +101,33 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     /// <summary>
     /// The share mode: Windows itself refuses a second open of the sidecar while this handle lives, and deletes the
-    /// sidecar when the handle closes, a killed writer's too; nobody else can have it open by then.
+    /// sidecar when the handle closes, a killed writer's too; nobody else can have it open by then. A reparse point
+    /// or a second name of another file at the sidecar's name is refused and left as it is: the library never makes one.
     /// </summary>
     public override SafeHandle LockWriter(string lockPath, string path)
     {
-        try
+        SafeFileHandle file = Kernel32.OpenLockFile(lockPath, out int error);
+        if (error is Kernel32.ErrorSharingViolation or Kernel32.ErrorLockViolation)
         {
-            return File.OpenHandle(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, FileOptions.DeleteOnClose);
+            file.Dispose();
+            throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
         }
-        catch (IOException exception) when ((exception.HResult & 0xFFFF) is Kernel32.ErrorSharingViolation or Kernel32.ErrorLockViolation)
+
+        if (error != 0)
         {
-            throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.", exception);
+            file.Dispose();
+            throw new ListMmfException(path, $"the writer lock file '{lockPath}' could not be opened: " +
+                $"{Marshal.GetPInvokeErrorMessage(error)} (error {error}).");
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+
+        if (Kernel32.LockFileProblem(file) is { } problem)
         {
-            throw new ListMmfException(path, $"the writer lock file '{lockPath}' could not be opened: {exception.Message}", exception);
+            Kernel32.KeepOnClose(file);
+            file.Dispose();
+            throw ForeignLockFile(lockPath, path, problem);
         }
+
+        return file;
     }
 
     /// <summary>
@@ -259,7 +273,7 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>Writes the aside name to the intent file and makes it durable, before the old file is moved.</summary>
     private void WriteIntent(string intent, string aside, string target)
     {
-        using var file = new FileStream(intent, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0);
+        using FileStream file = ExclusiveFile.CreateReplacingLeftover(intent, FileAccess.Write);
         file.Write(System.Text.Encoding.UTF8.GetBytes(Path.GetFileName(aside)));
         FlushFile(file.SafeFileHandle, target);
     }
