@@ -95,6 +95,9 @@ internal static unsafe partial class Libc
     /// </summary>
     public static (ulong Device, ulong File)? LinuxIdentity(string path) => LinuxIdentity(CurrentDirectory, path, flags: 0);
 
+    /// <summary>The device and inode of the name <paramref name="path"/> itself, a symbolic link not followed (Linux).</summary>
+    public static (ulong Device, ulong File)? LinuxIdentityOfName(string path) => LinuxIdentity(CurrentDirectory, path, flags: 0x100);
+
     /// <summary>statx's AT_FDCWD: a relative path is resolved from the current directory.</summary>
     private const int CurrentDirectory = -100;
 

@@ -34,9 +34,10 @@ internal static class DurableFile
             {
                 write(file, state);
                 platform.FlushFile(file.SafeFileHandle, path);
+                File.Move(temporary, path, overwrite: false);
+                ThrowUnlessPublished(file.SafeFileHandle, path);
             }
 
-            File.Move(temporary, path, overwrite: false);
             FlushDirectoryOf(path, path);
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
@@ -47,6 +48,27 @@ internal static class DurableFile
         {
             TryDelete(temporary);
         }
+    }
+
+    /// <summary>
+    /// Checks that the name renamed into place is the file written: in a folder other users can write, another
+    /// name (a link to another user's file) can be renamed over the temporary one between its create and its rename,
+    /// and would then be published as the file. What the rename put there is taken away again, as a name. Where the
+    /// system finds no identity by name (macOS, Windows), nothing can be checked.
+    /// </summary>
+    /// <exception cref="ListMmfException">Another file was published; it is removed.</exception>
+    private static void ThrowUnlessPublished(Microsoft.Win32.SafeHandles.SafeFileHandle written, string path)
+    {
+        StoragePlatform platform = StoragePlatform.Current;
+        if (platform.IdentityOfName(path) is not { } published || published == platform.IdentityOf(written))
+        {
+            return;
+        }
+
+        TryDelete(path);
+        throw new ListMmfException(path, $"could not create the file: another process put a file or link of its own at " +
+            $"the temporary name '{TemporaryFor(path)}' before it was renamed into place; what was renamed was removed again. " +
+                $"A shared folder should have the sticky bit (chmod +t).");
     }
 
     /// <summary>

@@ -70,6 +70,35 @@ public sealed class SharedFolder : IDisposable
     }
 
     /// <summary>
+    /// Starts the planter swapping links at <paramref name="name"/> as fast as it can: a link to
+    /// <paramref name="first"/>, then (with <paramref name="second"/>) a link to that, or (without) no name at all, each
+    /// put in place by one rename. Python's loop takes microseconds per swap, so the swaps land between a writer's
+    /// system calls; the caller kills it.
+    /// </summary>
+    public static Process StartLinkSwapper(string name, string first, string? second)
+    {
+        const string Script = """
+            import os, sys
+            name, first, second = sys.argv[1], sys.argv[2], sys.argv[3]
+            planting = name + ".planting"
+            while True:
+                for target in (first, second):
+                    if target:
+                        try:
+                            os.symlink(target, planting)
+                        except FileExistsError:
+                            pass
+                        os.rename(planting, name)
+                    else:
+                        try:
+                            os.unlink(name)
+                        except OSError:
+                            pass
+            """;
+        return StartAsPlanter("python3", "-c", Script, name, first, second ?? "");
+    }
+
+    /// <summary>
     /// Another user's file the planted names point at: bytes and a mode of its own (0600), outside the folder, so
     /// that a test can tell whether the writer wrote, truncated or changed it.
     /// </summary>

@@ -143,6 +143,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     public override (ulong Device, ulong File)? IdentityOf(string path) => Libc.LinuxIdentity(path);
 
+    public override (ulong Device, ulong File)? IdentityOfName(string path) => Libc.LinuxIdentityOfName(path);
+
     protected override bool FindsFilesByPath => true;
 
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)

@@ -175,6 +175,12 @@ internal abstract unsafe class StoragePlatform
     public virtual (ulong Device, ulong File)? IdentityOf(string path) => null;
 
     /// <summary>
+    /// The identity of what the name <paramref name="path"/> itself is (a symbolic link not followed), found without
+    /// opening it; null where the system does not say or nothing is there.
+    /// </summary>
+    public virtual (ulong Device, ulong File)? IdentityOfName(string path) => null;
+
+    /// <summary>
     /// Whether a missing file at <paramref name="path"/> may be a replacement between its renames, which a reader
     /// waits out. Never where the replacement is one rename.
     /// </summary>
