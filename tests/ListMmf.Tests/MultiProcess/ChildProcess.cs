@@ -27,6 +27,10 @@ public sealed class ChildProcess : IDisposable
     public static ChildProcess StartUnderStrace(string[] straceOptions, params string[] args) =>
         StartWith("strace", ["-f", "-qq", "-o", "/dev/null", .. straceOptions, "dotnet", HostPath, .. args]);
 
+    /// <summary>Starts the child as the Unix user <paramref name="user"/> (runuser; the caller is root).</summary>
+    public static ChildProcess StartAs(string user, params string[] args) =>
+        StartWith("runuser", ["-u", user, "--", "dotnet", HostPath, .. args]);
+
     /// <summary>Starts the child with <paramref name="variable"/> set to <paramref name="value"/> in its environment.</summary>
     public static ChildProcess StartWithEnvironment(string variable, string value, params string[] args) =>
         StartWith(Launcher, [.. LauncherArguments, .. args], (variable, value));
