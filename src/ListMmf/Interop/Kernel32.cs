@@ -112,14 +112,6 @@ internal static unsafe partial class Kernel32
             : null;
     }
 
-    /// <summary>Takes back the delete-on-close of an open file (FileDispositionInfo), so that closing it leaves it.</summary>
-    public static void KeepOnClose(SafeFileHandle file)
-    {
-        const int FileDispositionInfo = 4;
-        byte keep = 0;
-        _ = SetFileInformationByHandle(file, FileDispositionInfo, &keep, 1);
-    }
-
     [LibraryImport("kernel32.dll", EntryPoint = "GetFileInformationByHandle", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
     private static partial bool GetFileInformationByHandle(SafeFileHandle file, byte* information);

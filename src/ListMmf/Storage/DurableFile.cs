@@ -30,13 +30,18 @@ internal static class DurableFile
         {
             // The caller holds the file's lock, so a file under this name is a killed create's leftover, and anything
             // else there (a link another user planted) is removed as a name, never written through.
+            (ulong, ulong)? written;
             using (FileStream file = ExclusiveFile.CreateReplacingLeftover(temporary))
             {
                 write(file, state);
                 platform.FlushFile(file.SafeFileHandle, path);
-                File.Move(temporary, path, overwrite: false);
-                ThrowUnlessPublished(file.SafeFileHandle, path);
+                written = platform.IdentityOf(file.SafeFileHandle);
             }
+
+            // Closed first: Windows renames no file that is open without delete sharing. The file keeps its identity
+            // meanwhile, since a name (the temporary one, or the path once renamed) still holds it.
+            File.Move(temporary, path, overwrite: false);
+            ThrowUnlessPublished(written, path);
 
             FlushDirectoryOf(path, path);
         }
@@ -57,10 +62,9 @@ internal static class DurableFile
     /// system finds no identity by name (macOS, Windows), nothing can be checked.
     /// </summary>
     /// <exception cref="ListMmfException">Another file was published; it is removed.</exception>
-    private static void ThrowUnlessPublished(Microsoft.Win32.SafeHandles.SafeFileHandle written, string path)
+    private static void ThrowUnlessPublished((ulong, ulong)? written, string path)
     {
-        StoragePlatform platform = StoragePlatform.Current;
-        if (platform.IdentityOfName(path) is not { } published || published == platform.IdentityOf(written))
+        if (written is null || StoragePlatform.Current.IdentityOfName(path) is not { } published || published == written)
         {
             return;
         }

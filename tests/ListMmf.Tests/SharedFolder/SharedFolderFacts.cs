@@ -22,3 +22,40 @@ public sealed class OtherWriterFactAttribute : FactAttribute
         }
     }
 }
+
+/// <summary>A Windows test that plants a symbolic link: skipped where this process may not create one (no privilege, or Wine without them).</summary>
+public sealed class WindowsSymbolicLinkFactAttribute : FactAttribute
+{
+    private static readonly Lazy<string?> s_unsupported = new(Probe);
+
+    public WindowsSymbolicLinkFactAttribute()
+    {
+        Skip = !OperatingSystem.IsWindows()
+            ? "needs Windows (the Wine stage runs it): the code it checks runs only there"
+            : s_unsupported.Value;
+    }
+
+    private static string? Probe()
+    {
+        string directory = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "listmmf-link-probe-" + Guid.NewGuid().ToString("N"));
+        System.IO.Directory.CreateDirectory(directory);
+        try
+        {
+            string target = System.IO.Path.Combine(directory, "target");
+            System.IO.File.WriteAllText(target, "x");
+            string link = System.IO.Path.Combine(directory, "link");
+            System.IO.File.CreateSymbolicLink(link, target);
+            return new System.IO.FileInfo(link).LinkTarget is null
+                ? "this system made no symbolic link (CreateSymbolicLink left a plain file)"
+                : null;
+        }
+        catch (Exception exception) when (exception is System.IO.IOException or UnauthorizedAccessException or PlatformNotSupportedException)
+        {
+            return $"this process may not create symbolic links here: {exception.Message}";
+        }
+        finally
+        {
+            System.IO.Directory.Delete(directory, recursive: true);
+        }
+    }
+}

@@ -102,33 +102,43 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>
     /// The share mode: Windows itself refuses a second open of the sidecar while this handle lives, and deletes the
     /// sidecar when the handle closes, a killed writer's too; nobody else can have it open by then. A reparse point
-    /// or a second name of another file at the sidecar's name is refused and left as it is: the library never makes one.
+    /// or a second name of another file at the sidecar's name is not a sidecar: it was opened as itself (never
+    /// followed), so closing it deletes that name alone, never what it names, and the sidecar is opened again. No
+    /// writer can hold what is removed so: it would have it open without sharing, and this open would have failed.
     /// </summary>
     public override SafeHandle LockWriter(string lockPath, string path)
     {
-        SafeFileHandle file = Kernel32.OpenLockFile(lockPath, out int error);
-        if (error is Kernel32.ErrorSharingViolation or Kernel32.ErrorLockViolation)
+        for (int attempt = 1; ; attempt++)
         {
-            file.Dispose();
-            throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
-        }
+            SafeFileHandle file = Kernel32.OpenLockFile(lockPath, out int error);
+            if (error is Kernel32.ErrorSharingViolation or Kernel32.ErrorLockViolation)
+            {
+                file.Dispose();
+                throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
+            }
 
-        if (error != 0)
-        {
-            file.Dispose();
-            throw new ListMmfException(path, $"the writer lock file '{lockPath}' could not be opened: " +
-                $"{Marshal.GetPInvokeErrorMessage(error)} (error {error}).");
-        }
+            if (error != 0)
+            {
+                file.Dispose();
+                throw new ListMmfException(path, $"the writer lock file '{lockPath}' could not be opened: " +
+                    $"{Marshal.GetPInvokeErrorMessage(error)} (error {error}).");
+            }
 
-        if (Kernel32.LockFileProblem(file) is { } problem)
-        {
-            Kernel32.KeepOnClose(file);
-            file.Dispose();
-            throw ForeignLockFile(lockPath, path, problem);
-        }
+            if (Kernel32.LockFileProblem(file) is not { } problem)
+            {
+                return file;
+            }
 
-        return file;
+            file.Dispose();
+            if (attempt >= PlantedNameAttempts)
+            {
+                throw ForeignLockFile(lockPath, path, problem);
+            }
+        }
     }
+
+    /// <summary>How often a name planted at the sidecar's is removed before the writer gives up.</summary>
+    private const int PlantedNameAttempts = 16;
 
     /// <summary>
     /// A rename with POSIX semantics where the file system has it (NTFS on Windows 10 1709 and later): the open and
