@@ -15,8 +15,9 @@ namespace ListMmf.Storage;
 /// hard links of one file are two names the lock cannot tell apart: do not open one file as a writer through two.
 /// </summary>
 /// <remarks>
-/// The system's lock keeps out other processes; a registry of the sidecars this process holds keeps out a second
-/// writer in this process, which a POSIX record lock would let in. The registry knows each sidecar by its path and,
+/// The system's lock keeps out other processes (and, on Linux, whose lock belongs to the open file description,
+/// a second copy of this library in the process too); a registry of the sidecars this process holds keeps out a
+/// second writer in this process with a clear message, and on macOS at all, since a POSIX record lock would let it in. The registry knows each sidecar by its path and,
 /// where the system says (Linux, by statx without an open), by its device and inode, so that a second name for it (a
 /// renamed directory, a bind mount) is refused before anything opens the sidecar: closing any descriptor of a locked
 /// sidecar would drop the lock, the refused writer's as much as a reader's. For the same reason the library refuses
