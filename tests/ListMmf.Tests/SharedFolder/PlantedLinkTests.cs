@@ -184,7 +184,9 @@ public sealed class PlantedLinkTests : IDisposable
         }
 
         Assert.True(_victim.IsUntouched(), $"the victim's file was changed ({opened:N0} opens got a writer, {refused:N0} were refused)");
-        Assert.True(refused >= EachOutcome && opened >= EachOutcome, $"the planter did not race the opens: {opened:N0} got a writer, {refused:N0} were refused");
+        Assert.True(
+            refused >= EachOutcome && opened >= EachOutcome,
+            $"the planter did not race the opens: {opened:N0} got a writer, {refused:N0} were refused");
     }
 
     /// <summary>
@@ -220,7 +222,8 @@ public sealed class PlantedLinkTests : IDisposable
                     using var writer = new ListMmf<long>(link);
                     (writer[0] == 1 ? ref wrong : ref free)++;
                 }
-                catch (ListMmfException refusal) when (refusal is ListMmfLockedException || refusal.Message.Contains("named another file", StringComparison.Ordinal))
+                catch (ListMmfException refusal)
+                    when (refusal is ListMmfLockedException || refusal.Message.Contains("named another file", StringComparison.Ordinal))
                 {
                     refused++;
                 }
@@ -232,7 +235,10 @@ public sealed class PlantedLinkTests : IDisposable
             flipper.WaitForExit();
         }
 
-        Assert.True(wrong == 0, $"{wrong:N0} opens got a writer on the file another writer holds ({free:N0} got the free one, {refused:N0} were refused)");
-        Assert.True(free >= EachOutcome && refused >= EachOutcome, $"the link did not flip during the opens: {free:N0} got the free file, {refused:N0} were refused");
+        Assert.True(wrong == 0, $"{wrong:N0} opens got a writer on the file another writer holds ({free:N0} got the free one, " +
+            $"{refused:N0} were refused)");
+        Assert.True(
+            free >= EachOutcome && refused >= EachOutcome,
+            $"the link did not flip during the opens: {free:N0} got the free file, {refused:N0} were refused");
     }
 }

@@ -49,7 +49,10 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         _ = Libc.FControlLock(fd, Libc.Linux.OfdSetLock, &whole);
     }
 
-    /// <summary>A sidecar is a regular file of one name: a second name (a hard link to another file) would be locked and removed as a sidecar.</summary>
+    /// <summary>
+    /// A sidecar is a regular file of one name: a second name (a hard link to another file) would be locked and
+    /// removed as a sidecar.
+    /// </summary>
     protected override string? LockFileProblem(int fd) => Libc.LinuxStatus(fd) switch
     {
         { IsRegularFile: false } => "is not a regular file",

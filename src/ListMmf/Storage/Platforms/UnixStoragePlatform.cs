@@ -7,7 +7,7 @@ using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;
 
-/// <summary>What Linux and macOS share: msync, fsync of directories, a record lock on the sidecar, realpath.</summary>
+/// <summary>What Linux and macOS share: msync, fsync of directories, the sidecar opened and locked, realpath.</summary>
 [SupportedOSPlatform("linux")]
 [SupportedOSPlatform("macos")]
 internal abstract unsafe class UnixStoragePlatform : StoragePlatform
