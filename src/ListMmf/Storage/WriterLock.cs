@@ -18,9 +18,10 @@ namespace ListMmf.Storage;
 /// The system's lock keeps out other processes (and, on Linux, whose lock belongs to the open file description,
 /// a second copy of this library in the process too); a registry of the sidecars this process holds keeps out a
 /// second writer in this process with a clear message, and on macOS at all, since a POSIX record lock would let it
-/// in. The registry knows each sidecar by its path and, where the system says (Linux, by statx without an open), by its device and inode, so that a second name for it (a
-/// renamed directory, a bind mount) is refused before anything opens the sidecar: closing any descriptor of a locked
-/// sidecar would drop the lock, the refused writer's as much as a reader's. For the same reason the library refuses
+/// in. The registry knows each sidecar by its path and, where the system says (Linux, by statx without an open), by
+/// its device and inode, so that a second name for it (a renamed directory, a bind mount) is refused before anything
+/// opens the sidecar: on macOS closing any descriptor of a locked sidecar would drop the lock, the refused writer's
+/// as much as a reader's. For the same reason the library refuses
 /// to open a sidecar this process holds as a file (<see cref="ThrowIfHeld"/>). Taking, releasing and the registry
 /// change under one monitor. A writer that is collected without being disposed gives the lock back from its
 /// finalizer.
