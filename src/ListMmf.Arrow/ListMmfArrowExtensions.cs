@@ -136,51 +136,43 @@ public static class ListMmfArrowExtensions
     /// <summary>
     /// Writes the rows published now as an Arrow IPC file (Feather v2), which pyarrow, Polars, DuckDB and Arrow's own
     /// readers open: written to a temporary file beside <paramref name="path"/>, flushed to the device, then renamed
-    /// over it, so <paramref name="path"/> never holds a partial file. Returns the rows written.
+    /// into place and the folder flushed, so <paramref name="path"/> never holds a partial file. Returns the rows written.
     /// </summary>
+    /// <param name="table">The table.</param>
+    /// <param name="path">The file to write.</param>
+    /// <param name="time">How the time column is written.</param>
+    /// <param name="rowsPerBatch">Rows per record batch.</param>
+    /// <param name="overwrite">Whether an existing file at <paramref name="path"/> is replaced; it is refused otherwise.</param>
+    /// <exception cref="ListMmfException"><paramref name="path"/> is the table's folder, one of its files or in its
+    /// folder (links followed), or it exists and <paramref name="overwrite"/> is false; nothing was written.</exception>
     /// <exception cref="IOException">Writing failed; <paramref name="path"/> is as it was.</exception>
     public static long WriteArrowFile(
         this TimeSeriesTable table,
         string path,
         ArrowTimeColumn time = ArrowTimeColumn.Timestamp,
-        int rowsPerBatch = DefaultRowsPerBatch)
+        int rowsPerBatch = DefaultRowsPerBatch,
+        bool overwrite = false)
     {
         ArgumentNullException.ThrowIfNull(table);
         ArgumentException.ThrowIfNullOrEmpty(path);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
-        string full = Path.GetFullPath(path);
         long rows = table.RowCount;
-        string temporary = "";
-        FileStream? created = null;
-        try
+        using OutputFile output = OutputFile.Create(path, table.Path, overwrite, howToReplace: "Pass overwrite: true to replace it.");
+        using (var writer = new ArrowFileWriter(output.Stream, table.ToArrowSchema(time), leaveOpen: true))
         {
-            created = ExclusiveFile.CreateTemporaryFor(full, bufferSize: 1 << 16, out temporary);
-            using (FileStream stream = created)
+            // The header and schema now: the writer would otherwise write them with the first batch, and a table
+            // of no rows would leave a file without Arrow's magic that no reader opens.
+            writer.WriteStart();
+            foreach (RecordBatch batch in Batches(table, rows, rowsPerBatch, time))
             {
-                using (var writer = new ArrowFileWriter(stream, table.ToArrowSchema(time), leaveOpen: true))
-                {
-                    // The header and schema now: the writer would otherwise write them with the first batch, and a table
-                    // of no rows would leave a file without Arrow's magic that no reader opens.
-                    writer.WriteStart();
-                    foreach (RecordBatch batch in Batches(table, rows, rowsPerBatch, time))
-                    {
-                        writer.WriteRecordBatch(batch);
-                    }
-
-                    writer.WriteEnd();
-                }
-
-                stream.Flush(flushToDisk: true);
+                writer.WriteRecordBatch(batch);
             }
 
-            File.Move(temporary, full, overwrite: true);
-            return rows;
+            writer.WriteEnd();
         }
-        catch when (created is not null)
-        {
-            File.Delete(temporary);
-            throw;
-        }
+
+        output.Publish();
+        return rows;
     }
 
     private static IEnumerable<RecordBatch> Batches(TimeSeriesTable table, long rows, int rowsPerBatch, ArrowTimeColumn time)

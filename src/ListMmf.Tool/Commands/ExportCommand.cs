@@ -13,6 +13,9 @@ namespace ListMmf.Tool.Commands;
 /// <summary><c>export csv DIR|FILE [--from T --to T] [--time-format F] [--out FILE]</c> and <c>export parquet DIR --out FILE</c>.</summary>
 internal static class ExportCommand
 {
+    /// <summary>What a refusal of an existing output tells the user to do.</summary>
+    public const string ReplaceHint = "Pass --force to replace it.";
+
     public static Command Create(TextWriter output)
     {
         var path = new Argument<string>("SOURCE") { Description = "A table folder or a ListMmf file." };
@@ -21,10 +24,11 @@ internal static class ExportCommand
         var timeFormat = new Option<string>("--time-format") { Description = "How times are written: iso (the " +
             "default), unix, unixms or unixns.", DefaultValueFactory = _ => "iso" };
         timeFormat.AcceptOnlyFromAmong("iso", "unix", "unixms", "unixns");
-        var target = new Option<string?>("--out") { Description = "The CSV file to write (replaced); standard output when absent." };
+        var target = new Option<string?>("--out") { Description = "The CSV file to write; standard output when absent." };
+        Option<bool> force = Force();
         var command = new Command("csv", "Export a table or a file as CSV, exactly: numbers in their shortest round-trip form, times as asked.")
         {
-            path, from, to, timeFormat, target,
+            path, from, to, timeFormat, target, force,
         };
         command.SetAction(parse =>
         {
@@ -33,33 +37,16 @@ internal static class ExportCommand
             DateTime? start = parse.GetValue(from) is { } f ? source.ParseTime(f, "--from") : null;
             DateTime? end = parse.GetValue(to) is { } t ? source.ParseTime(t, "--to") : null;
             string? file = parse.GetValue(target);
-            string temporary = "";
-            if (file is not null && !Directory.Exists(Path.GetDirectoryName(Path.GetFullPath(file))))
+            if (file is null)
             {
-                throw new DataException($"--out '{file}': the folder '{Path.GetDirectoryName(Path.GetFullPath(file))}' does not exist.");
+                using Stream standardOutput = Console.OpenStandardOutput();
+                CsvExporter.Run(source, standardOutput, start, end, format);
             }
-
-            try
+            else
             {
-                using (Stream stream = file is null
-                    ? Console.OpenStandardOutput()
-                    : ExclusiveFile.CreateTemporaryFor(Path.GetFullPath(file), bufferSize: 1 << 16, out temporary))
-                {
-                    CsvExporter.Run(source, stream, start, end, format);
-                }
-
-                if (file is not null)
-                {
-                    // Whole or not at all: a failed export leaves no partial CSV under the name asked for.
-                    File.Move(temporary, file, overwrite: true);
-                }
-            }
-            finally
-            {
-                if (temporary.Length > 0)
-                {
-                    File.Delete(temporary);
-                }
+                using OutputFile csv = OutputFile.Create(file, source.Path, parse.GetValue(force), ReplaceHint);
+                CsvExporter.Run(source, csv.Stream, start, end, format);
+                csv.Publish();
             }
 
             return Cli.Success;
@@ -73,7 +60,8 @@ internal static class ExportCommand
         var table = new Argument<string>("TABLE") { Description = "A table folder." };
         var from = new Option<string?>("--from") { Description = "The first time (ISO 8601 or Unix seconds, as stored), included." };
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
-        var target = new Option<string>("--out") { Description = "The Parquet file to write (replaced when complete).", Required = true };
+        var target = new Option<string>("--out") { Description = "The Parquet file to write.", Required = true };
+        Option<bool> force = Force();
         var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, " +
             "gzip, lz4 or none.", DefaultValueFactory = _ => "snappy" };
         compression.AcceptOnlyFromAmong("snappy", "zstd", "gzip", "lz4", "none");
@@ -95,7 +83,7 @@ internal static class ExportCommand
         var command = new Command("parquet", "Export a table as a Parquet file: times as timestamps (milliseconds for " +
             "a seconds table, nanoseconds for ticks), values as their own types, a row group at a time.")
         {
-            table, from, to, target, compression, level, rowGroup,
+            table, from, to, target, force, compression, level, rowGroup,
         };
         command.SetAction(parse =>
         {
@@ -130,7 +118,8 @@ internal static class ExportCommand
                 },
                 parse.GetValue(rowGroup),
                 parse.GetValue(from) is { } f ? Times.Parse(f, "--from", utc) : null,
-                parse.GetValue(to) is { } t ? Times.Parse(t, "--to", utc) : null);
+                parse.GetValue(to) is { } t ? Times.Parse(t, "--to", utc) : null,
+                parse.GetValue(force));
 
             var clock = Stopwatch.StartNew();
             long rows = ProgressBar.Run("exporting", show: true, progress => ParquetExporter.Run(request, progress));
@@ -140,4 +129,8 @@ internal static class ExportCommand
         });
         return command;
     }
+
+    private static Option<bool> Force() =>
+        new("--force") { Description = "Replace the output file when it exists (it is refused otherwise)." };
+
 }

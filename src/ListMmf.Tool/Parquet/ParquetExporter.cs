@@ -13,12 +13,13 @@ namespace ListMmf.Tool.Parquet;
 
 /// <summary>What an export is asked to do: see <c>listmmf export parquet --help</c>.</summary>
 /// <param name="Table">The table's folder.</param>
-/// <param name="Output">The Parquet file, replaced when it exists.</param>
+/// <param name="Output">The Parquet file.</param>
 /// <param name="Compression">The codec of every column chunk.</param>
 /// <param name="Level">How hard the codec works (snappy has one level).</param>
 /// <param name="RowGroupRows">Rows per row group; 0 for <see cref="ParquetExporter.DefaultRowGroupRows"/>.</param>
 /// <param name="From">The first time exported, included; null for the first row.</param>
 /// <param name="To">The time to stop at, excluded; null for the last row.</param>
+/// <param name="Overwrite">Whether an existing output is replaced (it is refused otherwise).</param>
 internal sealed record ParquetExportRequest(
     string Table,
     string Output,
@@ -26,15 +27,16 @@ internal sealed record ParquetExportRequest(
     CompressionLevel Level,
     int RowGroupRows,
     DateTime? From,
-    DateTime? To);
+    DateTime? To,
+    bool Overwrite = false);
 
 /// <summary>
 /// Writes a table's rows as a Parquet file through Arrow C++'s Parquet writer (ParquetSharp), a row group at a time
 /// straight from the mapping: columns the file stores as the table does are handed over as spans of the mapped
 /// column, the others (times, 8- and 16-bit integers) are converted into one row group's buffer, so memory stays
 /// bounded by a row group whatever the table's size. The writer records each column chunk's statistics, which engines
-/// prune row groups by, from the values it was given. The file is written beside the target under a temporary name,
-/// flushed to the device and renamed over it: the target is whole or as it was.
+/// prune row groups by, from the values it was given. The file is written through <see cref="OutputFile"/>: whole or
+/// not at all, never over the table's own files.
 /// </summary>
 internal static class ParquetExporter
 {
@@ -54,70 +56,33 @@ internal static class ParquetExporter
     {
         string target = Path.GetFullPath(request.Output);
         using var table = TimeSeriesTable.Open(request.Table, FileAccess.Read);
-        CheckOutsideTable(table, target);
         long first = request.From is { } from ? table.LowerBound(from) : 0;
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
         var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)));
-        string temporary = "";
-        FileStream? created = null;
-        try
+        using OutputFile output = OutputFile.Create(target, request.Table, request.Overwrite, Commands.ExportCommand.ReplaceHint);
+        using (GroupNode schema = Schema(table))
+        using (WriterProperties properties = Properties(request, rowGroupRows))
+        using (var writer = new ParquetFileWriter(output.Stream, schema, properties, Metadata(table), leaveOpen: true))
         {
-            created = CreateTemporary(target, out temporary);
-            using (FileStream stream = created)
+            for (long start = first; start < end; start += rowGroupRows)
             {
-                using (GroupNode schema = Schema(table))
-                using (WriterProperties properties = Properties(request, rowGroupRows))
-                using (var writer = new ParquetFileWriter(stream, schema, properties, Metadata(table), leaveOpen: true))
+                var rows = new IndexRange(start, Math.Min(end, start + rowGroupRows));
+                using RowGroupWriter group = writer.AppendRowGroup();
+                foreach (TableColumn column in table.Columns)
                 {
-                    for (long start = first; start < end; start += rowGroupRows)
-                    {
-                        var rows = new IndexRange(start, Math.Min(end, start + rowGroupRows));
-                        using RowGroupWriter group = writer.AppendRowGroup();
-                        foreach (TableColumn column in table.Columns)
-                        {
-                            using ColumnWriter columnWriter = group.NextColumn();
-                            Write(columnWriter, table, column, rows, buffers);
-                        }
-
-                        progress?.Invoke(rows.End - first, end - first);
-                    }
-
-                    writer.Close();
+                    using ColumnWriter columnWriter = group.NextColumn();
+                    Write(columnWriter, table, column, rows, buffers);
                 }
 
-                stream.Flush(flushToDisk: true);
+                progress?.Invoke(rows.End - first, end - first);
             }
 
-            File.Move(temporary, target, overwrite: true);
-            return end - first;
+            writer.Close();
         }
-        finally
-        {
-            if (created is not null)
-            {
-                File.Delete(temporary);
-            }
-        }
-    }
 
-    /// <summary>
-    /// An output that is the table's folder, one of its files, or any file in its folder would replace the table's
-    /// own data or leave a stranger among its files.
-    /// </summary>
-    private static void CheckOutsideTable(TimeSeriesTable table, string target)
-    {
-        StringComparison comparison = OperatingSystem.IsLinux() ? StringComparison.Ordinal : StringComparison.OrdinalIgnoreCase;
-        string folder = Path.TrimEndingDirectorySeparator(Path.GetFullPath(table.Path));
-        string parent = Path.TrimEndingDirectorySeparator(Path.GetDirectoryName(target) ?? "");
-        bool inside = string.Equals(target, folder, comparison)
-            || string.Equals(parent, folder, comparison)
-            || table.Columns.Any(column => string.Equals(target, Path.GetFullPath(column.Path), comparison));
-        if (inside)
-        {
-            throw new DataException($"'{target}': the output is the table '{folder}' it exports, or one of its files, or " +
-                $"in its folder; write it elsewhere. Nothing was exported.");
-        }
+        output.Publish();
+        return end - first;
     }
 
     /// <summary>One required column per table column, the time column first, each typed as <see cref="ParquetColumns.Node"/> says.</summary>
@@ -216,20 +181,6 @@ internal static class ParquetExporter
         }
 
         return nanos.AsSpan(0, ticks.Length);
-    }
-
-    /// <summary>The temporary file beside the target, under a name of its own (<see cref="ExclusiveFile.CreateTemporaryFor"/>).</summary>
-    private static FileStream CreateTemporary(string target, out string temporary)
-    {
-        try
-        {
-            return ExclusiveFile.CreateTemporaryFor(target, bufferSize: 1 << 16, out temporary);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            throw new DataException($"'{target}': cannot create a temporary file beside it ({exception.Message}); its " +
-                $"folder is missing or read-only. Nothing was exported.", exception);
-        }
     }
 
     /// <summary>

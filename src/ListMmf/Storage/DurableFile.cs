@@ -41,7 +41,7 @@ internal static class DurableFile
             // Closed first: Windows renames no file that is open without delete sharing. The file keeps its identity
             // meanwhile, since a name (the temporary one, or the path once renamed) still holds it.
             File.Move(temporary, path, overwrite: false);
-            ThrowUnlessPublished(written, path);
+            ThrowUnlessPublished(written, path, temporary);
 
             FlushDirectoryOf(path, path);
         }
@@ -62,7 +62,7 @@ internal static class DurableFile
     /// system finds no identity by name (macOS, Windows), nothing can be checked.
     /// </summary>
     /// <exception cref="ListMmfException">Another file was published; it is removed.</exception>
-    private static void ThrowUnlessPublished((ulong, ulong)? written, string path)
+    public static void ThrowUnlessPublished((ulong, ulong)? written, string path, string temporary)
     {
         if (written is null || StoragePlatform.Current.IdentityOfName(path) is not { } published || published == written)
         {
@@ -71,7 +71,7 @@ internal static class DurableFile
 
         TryDelete(path);
         throw new ListMmfException(path, $"could not create the file: another process put a file or link of its own at " +
-            $"the temporary name '{TemporaryFor(path)}' before it was renamed into place; what was renamed was removed again. " +
+            $"the temporary name '{temporary}' before it was renamed into place; what was renamed was removed again. " +
                 $"A shared folder should have the sticky bit (chmod +t).");
     }
 

@@ -163,7 +163,7 @@ public sealed class ArrowExportTests : IDisposable
         }
 
         Assert.Equal(2500, row);
-        Assert.False(File.Exists(path + ".listmmf.tmp"), "the temporary file is left behind");
+        Assert.Equal([path], Directory.GetFiles(_directory.Path, "ticks.arrow*"));
     }
 
     [Fact]

@@ -187,7 +187,7 @@ public sealed class ParquetCommandTests : IDisposable
 
         File.WriteAllText(ParquetFile, "the old file");
 
-        ToolResult result = Export(Table);
+        ToolResult result = Export(Table, "--force");
 
         Assert.Equal(1, result.ExitCode);
         Assert.True(result.IsOneErrorLine, result.Error);

@@ -292,7 +292,7 @@ public sealed class ParquetFidelityTests : IDisposable
 
             Assert.Equal(1, result.ExitCode);
             Assert.True(result.IsOneErrorLine, result.Error);
-            Assert.Contains("Nothing was exported", result.Error);
+            Assert.Contains("Nothing was written", result.Error);
         }
 
         Assert.Equal(files, Directory.GetFiles(Table));

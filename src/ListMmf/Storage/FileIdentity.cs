@@ -1,0 +1,66 @@
+using System;
+using System.IO;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// Whether two paths name one file, by what the file system says rather than by their text: a symbolic link, a
+/// hard link, a relative part or a second mount of one folder all name the file they lead to.
+/// </summary>
+internal static class FileIdentity
+{
+    /// <summary>
+    /// Whether <paramref name="first"/> and <paramref name="second"/> are one file or folder. Where the system gives
+    /// no identity (folders outside Linux, macOS), the paths are compared with their final links resolved.
+    /// </summary>
+    public static bool Same(string first, string second)
+    {
+        if (Of(first) is { } one && Of(second) is { } other)
+        {
+            return one == other;
+        }
+
+        return string.Equals(Resolved(first), Resolved(second), StoragePlatform.Current.PathComparison);
+    }
+
+    private static (ulong, ulong)? Of(string path)
+    {
+        StoragePlatform platform = StoragePlatform.Current;
+        if (platform.IdentityOf(path) is { } identity)
+        {
+            return identity;
+        }
+
+        if (!File.Exists(path))
+        {
+            return null;
+        }
+
+        try
+        {
+            using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            return platform.IdentityOf(file);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    private static string Resolved(string path)
+    {
+        string full = Path.GetFullPath(path);
+        try
+        {
+            FileSystemInfo? target = File.Exists(full) ? new FileInfo(full).ResolveLinkTarget(returnFinalTarget: true)
+                : Directory.Exists(full) ? new DirectoryInfo(full).ResolveLinkTarget(returnFinalTarget: true)
+                : null;
+            return Path.TrimEndingDirectorySeparator(target?.FullName ?? full);
+        }
+        catch (IOException)
+        {
+            return Path.TrimEndingDirectorySeparator(full);
+        }
+    }
+}
