@@ -109,7 +109,7 @@ internal sealed class CsvChunk(int index, long start, long end)
                 continue;
             }
 
-            if (fieldCount < layout.FieldsNeeded)
+            if (fieldCount != layout.HeaderFields)
             {
                 Error = new CsvRowError(Lines, layout.FieldCountProblem(fieldCount));
                 return;

@@ -121,7 +121,7 @@ internal static class CsvImporter
         while (reader.Read())
         {
             line = linesBefore + reader.LineNumber;
-            if (reader.FieldCount < layout.FieldsNeeded)
+            if (reader.FieldCount != layout.HeaderFields)
             {
                 throw layout.Row(line, layout.FieldCountProblem(reader.FieldCount));
             }

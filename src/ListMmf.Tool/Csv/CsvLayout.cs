@@ -18,6 +18,7 @@ internal sealed class CsvLayout
         Fields = request.Columns.Select(column => FieldOf(request, header, column.Name)).ToArray();
         Types = request.Columns.Select(column => ColumnSink.DataTypeOf(column.Name, column.Type)).ToArray();
         FieldsNeeded = Fields.Append(TimeField).Max() + 1;
+        HeaderFields = header.Length;
         Target = new ImportTarget(
             request.Csv,
             request.Output,
@@ -41,6 +42,12 @@ internal sealed class CsvLayout
     /// <summary>How many fields a row needs: one past the last field imported.</summary>
     public int FieldsNeeded { get; }
 
+    /// <summary>
+    /// How many fields every row has: the header's count. A row with more or fewer cannot be placed exactly (which of
+    /// its fields is the extra one?), so it is refused rather than read by position.
+    /// </summary>
+    public int HeaderFields { get; }
+
     public ImportTarget Target { get; }
 
     /// <summary>A sink for each value column, with room for <paramref name="batch"/> rows.</summary>
@@ -48,7 +55,7 @@ internal sealed class CsvLayout
         Request.Columns.Select((column, i) => ColumnSink.For(column.Name, Fields[i], Types[i], batch)).ToArray();
 
     public string FieldCountProblem(int fieldCount) =>
-        $"has {fieldCount} field{(fieldCount == 1 ? "" : "s")}; the columns imported need {FieldsNeeded}";
+        $"has {fieldCount} field{(fieldCount == 1 ? "" : "s")}; the header has {HeaderFields}";
 
     public static string TimeProblem(ReadOnlySpan<byte> text, string problem) => $"time '{Encoding.UTF8.GetString(text)}' {problem}";
 

@@ -55,7 +55,7 @@ internal sealed class ParallelCsvImport : IDisposable
 
     /// <summary>
     /// Plans the chunks of <paramref name="file"/>; null where the plain rules cannot start (one core, a header line
-    /// or a first row with a quote or a lone '\r', a first row that is empty or short of fields, no row at all): the
+    /// or a first row with a quote or a lone '\r', a first row that is empty or has another field count than the header, no row at all): the
     /// one-thread reader then reads the whole file, and refuses what it must.
     /// </summary>
     public static ParallelCsvImport? TryPlan(SafeFileHandle file, CsvLayout layout, TimeFormat? format, int chunkBytes)
@@ -68,7 +68,7 @@ internal sealed class ParallelCsvImport : IDisposable
         }
 
         ReadOnlySpan<byte> first = firstRow;
-        if (first.IsEmpty || first.IndexOfAny((byte)'"', (byte)'\r') >= 0 || first.Count((byte)',') + 1 < layout.FieldsNeeded)
+        if (first.IsEmpty || first.IndexOfAny((byte)'"', (byte)'\r') >= 0 || first.Count((byte)',') + 1 != layout.HeaderFields)
         {
             return null;
         }

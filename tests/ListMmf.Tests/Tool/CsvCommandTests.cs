@@ -225,6 +225,44 @@ public sealed class CsvCommandTests : IDisposable
     }
 
     [Fact]
+    public void ARowWithMoreFieldsThanTheHeaderIsRefusedNamingTheLine()
+    {
+        ToolResult result = Import(Csv(Header + "2024-01-02T09:30:00,4500,25\n2024-01-02T09:30:01,4500,25,3\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.True(result.IsOneErrorLine, result.Error);
+        Assert.Contains("line 3: has 4 fields; the header has 3", result.Error);
+        Assert.False(Directory.Exists(Table), "a table was made of a refused file");
+    }
+
+    [Fact]
+    public void AQuotedRowWithMoreFieldsThanTheHeaderIsRefusedNamingTheLine()
+    {
+        ToolResult result = Import(Csv(Header + "\"2024-01-02T09:30:00\",4500,25\n\"2024-01-02T09:30:01\",4500,25,3\n"));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("line 3: has 4 fields; the header has 3", result.Error);
+    }
+
+    [Fact]
+    public void ARowWithMoreFieldsDeepInALargeFileIsRefusedNamingTheLine()
+    {
+        string rows = Rows(601_000);
+        int end = 0;
+        for (int line = 0; line < 600_002; line++)
+        {
+            end = rows.IndexOf('\n', end) + 1;
+        }
+
+        string text = rows[..(end - 1)] + ",3" + rows[(end - 1)..];
+
+        ToolResult result = Import(Csv(text));
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains("line 600,002: has 4 fields; the header has 3", result.Error);
+    }
+
+    [Fact]
     public void AWholeNumberBeyondTheColumnTypeIsCalledOutOfRange()
     {
         ToolResult result = Import(Csv(Header + "1704187800,4500.25,3000000000\n"));
