@@ -18,7 +18,7 @@ internal static class ArrowTimes
     /// Unix seconds widened to a seconds timestamp, the stored <see cref="int.MinValue"/> as what it stands for,
     /// DateTime.MinValue.
     /// </summary>
-    public static TimestampArray FromSeconds(ReadOnlySpan<int> seconds)
+    public static TimestampArray FromSeconds(ReadOnlySpan<int> seconds, bool utc)
     {
         long minValue = (DateTime.MinValue.Ticks - EpochTicks) / TimeSpan.TicksPerSecond;
         var values = new long[seconds.Length];
@@ -27,13 +27,13 @@ internal static class ArrowTimes
             values[i] = seconds[i] == int.MinValue ? minValue : seconds[i];
         }
 
-        return new TimestampArray(
-            ArrowTypes.Seconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
+        var buffer = new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes());
+        return new TimestampArray(ArrowTypes.Timestamp(ticks: false, utc), buffer, ArrowBuffer.Empty, values.Length, 0, 0);
     }
 
     /// <summary>Ticks as a nanosecond timestamp since 1970.</summary>
     /// <exception cref="ListMmfException">A time is outside 1677-09-21 to 2262-04-11, which nanoseconds since 1970 cannot hold.</exception>
-    public static TimestampArray FromTicks(ReadOnlySpan<long> ticks, string source, long firstRow)
+    public static TimestampArray FromTicks(ReadOnlySpan<long> ticks, bool utc, string source, long firstRow)
     {
         var values = new long[ticks.Length];
         for (int i = 0; i < ticks.Length; i++)
@@ -49,7 +49,7 @@ internal static class ArrowTimes
             values[i] = sinceEpoch * 100;
         }
 
-        return new TimestampArray(
-            ArrowTypes.Nanoseconds, new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes()), ArrowBuffer.Empty, values.Length, 0, 0);
+        var buffer = new ArrowBuffer(new ReadOnlyMemory<long>(values).AsBytes());
+        return new TimestampArray(ArrowTypes.Timestamp(ticks: true, utc), buffer, ArrowBuffer.Empty, values.Length, 0, 0);
     }
 }

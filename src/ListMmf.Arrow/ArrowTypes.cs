@@ -11,19 +11,36 @@ internal static class ArrowTypes
     /// <summary>The field metadata key naming the ListMmf data type a column was stored with.</summary>
     public const string DataTypeKey = "listmmf.data_type";
 
-    public static TimestampType Seconds { get; } = new(TimeUnit.Second, (string?)null);
+    /// <summary>The zone Arrow records for instants in UTC.</summary>
+    public const string Utc = "UTC";
 
-    public static TimestampType Nanoseconds { get; } = new(TimeUnit.Nanosecond, (string?)null);
+    private static readonly TimestampType Seconds = new(TimeUnit.Second, (string?)null);
+    private static readonly TimestampType Nanoseconds = new(TimeUnit.Nanosecond, (string?)null);
+    private static readonly TimestampType SecondsUtc = new(TimeUnit.Second, Utc);
+    private static readonly TimestampType NanosecondsUtc = new(TimeUnit.Nanosecond, Utc);
+
+    /// <summary>
+    /// The timestamp type of a time column: in UTC (<paramref name="utc"/>, a table recorded as UTC, which Arrow's
+    /// readers then show as instants) or without a zone.
+    /// </summary>
+    public static TimestampType Timestamp(bool ticks, bool utc) => (ticks, utc) switch
+    {
+        (false, false) => Seconds,
+        (false, true) => SecondsUtc,
+        (true, false) => Nanoseconds,
+        (true, true) => NanosecondsUtc,
+    };
 
     /// <summary>
     /// The Arrow type <paramref name="type"/>'s values are handed over as, or null when Arrow has no fixed-width type
-    /// for them: times as timestamps, or as the stored integers with <see cref="ArrowTimeColumn.Stored"/>.
+    /// for them: times as timestamps (in UTC when <paramref name="utc"/>), or as the stored integers with
+    /// <see cref="ArrowTimeColumn.Stored"/>.
     /// </summary>
-    public static IArrowType? Of(DataTypeInfo type, ArrowTimeColumn time) => type.IsNumber
+    public static IArrowType? Of(DataTypeInfo type, ArrowTimeColumn time, bool utc = false) => type.IsNumber
         ? (type.Kind, type.Size, time) switch
         {
-            (DataTypeKind.UnixSeconds, _, ArrowTimeColumn.Timestamp) => Seconds,
-            (DataTypeKind.DateTimeTicks, _, ArrowTimeColumn.Timestamp) => Nanoseconds,
+            (DataTypeKind.UnixSeconds, _, ArrowTimeColumn.Timestamp) => Timestamp(ticks: false, utc),
+            (DataTypeKind.DateTimeTicks, _, ArrowTimeColumn.Timestamp) => Timestamp(ticks: true, utc),
             (DataTypeKind.SignedInteger or DataTypeKind.UnixSeconds or DataTypeKind.DateTimeTicks, var size, _) => SignedInteger(size),
             (DataTypeKind.UnsignedInteger, 1, _) => UInt8Type.Default,
             (DataTypeKind.UnsignedInteger, 2, _) => UInt16Type.Default,
@@ -37,13 +54,13 @@ internal static class ArrowTypes
 
     /// <summary>The Arrow type of the column <paramref name="name"/>, of <paramref name="type"/>.</summary>
     /// <exception cref="NotSupportedException">Arrow has no type for <paramref name="type"/>.</exception>
-    public static IArrowType Required(string name, DataTypeInfo type, ArrowTimeColumn time) =>
-        Of(type, time) ?? throw new NotSupportedException($"Column '{name}': Arrow has no fixed-width type for {type.Name} values.");
+    public static IArrowType Required(string name, DataTypeInfo type, ArrowTimeColumn time, bool utc = false) =>
+        Of(type, time, utc) ?? throw new NotSupportedException($"Column '{name}': Arrow has no fixed-width type for {type.Name} values.");
 
     /// <summary>A non-nullable field of <paramref name="type"/>, its metadata naming the ListMmf data type.</summary>
     /// <exception cref="NotSupportedException">Arrow has no type for <paramref name="type"/>.</exception>
-    public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time) =>
-        new(name, Required(name, type, time), nullable: false, [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
+    public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time, bool utc) =>
+        new(name, Required(name, type, time, utc), nullable: false, [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
 
     private static IArrowType? SignedInteger(int size) => size switch
     {

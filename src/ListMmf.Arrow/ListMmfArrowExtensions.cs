@@ -75,17 +75,19 @@ public static class ListMmfArrowExtensions
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
         ArgumentNullException.ThrowIfNull(series);
-        return TimeArray(series.AsMemory(range), DataTypeInfo.Of(series.DataType), time, series.Path, range.Start);
+        return TimeArray(series.AsMemory(range), DataTypeInfo.Of(series.DataType), time, utc: false, series.Path, range.Start);
     }
 
     /// <summary>
     /// The Arrow schema of <paramref name="table"/>'s record batches: its time column first, then its value columns,
-    /// none nullable.
+    /// none nullable. Timestamps of a table recorded as UTC are in the zone "UTC", so that every reader sees them as
+    /// the instants they are; other tables' have no zone.
     /// </summary>
     public static Schema ToArrowSchema(this TimeSeriesTable table, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
     {
         ArgumentNullException.ThrowIfNull(table);
-        var fields = table.Columns.Select(column => ArrowTypes.Field(column.Name, DataTypeInfo.Of(column.DataType), time));
+        bool utc = table.Schema.TimesAreUtc;
+        var fields = table.Columns.Select(column => ArrowTypes.Field(column.Name, DataTypeInfo.Of(column.DataType), time, utc));
         return new Schema(fields, [new(TimeColumnKey, table.Schema.Time.Name), new(OrderKey, table.Schema.Order.ToString())]);
     }
 
@@ -191,12 +193,13 @@ public static class ListMmfArrowExtensions
         {
             TableColumn<T> column = Table.Column<T>(Name);
             return type.IsTime
-                ? TimeArray(column.AsMemory(Rows), type, Time, column.Path, Rows.Start)
+                ? TimeArray(column.AsMemory(Rows), type, Time, Table.Schema.TimesAreUtc, column.Path, Rows.Start)
                 : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowTypes.Required(Name, type, Time), column.Path);
         }
     }
 
-    private static IArrowArray TimeArray<TKey>(ReadOnlyMemory<TKey> keys, DataTypeInfo type, ArrowTimeColumn time, string path, long firstRow)
+    private static IArrowArray TimeArray<TKey>(
+        ReadOnlyMemory<TKey> keys, DataTypeInfo type, ArrowTimeColumn time, bool utc, string path, long firstRow)
         where TKey : unmanaged
     {
         if (time == ArrowTimeColumn.Stored)
@@ -206,7 +209,7 @@ public static class ListMmfArrowExtensions
 
         ReadOnlySpan<TKey> span = keys.Span;
         return type.Kind == DataTypeKind.UnixSeconds
-            ? ArrowTimes.FromSeconds(MemoryMarshal.Cast<TKey, int>(span))
-            : ArrowTimes.FromTicks(MemoryMarshal.Cast<TKey, long>(span), path, firstRow);
+            ? ArrowTimes.FromSeconds(MemoryMarshal.Cast<TKey, int>(span), utc)
+            : ArrowTimes.FromTicks(MemoryMarshal.Cast<TKey, long>(span), utc, path, firstRow);
     }
 }

@@ -14,7 +14,7 @@ namespace ListMmf.Tool.Commands;
 internal static class ExportCommand
 {
     /// <summary>What a refusal of an existing output tells the user to do.</summary>
-    public const string ReplaceHint = "Pass --force to replace it.";
+    private const string ReplaceHint = "Pass --force to replace it.";
 
     public static Command Create(TextWriter output)
     {
@@ -118,11 +118,16 @@ internal static class ExportCommand
                 },
                 parse.GetValue(rowGroup),
                 parse.GetValue(from) is { } f ? Times.Parse(f, "--from", utc) : null,
-                parse.GetValue(to) is { } t ? Times.Parse(t, "--to", utc) : null,
-                parse.GetValue(force));
+                parse.GetValue(to) is { } t ? Times.Parse(t, "--to", utc) : null);
 
             var clock = Stopwatch.StartNew();
-            long rows = ProgressBar.Run("exporting", show: true, progress => ParquetExporter.Run(request, progress));
+            long rows;
+            using (OutputFile parquet = OutputFile.Create(request.Output, folder, parse.GetValue(force), ReplaceHint))
+            {
+                rows = ProgressBar.Run("exporting", show: true, progress => ParquetExporter.Run(request, parquet.Stream, progress));
+                parquet.Publish();
+            }
+
             double seconds = clock.Elapsed.TotalSeconds;
             output.WriteLine($"exported {rows:N0} rows to '{request.Output}' in {seconds:N2} s ({(seconds > 0 ? rows / seconds : 0):N0} rows/s)");
             return Cli.Success;

@@ -10,7 +10,7 @@ namespace ListMmf.Tool.Csv;
 /// <summary>
 /// Writes a table or a file as CSV: a header of the column names, then a line per row, <c>\n</c>-terminated, UTF-8
 /// without a BOM. Numbers are written invariant, in their shortest round-trip form (so 4500.50 becomes 4500.5);
-/// times in the format asked for, which must hold them exactly.
+/// times in the format asked for, which must hold them exactly (ISO times of a table recorded as UTC end in Z).
 /// </summary>
 internal static class CsvExporter
 {
@@ -43,7 +43,7 @@ internal static class CsvExporter
                 ColumnView column = source.Columns[i];
                 Span<byte> destination = buffer.AsSpan(used, FieldRoom - 1);
                 int written = column.IsTime
-                    ? WriteTime(column, row, timeFormat, destination)
+                    ? WriteTime(column, row, timeFormat, source.TimesAreUtc, destination)
                     : column.TryWriteUtf8(row, destination, out int length)
                         ? length
                         : throw new InvalidOperationException($"row {row:N0}, column '{column.Name}': a value longer than {FieldRoom - 1} bytes.");
@@ -57,12 +57,19 @@ internal static class CsvExporter
         return last - first;
     }
 
-    private static int WriteTime(ColumnView column, long row, TimeFormat format, Span<byte> destination)
+    /// <summary>A time as asked; an ISO time of a table recorded as UTC ends in Z, so that its zone travels with it.</summary>
+    private static int WriteTime(ColumnView column, long row, TimeFormat format, bool utc, Span<byte> destination)
     {
         long ticks = column.TimeAt(row).Ticks;
         if (format == TimeFormat.Iso)
         {
-            string pattern = column.DataType == DataType.UnixSeconds ? "yyyy-MM-ddTHH:mm:ss" : "yyyy-MM-ddTHH:mm:ss.fffffff";
+            string pattern = (column.DataType == DataType.UnixSeconds, utc) switch
+            {
+                (true, false) => "yyyy-MM-ddTHH:mm:ss",
+                (true, true) => "yyyy-MM-ddTHH:mm:ss'Z'",
+                (false, false) => "yyyy-MM-ddTHH:mm:ss.fffffff",
+                (false, true) => "yyyy-MM-ddTHH:mm:ss.fffffff'Z'",
+            };
             return new DateTime(ticks).TryFormat(destination, out int written, pattern, CultureInfo.InvariantCulture)
                 ? written
                 : throw new InvalidOperationException("A time longer than its field.");

@@ -58,7 +58,7 @@ internal static class CsvImporter
             }
             else
             {
-                import = TableImport.Open(layout.Target, ticksIfNew: parallel.Format.HasSubSeconds);
+                import = TableImport.Open(layout.Target, ticksIfNew: parallel.Format.HasSubSeconds, utc: parallel.Format.Utc);
                 if (parallel.Run(import, progress is null ? null : done => progress(done, file.Length)) is (long offset, long lines))
                 {
                     using var rest = new FileStream(request.Csv, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1);
@@ -127,8 +127,13 @@ internal static class CsvImporter
             }
 
             ReadOnlySpan<byte> text = reader.GetSpan(layout.TimeField);
-            format ??= TimeFormat.Detect(text);
-            import ??= TableImport.Open(layout.Target, ticksIfNew: format.HasSubSeconds);
+            if (import is null || format is null)
+            {
+                // The first row settles the format for the whole file, the zone included: later rows must match it.
+                format = TimeFormat.For(format, text);
+                import ??= TableImport.Open(layout.Target, ticksIfNew: format.HasSubSeconds, utc: format.Utc);
+            }
+
             times[pending] = Time(layout, import, format, text, line);
             for (int c = 0; c < sinks.Length; c++)
             {

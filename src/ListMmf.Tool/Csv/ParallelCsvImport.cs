@@ -73,7 +73,7 @@ internal sealed class ParallelCsvImport : IDisposable
             return null;
         }
 
-        format ??= TimeFormat.Detect(FieldOf(firstRow, layout.TimeField));
+        format = TimeFormat.For(format, FieldOf(firstRow, layout.TimeField));
         var chunks = new List<CsvChunk>();
         long start = dataStart;
         while (start < length)

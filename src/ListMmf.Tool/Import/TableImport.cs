@@ -52,8 +52,16 @@ internal sealed class TableImport : IDisposable
     /// time column when <paramref name="ticksIfNew"/>, and the order <paramref name="orderIfNew"/> (what the source
     /// suggests; an existing table keeps its own).
     /// </summary>
+    /// <param name="target">Where the rows go.</param>
+    /// <param name="ticksIfNew">Whether a new table gets a ticks time column.</param>
+    /// <param name="utc">
+    /// Whether the source's times are instants in UTC (true: it wrote a zone), times without a zone (false), or
+    /// Unix times (null, which fit either): a new table is recorded as UTC when true, and an existing table must be
+    /// recorded as UTC when true and must not be when false, so that no time is read in another zone.
+    /// </param>
+    /// <param name="orderIfNew">The order a new table gets unless the target names one.</param>
     /// <exception cref="DataException">The folder holds a table that the target does not match.</exception>
-    public static TableImport Open(ImportTarget target, bool ticksIfNew, TimeSeriesOrder orderIfNew = TimeSeriesOrder.Ascending)
+    public static TableImport Open(ImportTarget target, bool ticksIfNew, bool? utc, TimeSeriesOrder orderIfNew = TimeSeriesOrder.Ascending)
     {
         bool createdFolder = !Directory.Exists(target.Output);
         string manifest = Path.Combine(target.Output, TimeSeriesTable.ManifestFileName);
@@ -62,12 +70,15 @@ internal sealed class TableImport : IDisposable
             if (File.Exists(manifest))
             {
                 TimeSeriesTable existing = TimeSeriesTable.Open(target.Output, FileAccess.ReadWrite, Filling);
-                CheckSchema(target, existing);
+                CheckSchema(target, existing, utc);
                 return new TableImport(target, existing, created: null, createdFolder: false);
             }
 
             bool ticks = target.TicksTime ?? ticksIfNew;
-            var schema = new TimeSeriesTableSchema(target.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, target.Order ?? orderIfNew);
+            var schema = new TimeSeriesTableSchema(target.TimeColumn, ticks ? DataType.DateTime : DataType.UnixSeconds, target.Order ?? orderIfNew)
+            {
+                TimesAreUtc = utc == true,
+            };
             foreach ((string name, DataType type) in target.Columns)
             {
                 schema.Add(name, type);
@@ -249,11 +260,15 @@ internal sealed class TableImport : IDisposable
         }
     }
 
-    private static void CheckSchema(ImportTarget target, TimeSeriesTable table)
+    private static void CheckSchema(ImportTarget target, TimeSeriesTable table, bool? utc)
     {
         TimeSeriesTableSchema schema = table.Schema;
         string problem =
             schema.Time.Name != target.TimeColumn ? $"its time column is '{schema.Time.Name}', not '{target.TimeColumn}'"
+            : utc == true && !schema.TimesAreUtc ? "its times are not recorded as UTC, and the source's times carry a zone " +
+                "(they would be stored as UTC among times of another zone); import into a new table"
+            : utc == false && schema.TimesAreUtc ? "its times are recorded as UTC, and the source's times have no zone " +
+                "(give them one: Z or an offset)"
             : target.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
             : target.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
             : schema.Columns.Count != target.Columns.Count ? $"it has the columns " +

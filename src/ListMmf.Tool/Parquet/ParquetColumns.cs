@@ -29,14 +29,15 @@ internal static class ParquetColumns
 
     /// <summary>
     /// The Parquet column of a table column, written as the physical values the table holds wherever Parquet has
-    /// them. Times are timestamps without a time zone: milliseconds for Unix seconds (Parquet has no seconds unit),
-    /// nanoseconds for ticks (microseconds would round them). 8- and 16-bit integers are INT32 annotated with their
+    /// them. Times are timestamps, adjusted to UTC when the table records UTC times (<paramref name="utc"/>) and
+    /// without a zone otherwise: milliseconds for Unix seconds (Parquet has no seconds unit), nanoseconds for ticks
+    /// (microseconds would round them). 8- and 16-bit integers are INT32 annotated with their
     /// width, unsigned integers are annotated unsigned, as every writer stores them.
     /// </summary>
-    public static PrimitiveNode Node(string name, DataTypeInfo type) => (type.Kind, type.Size) switch
+    public static PrimitiveNode Node(string name, DataTypeInfo type, bool utc) => (type.Kind, type.Size) switch
     {
-        (DataTypeKind.UnixSeconds, _) => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Millis), PhysicalType.Int64),
-        (DataTypeKind.DateTimeTicks, _) => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: false, TimeUnit.Nanos), PhysicalType.Int64),
+        (DataTypeKind.UnixSeconds, _) => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: utc, TimeUnit.Millis), PhysicalType.Int64),
+        (DataTypeKind.DateTimeTicks, _) => Primitive(name, LogicalType.Timestamp(isAdjustedToUtc: utc, TimeUnit.Nanos), PhysicalType.Int64),
         (DataTypeKind.FloatingPoint, 8) => Primitive(name, LogicalType.None(), PhysicalType.Double),
         (DataTypeKind.FloatingPoint, 4) => Primitive(name, LogicalType.None(), PhysicalType.Float),
         (DataTypeKind.SignedInteger, 8) => Primitive(name, LogicalType.None(), PhysicalType.Int64),
@@ -88,7 +89,8 @@ internal static class ParquetColumns
             ? $"holds {Describe(column.PhysicalType, logical)}, which a table cannot hold (numbers: {ColumnSink.TypeNames}; " +
                 $"DuckDB: CAST({name} AS DOUBLE))"
             : "";
-        return new ParquetField(index, name, kind2, unit, type, column.MaxDefinitionLevel, description);
+        bool? utc = logical is TimestampLogicalType zoned ? zoned.IsAdjustedToUtc : null;
+        return new ParquetField(index, name, kind2, unit, type, column.MaxDefinitionLevel, description, utc);
     }
 
     /// <summary>The value columns a file's metadata says hold Unix seconds.</summary>

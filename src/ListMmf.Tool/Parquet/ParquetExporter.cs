@@ -5,7 +5,6 @@ using System.IO.Compression;
 using System.Linq;
 using System.Numerics;
 using System.Runtime.InteropServices;
-using ListMmf.Storage;
 using ParquetSharp;
 using ParquetSharp.Schema;
 
@@ -13,13 +12,12 @@ namespace ListMmf.Tool.Parquet;
 
 /// <summary>What an export is asked to do: see <c>listmmf export parquet --help</c>.</summary>
 /// <param name="Table">The table's folder.</param>
-/// <param name="Output">The Parquet file.</param>
+/// <param name="Output">The Parquet file, named in messages.</param>
 /// <param name="Compression">The codec of every column chunk.</param>
 /// <param name="Level">How hard the codec works (snappy has one level).</param>
 /// <param name="RowGroupRows">Rows per row group; 0 for <see cref="ParquetExporter.DefaultRowGroupRows"/>.</param>
 /// <param name="From">The first time exported, included; null for the first row.</param>
 /// <param name="To">The time to stop at, excluded; null for the last row.</param>
-/// <param name="Overwrite">Whether an existing output is replaced (it is refused otherwise).</param>
 internal sealed record ParquetExportRequest(
     string Table,
     string Output,
@@ -27,16 +25,15 @@ internal sealed record ParquetExportRequest(
     CompressionLevel Level,
     int RowGroupRows,
     DateTime? From,
-    DateTime? To,
-    bool Overwrite = false);
+    DateTime? To);
 
 /// <summary>
 /// Writes a table's rows as a Parquet file through Arrow C++'s Parquet writer (ParquetSharp), a row group at a time
 /// straight from the mapping: columns the file stores as the table does are handed over as spans of the mapped
 /// column, the others (times, 8- and 16-bit integers) are converted into one row group's buffer, so memory stays
 /// bounded by a row group whatever the table's size. The writer records each column chunk's statistics, which engines
-/// prune row groups by, from the values it was given. The file is written through <see cref="OutputFile"/>: whole or
-/// not at all, never over the table's own files.
+/// prune row groups by, from the values it was given. It writes to the stream of an <see cref="Storage.OutputFile"/>,
+/// which the caller opens and publishes.
 /// </summary>
 internal static class ParquetExporter
 {
@@ -51,19 +48,20 @@ internal static class ParquetExporter
     /// <summary>Nanoseconds since 1970 in an Int64 reach from 1677-09-21 to 2262-04-11.</summary>
     private static readonly long MaxTicksFromEpoch = long.MaxValue / 100;
 
-    /// <summary>Runs the export; returns the rows written. <paramref name="progress"/> gets the rows written so far and the rows in all.</summary>
-    public static long Run(ParquetExportRequest request, Action<long, long>? progress = null)
+    /// <summary>
+    /// Runs the export into <paramref name="output"/>; returns the rows written. <paramref name="progress"/> gets the
+    /// rows written so far and the rows in all.
+    /// </summary>
+    public static long Run(ParquetExportRequest request, Stream output, Action<long, long>? progress = null)
     {
-        string target = Path.GetFullPath(request.Output);
         using var table = TimeSeriesTable.Open(request.Table, FileAccess.Read);
         long first = request.From is { } from ? table.LowerBound(from) : 0;
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
         var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)));
-        using OutputFile output = OutputFile.Create(target, request.Table, request.Overwrite, Commands.ExportCommand.ReplaceHint);
         using (GroupNode schema = Schema(table))
         using (WriterProperties properties = Properties(request, rowGroupRows))
-        using (var writer = new ParquetFileWriter(output.Stream, schema, properties, Metadata(table), leaveOpen: true))
+        using (var writer = new ParquetFileWriter(output, schema, properties, Metadata(table), leaveOpen: true))
         {
             for (long start = first; start < end; start += rowGroupRows)
             {
@@ -81,14 +79,14 @@ internal static class ParquetExporter
             writer.Close();
         }
 
-        output.Publish();
         return end - first;
     }
 
     /// <summary>One required column per table column, the time column first, each typed as <see cref="ParquetColumns.Node"/> says.</summary>
     private static GroupNode Schema(TimeSeriesTable table)
     {
-        Node[] nodes = table.Columns.Select(column => (Node)ParquetColumns.Node(column.Name, DataTypeInfo.Of(column.DataType))).ToArray();
+        bool utc = table.Schema.TimesAreUtc;
+        Node[] nodes = table.Columns.Select(column => (Node)ParquetColumns.Node(column.Name, DataTypeInfo.Of(column.DataType), utc)).ToArray();
         try
         {
             return new GroupNode("schema", Repetition.Required, nodes);

@@ -10,6 +10,8 @@ namespace ListMmf.Tool.Parquet;
 /// <param name="TableType">The table column type it becomes; null when a table cannot hold it.</param>
 /// <param name="MaxDefinitionLevel">0 for a required column; above 0 when its values may be null.</param>
 /// <param name="Refusal">Why a table cannot hold it, after its name in a message; empty when it can.</param>
+/// <param name="Utc">For a timestamp: whether it is an instant (adjusted to UTC, a TIMESTAMPTZ) or a time without a
+/// zone; null for INT96, which says neither, and for other kinds.</param>
 internal sealed record ParquetField(
     int Index,
     string Name,
@@ -17,7 +19,8 @@ internal sealed record ParquetField(
     TimeUnit Unit,
     DataType? TableType,
     short MaxDefinitionLevel,
-    string Refusal)
+    string Refusal,
+    bool? Utc = null)
 {
     /// <summary>Whether it holds times: a timestamp of any unit, or INT96.</summary>
     public bool IsTime => Kind is ParquetValueKind.Timestamp or ParquetValueKind.Int96Timestamp;

@@ -49,7 +49,7 @@ internal static class ParquetImporter
             largest)).ToArray();
         var chunks = new ParquetChunkReader();
         var ticks = new long[largest];
-        using TableImport import = TableImport.Open(plan.Target, plan.TicksIfNew, plan.OrderIfNew);
+        using TableImport import = TableImport.Open(plan.Target, plan.TicksIfNew, plan.Time.Utc, plan.OrderIfNew);
         long row = 0;
         long total = plan.GroupRows.Sum();
         for (int g = 0; g < plan.GroupRows.Length; g++)

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Linq;
 
 namespace ListMmf.Storage;
 
@@ -113,19 +114,20 @@ internal sealed class OutputFile : IDisposable
     private static bool Exists(string path) => File.Exists(path) || Directory.Exists(path) || new FileInfo(path).LinkTarget is not null;
 
     /// <summary>
-    /// Refuses an output that would replace the source's data or put a stranger among its files. A table's folder is
-    /// found from the target's folder by its manifest: the same manifest file seen through the target's folder means
-    /// the two folders are one, whatever links or relative parts either path has.
+    /// Refuses an output that would replace the source's data or put a stranger among its files. Whether the target's
+    /// folder is a source folder is found by a file of the source folder (a table's manifest) seen through the
+    /// target's folder: the same file there means the two folders are one, whatever links or relative parts either
+    /// path has.
     /// </summary>
     private static void ThrowIfSourceFile(string target, string folder, string source)
     {
         string? refusal;
         if (Directory.Exists(source))
         {
-            string manifest = Path.Combine(source, TimeSeriesTable.ManifestFileName);
-            refusal = FileIdentity.Same(target, source) ? "is the table folder being exported"
-                : FileIdentity.Same(Path.Combine(folder, TimeSeriesTable.ManifestFileName), manifest) ? "is in the folder of the table being exported"
-                : InFolder(target, source) is { } file ? $"is the table's file '{file}'"
+            string? anchor = Directory.EnumerateFiles(source).FirstOrDefault();
+            refusal = FileIdentity.Same(target, source) ? "is the folder being exported"
+                : anchor is not null && FileIdentity.Same(Path.Combine(folder, Path.GetFileName(anchor)), anchor) ? "is in the folder being exported"
+                : InFolder(target, source) is { } file ? $"is the exported file '{file}'"
                 : null;
         }
         else
@@ -134,7 +136,8 @@ internal sealed class OutputFile : IDisposable
             string targetName = Path.GetFileName(target);
             bool sameFolder = FileIdentity.Same(Path.Combine(folder, name), source);
             refusal = FileIdentity.Same(target, source) || (sameFolder && targetName == name) ? "is the file being exported"
-                : sameFolder && targetName.StartsWith(name + ".", StringComparison.Ordinal) ? $"is a name of the exported file's own (its sidecars are named '{name}.*')"
+                : sameFolder && targetName.StartsWith(name + ".", StringComparison.Ordinal)
+                    ? $"is a name of the exported file's own (its sidecars are named '{name}.*')"
                 : null;
         }
 

@@ -107,7 +107,7 @@ public sealed class ExportOutputTests : IDisposable
         string? error = Export(format, link, force: true);
 
         Assert.NotNull(error);
-        Assert.Contains("is the table's file", error);
+        Assert.Contains("is the exported file", error);
         Assert.Equal(before, Contents(Table));
     }
 
