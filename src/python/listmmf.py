@@ -45,6 +45,7 @@ import datetime
 import json
 import mmap
 import os
+import re
 import struct
 import sys
 import time
@@ -479,7 +480,7 @@ TABLE_MANIFEST = "table.json"
 
 def _read_manifest(table_dir, with_order=False):
     """The manifest of ``table_dir`` as (time column, value columns), each column a dict with name, type and file;
-    with ``with_order``, (time column, value columns, order)."""
+    with ``with_order``, (time column, value columns, order, whether the times are recorded as UTC)."""
     path = os.path.join(table_dir, TABLE_MANIFEST)
     try:
         with open(path, "rb") as f:
@@ -491,13 +492,39 @@ def _read_manifest(table_dir, with_order=False):
     if manifest.get("format") != "ListMmf.TimeSeriesTable" or manifest.get("version") != 1:
         raise ListMmfError(f"{path}: not a version 1 ListMmf.TimeSeriesTable manifest")
     if with_order:
-        return manifest["time"], manifest["columns"], manifest.get("order")
+        return manifest["time"], manifest["columns"], manifest.get("order"), manifest.get("timesAreUtc") is True
     return manifest["time"], manifest["columns"]
 
 
 def _frame_times(path, header, raw, numpy, first=0):
     """A table's time column for a DataFrame from its raw items (row ``first`` on), as ``open_times`` converts them."""
     return _to_times(path, header, raw, first)
+
+
+_ZONE = re.compile(r"(?<=\d)(Z|z|[+-](\d\d)(?::?(\d\d))?)$")
+"""A zone at the end of an ISO 8601 time of day: Z, or an offset +hh:mm, +hhmm or +hh (or with '-')."""
+
+
+def _zoneless(table_dir, bound, utc, numpy):
+    """``bound`` without a zone, as the library takes it: a bound with a zone (a zone-aware ``datetime`` or pandas
+    ``Timestamp``, or text ending in Z or an offset) is converted to UTC for a table recorded as UTC and refused for
+    any other table, whose times are clock times of no recorded zone; a bound without one is taken as stored."""
+    offset = None
+    if isinstance(bound, datetime.datetime) and bound.tzinfo is not None:
+        offset = bound.utcoffset()
+        if utc:
+            return bound.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    elif isinstance(bound, str) and ("T" in bound or " " in bound) and (match := _ZONE.search(bound)) is not None:
+        zone = match.group(1)
+        sign = -1 if zone[0] == "-" else 1
+        minutes = 0 if zone in ("Z", "z") else sign * (int(match.group(2)) * 60 + int(match.group(3) or 0))
+        offset = datetime.timedelta(minutes=minutes)
+        if utc:
+            return numpy.datetime64(bound[:match.start()].replace(" ", "T")) - numpy.timedelta64(minutes, "m")
+    if offset is None:
+        return bound
+    raise ListMmfError(f"{table_dir}: the time bound {bound!r} has a time zone, but the table's times are not recorded "
+                       f"as UTC: they are clock times of no recorded zone; give the bound as stored, without a zone")
 
 
 def _nanoseconds(table_dir, bound, numpy):
@@ -529,7 +556,7 @@ def _raw_bound(table_dir, header, raw, bound, numpy):
 
 def _row_range(table_dir, start, end, numpy):
     """(time file header, raw times over the mapping, first row, end row) for the rows with start <= time < end."""
-    time, _, order = _read_manifest(table_dir, with_order=True)
+    time, _, order, utc = _read_manifest(table_dir, with_order=True)
     path = os.path.join(table_dir, time["file"])
     header, raw = _open(path)
     if header.code not in (DATETIME, UNIX_SECONDS):
@@ -537,6 +564,7 @@ def _row_range(table_dir, start, end, numpy):
     if (start is not None or end is not None) and order not in ("Ascending", "AscendingOrEqual"):
         raise ListMmfError(f"{table_dir}: the table's order is {order}, so its times are not sorted and a time range "
                            f"cannot be found by a search; read it whole")
+    start, end = (None if bound is None else _zoneless(table_dir, bound, utc, numpy) for bound in (start, end))
     first = 0 if start is None else int(numpy.searchsorted(raw, _raw_bound(table_dir, header, raw, start, numpy)))
     last = len(raw) if end is None else int(numpy.searchsorted(raw, _raw_bound(table_dir, header, raw, end, numpy)))
     return header, raw, first, max(first, last)
@@ -586,10 +614,13 @@ def to_pandas(table_dir, start=None, end=None, columns=None):
     ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
     each value column with the dtype of its file.
 
-    ``start`` and ``end`` (anything ``numpy.datetime64`` takes, at any resolution and from year 1 to 9999) keep the
-    rows with ``start <= time < end``, found by a binary search of the mapped time column (a table of order None is
-    refused a range); ``columns`` names the value columns to keep (all when None). Only the
-    rows and columns kept are read from the mappings: they are copied into the frame (pandas owns its memory).
+    ``start`` and ``end`` (anything ``numpy.datetime64`` takes, at any resolution and from year 1 to 9999, or a
+    zone-aware ``datetime``/``Timestamp``) keep the rows with ``start <= time < end``. A bound with a zone (aware, or
+    text ending in Z or an offset) is converted to UTC for a table recorded as UTC and refused for any other table, as
+    the library refuses it; a bound without one is taken as stored. The rows are found by a binary search of the
+    mapped time column (a table of order None is refused a range); ``columns`` names the value columns to keep (all
+    when None). Only the rows and columns kept are read from the mappings: they are copied into the frame (pandas
+    owns its memory).
 
     The rows are those the table had published when the time column was read: its count is read first, and a writer
     publishes a row's values before its time, so every value column holds at least that many. A value column holding
