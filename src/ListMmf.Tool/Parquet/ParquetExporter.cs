@@ -104,7 +104,9 @@ internal static class ParquetExporter
     private static WriterProperties Properties(ParquetExportRequest request, int rowGroupRows)
     {
         using var builder = new WriterPropertiesBuilder();
-        builder.Compression(request.Compression).MaxRowGroupLength(rowGroupRows).CreatedBy("listmmf export parquet");
+        // A CRC-32 per data page, which readers that check them (this tool's import, Arrow, DuckDB) use to refuse a
+        // flipped byte instead of reading it as a wrong value.
+        builder.Compression(request.Compression).MaxRowGroupLength(rowGroupRows).CreatedBy("listmmf export parquet").EnablePageChecksum();
         int? level = (request.Compression, request.Level) switch
         {
             (Compression.Zstd, CompressionLevel.Fastest) => 1,

@@ -151,7 +151,10 @@ internal static class ParquetImporter
     {
         try
         {
-            return new ParquetFileReader(stream, leaveOpen: true);
+            // Pages that carry a CRC are checked against it: a flipped byte is refused, never imported as a wrong value.
+            using ReaderProperties properties = ReaderProperties.GetDefaultReaderProperties();
+            properties.EnablePageChecksumVerification();
+            return new ParquetFileReader(stream, properties, leaveOpen: true);
         }
         catch (Exception exception)
         {
@@ -209,8 +212,8 @@ internal static class ParquetImporter
             ParquetField? field = plan.Fields.FirstOrDefault(f => f.Name == column);
             throw new DataException(
                 $"'{request.Parquet}' row group {index:N0}, column '{column}': " +
-                    (field is null ? null : KnownWriterFault(file, index, field, ReaderMessage(exception))) ??
-                        $"cannot be read, the file is damaged or cut short ({ReaderMessage(exception)}). Nothing was imported.",
+                    ((field is null ? null : KnownWriterFault(file, index, field, ReaderMessage(exception))) ??
+                        $"cannot be read, the file is damaged or cut short ({ReaderMessage(exception)}). Nothing was imported."),
                 exception);
         }
     }
