@@ -295,11 +295,17 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// that fills them in place and then publishes them with <see cref="PublishReserved"/>; until then no reader sees
     /// them, and a caller that gives up simply never publishes.
     /// </summary>
-    internal Span<T> Reserve(int length)
+    internal Span<T> Reserve(int length) => ReserveAfter(0, length);
+
+    /// <summary>
+    /// As <see cref="Reserve"/>, past the <paramref name="pending"/> items already reserved and filled but not
+    /// published: a writer that must publish many batches at once (an import, whole or not at all) stages them so.
+    /// </summary>
+    internal Span<T> ReserveAfter(long pending, int length)
     {
         // Unsigned, and no sum that can wrap: a negative or oversized count, a reader (limit 0) or a disposed list
         // (count -1) fails the first test; only a count below the limit reaches the subtraction.
-        long count = *_count;
+        long count = *_count + pending;
         if ((ulong)count >= (ulong)_appendLimit || (ulong)length > (ulong)(_appendLimit - count))
         {
             PrepareAppend(count, length);
@@ -308,8 +314,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         return new Span<T>(_items + count, length);
     }
 
-    /// <summary>Publishes the first <paramref name="length"/> items of the last <see cref="Reserve"/>.</summary>
-    internal void PublishReserved(int length)
+    /// <summary>Publishes the first <paramref name="length"/> items reserved past the count, with one count update.</summary>
+    internal void PublishReserved(long length)
     {
         long count = *_count;
         Volatile.Write(ref *_count, count + length);

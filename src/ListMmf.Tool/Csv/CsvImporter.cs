@@ -146,13 +146,13 @@ internal static class CsvImporter
 
             if (++pending == Batch)
             {
-                import.Publish(sinks, times, pending);
+                import.Stage(sinks, times, pending);
                 pending = 0;
                 progress();
             }
         }
 
-        import?.Publish(sinks, times, pending);
+        import?.Stage(sinks, times, pending);
     }
 
     private static string[] Header(ImportRequest request, CsvReader reader)

@@ -87,7 +87,7 @@ internal sealed class ParallelCsvImport : IDisposable
     }
 
     /// <summary>
-    /// Publishes every chunk into <paramref name="import"/> in file order. Returns null when the file is done, or
+    /// Adds every chunk to <paramref name="import"/> in file order. Returns null when the file is done, or
     /// where the one-thread reader must go on: the offset of the first chunk that needs CsvHelper's rules and the
     /// lines before it (the header's included).
     /// </summary>
@@ -122,7 +122,7 @@ internal sealed class ParallelCsvImport : IDisposable
                     return (chunk.Start, lines);
                 }
 
-                Publish(import, chunk, lines);
+                Add(import, chunk, lines);
                 lines += chunk.Lines;
                 chunk.Release(_batches.Add);
                 _window.Release();
@@ -150,7 +150,7 @@ internal sealed class ParallelCsvImport : IDisposable
     /// The chunk's rows, after its first row's time is checked against the row before the chunk (the workers checked
     /// every other); then its refusal, if it has one.
     /// </summary>
-    private void Publish(TableImport import, CsvChunk chunk, long linesBefore)
+    private void Add(TableImport import, CsvChunk chunk, long linesBefore)
     {
         // A refused first row was checked against nothing before it; the one-thread reader checks the order first.
         if (chunk.FirstTicks is { } first && import.TimeProblem(first) is { } wrong)
@@ -163,7 +163,7 @@ internal sealed class ParallelCsvImport : IDisposable
         {
             if (batch.Count > 0)
             {
-                import.PublishChecked(batch.Sinks, batch.Times, batch.Count);
+                import.StageChecked(batch.Sinks, batch.Times, batch.Count);
             }
         }
 

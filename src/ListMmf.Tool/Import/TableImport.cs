@@ -7,10 +7,10 @@ namespace ListMmf.Tool.Import;
 
 /// <summary>
 /// The table an import fills, whatever the rows come from: opened, or created from the target, at the first row;
-/// each batch published once every column holds it; the times checked against the time column's resolution and
-/// the order. An import that does not reach <see cref="Complete"/> takes back the rows it added, and a table or
-/// folder it created goes (a live reader may have seen the rows meanwhile: the Truncate contract). A completed
-/// import is flushed to the device before it reports success.
+/// each batch staged once every column holds it, and every row published at once by <see cref="Complete"/>, so that
+/// a reader of the table sees all of an import or none of it; the times checked against the time column's
+/// resolution and the order. An import that does not reach <see cref="Complete"/> discards what it staged, and a
+/// table or folder it created goes. A completed import is flushed to the device before it reports success.
 /// </summary>
 internal sealed class TableImport : IDisposable
 {
@@ -44,8 +44,8 @@ internal sealed class TableImport : IDisposable
 
     public TimeSeriesTable Table => _table;
 
-    /// <summary>The rows this import added so far.</summary>
-    public long Added => _table.RowCount - _startRows;
+    /// <summary>The rows this import added so far (staged, then published by <see cref="Complete"/>).</summary>
+    public long Added => _table.RowCount + _table.StagedRows - _startRows;
 
     /// <summary>
     /// Opens the table in the target's folder, or creates it; where the target does not say, a new table gets a ticks
@@ -146,28 +146,28 @@ internal sealed class TableImport : IDisposable
     /// <summary>Whether the table's time column holds Unix seconds (else DateTime ticks).</summary>
     public bool HoldsSeconds { get; }
 
-    /// <summary>Takes <paramref name="ticks"/> as the last row's time, for the rows published after it by <see cref="PublishChecked"/>.</summary>
+    /// <summary>Takes <paramref name="ticks"/> as the last row's time, for the rows staged after it by <see cref="StageChecked"/>.</summary>
     public void Follow(long ticks) => _previous = ticks;
 
     /// <summary>
     /// Appends <paramref name="count"/> rows: every sink's batch, then the times (ticks, each checked by
-    /// <see cref="TimeProblem(long)"/>), which publish them.
+    /// <see cref="TimeProblem(long)"/>), staged for <see cref="Complete"/> to publish.
     /// </summary>
-    public void Publish(ColumnSink[] sinks, long[] times, int count)
+    public void Stage(ColumnSink[] sinks, long[] times, int count)
     {
         if (HoldsSeconds)
         {
             ToSeconds(times, count);
         }
 
-        PublishChecked(sinks, times, count);
+        StageChecked(sinks, times, count);
     }
 
     /// <summary>
-    /// As <see cref="Publish"/>, for times already checked by <see cref="TimeProblem(long, long)"/> and, for a
+    /// As <see cref="Stage"/>, for times already checked by <see cref="TimeProblem(long, long)"/> and, for a
     /// seconds table, already turned into seconds by <see cref="ToSeconds"/>.
     /// </summary>
-    public void PublishChecked(ColumnSink[] sinks, long[] times, int count)
+    public void StageChecked(ColumnSink[] sinks, long[] times, int count)
     {
         foreach (ColumnSink sink in sinks)
         {
@@ -176,11 +176,11 @@ internal sealed class TableImport : IDisposable
 
         if (HoldsSeconds)
         {
-            _table.AddRows(MemoryMarshal.Cast<long, int>(times.AsSpan())[..count]);
+            _table.StageRows(MemoryMarshal.Cast<long, int>(times.AsSpan())[..count]);
         }
         else
         {
-            _table.AddRows(times.AsSpan(0, count));
+            _table.StageRows(times.AsSpan(0, count));
         }
     }
 
@@ -199,12 +199,13 @@ internal sealed class TableImport : IDisposable
     }
 
     /// <summary>
-    /// Gives the column files' unused space back, then flushes the rows to the device; from here on, disposing keeps
-    /// them. A table that was there before is trimmed only where its files can be cut in place: on Windows that
-    /// would copy every column the import appended to.
+    /// Publishes every row of the import at once, gives the column files' unused space back, then flushes the rows
+    /// to the device; from here on, disposing keeps them. A table that was there before is trimmed only where its
+    /// files can be cut in place: on Windows that would copy every column the import appended to.
     /// </summary>
     public void Complete()
     {
+        _table.PublishStagedRows();
         if (_created is not null || !OperatingSystem.IsWindows())
         {
             _table.TrimExcess();

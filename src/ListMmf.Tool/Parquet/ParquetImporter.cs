@@ -65,7 +65,7 @@ internal static class ParquetImporter
                 }
             }
 
-            import.Publish(sinks, ticks, count);
+            import.Stage(sinks, ticks, count);
             row += count;
             progress?.Invoke(row, total);
         }

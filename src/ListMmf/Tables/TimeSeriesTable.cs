@@ -38,6 +38,7 @@ public sealed class TimeSeriesTable : IDisposable
     private readonly Dictionary<string, TableColumn> _byName = new(StringComparer.Ordinal);
     private readonly List<string> _repairs = [];
     private readonly bool _hasManifest;
+    private long _staged;
 
     private TimeSeriesTable(string path, TimeSeriesTableSchema? schema, FileAccess access, ListMmfOptions? options, bool create)
     {
@@ -555,6 +556,53 @@ public sealed class TimeSeriesTable : IDisposable
         }
     }
 
+    /// <summary>The rows written by <see cref="StageRows{TKey}"/> and not yet published.</summary>
+    internal long StagedRows => _staged;
+
+    /// <summary>
+    /// Writes the times of rows whose values every value column already holds past the published and staged rows,
+    /// without publishing them: a writer that must publish many batches whole or not at all (an import into a table
+    /// readers are reading) stages them, then publishes them with <see cref="PublishStagedRows"/>, one count update.
+    /// Until then no reader sees them; <see cref="Truncate"/> or a writer's next open discards them.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">A value column does not hold one value per row.</exception>
+    /// <exception cref="ListMmfOrderException">A time breaks the table's order; nothing of this batch is staged.</exception>
+    internal void StageRows<TKey>(ReadOnlySpan<TKey> keys)
+        where TKey : unmanaged
+    {
+        ThrowIfTimeKeysAreNot<TKey>(typeof(TKey) == typeof(int) ? "Unix seconds (int)" : "DateTime ticks (long)");
+        ThrowIfReadOnly();
+        long rows = _time.Count;
+        foreach (TableColumn column in _values)
+        {
+            long pending = column.StoredCount - rows - _staged;
+            if (pending != keys.Length)
+            {
+                ThrowPendingMismatch(column, pending, keys.Length, rows);
+            }
+        }
+
+        try
+        {
+            _time.StageKeys(keys, _staged);
+        }
+        catch
+        {
+            DiscardPending(rows + _staged);
+            throw;
+        }
+
+        _staged += keys.Length;
+    }
+
+    /// <summary>Publishes every staged row with one count update of the time column.</summary>
+    internal void PublishStagedRows()
+    {
+        ThrowIfReadOnly();
+        _time.PublishStaged(_staged);
+        _staged = 0;
+    }
+
     /// <summary>
     /// Before publishing <paramref name="added"/> rows: the writer's published rows, once every value column holds
     /// exactly that many values past them.
@@ -589,6 +637,7 @@ public sealed class TimeSeriesTable : IDisposable
     /// <summary>Trims every value column to <paramref name="rows"/>; says what it trimmed in <paramref name="repairs"/>, when given.</summary>
     private void DiscardPending(long rows, List<string>? repairs = null)
     {
+        _staged = Math.Max(0, rows - _time.Count);
         foreach (TableColumn column in _values)
         {
             long stored = column.StoredCount;

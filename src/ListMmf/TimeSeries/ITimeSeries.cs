@@ -42,4 +42,14 @@ internal interface ITimeSeries : IListMmf
     /// <summary>Appends stored keys, whose type is <see cref="KeyType"/>.</summary>
     void AddKeys<TKey>(ReadOnlySpan<TKey> keys)
         where TKey : unmanaged;
+
+    /// <summary>
+    /// Writes stored keys after the published ones and the <paramref name="pending"/> keys staged before, checked
+    /// against the order, without publishing them: no reader sees them until <see cref="PublishStaged"/>.
+    /// </summary>
+    void StageKeys<TKey>(ReadOnlySpan<TKey> keys, long pending)
+        where TKey : unmanaged;
+
+    /// <summary>Publishes the <paramref name="count"/> staged keys with one count update.</summary>
+    void PublishStaged(long count);
 }

@@ -153,13 +153,17 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
         List.AddRange(items);
     }
 
-    /// <summary>Checks that <paramref name="items"/>, appended after the first <paramref name="count"/> items, keep the order.</summary>
+    /// <summary>
+    /// Checks that <paramref name="items"/>, appended after the first <paramref name="count"/> items, keep the order;
+    /// the item before them is <paramref name="previous"/> when given (an item staged past the count), else the
+    /// list's item at <paramref name="count"/> - 1.
+    /// </summary>
     /// <exception cref="ListMmfOrderException">The first item that would break it.</exception>
-    internal void CheckOrder(ReadOnlySpan<T> items, long count)
+    internal void CheckOrder(ReadOnlySpan<T> items, long count, T? previous = null)
     {
         if (count > 0 && !items.IsEmpty)
         {
-            CheckFollows(List[count - 1], items[0], count);
+            CheckFollows(previous ?? List[count - 1], items[0], count);
         }
         else if (!items.IsEmpty && AppendOrder != TimeSeriesOrder.None && IsUnordered(items[0]))
         {

@@ -255,6 +255,29 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         Keys.AddRange(MemoryMarshal.Cast<TStored, TKey>(keys));
     }
 
+    void ITimeSeries.StageKeys<TStored>(ReadOnlySpan<TStored> keys, long pending)
+    {
+        if (typeof(TStored) != typeof(TKey))
+        {
+            throw new InvalidOperationException($"'{Path}' stores {typeof(TKey).Name} keys, not {typeof(TStored).Name}.");
+        }
+
+        if (keys.IsEmpty)
+        {
+            return;
+        }
+
+        ListMmf<TKey> list = Keys.List;
+        long count = list.Count;
+        Span<TKey> staged = list.ReserveAfter(pending, keys.Length);
+        MemoryMarshal.Cast<TStored, TKey>(keys).CopyTo(staged);
+
+        // The last key before them is the last staged one, which no indexer reads: the reserved span's own item.
+        Keys.CheckOrder(staged, count + pending, pending > 0 ? list.ReserveAfter(pending - 1, 1)[0] : null);
+    }
+
+    void ITimeSeries.PublishStaged(long count) => Keys.List.PublishReserved(count);
+
     /// <inheritdoc/>
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
 
