@@ -30,18 +30,25 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     where TKey : IComparable<TKey>
     where TSelector : IKeySelector<TRow, TKey>
 {
-    /// <summary>Opens or creates the list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.</summary>
+    private readonly SortedOrder _order;
+
+    /// <summary>
+    /// Opens or creates the list at <paramref name="path"/>; see <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.
+    /// A new file records <paramref name="order"/>; where the file records an order, appends keep the stricter of the
+    /// two and <see cref="Verify()"/> checks the recorded one, as <see cref="SortedListMmf{T}"/> does.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="order"/> is not a defined order.</exception>
     public KeyedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : base(new ListMmf<TRow>(path, access, Checked(order, options)))
+        : base(SortedOrder.Open<TRow>(path, order, access, options, DataTypeInfo.Of<TRow>().DataType, requireDataType: false))
     {
         Order = order;
+        _order = SortedOrder.Of(List, order);
     }
 
     /// <summary>The rows, as a plain list (for spans and enumeration; appends through it are not order-checked).</summary>
     public ListMmf<TRow> Rows => List;
 
-    /// <summary>The order the rows keep by their key.</summary>
+    /// <summary>The order the list was opened with; appends keep the stricter of it and the order the file records.</summary>
     public TimeSeriesOrder Order { get; }
 
     /// <summary>The row at <paramref name="index"/>.</summary>
@@ -109,31 +116,24 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// against one reading of the count, so that a writer appending meanwhile cannot make them disagree. No allocation.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
-    public void LowerBound(ReadOnlySpan<TKey> keys, Span<long> results)
-    {
-        if (results.Length < keys.Length)
-        {
-            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
-                $"{keys.Length:N0} keys.", nameof(results));
-        }
+    public void LowerBound(ReadOnlySpan<TKey> keys, Span<long> results) => Bounds(keys, results, SearchBound.Lower);
 
-        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
-        var source = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        for (int i = 0; i < keys.Length; i++)
-        {
-            results[i] = SortedSearch.LowerBound(ref source, new ComparableKey<TKey>(keys[i]), 0, count);
-        }
-
-        GC.KeepAlive(List);
-    }
+    /// <summary>The <see cref="UpperBound(TKey)"/> of every key in <paramref name="keys"/>, as the batch <see cref="LowerBound(ReadOnlySpan{TKey}, Span{long})"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
+    public void UpperBound(ReadOnlySpan<TKey> keys, Span<long> results) => Bounds(keys, results, SearchBound.Upper);
 
     /// <summary>The indices of the rows whose key equals <paramref name="key"/>; empty where it would be inserted.</summary>
-    public IndexRange EqualRange(TKey key)
+    public IndexRange EqualRange(TKey key) => EqualRange(key, 0, Count);
+
+    /// <summary>As <see cref="EqualRange(TKey)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public IndexRange EqualRange(TKey key, long first, long last)
     {
         var rows = new PointerSource<TRow>(List.Snapshot(out long count));
+        SortedListMmf<int>.CheckRange(first, last, count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
-        long end = SortedSearch.UpperBound(ref keys, new ComparableKey<TKey>(key), start, count);
+        long start = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), first, last);
+        long end = SortedSearch.UpperBound(ref keys, new ComparableKey<TKey>(key), start, last);
         GC.KeepAlive(List);
         return new IndexRange(start, end);
     }
@@ -142,12 +142,17 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// The index of the first row whose key equals <paramref name="key"/>, or the bitwise complement of the index
     /// where it would be inserted, as <see cref="Array.BinarySearch(Array, object)"/> does.
     /// </summary>
-    public long BinarySearch(TKey key)
+    public long BinarySearch(TKey key) => BinarySearch(key, 0, Count);
+
+    /// <summary>As <see cref="BinarySearch(TKey)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long BinarySearch(TKey key, long first, long last)
     {
         var rows = new PointerSource<TRow>(List.Snapshot(out long count));
+        SortedListMmf<int>.CheckRange(first, last, count);
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
-        long index = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), 0, count);
-        bool found = index < count && keys[index].Value.CompareTo(key) == 0;
+        long index = SortedSearch.LowerBound(ref keys, new ComparableKey<TKey>(key), first, last);
+        bool found = index < last && keys[index].Value.CompareTo(key) == 0;
         GC.KeepAlive(List);
         return found ? index : ~index;
     }
@@ -169,43 +174,52 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// <summary>A span over the rows of <paramref name="range"/>, straight over the mapping.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
-    public ReadOnlySpan<TRow> AsSpan(IndexRange range)
-    {
-        if (range.Length is < 0 or > int.MaxValue)
-        {
-            ThrowHelper.RangeOutOfBounds(range.Start, range.Length, Count);
-        }
+    public ReadOnlySpan<TRow> AsSpan(IndexRange range) => List.AsSpan(range.Start, IntLength(range));
 
-        return List.AsSpan(range.Start, (int)range.Length);
-    }
+    /// <summary>The rows of <paramref name="range"/> as memory over the mapping, for APIs that take <see cref="ReadOnlyMemory{T}"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
+    public ReadOnlyMemory<TRow> AsMemory(IndexRange range) => List.AsMemory(range.Start, IntLength(range));
 
     /// <summary>
-    /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does, then that every stored row's key keeps the declared
-    /// order.
+    /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does, then that every stored row's key keeps the order the
+    /// file records (else <see cref="Order"/>).
     /// </summary>
     /// <exception cref="ListMmfOrderException">The first row whose key breaks the order; the file is corrupt.</exception>
-    public void Verify()
+    public void Verify() => Verify(null);
+
+    /// <summary>As <see cref="Verify()"/>, reporting progress from 0 to 1 (the file's checks, then the order).</summary>
+    /// <exception cref="ListMmfOrderException">The first row whose key breaks the order; the file is corrupt.</exception>
+    public void Verify(IProgress<double>? progress)
     {
-        List.Verify();
+        List.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
         var rows = new PointerSource<TRow>(List.Snapshot(out long count));
         var keys = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
         for (long i = 1; i < count; i++)
         {
-            if (!Follows(keys[i - 1].Value, keys[i].Value))
+            if (progress is not null && (i & ((1 << 22) - 1)) == 0)
             {
-                throw new ListMmfOrderException(
-                    Path,
-                    $"the key of the stored row at index {i:N0} ({keys[i].Value}) does not follow the one before it " +
-                        $"({keys[i - 1].Value}) in {Order} order; the file is corrupt.",
-                    i);
+                progress.Report(0.5 + (0.5 * i / count));
+            }
+
+            if (!_order.Verified.Allows(keys[i - 1], keys[i]))
+            {
+                throw _order.Corrupt(Path, "row's key", i, $"{keys[i].Value}", $"{keys[i - 1].Value}");
             }
         }
 
         GC.KeepAlive(List);
+        progress?.Report(1);
     }
 
     /// <inheritdoc cref="ListMmf{T}.Truncate"/>
     public void Truncate(long newCount) => List.Truncate(newCount);
+
+    /// <inheritdoc cref="ListMmf{T}.TruncateBeginning"/>
+    public void TruncateBeginning(long count) => List.TruncateBeginning(count);
+
+    /// <inheritdoc cref="ListMmf{T}.TrimExcess"/>
+    public void TrimExcess() => List.TrimExcess();
 
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>
     public ListMmf<TRow>.Enumerator GetEnumerator() => List.GetEnumerator();
@@ -230,12 +244,28 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
         return result;
     }
 
-    /// <summary>The options, once <paramref name="order"/> is known to be defined: checked before the file is opened.</summary>
-    private static ListMmfOptions? Checked(TimeSeriesOrder order, ListMmfOptions? options) => Enum.IsDefined(order)
-        ? options
-        : throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
+    /// <summary>The bounds of every key against one snapshot of the count.</summary>
+    private void Bounds(ReadOnlySpan<TKey> keys, Span<long> results, SearchBound bound)
+    {
+        if (results.Length < keys.Length)
+        {
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
+                $"{keys.Length:N0} keys.", nameof(results));
+        }
 
-    private bool Follows(TKey previous, TKey next) => Order.Allows(new ComparableKey<TKey>(previous), new ComparableKey<TKey>(next));
+        var rows = new PointerSource<TRow>(List.Snapshot(out long count));
+        var source = new RowKeySource<TRow, TKey, TSelector>(rows.Pointer);
+        for (int i = 0; i < keys.Length; i++)
+        {
+            results[i] = SortedSearch.Bound(ref source, new ComparableKey<TKey>(keys[i]), 0, count, bound);
+        }
+
+        GC.KeepAlive(List);
+    }
+
+    private int IntLength(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Count);
+
+    private bool Follows(TKey previous, TKey next) => _order.Append.Allows(new ComparableKey<TKey>(previous), new ComparableKey<TKey>(next));
 
     private void CheckFollows(TKey previous, TKey next, long index)
     {
@@ -244,7 +274,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
             throw new ListMmfOrderException(
                 Path,
                 $"a row with key {next} cannot be appended at index {index:N0} after key {previous}: the rows are " +
-                    $"{Order} by key. Nothing was written.",
+                    $"{_order.Append} by key. Nothing was written.",
                 index);
         }
     }

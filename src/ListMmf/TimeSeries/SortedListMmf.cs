@@ -34,6 +34,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     private const long IndexedRangeItems = 4096;
 
     private readonly bool _indexed;
+    private readonly SortedOrder _order;
     private PageIndex<T>? _index;
 
     /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when the index was built.</summary>
@@ -44,7 +45,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <see cref="ListMmf{T}(string, FileAccess, ListMmfOptions?)"/>.
     /// </summary>
     public SortedListMmf(string path, TimeSeriesOrder order, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
-        : this(Open(path, order, access, options, DataTypeInfo.Of<T>().DataType, requireDataType: false), order, options)
+        : this(SortedOrder.Open<T>(path, order, access, options, DataTypeInfo.Of<T>().DataType, requireDataType: false), order, options)
     {
     }
 
@@ -61,10 +62,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
             throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
         }
 
-        TimeSeriesOrder recorded = list.Description?.Order ?? order;
         Order = order;
-        VerifiedOrder = recorded;
-        AppendOrder = Strictness(recorded) > Strictness(order) ? recorded : order;
+        _order = SortedOrder.Of(list, order);
         _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
 
@@ -80,41 +79,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>The order the list keeps.</summary>
     public TimeSeriesOrder Order { get; }
 
-    /// <summary>The order <see cref="Verify()"/> checks: the one the file records, else <see cref="Order"/>.</summary>
-    private TimeSeriesOrder VerifiedOrder { get; }
-
     /// <summary>The order appends keep: the stricter of <see cref="Order"/> and the one the file records.</summary>
-    private TimeSeriesOrder AppendOrder { get; }
-
-    /// <summary>
-    /// Opens the list file of a sorted list: a new one records <paramref name="order"/> and whether its times are UTC
-    /// in its description (<see cref="ListMmfDescription"/>), which later opens read.
-    /// </summary>
-    internal static ListMmf<T> Open(
-        string path,
-        TimeSeriesOrder order,
-        FileAccess access,
-        ListMmfOptions? options,
-        DataType dataType,
-        bool requireDataType)
-    {
-        // Before the file is created: a new file records the order.
-        if (!Enum.IsDefined(order))
-        {
-            throw new ArgumentOutOfRangeException(nameof(order), order, "Unknown order.");
-        }
-
-        options ??= ListMmfOptions.Default;
-        ListMmfDescription? description = options.Described ? ListMmfDescription.ForSorted<T>(order, options.UtcTimes) : null;
-        return new ListMmf<T>(path, access, options, dataType, requireDataType, description);
-    }
-
-    private static int Strictness(TimeSeriesOrder order) => order switch
-    {
-        TimeSeriesOrder.Ascending => 2,
-        TimeSeriesOrder.AscendingOrEqual => 1,
-        _ => 0,
-    };
+    private TimeSeriesOrder AppendOrder => _order.Append;
 
     /// <summary>The item at <paramref name="index"/>.</summary>
     public T this[long index] => List[index];
@@ -300,14 +266,9 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
                 progress.Report(0.5 + (0.5 * i / count));
             }
 
-            if (!VerifiedOrder.Allows(items[i - 1], items[i]))
+            if (!_order.Verified.Allows(items[i - 1], items[i]))
             {
-                throw new ListMmfOrderException(
-                    Path,
-                    $"the stored item at index {i:N0} ({Describe(items[i])}) does not follow the one before it " +
-                        $"({Describe(items[i - 1])}) in {VerifiedOrder} order; the file is corrupt" +
-                        (List.Description?.Order is null ? $", or was written in a weaker order (a file that records none)." : "."),
-                    i);
+                throw _order.Corrupt(Path, "item", i, Describe(items[i]), Describe(items[i - 1]));
             }
         }
 

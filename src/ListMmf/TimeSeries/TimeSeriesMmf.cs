@@ -30,7 +30,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
 {
     private protected TimeSeriesMmf(string path, TimeSeriesOrder order, FileAccess access, ListMmfOptions? options, DataType dataType)
         : this(
-            new SortedListMmf<TKey>(SortedListMmf<TKey>.Open(path, order, access, options, dataType, requireDataType: true), order, options),
+            new SortedListMmf<TKey>(SortedOrder.Open<TKey>(path, order, access, options, dataType, requireDataType: true), order, options),
             options)
     {
     }

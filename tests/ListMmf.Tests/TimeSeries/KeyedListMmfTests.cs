@@ -180,4 +180,74 @@ public sealed class KeyedListMmfTests : IDisposable
         Assert.Equal(quotes[123], list[123]);
         Assert.Equal(quotes[123].TimestampTicks, list.KeyAt(123));
     }
+
+    [Fact]
+    public void AKeyedListRecordsItsOrderSoAWeakerOpenCannotAppendOutOfIt()
+    {
+        string path = _directory.File("recorded.bt");
+        Quote192[] quotes = Quotes(10, seed: 3);
+        quotes = [.. quotes.DistinctBy(quote => quote.TimestampTicks)];
+        using (var list = new KeyedListMmf<Quote192, long, ByTicks>(path, TimeSeriesOrder.Ascending))
+        {
+            list.AddRange(quotes);
+        }
+
+        using var reopened = new KeyedListMmf<Quote192, long, ByTicks>(path, TimeSeriesOrder.None);
+        Quote192 earlier = quotes[0];
+
+        Assert.Throws<ListMmfOrderException>(() => reopened.Add(earlier));
+        Assert.Equal(quotes.Length, reopened.Count);
+        reopened.Verify();
+    }
+
+    [Fact]
+    public void TheRangedAndBatchedSearchesAnswerAsTheSortedListOfTheSameKeys()
+    {
+        Quote192[] quotes = Quotes(3000, seed: 11);
+        using var keyed = Open<long, ByTicks>(quotes);
+        using var sorted = new SortedListMmf<long>(_directory.File("keys.mmf"), TimeSeriesOrder.AscendingOrEqual);
+        sorted.AddRange([.. quotes.Select(quote => quote.TimestampTicks)]);
+        long[] keys = [.. Enumerable.Range(-2, 300).Select(i => quotes[0].TimestampTicks + (i * TimeSpan.TicksPerSecond * 7 / 2))];
+        long[] fromKeyed = new long[keys.Length];
+        long[] fromSorted = new long[keys.Length];
+
+        keyed.UpperBound(keys, fromKeyed);
+        sorted.UpperBound(keys, fromSorted);
+
+        Assert.Equal(fromSorted, fromKeyed);
+        Assert.Equal(keys.Select(key => sorted.EqualRange(key, 100, 2500)), keys.Select(key => keyed.EqualRange(key, 100, 2500)));
+        Assert.Equal(keys.Select(key => sorted.BinarySearch(key, 100, 2500)), keys.Select(key => keyed.BinarySearch(key, 100, 2500)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => keyed.EqualRange(keys[0], 10, 5));
+    }
+
+    [Fact]
+    public void TruncateBeginningKeepsTheLaterRowsSearchable()
+    {
+        Quote192[] quotes = Quotes(1000, seed: 5);
+        using var list = Open<long, ByTicks>(quotes);
+
+        list.TruncateBeginning(400);
+        list.TrimExcess();
+
+        Assert.Equal(600, list.Count);
+        Assert.Equal(quotes[400].TimestampTicks, list.KeyAt(0));
+        Assert.Equal(quotes.Skip(400).ToArray().AsSpan().ToArray(), list.AsMemory(new IndexRange(0, 600)).ToArray());
+        Assert.Equal(0, list.LowerBound(quotes[400].TimestampTicks));
+    }
+
+    [Fact]
+    public void VerifyWithProgressReportsToTheEnd()
+    {
+        using var list = Open<long, ByTicks>(Quotes(100, seed: 9));
+        var reports = new System.Collections.Generic.List<double>();
+
+        list.Verify(new SynchronousProgress(reports.Add));
+
+        Assert.Equal(1, reports[^1]);
+    }
+
+    private sealed class SynchronousProgress(Action<double> report) : IProgress<double>
+    {
+        public void Report(double value) => report(value);
+    }
 }
