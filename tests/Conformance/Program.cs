@@ -17,10 +17,11 @@ namespace ListMmf.Conformance;
 /// since 1970.
 /// <list type="bullet">
 /// <item><c>write DIR</c>: creates DIR/tables/NAME (seconds and ticks tables of every column type: no row, one row,
-/// five rows of edge values, 100,000 generated rows), their Arrow IPC files DIR/arrow/NAME.arrow, and what each
-/// holds as DIR/expected/NAME.json.</item>
+/// five rows of edge values, the edge values in a table recorded as UTC, 100,000 generated rows), their Arrow IPC
+/// files DIR/arrow/NAME.arrow, and what each holds as DIR/expected/NAME.json (each column's ListMmf type too).</item>
 /// <item><c>check DIR</c>: every table DIR/imported/NAME (imported by the tool from a file another engine wrote)
-/// must hold what DIR/foreign/NAME.json says that engine wrote; prints one line per engine.</item>
+/// must hold what DIR/foreign/NAME.json says that engine wrote, each column of the type that engine's type becomes
+/// and the table recorded as UTC exactly when the engine wrote zoned times; prints one line per engine.</item>
 /// </list>
 /// </summary>
 public static class Program
@@ -53,11 +54,11 @@ public static class Program
         foreach (DataType timeType in new[] { DataType.UnixSeconds, DataType.DateTime })
         {
             string prefix = timeType == DataType.UnixSeconds ? "seconds" : "ticks";
-            foreach ((string kind, int rows) in new[] { ("empty", 0), ("one", 1), ("edges", EdgeValues.Rows), ("many", ManyRows) })
+            foreach ((string kind, int rows) in new[] { ("empty", 0), ("one", 1), ("edges", EdgeValues.Rows), ("utc-edges", EdgeValues.Rows), ("many", ManyRows) })
             {
                 string name = $"{prefix}-{kind}";
                 string folder = Path.Combine(directory, "tables", name);
-                using TimeSeriesTable table = TimeSeriesTable.Create(folder, EdgeValues.Schema(timeType));
+                using TimeSeriesTable table = TimeSeriesTable.Create(folder, EdgeValues.Schema(timeType, utc: kind == "utc-edges"));
                 for (int row = 0; row < rows; row++)
                 {
                     if (kind == "many")
@@ -111,8 +112,9 @@ public static class Program
                 { Kind: DataTypeKind.FloatingPoint } => "float",
                 _ => "int",
             },
+            column.DataType.ToString(),
             DataTypeInfo.Of(column.DataType).Accept(new CanonicalValues(table, column, all)))).ToArray();
-        return JsonSerializer.Serialize(new ExpectedFile(table.RowCount, columns));
+        return JsonSerializer.Serialize(new ExpectedFile(table.RowCount, table.Schema.TimesAreUtc, columns));
     }
 
     private static int Check(string directory)
@@ -132,6 +134,14 @@ public static class Program
                 fileDifferent++;
             }
 
+            fileValues++;
+            if (table.Schema.TimesAreUtc != expected.Utc)
+            {
+                Console.WriteLine($"{name}: the table is {(table.Schema.TimesAreUtc ? "" : "not ")}recorded as UTC; the " +
+                    $"engine wrote times {(expected.Utc ? "with" : "without")} a zone");
+                fileDifferent++;
+            }
+
             foreach (ExpectedColumn column in expected.Columns)
             {
                 TableColumn? imported = table.Columns.FirstOrDefault(c => c.Name == column.Name);
@@ -140,6 +150,13 @@ public static class Program
                     Console.WriteLine($"{name}: column '{column.Name}' was not imported");
                     fileDifferent++;
                     continue;
+                }
+
+                fileValues++;
+                if (imported.DataType.ToString() != column.Type)
+                {
+                    Console.WriteLine($"{name}: column '{column.Name}' was imported as {imported.DataType}, not {column.Type}");
+                    fileDifferent++;
                 }
 
                 string[] ours = DataTypeInfo.Of(imported.DataType).Accept(new CanonicalValues(table, imported, all));
@@ -213,7 +230,9 @@ public static class Program
             double.IsNaN(value) ? "NaN" : BitConverter.DoubleToInt64Bits(value).ToString("x16", CultureInfo.InvariantCulture);
     }
 
-    private sealed record ExpectedColumn(string Name, string Kind, string[] Values);
+    /// <summary>A column: its canonical values, and the ListMmf type it is (written) or must become (imported).</summary>
+    private sealed record ExpectedColumn(string Name, string Kind, string Type, string[] Values);
 
-    private sealed record ExpectedFile(long Rows, ExpectedColumn[] Columns);
+    /// <summary>A file's rows and columns, and whether its times are instants in UTC.</summary>
+    private sealed record ExpectedFile(long Rows, bool Utc, ExpectedColumn[] Columns);
 }

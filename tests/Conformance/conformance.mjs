@@ -1,8 +1,10 @@
 // The conformance stage's engines (see .ci/conformance): what the tool and ListMmf.Arrow export must read the same
 // in DuckDB, Polars, arrow-rs (parquet-wasm) and Arrow JS, statistics included; and the files those engines write
-// with their usual settings are what the tool must import. Values are compared as canonical text (Program.cs in this
-// folder computes the same): integers in decimal, floating-point numbers as the bits of their double ("NaN" for any
-// NaN), times as nanoseconds since 1970.
+// with their usual settings (and each codec they offer) are what the tool must import. Values are compared as
+// canonical text (Program.cs in this folder computes the same): integers in decimal, floating-point numbers as the bits
+// of their double ("NaN" for any NaN), times as nanoseconds since 1970. Types are compared too: each engine must see
+// each column as the type of its own that a ListMmf type stands for (TINYINT stays TINYINT; a timestamp keeps its unit
+// and its zone), and a file each engine writes must become the table columns of its types.
 //   node conformance.mjs read DIR    DIR/expected/NAME.json against DIR/parquet/NAME.parquet and DIR/arrow/NAME.arrow
 //   node conformance.mjs write DIR   DIR/foreign/ENGINE-NAME.parquet and, beside each, what it holds as JSON
 import { readFileSync, writeFileSync, readdirSync, mkdirSync } from "node:fs";
@@ -13,6 +15,43 @@ import pl from "nodejs-polars";
 import * as wasm from "parquet-wasm/node";
 
 const [command, dir] = process.argv.slice(2);
+
+/** Each engine's name for the type of a ListMmf column: [DuckDB, Polars, Arrow]; times separately below. */
+const TYPES = {
+  SByte: ["TINYINT", "Int8", "Int8"], Byte: ["UTINYINT", "UInt8", "Uint8"],
+  Int16: ["SMALLINT", "Int16", "Int16"], UInt16: ["USMALLINT", "UInt16", "Uint16"],
+  Int32: ["INTEGER", "Int32", "Int32"], UInt32: ["UINTEGER", "UInt32", "Uint32"],
+  Int64: ["BIGINT", "Int64", "Int64"], UInt64: ["UBIGINT", "UInt64", "Uint64"],
+  Single: ["FLOAT", "Float32", "Float32"], Double: ["DOUBLE", "Float64", "Float64"],
+};
+
+/**
+ * The type an engine must see for a column of ListMmf type `type` in a table recorded as UTC or not: Parquet keeps
+ * Unix seconds as milliseconds (it has no seconds unit) and ticks as nanoseconds; Arrow IPC keeps seconds as seconds.
+ * A UTC table's times are instants (DuckDB's TIMESTAMP WITH TIME ZONE, a zone in Polars and Arrow).
+ */
+function expectedType(engine, type, utc, ipc = false) {
+  if (type === "UnixSeconds" || type === "DateTime") {
+    const unit = type === "DateTime" ? "ns" : ipc ? "s" : "ms";
+    if (engine === "duckdb") return utc ? "TIMESTAMP WITH TIME ZONE" : { ns: "TIMESTAMP_NS", ms: "TIMESTAMP" }[unit];
+    return `Datetime(${unit}, ${utc ? "UTC" : "none"})`;
+  }
+  return TYPES[type][{ duckdb: 0, polars: 1 }[engine] ?? 2];
+}
+
+/** An Arrow JS type as expectedType names it. */
+function arrowType(type) {
+  if (type instanceof arrow.Timestamp) return `Datetime(${["s", "ms", "us", "ns"][type.unit]}, ${type.timezone || "none"})`;
+  if (type instanceof arrow.Int) return `${type.isSigned ? "Int" : "Uint"}${type.bitWidth}`;
+  if (type instanceof arrow.Float) return { 1: "Float32", 2: "Float64" }[type.precision] ?? `Float(${type.precision})`;
+  return String(type);
+}
+
+/** A Polars dtype as expectedType names it. */
+function polarsType(dtype) {
+  if (dtype.variant === "Datetime") return `Datetime(${dtype.timeUnit}, ${dtype.timeZone || "none"})`;
+  return dtype.variant;
+}
 const NANOS = { 0: 1_000_000_000n, 1: 1_000_000n, 2: 1_000n, 3: 1n }; // Arrow's TimeUnit: s, ms, us, ns
 
 function bits(value) {
@@ -70,11 +109,12 @@ function rawValues(vector) {
   return out;
 }
 
-function readArrowTable(table, expected, file, tally) {
+function readArrowTable(table, expected, file, tally, engine, ipc) {
   tally.check(file, "rows", expected.Rows, table.numRows);
   for (const column of expected.Columns) {
     const vector = table.getChild(column.Name);
     if (!vector) { tally.check(file, `column ${column.Name}`, "present", "missing"); continue; }
+    tally.check(file, `type of ${column.Name}`, expectedType(engine, column.Type, expected.Utc, ipc), arrowType(vector.type));
     const unit = column.Kind === "time" ? NANOS[vector.type.unit] : 1n;
     tally.compare(file, column.Name, column.Values, rawValues(vector).map(v => canonical(column.Kind, v, unit)));
   }
@@ -101,11 +141,15 @@ async function readAll() {
 
     // DuckDB: every value, then filtered counts (which prune row groups by the statistics) against the values.
     const types = Object.fromEntries((await duck.runAndReadAll(`describe select * from '${parquet}'`)).getRowObjects().map(r => [r.column_name, r.column_type]));
+    expected.Columns.forEach(c => tallies.duckdb.check(file, `type of ${c.Name}`, expectedType("duckdb", c.Type, expected.Utc), types[c.Name]));
     const select = expected.Columns.map(c => c.Kind !== "time" ? `"${c.Name}"`
       : types[c.Name] === "TIMESTAMP_NS" ? `epoch_ns("${c.Name}")` : `epoch_us("${c.Name}")::HUGEINT * 1000`).join(", ");
     const rows = (await duck.runAndReadAll(`select ${select} from '${parquet}'`)).getRows();
     tallies.duckdb.check(file, "rows", expected.Rows, rows.length);
-    expected.Columns.forEach((c, j) => tallies.duckdb.compare(file, c.Name, c.Values, rows.map(r => canonical(c.Kind, r[j]))));
+    // DuckDB's only zoned type, TIMESTAMP WITH TIME ZONE, holds microseconds: it reads a UTC nanosecond timestamp
+    // truncated toward zero to the microsecond, so those columns are compared (and counted) as it holds them.
+    const asDuckDb = (c) => types[c.Name] !== "TIMESTAMP WITH TIME ZONE" ? c.Values : c.Values.map(v => ((BigInt(v) / 1000n) * 1000n).toString());
+    expected.Columns.forEach((c, j) => tallies.duckdb.compare(file, c.Name, asDuckDb(c), rows.map(r => canonical(c.Kind, r[j]))));
     for (const c of expected.Columns.filter(c => ["time", "int32", "int64", "uint64", "datetime"].includes(c.Name))) {
       for (const t of thresholds(c.Values)) {
         // A literal of the column's own resolution, so that DuckDB compares without casting the column.
@@ -114,7 +158,7 @@ async function readAll() {
         const literal = c.Kind !== "time" ? `${t}` : nanosecondColumn ? `make_timestamp_ns(${t})` : `make_timestamp(${t / 1000n})`;
         const where = `"${c.Name}" >= ${literal}`;
         const [[count]] = (await duck.runAndReadAll(`select count(*) from '${parquet}' where ${where}`)).getRows();
-        tallies.duckdb.check(file, `count where ${c.Name} >= ${t}`, countAtLeast(c.Values, t), count);
+        tallies.duckdb.check(file, `count where ${c.Name} >= ${t}`, countAtLeast(asDuckDb(c), t), count);
       }
     }
     if (stem === "ticks-many") {
@@ -132,6 +176,7 @@ async function readAll() {
     tallies.polars.check(file, "rows", expected.Rows, frame.height);
     for (const c of expected.Columns) {
       const series = frame.getColumn(c.Name);
+      tallies.polars.check(file, `type of ${c.Name}`, expectedType("polars", c.Type, expected.Utc), polarsType(series.dtype));
       const unit = c.Kind === "time" ? { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n }[series.dtype.timeUnit] : 1n;
       // Integers through text: Polars hands 64-bit integers to JavaScript as doubles, which round above 2^53.
       const values = c.Kind === "time" ? series.cast(pl.Int64).cast(pl.Utf8).toArray()
@@ -148,19 +193,23 @@ async function readAll() {
     tallies.polars.files++;
 
     // arrow-rs: the Parquet file decoded in WebAssembly, handed over as an Arrow IPC stream.
-    readArrowTable(arrow.tableFromIPC(wasm.readParquet(readFileSync(parquet)).intoIPCStream()), expected, file, tallies.arrowRs);
+    readArrowTable(arrow.tableFromIPC(wasm.readParquet(readFileSync(parquet)).intoIPCStream()), expected, file, tallies.arrowRs, "arrow-rs", false);
 
     // Arrow JS: the Arrow IPC file ListMmf.Arrow wrote.
-    readArrowTable(arrow.tableFromIPC(readFileSync(join(dir, "arrow", `${stem}.arrow`))), expected, `${stem}.arrow`, tallies.arrowJs);
+    readArrowTable(arrow.tableFromIPC(readFileSync(join(dir, "arrow", `${stem}.arrow`))), expected, `${stem}.arrow`, tallies.arrowJs, "arrow-js", true);
   }
   Object.values(tallies).forEach(t => t.print());
   return Object.values(tallies).every(t => t.different === 0 && t.files > 0);
 }
 
-/** What an engine wrote, as the JSON the C# side checks the imported table against. */
-function writeExpected(path, columns) {
+/**
+ * What an engine wrote, as the JSON the C# side checks the imported table against: the values, the ListMmf type
+ * each column must become (the time column: "DateTime" ticks, as a new table's time column is made), and whether the
+ * times are instants in UTC.
+ */
+function writeExpected(path, columns, utc = false) {
   const rows = columns.length ? columns[0].Values.length : 0;
-  writeFileSync(path, JSON.stringify({ Rows: rows, Columns: columns }));
+  writeFileSync(path, JSON.stringify({ Rows: rows, Utc: utc, Columns: columns }));
 }
 
 async function writeAll() {
@@ -180,15 +229,29 @@ async function writeAll() {
       (18446744073000000000 + i * 7)::ubigint as u64, (i * 0.37 - 5000)::float as f32,
       (case when i % 997 = 0 then 'nan'::double else i * 0.25 - 12345.5 end) as f64
     from range(${rows}) t(i)`;
-  for (const version of ["v1", "v2"]) {
-    const path = join(foreign, `duckdb_${version}-ticks.parquet`);
-    await duck.run(`copy (${source}) to '${path}' (format parquet, parquet_version ${version}, row_group_size 12288)`);
-    const kinds = { time: "time", stamp: "time", f32: "float", f64: "float" };
-    const names = ["time", "stamp", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"];
-    const select = names.map(n => kinds[n] === "time" ? `epoch_ns("${n}")` : `"${n}"`).join(", ");
-    const values = (await duck.runAndReadAll(`select ${select} from (${source})`)).getRows();
-    writeExpected(path.replace(/\.parquet$/, ".json"), names.map((n, j) => ({ Name: n, Kind: kinds[n] ?? "int", Values: values.map(r => canonical(kinds[n] ?? "int", r[j])) })));
+  const duckTypes = { time: "DateTime", stamp: "DateTime", i8: "SByte", u8: "Byte", i16: "Int16", u16: "UInt16", i32: "Int32",
+    u32: "UInt32", i64: "Int64", u64: "UInt64", f32: "Single", f64: "Double" };
+  const kinds = { time: "time", stamp: "time", f32: "float", f64: "float" };
+  const names = Object.keys(duckTypes);
+  const duckValues = (await duck.runAndReadAll(`select ${names.map(n => kinds[n] === "time" ? `epoch_ns("${n}")` : `"${n}"`).join(", ")} from (${source})`)).getRows();
+  const duckColumns = names.map((n, j) => ({ Name: n, Kind: kinds[n] ?? "int", Type: duckTypes[n], Values: duckValues.map(r => canonical(kinds[n] ?? "int", r[j])) }));
+  // Its two writer versions, and every codec it offers (snappy is its default).
+  for (const [version, codec] of [["v1", "snappy"], ["v2", "snappy"], ["v1", "zstd"], ["v1", "gzip"], ["v1", "brotli"], ["v1", "lz4"]]) {
+    const path = join(foreign, `duckdb_${version}_${codec}-ticks.parquet`);
+    await duck.run(`copy (${source}) to '${path}' (format parquet, parquet_version ${version}, compression ${codec}, row_group_size 12288)`);
+    writeExpected(path.replace(/\.parquet$/, ".json"), duckColumns);
   }
+
+  // DuckDB's TIMESTAMPTZ, written in a session of another zone: instants, which make a table recorded as UTC.
+  await duck.run("set TimeZone = 'America/New_York'");
+  const zonedPath = join(foreign, "duckdb_tz-ticks.parquet");
+  const zoned = `select (timestamptz '2024-01-02 09:30:00-05' + to_microseconds(i * 250000)) as time, (i * 0.25)::DOUBLE as f64 from range(${rows}) t(i)`;
+  await duck.run(`copy (${zoned}) to '${zonedPath}' (format parquet)`);
+  const zonedValues = (await duck.runAndReadAll(`select epoch_ns(time), f64 from (${zoned})`)).getRows();
+  writeExpected(zonedPath.replace(/\.parquet$/, ".json"), [
+    { Name: "time", Kind: "time", Type: "DateTime", Values: zonedValues.map(r => canonical("time", r[0])) },
+    { Name: "f64", Kind: "float", Type: "Double", Values: zonedValues.map(r => canonical("float", r[1])) },
+  ], true);
 
   // Polars: its defaults (zstd, statistics), every integer width, and millisecond times.
   const times = Array.from({ length: rows }, (_, i) => 1_704_187_800_000 + i * 250);
@@ -203,13 +266,26 @@ async function writeAll() {
     f32: pl.Series("f32", ints(i => Math.fround(i * 0.37 - 5000)), pl.Float32),
     f64: pl.Series("f64", ints(i => i * 0.25 - 12345.5), pl.Float64),
   });
-  const polarsPath = join(foreign, "polars-ms.parquet");
-  frame.writeParquet(polarsPath);
-  writeExpected(polarsPath.replace(/\.parquet$/, ".json"), [
-    { Name: "time", Kind: "time", Values: times.map(t => canonical("time", t, 1_000_000n)) },
-    ...["i8", "u16", "i32", "u32", "i64"].map(n => ({ Name: n, Kind: "int", Values: frame.getColumn(n).toArray().map(v => canonical("int", v)) })),
-    ...["f32", "f64"].map(n => ({ Name: n, Kind: "float", Values: frame.getColumn(n).toArray().map(v => canonical("float", v)) })),
-  ]);
+  const polarsTypes = { i8: "SByte", u16: "UInt16", i32: "Int32", u32: "UInt32", i64: "Int64", f32: "Single", f64: "Double" };
+  const polarsColumns = (frame) => [
+    { Name: "time", Kind: "time", Type: "DateTime", Values: times.map(t => canonical("time", t, 1_000_000n)) },
+    ...["i8", "u16", "i32", "u32", "i64"].map(n => ({ Name: n, Kind: "int", Type: polarsTypes[n], Values: frame.getColumn(n).toArray().map(v => canonical("int", v)) })),
+    ...["f32", "f64"].map(n => ({ Name: n, Kind: "float", Type: polarsTypes[n], Values: frame.getColumn(n).toArray().map(v => canonical("float", v)) })),
+  ];
+  // Its default (uncompressed in this build) and zstd, asked for by name.
+  for (const compression of ["default", "zstd"]) {
+    const polarsPath = join(foreign, `polars_${compression}-ms.parquet`);
+    if (compression === "default") frame.writeParquet(polarsPath); else frame.writeParquet(polarsPath, { compression });
+    writeExpected(polarsPath.replace(/\.parquet$/, ".json"), polarsColumns(frame));
+  }
+
+  // Polars with zoned times (Datetime("us", "UTC") and a zone of its own): instants, a table recorded as UTC.
+  for (const zone of ["UTC", "America/New_York"]) {
+    const zonedFrame = pl.DataFrame({ time: pl.Series("time", times, pl.Int64).cast(pl.Datetime("ms")).dt.replaceTimeZone("UTC").dt.convertTimeZone(zone), f64: frame.getColumn("f64") });
+    const path = join(foreign, `polars_${zone === "UTC" ? "utc" : "ny"}-ms.parquet`);
+    zonedFrame.writeParquet(path);
+    writeExpected(path.replace(/\.parquet$/, ".json"), [polarsColumns(frame)[0], polarsColumns(frame).at(-1)], true);
+  }
 
   // arrow-rs: writer version 2 with DELTA_BINARY_PACKED, nanosecond times, and unsigned 64-bit values above 2^63.
   const nanos = BigInt64Array.from({ length: rows }, (_, i) => 1_704_187_800_000_000_000n + BigInt(i) * 1_234_567n);
@@ -230,12 +306,13 @@ async function writeAll() {
   const arrowPath = join(foreign, "arrow_rs-ns.parquet");
   writeFileSync(arrowPath, wasm.writeParquet(wasm.Table.fromIPCStream(arrow.tableToIPC(table, "stream")), properties));
   writeExpected(arrowPath.replace(/\.parquet$/, ".json"), [
-    { Name: "time", Kind: "time", Values: [...nanos].map(v => canonical("time", v)) },
-    { Name: "u64", Kind: "int", Values: [...u64].map(v => canonical("int", v)) },
-    { Name: "i16", Kind: "int", Values: [...i16].map(v => canonical("int", v)) },
-    { Name: "f64", Kind: "float", Values: [...f64].map(v => canonical("float", v)) },
+    { Name: "time", Kind: "time", Type: "DateTime", Values: [...nanos].map(v => canonical("time", v)) },
+    { Name: "u64", Kind: "int", Type: "UInt64", Values: [...u64].map(v => canonical("int", v)) },
+    { Name: "i16", Kind: "int", Type: "Int16", Values: [...i16].map(v => canonical("int", v)) },
+    { Name: "f64", Kind: "float", Type: "Double", Values: [...f64].map(v => canonical("float", v)) },
   ]);
-  console.log(`wrote ${readdirSync(foreign).filter(f => f.endsWith(".parquet")).length} Parquet files into ${foreign}: DuckDB V1 and V2, Polars, arrow-rs`);
+  console.log(`wrote ${readdirSync(foreign).filter(f => f.endsWith(".parquet")).length} Parquet files into ${foreign}: DuckDB V1 and V2 ` +
+    `(snappy, zstd, gzip, brotli, lz4; TIMESTAMPTZ), Polars (default, zstd; UTC and New York zones), arrow-rs`);
   return true;
 }
 

@@ -19,9 +19,9 @@ public static class EdgeValues
     private static readonly DateTime Start = new(2024, 1, 2, 14, 30, 0);
 
     /// <summary>A time column of <paramref name="timeType"/> and a value column per type, named after it in lower case.</summary>
-    public static TimeSeriesTableSchema Schema(DataType timeType)
+    public static TimeSeriesTableSchema Schema(DataType timeType, bool utc = false)
     {
-        var schema = new TimeSeriesTableSchema("time", timeType, TimeSeriesOrder.Ascending);
+        var schema = new TimeSeriesTableSchema("time", timeType, TimeSeriesOrder.Ascending) { TimesAreUtc = utc };
         foreach (DataType type in ValueTypes)
         {
             schema.Add(type.ToString().ToLowerInvariant(), type);
