@@ -42,7 +42,7 @@ internal static class ArrowTimes
             if (Math.Abs(sinceEpoch) > MaxTicksFromEpoch)
             {
                 throw new ListMmfException(source, $"row {firstRow + i:N0}: the time " +
-                    $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what an Arrow nanosecond " +
+                    $"{TimeText.Ticks(ticks[i])} is outside what an Arrow nanosecond " +
                         $"timestamp holds (1677-09-21 to 2262-04-11); hand the column over as ArrowTimeColumn.Stored.");
             }
 

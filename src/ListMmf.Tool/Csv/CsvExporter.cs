@@ -84,7 +84,7 @@ internal static class CsvExporter
             : throw new UsageException($"--time-format takes iso, unix, unixms or unixns, not '{format.Name}'.");
         if (remainder != 0)
         {
-            throw new DataException($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} has a " +
+            throw new DataException($"row {row:N0}: the time {TimeText.Ticks(ticks)} has a " +
                 $"part finer than {format.Name} can hold; export with --time-format unixns or iso. Nothing is rounded.");
         }
 
@@ -94,7 +94,7 @@ internal static class CsvExporter
     }
 
     private static DataException OutsideNanoseconds(long row, long ticks) =>
-        new($"row {row:N0}: the time {new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff} is outside what Int64 Unix " +
+        new($"row {row:N0}: the time {TimeText.Ticks(ticks)} is outside what Int64 Unix " +
             $"nanoseconds hold (1677-09-21 to 2262-04-11); export with --time-format iso or unixms.");
 
     private static string Quote(string name) =>

@@ -45,8 +45,7 @@ internal static class Times
     }
 
     /// <summary>A stored time: to the second for a seconds series, to the tick for a ticks series.</summary>
-    public static string Format(DateTime time, bool ticks) =>
-        time.ToString(ticks ? "yyyy-MM-dd HH:mm:ss.fffffff" : "yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture);
+    public static string Format(DateTime time, bool ticks) => ticks ? TimeText.Ticks(time) : TimeText.Seconds(time);
 
     private static long UnixSecondsMin => (DateTime.MinValue - DateTime.UnixEpoch).Ticks / TimeSpan.TicksPerSecond;
 

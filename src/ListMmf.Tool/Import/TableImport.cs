@@ -136,8 +136,8 @@ internal sealed class TableImport : IDisposable
         {
             return ticks == previous
                 ? "equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
-                : $"({new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fffffff}) is before the previous row's " +
-                    $"({new DateTime(previous):yyyy-MM-dd HH:mm:ss.fffffff}); the rows must be in time order";
+                : $"({TimeText.Ticks(ticks)}) is before the previous row's " +
+                    $"({TimeText.Ticks(previous)}); the rows must be in time order";
         }
 
         return null;

@@ -167,7 +167,7 @@ internal sealed class ParquetChunkReader
             if (ticks[i] % TimeSpan.TicksPerSecond != 0
                 || !ListMmfTimeSeriesDateTimeSeconds.TryGetUnixSeconds(new DateTime(ticks[i]), out seconds[i]))
             {
-                throw new ParquetValueException(i, $"holds {new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff}, " +
+                throw new ParquetValueException(i, $"holds {TimeText.Ticks(ticks[i])}, " +
                     $"which is not a whole Unix second between 1901-12-13 and 2038-01-19, and its metadata says it is a " +
                         $"column of Unix seconds");
             }

@@ -173,7 +173,7 @@ internal static class ParquetExporter
             if (Math.Abs(sinceEpoch) > MaxTicksFromEpoch)
             {
                 throw new DataException($"'{column.Path}' row {firstRow + i:N0}: the time " +
-                    $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} is outside what a Parquet nanosecond " +
+                    $"{TimeText.Ticks(ticks[i])} is outside what a Parquet nanosecond " +
                         $"timestamp holds (1677-09-21 to 2262-04-11). Nothing was exported.");
             }
 

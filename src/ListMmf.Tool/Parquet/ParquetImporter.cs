@@ -61,7 +61,7 @@ internal static class ParquetImporter
                 if (import.TimeProblem(ticks[i]) is { } problem)
                 {
                     throw new DataException($"'{request.Parquet}' row {row + i:N0}: time " +
-                        $"{new DateTime(ticks[i]):yyyy-MM-dd HH:mm:ss.fffffff} {problem}. Nothing was imported.");
+                        $"{TimeText.Ticks(ticks[i])} {problem}. Nothing was imported.");
                 }
             }
 
@@ -123,7 +123,7 @@ internal static class ParquetImporter
         catch (Exception exception) when (exception is not DataException)
         {
             throw new DataException($"'{request.Parquet}': its footer cannot be read, the file is damaged " +
-                $"({exception.Message}). Nothing was imported.", exception);
+                $"({ReaderMessage(exception)}). Nothing was imported.", exception);
         }
     }
 
@@ -160,7 +160,7 @@ internal static class ParquetImporter
         {
             // Whatever a damaged footer makes the reader throw, the file is not one this import can read.
             throw new DataException($"'{request.Parquet}' is not a whole Parquet file (cut short, or not Parquet at " +
-                $"all): {exception.Message}. Nothing was imported.", exception);
+                $"all): {ReaderMessage(exception)}. Nothing was imported.", exception);
         }
     }
 

@@ -380,8 +380,8 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// <summary>A key for messages: the time it stands for, and the stored key when that differs.</summary>
     private string Describe(TKey key) =>
         !TryToDateTime(key, out DateTime time) ? $"{key} (outside DateTime's range)"
-        : typeof(TKey) == typeof(long) ? $"{time:yyyy-MM-dd HH:mm:ss.fffffff}"
-        : $"{time:yyyy-MM-dd HH:mm:ss} ({key})";
+        : typeof(TKey) == typeof(long) ? $"{TimeText.Ticks(time)}"
+        : $"{TimeText.Seconds(time)} ({key})";
 
     private void ThrowOutsideDateTime(long index, TKey key) =>
         throw new ListMmfFormatException(Path, $"the item at index {index:N0} ({key}) is outside the range of DateTime.");
