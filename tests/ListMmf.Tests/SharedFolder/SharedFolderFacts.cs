@@ -26,14 +26,25 @@ public sealed class OtherWriterFactAttribute : FactAttribute
 /// <summary>A Windows test that plants a symbolic link: skipped where this process may not create one (no privilege, or Wine without them).</summary>
 public sealed class WindowsSymbolicLinkFactAttribute : FactAttribute
 {
-    private static readonly Lazy<string?> s_unsupported = new(Probe);
-
     public WindowsSymbolicLinkFactAttribute()
     {
         Skip = !OperatingSystem.IsWindows()
             ? "needs Windows (the Wine stage runs it): the code it checks runs only there"
-            : s_unsupported.Value;
+            : SymbolicLinks.Unsupported.Value;
     }
+}
+
+/// <summary>A theory that plants symbolic links, on any system: skipped where this process may not create one (Wine).</summary>
+public sealed class SymbolicLinkTheoryAttribute : TheoryAttribute
+{
+    public SymbolicLinkTheoryAttribute() => Skip = SymbolicLinks.Unsupported.Value;
+}
+
+/// <summary>Whether this process can make symbolic links, probed once.</summary>
+public static class SymbolicLinks
+{
+    /// <summary>Why this process cannot make a symbolic link here, or null when it can.</summary>
+    public static readonly Lazy<string?> Unsupported = new(Probe);
 
     private static string? Probe()
     {

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using ListMmf.Arrow;
+using ListMmf.Tests.SharedFolder;
 using Xunit;
 
 namespace ListMmf.Tests.Tool;
@@ -80,7 +81,7 @@ public sealed class ExportOutputTests : IDisposable
         Assert.Equal(before, Contents(Table));
     }
 
-    [Theory]
+    [SymbolicLinkTheory]
     [MemberData(nameof(FormatsAndTableNames))]
     public void AnOutputThroughALinkToTheTablesFolderIsRefused(string format, string name)
     {
@@ -94,7 +95,7 @@ public sealed class ExportOutputTests : IDisposable
         Assert.Equal(before, Contents(Table));
     }
 
-    [Theory]
+    [SymbolicLinkTheory]
     [InlineData("csv")]
     [InlineData("parquet")]
     [InlineData("arrow")]
@@ -159,7 +160,7 @@ public sealed class ExportOutputTests : IDisposable
         Assert.Equal([output], Directory.GetFiles(_directory.Path, "existing.out*"));
     }
 
-    [Theory]
+    [SymbolicLinkTheory]
     [InlineData("csv")]
     [InlineData("parquet")]
     [InlineData("arrow")]
