@@ -118,7 +118,10 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
     public void LowerBound(ReadOnlySpan<TKey> keys, Span<long> results) => Bounds(keys, results, SearchBound.Lower);
 
-    /// <summary>The <see cref="UpperBound(TKey)"/> of every key in <paramref name="keys"/>, as the batch <see cref="LowerBound(ReadOnlySpan{TKey}, Span{long})"/>.</summary>
+    /// <summary>
+    /// The <see cref="UpperBound(TKey)"/> of every key in <paramref name="keys"/>, as the batch
+    /// <see cref="LowerBound(ReadOnlySpan{TKey}, Span{long})"/>.
+    /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
     public void UpperBound(ReadOnlySpan<TKey> keys, Span<long> results) => Bounds(keys, results, SearchBound.Upper);
 
