@@ -30,18 +30,12 @@ internal static class DurableFile
         {
             // The caller holds the file's lock, so a file under this name is a killed create's leftover, and anything
             // else there (a link another user planted) is removed as a name, never written through.
-            (ulong, ulong)? written;
             using (FileStream file = ExclusiveFile.CreateReplacingLeftover(temporary))
             {
                 write(file, state);
                 platform.FlushFile(file.SafeFileHandle, path);
-                written = platform.IdentityOf(file.SafeFileHandle);
+                Publish(file, temporary, path, overwrite: false);
             }
-
-            // Closed first: Windows renames no file that is open without delete sharing. The file keeps its identity
-            // meanwhile, since a name (the temporary one, or the path once renamed) still holds it.
-            File.Move(temporary, path, overwrite: false);
-            ThrowUnlessPublished(written, path, temporary);
 
             FlushDirectoryOf(path, path);
         }
@@ -56,17 +50,34 @@ internal static class DurableFile
     }
 
     /// <summary>
-    /// Checks that the name renamed into place is the file written: in a folder other users can write, another
-    /// name (a link to another user's file) can be renamed over the temporary one between its create and its rename,
-    /// and would then be published as the file. What the rename put there is taken away again, as a name. Where the
-    /// system finds no identity by name (macOS, Windows), nothing can be checked.
+    /// Renames <paramref name="written"/>, whole and made durable under the name <paramref name="temporary"/>, to
+    /// <paramref name="path"/> (over a file there only when <paramref name="overwrite"/>), then checks that the name
+    /// holds it: in a folder other users can write, another name (a link to another user's file) can be renamed over
+    /// the temporary one between its create and its rename, and would then be published as the file. What the rename
+    /// put there is then taken away again, as a name. The file stays open across the rename wherever the system
+    /// renames open files, so that its identity cannot be freed and given to another file before the check (ext4
+    /// reuses a freed inode's number at once). Where the system finds no identity by name (macOS, Windows), nothing
+    /// can be checked. <paramref name="written"/> is closed on return.
     /// </summary>
     /// <exception cref="ListMmfException">Another file was published; it is removed.</exception>
-    public static void ThrowUnlessPublished((ulong, ulong)? written, string path, string temporary)
+    /// <exception cref="IOException">The rename failed (for example, a file is at <paramref name="path"/>).</exception>
+    public static void Publish(FileStream written, string temporary, string path, bool overwrite)
     {
-        if (written is null || StoragePlatform.Current.IdentityOfName(path) is not { } published || published == written)
+        StoragePlatform platform = StoragePlatform.Current;
+        using (written)
         {
-            return;
+            (ulong, ulong)? identity = platform.IdentityOf(written.SafeFileHandle);
+            if (!platform.RenamesOpenFiles)
+            {
+                // The file keeps its identity meanwhile, since a name (the temporary one, or the path once renamed) holds it.
+                written.Dispose();
+            }
+
+            File.Move(temporary, path, overwrite);
+            if (identity is null || platform.IdentityOfName(path) is not { } published || published == identity)
+            {
+                return;
+            }
         }
 
         TryDelete(path);

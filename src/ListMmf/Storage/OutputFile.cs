@@ -81,12 +81,9 @@ internal sealed class OutputFile : IDisposable
         try
         {
             stream.Flush(flushToDisk: true);
-            (ulong, ulong)? written = StoragePlatform.Current.IdentityOf(stream.SafeFileHandle);
-            stream.Dispose();
             _stream = null;
-            File.Move(_temporary, Target, _overwrite);
+            DurableFile.Publish(stream, _temporary, Target, _overwrite);
             _published = true;
-            DurableFile.ThrowUnlessPublished(written, Target, _temporary);
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
         {

@@ -186,6 +186,12 @@ internal abstract unsafe class StoragePlatform
     /// </summary>
     public virtual bool MayBeReplacing(string path) => false;
 
+    /// <summary>
+    /// Whether a file can be renamed while it is open (POSIX); Windows renames no file that is open without delete
+    /// sharing.
+    /// </summary>
+    public virtual bool RenamesOpenFiles => true;
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 

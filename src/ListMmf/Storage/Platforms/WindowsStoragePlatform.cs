@@ -239,6 +239,8 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>The intent file shows a replacement that may be between its renames.</summary>
     public override bool MayBeReplacing(string path) => File.Exists(IntentFor(path));
 
+    public override bool RenamesOpenFiles => false;
+
     /// <summary>How many old files moved aside may still be open by readers at once.</summary>
     private const int AsideNames = 64;
 
