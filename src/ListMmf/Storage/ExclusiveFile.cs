@@ -9,6 +9,12 @@ namespace ListMmf.Storage;
 /// followed, truncated or written through: POSIX fails O_EXCL on a symbolic link whatever it points at, and the
 /// create fails instead of writing another user's file.
 /// </summary>
+/// <remarks>
+/// The exclusion is the create's alone: the file is opened sharing reads, writes and deletes. On Unix .NET turns
+/// <see cref="FileShare.None"/> into flock(LOCK_EX), and a new file stays open across the rename that publishes it
+/// (<see cref="DurableFile.Publish"/>), so that lock would refuse a reader that opens the file just after it
+/// appears ("being used by another process"), as the live-reader stress test found.
+/// </remarks>
 internal static class ExclusiveFile
 {
     /// <summary>How often a name removed as a leftover is found taken again before the create gives up.</summary>
@@ -26,7 +32,7 @@ internal static class ExclusiveFile
         {
             Mode = FileMode.CreateNew,
             Access = access,
-            Share = FileShare.None,
+            Share = FileShare.ReadWrite | FileShare.Delete,
             BufferSize = bufferSize,
         };
         if (unixMode is { } mode && !OperatingSystem.IsWindows())
