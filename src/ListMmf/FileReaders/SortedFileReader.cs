@@ -80,7 +80,7 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long LowerBound(T value, long first, long last)
     {
-        SortedListMmf<T>.CheckRange(first, last, Count);
+        SortedSearch.CheckRange(first, last, Count);
         var source = new Source(this);
         return SortedSearch.LowerBound(ref source, value, first, last);
     }
@@ -92,7 +92,7 @@ public abstract class SortedFileReader<T> : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
     public long UpperBound(T value, long first, long last)
     {
-        SortedListMmf<T>.CheckRange(first, last, Count);
+        SortedSearch.CheckRange(first, last, Count);
         var source = new Source(this);
         return SortedSearch.UpperBound(ref source, value, first, last);
     }

@@ -5,10 +5,11 @@ using System.Runtime.CompilerServices;
 namespace ListMmf.Search;
 
 /// <summary>
-/// LowerBound and UpperBound over a sorted list through its <see cref="PageIndex{T}"/>: the index finds the block,
-/// then a search inside the block finds the item. One query at a time (starting at the cache line that
-/// <see cref="Interpolation"/> guesses, for integer keys), or many interleaved so that their memory misses overlap.
-/// Results are exactly those of <see cref="SortedSearch"/> over <c>[0, count)</c>.
+/// LowerBound and UpperBound over a sorted list through its <see cref="PageIndex{T, TItem}"/>: the index finds the
+/// block, then a search inside the block finds the item. One query at a time (for integer keys stored as items,
+/// starting at the cache line that <see cref="Interpolation"/> guesses; for rows, a binary search of the block's
+/// rows), or many interleaved so that their memory misses overlap. Results are exactly those of
+/// <see cref="SortedSearch"/> over <c>[0, count)</c>.
 /// </summary>
 internal static unsafe class IndexedSearch
 {
@@ -17,15 +18,44 @@ internal static unsafe class IndexedSearch
 
     /// <summary>
     /// The bound of <paramref name="value"/> among the first <paramref name="count"/> items, at least the index's
-    /// count: the index's nodes top down, then the block the fences name. For integer keys the block is searched
-    /// from the line <see cref="Interpolation"/> guesses, and a first guess at that line, from the two keys around
-    /// the value one level above the fences, starts its read while the fence node is read.
+    /// count: the index's nodes top down, then the block the fences name. Where the items are the keys, the block
+    /// is searched a cache line at a time (from the line <see cref="Interpolation"/> guesses, for integer keys, a
+    /// first guess at that line starting its read while the fence node is read); where they are rows, through
+    /// <paramref name="keys"/>.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static long Bound<T>(PageIndex<T> index, T* items, long count, T value, SearchBound bound)
+    public static long Bound<T, TItem, TSource>(PageIndex<T, TItem> index, TItem* items, ref TSource keys, long count, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
+        where TItem : unmanaged
+        where TSource : struct, IItemSource<T>
     {
-        int nodeKeys = PageIndex<T>.KeysPerNode;
+        long rank = RankOf(index, items, value, bound);
+        (long blockFirst, long blockLength) = index.ItemsOfRank(rank, count);
+        if (typeof(T) != typeof(TItem))
+        {
+            return SortedSearch.Bound(ref keys, value, blockFirst, blockFirst + blockLength, bound);
+        }
+
+        if (Interpolation.Supports<T>() && rank < index.FenceCount && blockLength > PageIndex<T, TItem>.KeysPerNode)
+        {
+            // A block with a fence after it: its bound lies at or before that fence's item.
+            return FromGuess((T*)items, blockFirst, blockLength, index.FenceAt(rank - 1), index.FenceAt(rank), value, bound);
+        }
+
+        return Within((T*)items, blockFirst, blockLength, value, bound);
+    }
+
+    /// <summary>
+    /// The fence rank of <paramref name="value"/>: how many fences come before its bound, found by descending the
+    /// index's nodes. For integer keys stored as items, the level above the fences also prefetches the cache line
+    /// <see cref="Interpolation"/> guesses from the two keys around the value there.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static long RankOf<T, TItem>(PageIndex<T, TItem> index, TItem* items, T value, SearchBound bound)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+        where TItem : unmanaged
+    {
+        int nodeKeys = PageIndex<T, TItem>.KeysPerNode;
         long rank = 0;
         for (int level = index.Levels - 1; level >= 0; level--)
         {
@@ -34,15 +64,14 @@ internal static unsafe class IndexedSearch
             if (start >= length)
             {
                 // Every node of the level below ends before the value: so does every fence.
-                rank = index.FenceCount;
-                break;
+                return index.FenceCount;
             }
 
             T* node = index.KeysOf(level) + start;
             int valid = (int)Math.Min(nodeKeys, length - start);
             int below = NodeSearch.CountBelow(node, valid, value, bound);
             rank = start + below;
-            if (level == 1 && Interpolation.Supports<T>() && below > 0 && below < valid)
+            if (typeof(T) == typeof(TItem) && level == 1 && Interpolation.Supports<T>() && below > 0 && below < valid)
             {
                 // Fence node `rank` holds the fences of blocks rank * nodeKeys on; the key before it in this node is
                 // the fence of the block before them, and its own key the fence of its last block. Reading the
@@ -51,31 +80,46 @@ internal static unsafe class IndexedSearch
                 long firstFence = rank * nodeKeys;
                 long first = index.FirstItemOf(firstFence - 1);
                 long end = index.FirstItemOf(Math.Min(firstFence + nodeKeys - 1, index.FenceCount - 1));
-                CacheLine.Prefetch(items + first + Interpolation.Offset(node[below - 1], node[below], value, end - first));
+                CacheLine.Prefetch((T*)items + first + Interpolation.Offset(node[below - 1], node[below], value, end - first));
             }
         }
 
-        (long blockFirst, long blockLength) = index.ItemsOfRank(rank, count);
-        if (Interpolation.Supports<T>() && rank < index.FenceCount && blockLength > nodeKeys)
-        {
-            // A block with a fence after it: its bound lies at or before that fence's item.
-            return FromGuess(items, blockFirst, blockLength, index.FenceAt(rank - 1), index.FenceAt(rank), value, bound);
-        }
-
-        return Within(items, blockFirst, blockLength, value, bound);
+        return rank;
     }
 
     /// <summary>
     /// The bounds of every value in <paramref name="values"/>, in groups of <see cref="Group"/> whose index descents
-    /// and page searches advance in lock step, each step prefetching what the next one reads.
+    /// and page searches advance in lock step, each step prefetching what the next one reads. Rows are searched one
+    /// value at a time.
     /// </summary>
-    public static void Bounds<T>(PageIndex<T> index, T* items, long count, ReadOnlySpan<T> values, Span<long> results, SearchBound bound)
+    public static void Bounds<T, TItem, TSource>(
+        PageIndex<T, TItem> index, TItem* items, ref TSource keys, long count, ReadOnlySpan<T> values, Span<long> results, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
+        where TItem : unmanaged
+        where TSource : struct, IItemSource<T>
+    {
+        if (typeof(T) != typeof(TItem))
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                results[i] = Bound(index, items, ref keys, count, values[i], bound);
+            }
+
+            return;
+        }
+
+        Interleaved(index, (T*)items, count, values, results, bound);
+    }
+
+    private static void Interleaved<T, TItem>(
+        PageIndex<T, TItem> index, T* items, long count, ReadOnlySpan<T> values, Span<long> results, SearchBound bound)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+        where TItem : unmanaged
     {
         Span<long> first = stackalloc long[Group];
         Span<long> length = stackalloc long[Group];
         Span<long> ranks = stackalloc long[Group];
-        int nodeKeys = PageIndex<T>.KeysPerNode;
+        int nodeKeys = PageIndex<T, TItem>.KeysPerNode;
         for (int start = 0; start < values.Length; start += Group)
         {
             int size = Math.Min(Group, values.Length - start);
@@ -174,7 +218,7 @@ internal static unsafe class IndexedSearch
         long guess = first + Interpolation.Offset(low, high, value, length);
         long lineStart = guess - (long)((nuint)(items + guess) % 64 / (nuint)sizeof(T));
         long lineFirst = Math.Max(first, lineStart);
-        long lineEnd = Math.Min(end, lineStart + PageIndex<T>.KeysPerNode);
+        long lineEnd = Math.Min(end, lineStart + PageIndex<T, T>.KeysPerNode);
         int lineLength = (int)(lineEnd - lineFirst);
         int before = NodeSearch.CountBelowInPage(items + lineFirst, lineLength, value, bound);
         if (before == lineLength)
@@ -194,7 +238,7 @@ internal static unsafe class IndexedSearch
     private static long Within<T>(T* items, long first, long length, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        int lineItems = PageIndex<T>.KeysPerNode;
+        int lineItems = PageIndex<T, T>.KeysPerNode;
         while (length > lineItems)
         {
             long step = length >> 1;

@@ -73,7 +73,7 @@ internal static unsafe class NodeSearch
             return 0;
         }
 
-        return ((nuint)keys % PageIndex<T>.PageBytes) <= PageIndex<T>.PageBytes - 64
+        return ((nuint)keys % PageIndex<T, T>.PageBytes) <= PageIndex<T, T>.PageBytes - 64
             ? CountBelow(keys, valid, value, bound)
             : CountBelowOneByOne(keys, valid, value, bound);
     }

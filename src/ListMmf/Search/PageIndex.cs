@@ -6,11 +6,13 @@ using System.Runtime.CompilerServices;
 namespace ListMmf.Search;
 
 /// <summary>
-/// An in-RAM index of a sorted ListMmf file that is never written to the file: the fence (the first item that
-/// starts in each block of <see cref="BlockBytes"/> of the file, counted from the file's start, header included) and,
-/// above it, a static B-tree of 64-byte nodes (each level holds the last key of every node of the level below). A
-/// search (<see cref="IndexedSearch"/>) descends one node per level, then searches one block of the file.
+/// An in-RAM index of a sorted ListMmf file that is never written to the file: the fence (the key of the first item
+/// that starts in each block of <see cref="BlockBytes"/> of the file, counted from the file's start, header included)
+/// and, above it, a static B-tree of 64-byte nodes (each level holds the last key of every node of the level below).
+/// A search (<see cref="IndexedSearch"/>) descends one node per level, then searches one block of the file.
 /// </summary>
+/// <typeparam name="T">The key.</typeparam>
+/// <typeparam name="TItem">The item stored in the file: the key itself in a sorted list, a row in a keyed one.</typeparam>
 /// <remarks>
 /// <para>For 776M Int32 timestamps: 3,031,251 fence keys (11.6 MiB, 0.4% of the file) and 202,086 keys above them
 /// (0.8 MiB).</para>
@@ -20,8 +22,9 @@ namespace ListMmf.Search;
 /// last fence as part of the last block. <see cref="Extend"/> makes a new index with the new blocks' fences; an
 /// index never changes once built, so a search that holds one is never disturbed by a newer one.</para>
 /// </remarks>
-internal sealed unsafe class PageIndex<T>
+internal sealed unsafe class PageIndex<T, TItem>
     where T : unmanaged, IComparisonOperators<T, T, bool>
+    where TItem : unmanaged
 {
     /// <summary>
     /// The unit of <see cref="IsWorthwhile"/>'s minimum, and the span a vector read of the file stays in
@@ -63,15 +66,15 @@ internal sealed unsafe class PageIndex<T>
     }
 
     /// <summary>
-    /// The bytes of file between fences: 1 KiB (16 cache lines) for keys of up to 16 bytes, so that the search after
+    /// The bytes of file between fences: 1 KiB (16 cache lines) for items of up to 16 bytes, so that the search after
     /// the index reads one line of a block when the keys are spread evenly (or four, by halves, when not), at
-    /// 0.4% of an Int32 file in RAM; 64 keys' worth for wider keys, so the index is at most 1/64 of the file.
-    /// Blocks divide pages: a block never spans two.
+    /// 0.4% of an Int32 file in RAM; 64 items' worth for wider items, and a page for rows wider than 64 bytes (a
+    /// 192-byte quote: 21 rows, five probes within one page). Blocks divide pages: a block never spans two.
     /// </summary>
     public static int BlockBytes
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => sizeof(T) <= 16 ? 1024 : sizeof(T) <= 32 ? 2048 : 4096;
+        get => sizeof(TItem) <= 16 ? 1024 : sizeof(TItem) <= 32 ? 2048 : 4096;
     }
 
     /// <summary>The number of fence keys: blocks whose first item is below <see cref="IndexedCount"/>.</summary>
@@ -95,21 +98,25 @@ internal sealed unsafe class PageIndex<T>
         }
     }
 
-    /// <summary>Whether an index pays for itself: items no wider than a cache line, and at least this many pages.</summary>
+    /// <summary>
+    /// Whether an index pays for itself: at least this many pages, and keys of at most 64 bytes (a node holds four
+    /// at least, so wider keys would make each node read several lines).
+    /// </summary>
     public static bool IsWorthwhile(long count, long minimumPages) =>
-        sizeof(T) <= 64 && count > 0 && (((count - 1) * sizeof(T)) / PageBytes) + 1 >= minimumPages;
+        sizeof(T) <= 64 && sizeof(TItem) <= PageBytes && count > 0 && (((count - 1) * sizeof(TItem)) / PageBytes) + 1 >= minimumPages;
 
     /// <summary>
-    /// Builds the index of the first <paramref name="count"/> items at <paramref name="items"/>, which start at byte
-    /// <paramref name="itemsOffset"/> of their file.
+    /// Builds the index of the first <paramref name="count"/> items, whose keys <paramref name="keys"/> gives and
+    /// which start at byte <paramref name="itemsOffset"/> of their file.
     /// </summary>
-    public static PageIndex<T> Build(T* items, long count, int itemsOffset)
+    public static PageIndex<T, TItem> Build<TSource>(ref TSource keys, long count, int itemsOffset)
+        where TSource : struct, IItemSource<T>
     {
         int offset = itemsOffset % BlockBytes;
         long fences = FencesFor(count, offset);
         var buffer = new AlignedBuffer<T>(RoundUpToNode(Math.Max(fences, NodeKeys)));
-        ReadFences(buffer, items, 0, fences, offset);
-        return new PageIndex<T>(buffer, fences, count, offset);
+        ReadFences(buffer, ref keys, 0, fences, offset);
+        return new PageIndex<T, TItem>(buffer, fences, count, offset);
     }
 
     /// <summary>The index of the first item that starts in block <paramref name="block"/> of the file.</summary>
@@ -117,14 +124,15 @@ internal sealed unsafe class PageIndex<T>
     public long FirstItemOf(long block) => FirstItemOf(block, _itemsOffset);
 
     private static long FirstItemOf(long block, int itemsOffset) =>
-        block == 0 ? 0 : ((block * BlockBytes) - itemsOffset + sizeof(T) - 1) / sizeof(T);
+        block == 0 ? 0 : ((block * BlockBytes) - itemsOffset + sizeof(TItem) - 1) / sizeof(TItem);
 
     /// <summary>
     /// The index of the items up to <paramref name="count"/>: this one's fences plus those of the blocks added since,
     /// and new levels above them. This index stays as it was (its fence buffer is shared, and only written past its
     /// own fences), so a search still holding it stays right.
     /// </summary>
-    public PageIndex<T> Extend(T* items, long count)
+    public PageIndex<T, TItem> Extend<TSource>(ref TSource keys, long count)
+        where TSource : struct, IItemSource<T>
     {
         long fences = FencesFor(count, _itemsOffset);
         AlignedBuffer<T> buffer = _fences;
@@ -134,8 +142,8 @@ internal sealed unsafe class PageIndex<T>
             Buffer.MemoryCopy(_fences.Pointer, buffer.Pointer, buffer.Length * sizeof(T), FenceCount * sizeof(T));
         }
 
-        ReadFences(buffer, items, FenceCount, fences, _itemsOffset);
-        return new PageIndex<T>(buffer, fences, count, _itemsOffset);
+        ReadFences(buffer, ref keys, FenceCount, fences, _itemsOffset);
+        return new PageIndex<T, TItem>(buffer, fences, count, _itemsOffset);
     }
 
     /// <summary>
@@ -172,17 +180,18 @@ internal sealed unsafe class PageIndex<T>
     internal static int KeysPerNode => NodeKeys;
 
     /// <summary>The block holding the start of item <paramref name="index"/>.</summary>
-    private static long BlockOf(long index, int itemsOffset) => (itemsOffset + (index * sizeof(T))) / BlockBytes;
+    private static long BlockOf(long index, int itemsOffset) => (itemsOffset + (index * sizeof(TItem))) / BlockBytes;
 
     private static long FencesFor(long count, int itemsOffset) => count == 0 ? 0 : BlockOf(count - 1, itemsOffset) + 1;
 
     private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
 
-    private static void ReadFences(AlignedBuffer<T> buffer, T* items, long fromBlock, long toBlock, int itemsOffset)
+    private static void ReadFences<TSource>(AlignedBuffer<T> buffer, ref TSource keys, long fromBlock, long toBlock, int itemsOffset)
+        where TSource : struct, IItemSource<T>
     {
         for (long block = fromBlock; block < toBlock; block++)
         {
-            buffer.Pointer[block] = items[FirstItemOf(block, itemsOffset)];
+            buffer.Pointer[block] = keys[FirstItemOf(block, itemsOffset)];
         }
     }
 

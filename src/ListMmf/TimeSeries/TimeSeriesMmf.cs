@@ -5,6 +5,7 @@ using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using ListMmf.Search;
 
 namespace ListMmf;
 
@@ -330,7 +331,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
             return Keys.LowerBound(key, first, last);
         }
 
-        SortedListMmf<TKey>.CheckRange(first, last, Keys.Count);
+        SortedSearch.CheckRange(first, last, Keys.Count);
         return last;
     }
 

@@ -37,12 +37,23 @@ public sealed class KeyedListMmfTests : IDisposable
         return quotes;
     }
 
-    private KeyedListMmf<Quote192, TKey, TSelector> Open<TKey, TSelector>(Quote192[] quotes)
-        where TKey : IComparable<TKey>
+    /// <summary>
+    /// A list of <paramref name="quotes"/>; <paramref name="indexed"/>, its searches go through the page index (which
+    /// they would otherwise build only past 32 MiB), and the first search proves it.
+    /// </summary>
+    private KeyedListMmf<Quote192, TKey, TSelector> Open<TKey, TSelector>(Quote192[] quotes, bool indexed = false)
+        where TKey : unmanaged, IComparable<TKey>
         where TSelector : IKeySelector<Quote192, TKey>
     {
         var list = new KeyedListMmf<Quote192, TKey, TSelector>(_directory.File($"quotes-{Guid.NewGuid():N}.bt"), TimeSeriesOrder.AscendingOrEqual);
         list.AddRange(quotes);
+        if (indexed)
+        {
+            list.IndexMinimumPages = 1;
+            list.LowerBound(list.KeyAt(0));
+            Assert.NotNull(list.Index);
+        }
+
         return list;
     }
 
@@ -61,13 +72,16 @@ public sealed class KeyedListMmfTests : IDisposable
     }
 
     [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    [InlineData(3)]
-    public void SearchesByAFieldAgreeWithALinearScan(int seed)
+    [InlineData(1, false)]
+    [InlineData(2, false)]
+    [InlineData(3, false)]
+    [InlineData(1, true)]
+    [InlineData(2, true)]
+    [InlineData(3, true)]
+    public void SearchesByAFieldAgreeWithALinearScan(int seed, bool indexed)
     {
         Quote192[] quotes = Quotes(5000, seed);
-        using var list = Open<long, ByTicks>(quotes);
+        using var list = Open<long, ByTicks>(quotes, indexed);
         long first = quotes[0].TimestampTicks, last = quotes[^1].TimestampTicks;
         var random = new Random(seed);
         for (int i = 0; i < 2000; i++)
@@ -87,11 +101,13 @@ public sealed class KeyedListMmfTests : IDisposable
         }
     }
 
-    [Fact]
-    public void RangedSearchesAgreeWithALinearScanOfTheRange()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void RangedSearchesAgreeWithALinearScanOfTheRange(bool indexed)
     {
-        Quote192[] quotes = Quotes(3000, 4);
-        using var list = Open<long, ByTicks>(quotes);
+        Quote192[] quotes = Quotes(10_000, 4);
+        using var list = Open<long, ByTicks>(quotes, indexed);
         var random = new Random(4);
         for (int i = 0; i < 1000; i++)
         {
@@ -118,11 +134,13 @@ public sealed class KeyedListMmfTests : IDisposable
         Assert.Throws<ArgumentOutOfRangeException>(() => list.LowerBound(0, 0, quotes.Length + 1));
     }
 
-    [Fact]
-    public void DateTimeKeysFollowTheTimeSeriesRules()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void DateTimeKeysFollowTheTimeSeriesRules(bool indexed)
     {
         Quote192[] quotes = Quotes(2000, 5);
-        using var list = Open<DateTime, ByTime>(quotes);
+        using var list = Open<DateTime, ByTime>(quotes, indexed);
         var random = new Random(5);
         for (int i = 0; i < 1000; i++)
         {
@@ -200,11 +218,13 @@ public sealed class KeyedListMmfTests : IDisposable
         reopened.Verify();
     }
 
-    [Fact]
-    public void TheRangedAndBatchedSearchesAnswerAsTheSortedListOfTheSameKeys()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void TheRangedAndBatchedSearchesAnswerAsTheSortedListOfTheSameKeys(bool indexed)
     {
         Quote192[] quotes = Quotes(3000, seed: 11);
-        using var keyed = Open<long, ByTicks>(quotes);
+        using var keyed = Open<long, ByTicks>(quotes, indexed);
         using var sorted = new SortedListMmf<long>(_directory.File("keys.mmf"), TimeSeriesOrder.AscendingOrEqual);
         sorted.AddRange([.. quotes.Select(quote => quote.TimestampTicks)]);
         long[] keys = [.. Enumerable.Range(-2, 300).Select(i => quotes[0].TimestampTicks + (i * TimeSpan.TicksPerSecond * 7 / 2))];
@@ -233,6 +253,44 @@ public sealed class KeyedListMmfTests : IDisposable
         Assert.Equal(quotes[400].TimestampTicks, list.KeyAt(0));
         Assert.Equal(quotes.Skip(400).ToArray().AsSpan().ToArray(), list.AsMemory(new IndexRange(0, 600)).ToArray());
         Assert.Equal(0, list.LowerBound(quotes[400].TimestampTicks));
+    }
+
+    /// <summary>
+    /// The index follows the rows it covers: extended as the list grows well past it, dropped by Truncate and by
+    /// TruncateBeginning (a new file), so every answer stays that of a scan of the rows there now.
+    /// </summary>
+    [Fact]
+    public void SearchesThroughTheIndexFollowTheListAsItGrowsAndIsTruncated()
+    {
+        Quote192[] quotes = Quotes(40_000, seed: 12);
+        using var list = Open<long, ByTicks>(quotes[..2_000], indexed: true);
+        long indexedAtFirst = list.Index!.IndexedCount;
+
+        list.AddRange(quotes.AsSpan(2_000));
+        AssertAgreesWithAScan(list, quotes);
+        Assert.True(list.Index!.IndexedCount > indexedAtFirst, "the index was not extended as the list grew");
+
+        list.Truncate(30_000);
+        AssertAgreesWithAScan(list, quotes[..30_000]);
+
+        list.TruncateBeginning(7_000);
+        AssertAgreesWithAScan(list, quotes[7_000..30_000]);
+    }
+
+    private static void AssertAgreesWithAScan(KeyedListMmf<Quote192, long, ByTicks> list, Quote192[] quotes)
+    {
+        long[] keys = [.. quotes.Select(quote => quote.TimestampTicks).Distinct()];
+        keys = [keys[0] - 1, .. keys.Where((_, i) => i % 7 == 0), keys[^1], keys[^1] + 1];
+        foreach (long key in keys)
+        {
+            int lower = Array.FindIndex(quotes, q => q.TimestampTicks >= key) is var l and >= 0 ? l : quotes.Length;
+            int upper = Array.FindIndex(quotes, q => q.TimestampTicks > key) is var u and >= 0 ? u : quotes.Length;
+            Assert.Equal((lower, upper), (list.LowerBound(key), list.UpperBound(key)));
+        }
+
+        long[] batched = new long[keys.Length];
+        list.LowerBound(keys, batched);
+        Assert.Equal(keys.Select(list.LowerBound), batched);
     }
 
     [Fact]

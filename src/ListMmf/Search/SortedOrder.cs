@@ -1,7 +1,7 @@
 using System;
 using System.IO;
 
-namespace ListMmf;
+namespace ListMmf.Search;
 
 /// <summary>
 /// The order rule every sorted list keeps (<see cref="SortedListMmf{T}"/>, <see cref="KeyedListMmf{TRow, TKey, TSelector}"/>,

@@ -1,0 +1,302 @@
+using System;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+
+namespace ListMmf.Search;
+
+/// <summary>
+/// What every sorted list over a mapping does, written once: the order rule (<see cref="SortedOrder"/>) checked on
+/// appends and by <see cref="Verify"/>, the page index (built on the first search of a large list, extended as the
+/// list grows, dropped when the items under it change), and the searches (bounds, batches, ranges) through the index
+/// or by plain binary search. <see cref="SortedListMmf{T}"/> (items that are their keys) and
+/// <see cref="KeyedListMmf{TRow, TKey, TSelector}"/> (rows with a key field) are thin views over it; a new search
+/// strategy is a new <see cref="IndexedSearch"/>-like file that this class chooses.
+/// </summary>
+/// <typeparam name="T">The key.</typeparam>
+/// <typeparam name="TItem">The item stored in the file.</typeparam>
+/// <typeparam name="TKeyOf">Finds the key of an item.</typeparam>
+internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+    where TItem : unmanaged
+    where TKeyOf : struct, IKeyOf<TItem, T>
+{
+    /// <summary>Below this many file pages (32 MiB) the plain binary search is faster: its probes stay in the CPU caches.</summary>
+    public const long DefaultIndexMinimumPages = 8_192;
+
+    /// <summary>The index is extended once the items past it fill more than this many pages, or an eighth of it.</summary>
+    private const long ExtensionSlackPages = 64;
+
+    /// <summary>A ranged search uses the index (and clamps its answer) only over ranges of at least this many items.</summary>
+    private const long IndexedRangeItems = 4096;
+
+    private readonly ListMmf<TItem> _list;
+    private readonly bool _indexed;
+    private readonly string _itemNoun;
+    private PageIndex<T, TItem>? _index;
+
+    /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when the index was built.</summary>
+    private int _indexGeneration;
+
+    /// <summary>The core of a sorted list over <paramref name="list"/>, opened in <paramref name="asked"/> order.</summary>
+    /// <param name="list">The items.</param>
+    /// <param name="asked">The order the list was opened with.</param>
+    /// <param name="options">Whether searches may build a page index (<see cref="ListMmfOptions.SearchIndex"/>).</param>
+    /// <param name="itemNoun">What messages call an item: "item", "row".</param>
+    public SortedCore(ListMmf<TItem> list, TimeSeriesOrder asked, ListMmfOptions? options, string itemNoun)
+    {
+        _list = list;
+        _itemNoun = itemNoun;
+        Order = SortedOrder.Of(list, asked);
+        _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
+    }
+
+    /// <summary>The order rule: the one asked for, the one the file records, and the one appends keep.</summary>
+    public SortedOrder Order { get; }
+
+    /// <summary>The smallest list, in file pages, that gets a page index; tests lower it to reach the index with small lists.</summary>
+    public long IndexMinimumPages { get; set; } = DefaultIndexMinimumPages;
+
+    /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
+    public PageIndex<T, TItem>? Index => _index;
+
+    /// <summary>How messages show a key (the time series show their keys as times); by default its ToString.</summary>
+    public Func<T, string>? DescribeKey { get; set; }
+
+    /// <summary>The key of the item at <paramref name="index"/>.</summary>
+    public T KeyAt(long index)
+    {
+        TItem item = _list[index];
+        return TKeyOf.Of(in item);
+    }
+
+    /// <summary>The bound of <paramref name="value"/> among every item published, against one count.</summary>
+    public long Bound(T value, SearchBound bound)
+    {
+        TItem* items = _list.Snapshot(out long count);
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        PageIndex<T, TItem>? index = IndexFor(ref keys, count);
+        long result = index is not null
+            ? IndexedSearch.Bound(index, items, ref keys, count, value, bound)
+            : SortedSearch.Bound(ref keys, value, 0, count, bound);
+        GC.KeepAlive(_list);
+        return result;
+    }
+
+    /// <summary>
+    /// The bound within <c>[first, last)</c>. Over a wide range, the bound over the whole list clamped to the range
+    /// (the list is sorted, so that is the same answer), which the index makes fast.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long Bound(T value, long first, long last, SearchBound bound)
+    {
+        TItem* items = _list.Snapshot(out long count);
+        SortedSearch.CheckRange(first, last, count);
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        PageIndex<T, TItem>? index = last - first >= IndexedRangeItems ? IndexFor(ref keys, count) : null;
+        long result = index is not null
+            ? Math.Clamp(IndexedSearch.Bound(index, items, ref keys, count, value, bound), first, last)
+            : SortedSearch.Bound(ref keys, value, first, last, bound);
+        GC.KeepAlive(_list);
+        return result;
+    }
+
+    /// <summary>
+    /// The bound of every value in <paramref name="values"/>, into <paramref name="results"/>, all against one count
+    /// (at most <paramref name="countLimit"/>), so that a writer appending meanwhile cannot make them disagree.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public void Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound, long countLimit = long.MaxValue)
+    {
+        if (results.Length < values.Length)
+        {
+            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
+                $"{values.Length:N0} values.", nameof(results));
+        }
+
+        TItem* items = _list.Snapshot(out long count);
+        count = Math.Min(count, countLimit);
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        PageIndex<T, TItem>? index = IndexFor(ref keys, count);
+        if (index is not null)
+        {
+            IndexedSearch.Bounds(index, items, ref keys, count, values, results, bound);
+        }
+        else
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                results[i] = SortedSearch.Bound(ref keys, values[i], 0, count, bound);
+            }
+        }
+
+        GC.KeepAlive(_list);
+    }
+
+    /// <summary>The indices in <c>[first, last)</c> of the items whose key equals <paramref name="value"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public IndexRange EqualRange(T value, long first, long last)
+    {
+        long start = Bound(value, first, last, SearchBound.Lower);
+        return new IndexRange(start, Math.Max(start, Bound(value, first, last, SearchBound.Upper)));
+    }
+
+    /// <summary>
+    /// The index in <c>[first, last)</c> of the first item whose key equals <paramref name="value"/>, or the bitwise
+    /// complement of the index where it would be inserted.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long BinarySearch(T value, long first, long last)
+    {
+        long index = Bound(value, first, last, SearchBound.Lower);
+        return index < last && KeyAt(index) == value ? index : ~index;
+    }
+
+    /// <summary>
+    /// The indices of the items with keys in <c>[from, to)</c>; empty unless <paramref name="to"/> is after
+    /// <paramref name="from"/>.
+    /// </summary>
+    public IndexRange FindRange(T from, T to)
+    {
+        long start = Bound(from, SearchBound.Lower);
+        return new IndexRange(start, to > from ? Math.Max(start, Bound(to, SearchBound.Lower)) : start);
+    }
+
+    /// <summary>
+    /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does, then that every stored key keeps the order the
+    /// file records (else the one asked for); <paramref name="progress"/> gets the file's checks as its first half.
+    /// </summary>
+    /// <exception cref="ListMmfOrderException">The first item whose key breaks the order; the file is corrupt.</exception>
+    public void Verify(IProgress<double>? progress)
+    {
+        _list.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
+        var keys = new KeySource<TItem, T, TKeyOf>(_list.Snapshot(out long count));
+        for (long i = 1; i < count; i++)
+        {
+            if (progress is not null && (i & ((1 << 22) - 1)) == 0)
+            {
+                progress.Report(0.5 + (0.5 * i / count));
+            }
+
+            if (!Order.Verified.Allows(keys[i - 1], keys[i]))
+            {
+                throw Order.Corrupt(_list.Path, _itemNoun, i, Describe(keys[i]), Describe(keys[i - 1]));
+            }
+        }
+
+        GC.KeepAlive(_list);
+        progress?.Report(1);
+    }
+
+    /// <summary>
+    /// Checks that an item of key <paramref name="key"/> may be appended after the first <paramref name="count"/>
+    /// items, the last of which has key <paramref name="last"/> (unused when there are none).
+    /// </summary>
+    /// <exception cref="ListMmfOrderException">It would break the order.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void CheckNext(T key, long count, T last)
+    {
+        if (count > 0)
+        {
+            if (!Follows(last, key))
+            {
+                ThrowDoesNotFollow(last, key, count);
+            }
+        }
+        else if (Order.Append != TimeSeriesOrder.None && IsUnordered(key))
+        {
+            ThrowUnordered(key, count);
+        }
+    }
+
+    /// <summary>
+    /// Checks that <paramref name="items"/>, appended after the first <paramref name="count"/> items, keep the order;
+    /// the key before them is <paramref name="previous"/> when given (an item staged past the count), else that of
+    /// the list's item at <paramref name="count"/> - 1.
+    /// </summary>
+    /// <exception cref="ListMmfOrderException">The first item that would break it.</exception>
+    public void CheckOrder(ReadOnlySpan<TItem> items, long count, T? previous = null)
+    {
+        if (items.IsEmpty)
+        {
+            return;
+        }
+
+        T before = TKeyOf.Of(in items[0]);
+        CheckNext(before, count, count > 0 ? previous ?? KeyAt(count - 1) : default);
+        for (int i = 1; i < items.Length; i++)
+        {
+            T key = TKeyOf.Of(in items[i]);
+            if (!Follows(before, key))
+            {
+                ThrowDoesNotFollow(before, key, count + i);
+            }
+
+            before = key;
+        }
+    }
+
+    /// <summary>Drops the page index: the items under it changed (a truncation).</summary>
+    public void DropIndex() => _index = null;
+
+    /// <summary>
+    /// The page index for a search of the first <paramref name="count"/> items: built on the first search of a
+    /// large enough list, extended when the list has grown by more than an eighth (the items past the index are
+    /// searched as part of its last block until then), dropped when the count went down (a truncation) or the list
+    /// moved to a new file.
+    /// </summary>
+    private PageIndex<T, TItem>? IndexFor(ref KeySource<TItem, T, TKeyOf> keys, long count)
+    {
+        PageIndex<T, TItem>? index = _index;
+        if (index is not null && (_indexGeneration != _list.Generation || count < index.IndexedCount))
+        {
+            // A TruncateBeginning (a new file) or a Truncate: the index describes other items.
+            index = _index = null;
+        }
+
+        if (index is not null)
+        {
+            long slackBytes = Math.Max(
+                index.FenceCount / 8 * PageIndex<T, TItem>.BlockBytes,
+                ExtensionSlackPages * PageIndex<T, TItem>.PageBytes);
+            if ((count - index.IndexedCount) * sizeof(TItem) > slackBytes)
+            {
+                index = _index = index.Extend(ref keys, count);
+            }
+
+            return index;
+        }
+
+        if (!_indexed || !PageIndex<T, TItem>.IsWorthwhile(count, IndexMinimumPages))
+        {
+            return null;
+        }
+
+        _indexGeneration = _list.Generation;
+        return _index = PageIndex<T, TItem>.Build(ref keys, count, _list.Storage.ItemsOffset);
+    }
+
+    private bool Follows(T previous, T next) => Order.Append.Allows(previous, next);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowDoesNotFollow(T previous, T next, long index) =>
+        throw new ListMmfOrderException(
+            _list.Path,
+            $"{Describe(next)} cannot be appended at index {index:N0} after {Describe(previous)}: the list is " +
+                $"{Order.Append}. Nothing was written.",
+            index);
+
+    /// <summary>Whether <paramref name="key"/> is not even equal to itself, as NaN.</summary>
+    private static bool IsUnordered(T key)
+    {
+        T same = key;
+        return !(key <= same);
+    }
+
+    /// <summary>A key such as NaN, which no order can place, even first.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowUnordered(T key, long index) =>
+        throw new ListMmfOrderException(_list.Path, $"{Describe(key)} cannot be appended at index {index:N0}: it is " +
+            $"unordered (not even equal to itself), and the list is {Order.Append}. Nothing was written.", index);
+
+    private string Describe(T key) => DescribeKey is { } describe ? describe(key) : key.ToString()!;
+}
