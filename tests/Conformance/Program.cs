@@ -4,6 +4,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using ListMmf;
 using ListMmf.Arrow;
@@ -13,8 +14,8 @@ namespace ListMmf.Conformance;
 
 /// <summary>
 /// The conformance stage's C# side. Values are compared as canonical text that Node computes the same way:
-/// integers in decimal, floating-point numbers as the bits of their double ("NaN" for any NaN), times as nanoseconds
-/// since 1970.
+/// integers in decimal, floating-point numbers as the bits they are stored in (8 hex digits for Single, 16 for
+/// Double: NaN payloads, signalling NaNs, signs and -0 all count), times as nanoseconds since 1970.
 /// <list type="bullet">
 /// <item><c>write DIR</c>: creates DIR/tables/NAME (seconds and ticks tables of every column type: no row, one row,
 /// five rows of edge values, the edge values in a table recorded as UTC, 100,000 generated rows), their Arrow IPC
@@ -82,7 +83,10 @@ public static class Program
         return 0;
     }
 
-    /// <summary>Row <paramref name="row"/> of the many: values spread over each type's range, a NaN and a -0 now and then.</summary>
+    /// <summary>
+    /// Row <paramref name="row"/> of the many: values spread over each type's range; now and then a -0, and NaNs of
+    /// both signs with payloads, quiet and signalling, which every reader must hand over bit for bit.
+    /// </summary>
     private static void AddGenerated(TimeSeriesTable table, int row)
     {
         ulong mixed = (ulong)row * 0x9E37_79B9_7F4A_7C15;
@@ -94,12 +98,20 @@ public static class Program
         table.Column<uint>("uint32").Add((uint)(mixed >> 16));
         table.Column<long>("int64").Add((long)mixed);
         table.Column<ulong>("uint64").Add(mixed);
-        table.Column<float>("single").Add(row % 1009 == 0 ? float.NaN : (float)((row * 0.37) - 5000));
-        table.Column<double>("double").Add(row % 997 == 0 ? -0d : (row * 0.25) - 12345.5);
+        table.Column<float>("single").Add(row % 1009 == 0 ? NaN32(row) : (float)((row * 0.37) - 5000));
+        table.Column<double>("double").Add(row % 997 == 0 ? -0d : row % 499 == 0 ? NaN64(row) : (row * 0.25) - 12345.5);
         table.Column<long>("datetime").Add(Start.Ticks + (row * 987_654L));
         table.Column<int>("unixseconds").Add(1_704_187_800 + (row * 3));
         table.AddRow(table.Schema.Time.DataType == DataType.DateTime ? Start.AddTicks(row * 1_234_567L) : Start.AddSeconds(row));
     }
+
+    /// <summary>A NaN with a payload from <paramref name="row"/>: signalling (quiet bit clear) every other time, negative every fourth.</summary>
+    private static float NaN32(int row) => BitConverter.UInt32BitsToSingle(
+        0x7F80_0000u | (row % 2 == 0 ? 0x0040_0000u : 0) | (uint)((row % 0x1000) + 1) | (row % 4 == 0 ? 0x8000_0000u : 0));
+
+    /// <inheritdoc cref="NaN32"/>
+    private static double NaN64(int row) => BitConverter.UInt64BitsToDouble(
+        0x7FF0_0000_0000_0000ul | (row % 2 == 0 ? 0x0008_0000_0000_0000ul : 0) | (uint)(row + 1) | (row % 4 == 0 ? 0x8000_0000_0000_0000ul : 0));
 
     private static string Expected(TimeSeriesTable table)
     {
@@ -216,7 +228,7 @@ public static class Program
                 {
                     DataTypeKind.UnixSeconds => Nanoseconds(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(int.CreateTruncating(values[i])).Ticks),
                     DataTypeKind.DateTimeTicks => Nanoseconds(long.CreateTruncating(values[i])),
-                    DataTypeKind.FloatingPoint => Bits(double.CreateTruncating(values[i])),
+                    DataTypeKind.FloatingPoint => Bits(values[i]),
                     _ => values[i].ToString(null, CultureInfo.InvariantCulture),
                 };
             }
@@ -226,8 +238,11 @@ public static class Program
 
         private static string Nanoseconds(long ticks) => ((BigInteger)(ticks - EpochTicks) * 100).ToString(CultureInfo.InvariantCulture);
 
-        private static string Bits(double value) =>
-            double.IsNaN(value) ? "NaN" : BitConverter.DoubleToInt64Bits(value).ToString("x16", CultureInfo.InvariantCulture);
+        /// <summary>The bits a float or double is stored in, never through a conversion, which could quiet a NaN.</summary>
+        private static unsafe string Bits<T>(T value)
+            where T : unmanaged => sizeof(T) == sizeof(float)
+            ? Unsafe.BitCast<T, uint>(value).ToString("x8", CultureInfo.InvariantCulture)
+            : Unsafe.BitCast<T, ulong>(value).ToString("x16", CultureInfo.InvariantCulture);
     }
 
     /// <summary>A column: its canonical values, and the ListMmf type it is (written) or must become (imported).</summary>

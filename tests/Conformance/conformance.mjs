@@ -2,7 +2,8 @@
 // in DuckDB, Polars, arrow-rs (parquet-wasm) and Arrow JS, statistics included; and the files those engines write
 // with their usual settings (and each codec they offer) are what the tool must import. Values are compared as
 // canonical text (Program.cs in this folder computes the same): integers in decimal, floating-point numbers as the bits
-// of their double ("NaN" for any NaN), times as nanoseconds since 1970. Types are compared too: each engine must see
+// they are stored in (NaN payloads, signalling NaNs, signs and -0 count), read from each engine's own buffers, never
+// through a JavaScript number, which may quiet or change a NaN; times as nanoseconds since 1970. Types are compared too: each engine must see
 // each column as the type of its own that a ListMmf type stands for (TINYINT stays TINYINT; a timestamp keeps its unit
 // and its zone), and a file each engine writes must become the table columns of its types.
 //   node conformance.mjs read DIR    DIR/expected/NAME.json against DIR/parquet/NAME.parquet and DIR/arrow/NAME.arrow
@@ -54,16 +55,36 @@ function polarsType(dtype) {
 }
 const NANOS = { 0: 1_000_000_000n, 1: 1_000_000n, 2: 1_000n, 3: 1n }; // Arrow's TimeUnit: s, ms, us, ns
 
-function bits(value) {
-  const number = Number(value);
-  if (Number.isNaN(number)) return "NaN";
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, number, true);
-  return view.getBigUint64(0, true).toString(16).padStart(16, "0");
+/** The bits of each value of a Float32Array or Float64Array as stored, read through an integer view of its buffer. */
+function floatBits(values) {
+  const wide = values instanceof Float64Array;
+  if (!wide && !(values instanceof Float32Array)) throw new Error(`not a float buffer: ${values?.constructor?.name}`);
+  const view = wide ? new BigUint64Array(values.buffer, values.byteOffset, values.length) : new Uint32Array(values.buffer, values.byteOffset, values.length);
+  return Array.from(view, v => v.toString(16).padStart(wide ? 16 : 8, "0"));
+}
+
+/** Float64Array values with the given bits at some rows (NaN payloads), written through an integer view: no number conversion. */
+function withBits(values, bitsAt) {
+  const view = new BigUint64Array(values.buffer, values.byteOffset, values.length);
+  for (let i = 0; i < values.length; i++) { const bits = bitsAt(i); if (bits !== undefined) view[i] = bits; }
+  return values;
+}
+
+/** An Arrow JS float column's bits, chunk by chunk. */
+const arrowFloatBits = (vector) => vector.data.flatMap(d => floatBits(d.values.subarray(d.offset, d.offset + d.length)));
+
+/** The bits of each column of a DuckDB query of float columns, from DuckDB's own vectors. */
+async function duckFloatBits(duck, sql) {
+  const result = await duck.run(sql);
+  const columns = Array.from({ length: result.columnCount }, () => []);
+  for (let chunk; (chunk = await result.fetchChunk()) && chunk.rowCount > 0;) {
+    columns.forEach((column, j) => { for (const b of floatBits(chunk.getColumnVector(j).items)) column.push(b); });
+  }
+  return columns;
 }
 
 function canonical(kind, value, nanosPerUnit = 1n) {
-  if (kind === "float") return bits(value);
+  if (kind === "float") throw new Error("floats are compared by their stored bits: floatBits");
   if (kind === "time") return (BigInt(value) * nanosPerUnit).toString();
   return BigInt(value).toString();
 }
@@ -116,7 +137,8 @@ function readArrowTable(table, expected, file, tally, engine, ipc) {
     if (!vector) { tally.check(file, `column ${column.Name}`, "present", "missing"); continue; }
     tally.check(file, `type of ${column.Name}`, expectedType(engine, column.Type, expected.Utc, ipc), arrowType(vector.type));
     const unit = column.Kind === "time" ? NANOS[vector.type.unit] : 1n;
-    tally.compare(file, column.Name, column.Values, rawValues(vector).map(v => canonical(column.Kind, v, unit)));
+    tally.compare(file, column.Name, column.Values, column.Kind === "float" ? arrowFloatBits(vector)
+      : rawValues(vector).map(v => canonical(column.Kind, v, unit)));
   }
   tally.files++;
 }
@@ -149,7 +171,10 @@ async function readAll() {
     // DuckDB's only zoned type, TIMESTAMP WITH TIME ZONE, holds microseconds: it reads a UTC nanosecond timestamp
     // truncated toward zero to the microsecond, so those columns are compared (and counted) as it holds them.
     const asDuckDb = (c) => types[c.Name] !== "TIMESTAMP WITH TIME ZONE" ? c.Values : c.Values.map(v => ((BigInt(v) / 1000n) * 1000n).toString());
-    expected.Columns.forEach((c, j) => tallies.duckdb.compare(file, c.Name, asDuckDb(c), rows.map(r => canonical(c.Kind, r[j]))));
+    const floats = expected.Columns.filter(c => c.Kind === "float");
+    const floatsRead = floats.length ? await duckFloatBits(duck, `select ${floats.map(c => `"${c.Name}"`).join(", ")} from '${parquet}'`) : [];
+    expected.Columns.forEach((c, j) => tallies.duckdb.compare(file, c.Name, asDuckDb(c),
+      c.Kind === "float" ? floatsRead[floats.indexOf(c)] : rows.map(r => canonical(c.Kind, r[j]))));
     for (const c of expected.Columns.filter(c => ["time", "int32", "int64", "uint64", "datetime"].includes(c.Name))) {
       for (const t of thresholds(c.Values)) {
         // A literal of the column's own resolution, so that DuckDB compares without casting the column.
@@ -179,8 +204,11 @@ async function readAll() {
       tallies.polars.check(file, `type of ${c.Name}`, expectedType("polars", c.Type, expected.Utc), polarsType(series.dtype));
       const unit = c.Kind === "time" ? { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n }[series.dtype.timeUnit] : 1n;
       // Integers through text: Polars hands 64-bit integers to JavaScript as doubles, which round above 2^53.
-      const values = c.Kind === "time" ? series.cast(pl.Int64).cast(pl.Utf8).toArray()
-        : c.Kind === "int" ? series.cast(pl.Utf8).toArray() : series.toArray();
+      if (c.Kind === "float") {
+        tallies.polars.compare(file, c.Name, c.Values, floatBits(series.toTypedArray()));
+        continue;
+      }
+      const values = c.Kind === "time" ? series.cast(pl.Int64).cast(pl.Utf8).toArray() : series.cast(pl.Utf8).toArray();
       tallies.polars.compare(file, c.Name, c.Values, values.map(v => canonical(c.Kind, v, unit)));
     }
     for (const c of expected.Columns.filter(c => ["int32", "int64"].includes(c.Name))) {
@@ -234,7 +262,9 @@ async function writeAll() {
   const kinds = { time: "time", stamp: "time", f32: "float", f64: "float" };
   const names = Object.keys(duckTypes);
   const duckValues = (await duck.runAndReadAll(`select ${names.map(n => kinds[n] === "time" ? `epoch_ns("${n}")` : `"${n}"`).join(", ")} from (${source})`)).getRows();
-  const duckColumns = names.map((n, j) => ({ Name: n, Kind: kinds[n] ?? "int", Type: duckTypes[n], Values: duckValues.map(r => canonical(kinds[n] ?? "int", r[j])) }));
+  const [f32Bits, f64Bits] = await duckFloatBits(duck, `select f32, f64 from (${source})`);
+  const duckColumns = names.map((n, j) => ({ Name: n, Kind: kinds[n] ?? "int", Type: duckTypes[n],
+    Values: n === "f32" ? f32Bits : n === "f64" ? f64Bits : duckValues.map(r => canonical(kinds[n] ?? "int", r[j])) }));
   // Its two writer versions, and every codec it offers (snappy is its default).
   for (const [version, codec] of [["v1", "snappy"], ["v2", "snappy"], ["v1", "zstd"], ["v1", "gzip"], ["v1", "brotli"], ["v1", "lz4"]]) {
     const path = join(foreign, `duckdb_${version}_${codec}-ticks.parquet`);
@@ -247,10 +277,11 @@ async function writeAll() {
   const zonedPath = join(foreign, "duckdb_tz-ticks.parquet");
   const zoned = `select (timestamptz '2024-01-02 09:30:00-05' + to_microseconds(i * 250000)) as time, (i * 0.25)::DOUBLE as f64 from range(${rows}) t(i)`;
   await duck.run(`copy (${zoned}) to '${zonedPath}' (format parquet)`);
-  const zonedValues = (await duck.runAndReadAll(`select epoch_ns(time), f64 from (${zoned})`)).getRows();
+  const zonedValues = (await duck.runAndReadAll(`select epoch_ns(time) from (${zoned})`)).getRows();
+  const [zonedF64] = await duckFloatBits(duck, `select f64 from (${zoned})`);
   writeExpected(zonedPath.replace(/\.parquet$/, ".json"), [
     { Name: "time", Kind: "time", Type: "DateTime", Values: zonedValues.map(r => canonical("time", r[0])) },
-    { Name: "f64", Kind: "float", Type: "Double", Values: zonedValues.map(r => canonical("float", r[1])) },
+    { Name: "f64", Kind: "float", Type: "Double", Values: zonedF64 },
   ], true);
 
   // Polars: its defaults (zstd, statistics), every integer width, and millisecond times.
@@ -264,13 +295,15 @@ async function writeAll() {
     u32: pl.Series("u32", ints(i => (i * 48271) % 4294967296), pl.UInt32),
     i64: pl.Series("i64", ints(i => i * 1_000_003 - 25_000_000_000), pl.Int64),
     f32: pl.Series("f32", ints(i => Math.fround(i * 0.37 - 5000)), pl.Float32),
-    f64: pl.Series("f64", ints(i => i * 0.25 - 12345.5), pl.Float64),
+    // NaNs with payloads, both signs, quiet and signalling, put in through the buffer's bits.
+    f64: pl.Series("f64", withBits(Float64Array.from(ints(i => i * 0.25 - 12345.5)),
+      i => (i % 499 === 0 ? 0x7ff0000000000000n | BigInt(i + 1) | (i % 2 === 0 ? 0x0008000000000000n : 0n) | (i % 4 === 0 ? 1n << 63n : 0n) : undefined)), pl.Float64),
   });
   const polarsTypes = { i8: "SByte", u16: "UInt16", i32: "Int32", u32: "UInt32", i64: "Int64", f32: "Single", f64: "Double" };
   const polarsColumns = (frame) => [
     { Name: "time", Kind: "time", Type: "DateTime", Values: times.map(t => canonical("time", t, 1_000_000n)) },
     ...["i8", "u16", "i32", "u32", "i64"].map(n => ({ Name: n, Kind: "int", Type: polarsTypes[n], Values: frame.getColumn(n).toArray().map(v => canonical("int", v)) })),
-    ...["f32", "f64"].map(n => ({ Name: n, Kind: "float", Type: polarsTypes[n], Values: frame.getColumn(n).toArray().map(v => canonical("float", v)) })),
+    ...["f32", "f64"].map(n => ({ Name: n, Kind: "float", Type: polarsTypes[n], Values: floatBits(frame.getColumn(n).toTypedArray()) })),
   ];
   // Its default (uncompressed in this build) and zstd, asked for by name.
   for (const compression of ["default", "zstd"]) {
@@ -291,7 +324,8 @@ async function writeAll() {
   const nanos = BigInt64Array.from({ length: rows }, (_, i) => 1_704_187_800_000_000_000n + BigInt(i) * 1_234_567n);
   const u64 = BigUint64Array.from({ length: rows }, (_, i) => (BigInt(i) * 11400714819323198485n) % 18446744073709551616n);
   const i16 = Int16Array.from({ length: rows }, (_, i) => ((i * 7) % 65536) - 32768);
-  const f64 = Float64Array.from({ length: rows }, (_, i) => (i % 1009 === 0 ? -0 : i * 0.125));
+  const f64 = withBits(Float64Array.from({ length: rows }, (_, i) => (i % 1009 === 0 ? -0 : i * 0.125)),
+    i => (i % 997 === 0 ? 0xfff4000000000000n | BigInt(i + 1) : undefined));
   const table = new arrow.Table({
     time: arrow.makeVector({ type: new arrow.TimestampNanosecond(), data: nanos }),
     u64: arrow.makeVector(u64), i16: arrow.makeVector(i16), f64: arrow.makeVector(f64),
@@ -309,7 +343,7 @@ async function writeAll() {
     { Name: "time", Kind: "time", Type: "DateTime", Values: [...nanos].map(v => canonical("time", v)) },
     { Name: "u64", Kind: "int", Type: "UInt64", Values: [...u64].map(v => canonical("int", v)) },
     { Name: "i16", Kind: "int", Type: "Int16", Values: [...i16].map(v => canonical("int", v)) },
-    { Name: "f64", Kind: "float", Type: "Double", Values: [...f64].map(v => canonical("float", v)) },
+    { Name: "f64", Kind: "float", Type: "Double", Values: floatBits(f64) },
   ]);
   console.log(`wrote ${readdirSync(foreign).filter(f => f.endsWith(".parquet")).length} Parquet files into ${foreign}: DuckDB V1 and V2 ` +
     `(snappy, zstd, gzip, brotli, lz4; TIMESTAMPTZ), Polars (default, zstd; UTC and New York zones), arrow-rs`);

@@ -144,6 +144,9 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// </summary>
     public IndexRange FindRange(TKey from, TKey to) => _core.FindRange(Key(from), Key(to));
 
+    /// <inheritdoc cref="ListMmf{T}.AsSpan(long, int)"/>
+    public ReadOnlySpan<TRow> AsSpan(long start, int length) => List.AsSpan(start, length);
+
     /// <summary>A span over the rows of <paramref name="range"/>, straight over the mapping.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>

@@ -197,6 +197,7 @@ public sealed class KeyedListMmfTests : IDisposable
         Assert.Equal(quotes, list.ToArray());
         Assert.Equal(quotes[123], list[123]);
         Assert.Equal(quotes[123].TimestampTicks, list.KeyAt(123));
+        Assert.Equal(quotes[10..20], list.AsSpan(10, 10).ToArray());
     }
 
     [Fact]
