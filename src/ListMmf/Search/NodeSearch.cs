@@ -19,6 +19,27 @@ internal static unsafe class NodeSearch
     public static int CountBelow<T>(T* node, int valid, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
+        // A keyed list's integer keys compare as the integers they wrap: the vector compare of those.
+        if (typeof(T) == typeof(ComparableKey<long>))
+        {
+            return CountBelow((long*)node, valid, Unsafe.As<T, long>(ref value), bound);
+        }
+
+        if (typeof(T) == typeof(ComparableKey<int>))
+        {
+            return CountBelow((int*)node, valid, Unsafe.As<T, int>(ref value), bound);
+        }
+
+        if (typeof(T) == typeof(ComparableKey<ulong>))
+        {
+            return CountBelow((ulong*)node, valid, Unsafe.As<T, ulong>(ref value), bound);
+        }
+
+        if (typeof(T) == typeof(ComparableKey<uint>))
+        {
+            return CountBelow((uint*)node, valid, Unsafe.As<T, uint>(ref value), bound);
+        }
+
         if (Vector512.IsHardwareAccelerated && Vector512<T>.IsSupported && sizeof(T) * KeysPerNode<T>() == 64)
         {
             Vector512<T> keys = Vector512.Load(node);

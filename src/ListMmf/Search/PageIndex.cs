@@ -34,6 +34,9 @@ internal sealed unsafe class PageIndex<T, TItem>
 
     private static readonly int NodeKeys = NodeSearch.KeysPerNode<T>();
 
+    /// <summary>See <see cref="BlockBytes"/>; a static readonly, which the JIT reads as a constant once the class is initialised.</summary>
+    private static readonly int BlockSize = (int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(1024, Math.Max(sizeof(TItem), 64 * sizeof(T))));
+
     private readonly AlignedBuffer<T> _fences;
 
     /// <summary>Level 0 is the fence, then the levels above it; each padded to whole nodes.</summary>
@@ -66,15 +69,17 @@ internal sealed unsafe class PageIndex<T, TItem>
     }
 
     /// <summary>
-    /// The bytes of file between fences: 1 KiB (16 cache lines) for items of up to 16 bytes, so that the search after
-    /// the index reads one line of a block when the keys are spread evenly (or four, by halves, when not), at
-    /// 0.4% of an Int32 file in RAM; 64 items' worth for wider items, and a page for rows wider than 64 bytes (a
-    /// 192-byte quote: 21 rows, five probes within one page). Blocks divide pages: a block never spans two.
+    /// The bytes of file between fences: 1 KiB (16 cache lines), so that the search after the index reads one line of a
+    /// block when the keys are spread evenly (or four, by halves, when not), at 0.4% of an Int32 file in RAM; more for
+    /// wide keys, so that the index stays at most 1/64 of the file (2 KiB for 32-byte keys, 4 KiB for 64-byte ones);
+    /// and at least one item. Rows with a narrow key (a 192-byte quote by its 8-byte time) keep 1 KiB blocks: a page
+    /// per fence measured 1.3 times slower than no index at 1M quotes (five dependent misses in the page), and 1 KiB
+    /// blocks 0.4 to 0.5 times, at 1M and 10M quotes (KeyedLookupBenchmarks). Blocks divide pages: a block never spans two.
     /// </summary>
     public static int BlockBytes
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => sizeof(TItem) <= 16 ? 1024 : sizeof(TItem) <= 32 ? 2048 : 4096;
+        get => BlockSize;
     }
 
     /// <summary>The number of fence keys: blocks whose first item is below <see cref="IndexedCount"/>.</summary>
