@@ -2,6 +2,8 @@ using System;
 using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using CommunityToolkit.HighPerformance;
 
 namespace ListMmf;
 
@@ -78,17 +80,38 @@ public abstract class TableColumn
 /// not complete. The writer adds one value per column, then publishes the row with
 /// <see cref="TimeSeriesTable.AddRow(DateTime)"/>.
 /// </summary>
-/// <typeparam name="T">The stored value type.</typeparam>
+/// <remarks>
+/// A column of <see cref="DataType.DateTime"/> stores ticks: <c>TableColumn&lt;long&gt;</c> reads and writes them as they
+/// are stored, and <c>TableColumn&lt;DateTime&gt;</c> as DateTimes over the same file (the stored ticks, with
+/// <see cref="DateTimeKind.Unspecified"/>; <see cref="Add"/> stores a DateTime's ticks whatever its Kind, as the
+/// time series do). Its reads check that every value is a DateTime's ticks, so a value written through the
+/// <c>long</c> view that no DateTime holds is refused with its row, never read as a wrong time.
+/// </remarks>
+/// <typeparam name="T">The stored value type, or <see cref="DateTime"/> for a column of DateTime ticks.</typeparam>
 public sealed class TableColumn<T> : TableColumn
     where T : unmanaged
 {
-    private readonly ListMmf<T> _list;
+    /// <summary>The values; null for a DateTime view, whose values are <see cref="_ticks"/>.</summary>
+    private readonly ListMmf<T>? _list;
+
+    /// <summary>A DateTime view's file of ticks (the list of the column's <c>TableColumn&lt;long&gt;</c>); else null.</summary>
+    private readonly ListMmf<long>? _ticks;
 
     internal TableColumn(TimeSeriesTable table, TableColumnInfo info, ListMmf<T> list, bool isTime)
         : base(table, info, list.Path, isTime)
     {
         _list = list;
     }
+
+    /// <summary>A DateTime view of the ticks column <paramref name="ticks"/> (<typeparamref name="T"/> is <see cref="DateTime"/>).</summary>
+    private TableColumn(TableColumn<long> ticks)
+        : base(ticks.Table, ticks.Info, ticks.Path, ticks.IsTime)
+    {
+        _ticks = ticks.List;
+    }
+
+    /// <summary>The column's list (not of a DateTime view).</summary>
+    internal ListMmf<T> List => _list!;
 
     /// <summary>The value of <paramref name="row"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or not below the table's
@@ -104,7 +127,13 @@ public sealed class TableColumn<T> : TableColumn
                 ThrowHelper.IndexOutOfRange(row, rows);
             }
 
-            return _list[row];
+            if (typeof(T) == typeof(DateTime))
+            {
+                DateTime time = ToDateTime(_ticks![row], row);
+                return Unsafe.As<DateTime, T>(ref time);
+            }
+
+            return _list![row];
         }
     }
 
@@ -121,7 +150,13 @@ public sealed class TableColumn<T> : TableColumn
             ThrowTimeColumn();
         }
 
-        _list.Add(value);
+        if (typeof(T) == typeof(DateTime))
+        {
+            _ticks!.Add(Unsafe.As<T, DateTime>(ref value).Ticks);
+            return;
+        }
+
+        _list!.Add(value);
     }
 
     /// <summary>
@@ -136,7 +171,13 @@ public sealed class TableColumn<T> : TableColumn
             ThrowTimeColumn();
         }
 
-        _list.AddRange(values);
+        if (typeof(T) == typeof(DateTime))
+        {
+            AddTicks(MemoryMarshal.Cast<T, DateTime>(values));
+            return;
+        }
+
+        _list!.AddRange(values);
     }
 
     /// <summary>
@@ -146,10 +187,18 @@ public sealed class TableColumn<T> : TableColumn
     /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan(long, int)"/>.</remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range)
     {
         CheckPublished(range);
-        return _list.AsSpan(range.Start, (int)range.Length);
+        if (typeof(T) == typeof(DateTime))
+        {
+            ReadOnlySpan<long> ticks = _ticks!.AsSpan(range.Start, (int)range.Length);
+            CheckTicks(ticks, range.Start);
+            return MemoryMarshal.Cast<long, T>(ticks);
+        }
+
+        return _list!.AsSpan(range.Start, (int)range.Length);
     }
 
     /// <summary>
@@ -159,10 +208,17 @@ public sealed class TableColumn<T> : TableColumn
     /// <remarks>Valid while the table is open: dispose it only after the last use.</remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
     public ReadOnlyMemory<T> AsMemory(IndexRange range)
     {
         CheckPublished(range);
-        return _list.AsMemory(range.Start, (int)range.Length);
+        if (typeof(T) == typeof(DateTime))
+        {
+            CheckTicks(_ticks!.AsSpan(range.Start, (int)range.Length), range.Start);
+            return _ticks.AsMemory(range.Start, (int)range.Length).Cast<long, T>();
+        }
+
+        return _list!.AsMemory(range.Start, (int)range.Length);
     }
 
     /// <summary>The values of <paramref name="length"/> rows from <paramref name="start"/>, straight over the mapping.</summary>
@@ -172,24 +228,72 @@ public sealed class TableColumn<T> : TableColumn
     /// <inheritdoc/>
     public override string ToString() => $"TableColumn<{typeof(T).Name}>('{Name}', '{Path}')";
 
-    internal override long StoredCount => _list.Count;
+    // The table keeps and maintains the column itself, never a DateTime view of it.
+    internal override long StoredCount => _list!.Count;
 
-    internal override void TrimTo(long rows) => _list.Truncate(rows);
+    internal override void TrimTo(long rows) => _list!.Truncate(rows);
 
-    internal override void Flush() => _list.Flush();
+    internal override void Flush() => _list!.Flush();
 
-    internal override void StartFlush() => _list.StartFlush();
+    internal override void StartFlush() => _list!.StartFlush();
 
-    internal override void FlushTogether() => _list.FlushTogether();
+    internal override void FlushTogether() => _list!.FlushTogether();
 
-    internal override void TrimExcess() => _list.TrimExcess();
+    internal override void TrimExcess() => _list!.TrimExcess();
 
-    internal override void Verify() => _list.Verify();
+    internal override void Verify() => _list!.Verify();
 
-    internal override void Dispose() => _list.Dispose();
+    internal override void Dispose() => _list!.Dispose();
 
     internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
         new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
+
+    /// <summary>A DateTime view of <paramref name="ticks"/>, a column of <see cref="DataType.DateTime"/> ticks.</summary>
+    internal static TableColumn<DateTime> DateTimesOf(TableColumn<long> ticks) => new(ticks);
+
+    /// <summary>The ticks of <paramref name="times"/>, appended a stack buffer at a time.</summary>
+    private void AddTicks(ReadOnlySpan<DateTime> times)
+    {
+        Span<long> buffer = stackalloc long[256];
+        while (!times.IsEmpty)
+        {
+            int size = Math.Min(buffer.Length, times.Length);
+            for (int i = 0; i < size; i++)
+            {
+                buffer[i] = times[i].Ticks;
+            }
+
+            _ticks!.AddRange(buffer[..size]);
+            times = times[size..];
+        }
+    }
+
+    /// <summary>Refuses a value no DateTime holds (outside 0 to <see cref="DateTime.MaxValue"/>'s ticks), naming its row.</summary>
+    private void CheckTicks(ReadOnlySpan<long> ticks, long firstRow)
+    {
+        for (int i = 0; i < ticks.Length; i++)
+        {
+            if ((ulong)ticks[i] > (ulong)DateTime.MaxValue.Ticks)
+            {
+                ThrowNotTicks(ticks[i], firstRow + i);
+            }
+        }
+    }
+
+    private DateTime ToDateTime(long ticks, long row)
+    {
+        if ((ulong)ticks > (ulong)DateTime.MaxValue.Ticks)
+        {
+            ThrowNotTicks(ticks, row);
+        }
+
+        return new DateTime(ticks);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowNotTicks(long value, long row) =>
+        throw new ListMmfException(Path, $"column '{Name}' of table '{Table.Path}' holds {value} at row {row:N0}, " +
+            $"which is not the ticks of a DateTime (0 to {DateTime.MaxValue.Ticks}); read it as TableColumn<long>.");
 
     private void CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Table.RowCount);
 

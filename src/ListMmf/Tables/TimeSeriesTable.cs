@@ -244,7 +244,11 @@ public sealed class TimeSeriesTable : IDisposable
     /// <exception cref="ObjectDisposedException">The table has been disposed.</exception>
     public long RowCount => _time.Count;
 
-    /// <summary>The column named <paramref name="name"/> (the time column too, read-only), as <typeparamref name="T"/> values.</summary>
+    /// <summary>
+    /// The column named <paramref name="name"/> (the time column too, read-only), as <typeparamref name="T"/> values:
+    /// the type it stores, or <see cref="DateTime"/> for a column of <see cref="DataType.DateTime"/> ticks (see
+    /// <see cref="TableColumn{T}"/>).
+    /// </summary>
     /// <exception cref="ArgumentException">The table has no column of that name.</exception>
     /// <exception cref="ListMmfDataTypeException">The column does not store <typeparamref name="T"/> values.</exception>
     public TableColumn<T> Column<T>(string name)
@@ -253,6 +257,11 @@ public sealed class TimeSeriesTable : IDisposable
         if (!_byName.TryGetValue(name, out TableColumn? column))
         {
             throw new ArgumentException($"Table '{Path}' has no column '{name}'; its columns are {string.Join(", ", _byName.Keys)}.", nameof(name));
+        }
+
+        if (typeof(T) == typeof(DateTime) && column is TableColumn<long> { DataType: DataType.DateTime } ticks)
+        {
+            return (TableColumn<T>)(object)TableColumn<DateTime>.DateTimesOf(ticks);
         }
 
         return column as TableColumn<T>

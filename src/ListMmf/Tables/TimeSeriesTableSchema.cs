@@ -71,11 +71,15 @@ public sealed class TimeSeriesTableSchema
     /// <summary>The value columns, in the order they were added.</summary>
     public IReadOnlyList<TableColumnInfo> Columns => _columns;
 
-    /// <summary>Adds a value column of <typeparamref name="T"/>, a number type (<see cref="DataTypeInfo.IsNumber"/>).</summary>
+    /// <summary>
+    /// Adds a value column of <typeparamref name="T"/>, a number type (<see cref="DataTypeInfo.IsNumber"/>), or
+    /// <see cref="DateTime"/> for a column of <see cref="DataType.DateTime"/> ticks, read and written as DateTimes
+    /// through <c>Column&lt;DateTime&gt;</c> and as ticks through <c>Column&lt;long&gt;</c>.
+    /// </summary>
     /// <exception cref="ArgumentException">The name or file name is invalid or already used, or
     /// <typeparamref name="T"/> is not a number type.</exception>
     public TimeSeriesTableSchema Add<T>(string name, string? fileName = null)
-        where T : unmanaged => Add(name, DataTypeInfo.Of<T>().DataType, fileName);
+        where T : unmanaged => Add(name, typeof(T) == typeof(DateTime) ? DataType.DateTime : DataTypeInfo.Of<T>().DataType, fileName);
 
     /// <summary>Adds a value column stored with <paramref name="dataType"/>, a number type (<see cref="DataTypeInfo.IsNumber"/>).</summary>
     /// <exception cref="ArgumentException">The name or file name is invalid or already used, or the type is not a number type.</exception>
