@@ -13,6 +13,7 @@ namespace ListMmf.Benchmarks;
 /// <list type="bullet">
 /// <item><c>lowerbound [--elements N] [BenchmarkDotNet options]</c>: the LowerBound suite on the reference dataset.</item>
 /// <item><c>quick [--elements N] [--rounds R] [--json PATH] [--svg PATH]</c>: the same comparison in seconds, without BenchmarkDotNet.</item>
+/// <item><c>cold [--elements N] [--rounds R] [--lookups L]</c>: the reference dataset opened and searched with none of it in memory (Linux).</item>
 /// <item><c>dataset [--elements N]</c>: generates or verifies the dataset and prints its hash.</item>
 /// <item><c>ipc [--readers 1,3,6,9,12] [--seconds S]</c>: one writer, many reader processes: append and visibility latency.</item>
 /// <item><c>table-latency [--rows N] [--rounds R]</c>: per-row append latency of a four-column table, as percentiles.</item>
@@ -27,7 +28,7 @@ namespace ListMmf.Benchmarks;
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -44,6 +45,7 @@ public static class Program
             {
                 "lowerbound" => RunLowerBound(rest),
                 "quick" => RunQuick(rest),
+                "cold" => RunCold(rest),
                 "dataset" => RunDataset(rest),
                 "ipc" => RunIpc(rest),
                 "ipc-reader" => RunIpcReader(rest),
@@ -99,6 +101,15 @@ public static class Program
             (int)line.Count("--rounds", 15, minimum: 1),
             line.Text("--json"),
             line.Text("--svg"));
+    }
+
+    private static int RunCold(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("cold", args, ["--elements", "--rounds", "--lookups"]);
+        return LowerBound.ColdCommand.Run(
+            line.Count("--elements", 100_000_000, minimum: 1),
+            (int)line.Count("--rounds", 5, minimum: 1),
+            (int)line.Count("--lookups", 20, minimum: 1));
     }
 
     private static int RunTableLatency(ReadOnlySpan<string> args)

@@ -36,7 +36,13 @@ public abstract class ListMmfView<T> : IListMmf
     /// <inheritdoc cref="ListMmf{T}.Dispose"/>
     public void Dispose()
     {
+        Release();
         List.Dispose();
         GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Releases what the view holds beside the list (a sorted list's cold searches), before the list is disposed.</summary>
+    private protected virtual void Release()
+    {
     }
 }

@@ -17,6 +17,11 @@ internal interface IPeerStore : IPeerQueries, IDisposable
     /// <summary>Opens the store <see cref="Close"/> closed, as a process starting would, without reading ahead.</summary>
     void Open();
 
+    /// <summary>Waits for what the store goes on doing on its own after a cold start (an index built in the background), so that the next store is timed alone.</summary>
+    void Settle()
+    {
+    }
+
     /// <summary>Appends the rows one at a time, then makes them durable, the store's fastest way.</summary>
     void Append(TickRow[] rows);
 

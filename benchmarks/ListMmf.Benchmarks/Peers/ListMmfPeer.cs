@@ -12,6 +12,7 @@ namespace ListMmf.Benchmarks.Peers;
 internal sealed class ListMmfPeer(string folder) : IPeerStore
 {
     private TimeSeriesTable? _table;
+    private string? _timeFile;
     private SortedListMmf<int>? _times;
 
     public string Name => "ListMmf";
@@ -28,8 +29,13 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
     public long Load(string csv)
     {
         long rows = CsvImporter.Run(new ImportRequest(csv, folder, "time", TimeFormat.Unix, [("price", "double"), ("size", "int")], TicksTime: false, TimeSeriesOrder.AscendingOrEqual));
+        using (TimeSeriesTable table = TimeSeriesTable.Open(folder, FileAccess.Read))
+        {
+            _timeFile = table.Schema.Time.FileName;
+        }
+
         // As a backtest opens its time files: populated at open, so that the first searches take no page faults.
-        OpenTable(populate: true);
+        OpenTimes(populate: true);
         return rows;
     }
 
@@ -41,7 +47,11 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
         _table = null;
     }
 
-    public void Open() => OpenTable(populate: false);
+    /// <summary>What a process that starts to search opens: the time column, read-only; the table waits for a question that needs it.</summary>
+    public void Open() => OpenTimes(populate: false);
+
+    /// <summary>The page index a cold start builds on the thread pool, and the fence file it writes after it.</summary>
+    public void Settle() => _times!.WhenIdle().Wait();
 
     public IDisposable ReadScope() => NoScope.Instance;
 
@@ -89,7 +99,7 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
     public long CountWhere(double price, int size)
     {
         long count = 0;
-        long rows = _table!.RowCount;
+        long rows = Table.RowCount;
         for (long start = 0; start < rows; start += ColumnMath.Chunk)
         {
             var chunk = new IndexRange(start, Math.Min(rows, start + ColumnMath.Chunk));
@@ -101,17 +111,17 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     public void Append(TickRow[] rows)
     {
-        TableColumn<double> price = _table!.Column<double>("price");
-        TableColumn<int> size = _table.Column<int>("size");
+        TableColumn<double> price = Table.Column<double>("price");
+        TableColumn<int> size = Table.Column<int>("size");
         foreach (TickRow row in rows)
         {
             price.Add(row.Price);
             size.Add(row.Size);
-            _table.AddRow(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(row.Time));
+            Table.AddRow(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(row.Time));
         }
 
         long start = System.Diagnostics.Stopwatch.GetTimestamp();
-        _table.Flush();
+        Table.Flush();
         LastFlush = System.Diagnostics.Stopwatch.GetElapsedTime(start);
     }
 
@@ -121,16 +131,17 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     private static int Hour(int time) => (int)Math.Floor(time / 3600.0);
 
-    private ReadOnlySpan<double> Prices(IndexRange rows) => _table!.Column<double>("price").AsSpan(rows);
+    /// <summary>The table, opened on first use as a live writer that flushes at checkpoints: its next pages faulted in ahead of it, and write-behind.</summary>
+    private TimeSeriesTable Table =>
+        _table ??= TimeSeriesTable.Open(folder, FileAccess.ReadWrite, ListMmfOptions.Default with { PrefaultCapacity = true, WriteBehind = true });
 
-    private ReadOnlySpan<int> Sizes(IndexRange rows) => _table!.Column<int>("size").AsSpan(rows);
+    private ReadOnlySpan<double> Prices(IndexRange rows) => Table.Column<double>("price").AsSpan(rows);
 
-    private void OpenTable(bool populate)
+    private ReadOnlySpan<int> Sizes(IndexRange rows) => Table.Column<int>("size").AsSpan(rows);
+
+    private void OpenTimes(bool populate)
     {
-        // Set up as a live writer that flushes at checkpoints: its next pages faulted in ahead of it, and write-behind.
-        ListMmfOptions writer = ListMmfOptions.Default with { PrefaultCapacity = true, WriteBehind = true };
-        _table = TimeSeriesTable.Open(folder, FileAccess.ReadWrite, writer);
         ListMmfOptions options = ListMmfOptions.Default with { PopulateOnOpen = populate };
-        _times = ListMmfTimeSeriesDateTimeSeconds.OpenRead(Path.Combine(folder, _table.Schema.Time.FileName), TimeSeriesOrder.AscendingOrEqual, options).Keys;
+        _times = ListMmfTimeSeriesDateTimeSeconds.OpenRead(Path.Combine(folder, _timeFile!), TimeSeriesOrder.AscendingOrEqual, options).Keys;
     }
 }

@@ -22,18 +22,24 @@ internal static partial class PageCache
         long bytes = 0;
         foreach (string path in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories))
         {
-            using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
-            file.Flush(flushToDisk: true);
-            int error = PosixFadvise((int)file.SafeFileHandle.DangerousGetHandle(), 0, 0, DontNeed);
-            if (error != 0)
-            {
-                throw new IOException($"posix_fadvise(DONTNEED) of '{path}' failed with errno {error}.");
-            }
-
-            bytes += file.Length;
+            bytes += DropFile(path);
         }
 
         return bytes;
+    }
+
+    /// <summary>Drops one file; returns its length.</summary>
+    public static long DropFile(string path)
+    {
+        using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
+        file.Flush(flushToDisk: true);
+        int error = PosixFadvise((int)file.SafeFileHandle.DangerousGetHandle(), 0, 0, DontNeed);
+        if (error != 0)
+        {
+            throw new IOException($"posix_fadvise(DONTNEED) of '{path}' failed with errno {error}.");
+        }
+
+        return file.Length;
     }
 
     /// <summary>

@@ -37,7 +37,7 @@ internal sealed record PeersRequest(
 /// <c>peers</c>: ListMmf beside DuckDB (default and one thread), SQLite and RocksDB, each set up as its own
 /// documentation recommends, on the same generated ticks. Each store loads the same CSV (timed once); then
 /// <see cref="QueryRounds"/> asks every store the same questions in interleaved rounds; then each store is closed,
-/// its pages dropped and reopened for cold lookups; then each appends the same rows one at a time and makes them
+/// its pages dropped, and its open and lookups timed cold (<see cref="ColdLookups"/>); then each appends the same rows one at a time and makes them
 /// durable (timed once, after a warm-up of that append in a scratch store: <see cref="WarmUpAppend"/>), and the disk
 /// each uses is measured. Any store that answers differently fails the command.
 /// </summary>
@@ -46,7 +46,6 @@ internal static class PeersCommand
     public const string Load = "Bulk load of the CSV";
     public const string DiskUsed = "Disk used after the load";
     public const string BatchTable = "Table of each time's first row, for batched lookups";
-    public const string Cold = "First tick at or after T, cold (store reopened, its files' pages dropped)";
     public const string Append = "Append one at a time, then durable";
 
     /// <summary>The rows of the scratch store each append's warm-up starts from.</summary>
@@ -82,7 +81,8 @@ internal static class PeersCommand
 
             IPeerQueries[] queries = [stores[0], duckDb, new DuckDbOneThread(duckDb), stores[2], stores[3]];
             new QueryRounds(request, queries, failures).Run(firstTime, lastTime, results);
-            ColdLookups(request, stores, firstTime, lastTime, results, failures);
+            ColdLookups.Run(request, stores, firstTime, lastTime, results, failures);
+            ColdLookups.DayFiles(request, Path.Combine(root, "days"), results, failures);
 
             TickRow[] appended = AppendRows(request.Appends, lastTime);
             for (int s = 0; s < stores.Length; s++)
@@ -136,60 +136,6 @@ internal static class PeersCommand
         results.Add(Load, store.Name, seconds, $"{rows / seconds / 1e6:N2} M rows/s", unit: "s");
         failures.Check(loaded == rows, $"{store.Name} loaded {loaded:N0} rows, not {rows:N0}");
         results.Add(DiskUsed, store.Name, store.DiskBytes(), $"files' lengths {Disk.LengthBytes(store.Folder) / 1e6:N0} MB", unit: "bytes");
-    }
-
-    /// <summary>
-    /// Per round, each store in a new random order is closed, its files' pages dropped (<see cref="PageCache"/>) and
-    /// opened again; then the mean of its next <see cref="PeersRequest.ColdLookups"/> lookups of fresh targets is
-    /// timed. The open is not timed.
-    /// </summary>
-    private static void ColdLookups(PeersRequest request, IPeerStore[] stores, int firstTime, int lastTime, PeersResults results, List<string> failures)
-    {
-        if (!PageCache.CanDrop)
-        {
-            foreach (IPeerStore store in stores)
-            {
-                results.Add(Cold, store.Name, null, "not measured: pages are dropped on Linux only", unit: "ns");
-            }
-
-            return;
-        }
-
-        var random = new SplitMix64(31);
-        var order = new Random(31);
-        var timings = stores.Select(_ => new List<Timing>()).ToArray();
-        int[] sequence = Enumerable.Range(0, stores.Length).ToArray();
-        for (int round = 0; round < request.Rounds; round++)
-        {
-            int[] targets = QueryRounds.Targets(random, request.ColdLookups, firstTime, lastTime);
-            long[] expected = targets.Select(time => TickCsv.FirstRowAtOrAfter(time, request.Rows)).ToArray();
-            order.Shuffle(sequence);
-            foreach (int s in sequence)
-            {
-                IPeerStore store = stores[s];
-                store.Close();
-                PageCache.Drop(store.Folder);
-                store.Open();
-                var found = new long[targets.Length];
-                timings[s].Add(Timing.Once(targets.Length, () =>
-                {
-                    for (int i = 0; i < targets.Length; i++)
-                    {
-                        found[i] = store.FirstAtOrAfter(targets[i]);
-                    }
-                }));
-                int wrong = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != expected[i], -1);
-                failures.Check(wrong < 0, wrong < 0 ? "" : $"{store.Name} cold: the first tick at or after {targets[wrong]} is row {found[wrong]:N0}, the CSV's is {expected[wrong]:N0}");
-            }
-
-            Console.Error.WriteLine($"peers: cold round {round + 1} of {request.Rounds} done");
-        }
-
-        for (int s = 0; s < stores.Length; s++)
-        {
-            Timing median = Timing.Median(timings[s]);
-            results.Add(Cold, stores[s].Name, median.WallNanoseconds, $"CPU {PeersResults.Format(median.CpuNanoseconds, "ns")}", unit: "ns");
-        }
     }
 
     /// <summary>

@@ -146,7 +146,12 @@ internal sealed class PeersResults(PeersRequest request)
         goals.Add($"reported: one hour's sum, fastest peer / ListMmf: {Ratio(QueryRounds.Range):N1}x");
         goals.Add($"reported: hourly VWAP over the whole table, fastest peer / ListMmf: {Ratio(QueryRounds.Vwap):N1}x");
         goals.Add($"reported: filtered count over the whole table, fastest peer / ListMmf: {Ratio(QueryRounds.Count):N1}x");
-        goals.Add($"reported: cold lookup, fastest peer / ListMmf: {Ratio(PeersCommand.Cold):N1}x (no goal yet)");
+        Goal("cold start, open plus the first lookup, fastest peer / ListMmf", Ratio(ColdLookups.First), 1, "the bytes each read are in its note; wanted besides: at most 1 MiB");
+        Goal("cold start, the next lookups' median, fastest peer / ListMmf", Ratio(ColdLookups.Next), 1, "each lookup timed on its own");
+        if (Value(ColdLookups.Days, "ListMmf") is { } day)
+        {
+            goals.Add($"goal {(day <= 150_000 ? "MET" : "MISSED")}: 1,000 cold day files: {Format(day, "ns")} a file for the open and one lookup (wanted at most 150 µs)");
+        }
         if (Value(PeersCommand.DiskUsed, "ListMmf") is { } disk && RawColumnBytes > 0)
         {
             double over = (disk / RawColumnBytes) - 1;

@@ -72,6 +72,32 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "lockf", SetLastError = true)]
     public static partial int LockFile(int fd, int command, long length);
 
+    /// <summary><c>pread(fd, buffer, count, offset)</c>: bytes read, 0 at the end of the file, -1 on error.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "pread", SetLastError = true)]
+    public static partial nint PRead(int fd, byte* buffer, nuint count, long offset);
+
+    /// <summary>
+    /// <c>preadv2(fd, iov, 1, offset, flags)</c> of one buffer (Linux 4.6, glibc 2.26 and later); with RWF_NOWAIT it
+    /// reads only what the page cache holds, and fails with EAGAIN rather than wait for the disk.
+    /// </summary>
+    [LibraryImport(LibraryName, EntryPoint = "preadv2", SetLastError = true)]
+    public static partial nint PReadV2(int fd, IoVector* vector, int count, long offset, int flags);
+
+    /// <summary>
+    /// <c>mincore(address, length, vector)</c>: one byte per page of the range, whose lowest bit says whether the
+    /// page is in memory (for a file mapping, in the page cache, whether or not this process has touched it).
+    /// </summary>
+    [LibraryImport(LibraryName, EntryPoint = "mincore", SetLastError = true)]
+    public static partial int MInCore(nint address, nuint length, byte* vector);
+
+    /// <summary>struct iovec.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct IoVector
+    {
+        public byte* Base;
+        public nuint Length;
+    }
+
     /// <summary><c>open(path, flags)</c> without O_CREAT, which alone needs the variadic mode.</summary>
     [LibraryImport(LibraryName, EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Open(string path, int flags);
@@ -299,6 +325,12 @@ internal static unsafe partial class Libc
         /// <summary>O_NOFOLLOW, the one flag here that differs between Linux's architectures (arm64 took x64's O_DIRECT bit).</summary>
         public static int OpenNoFollow => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x8000 : 0x20000;
 
+        /// <summary>O_DIRECT: reads that go to the disk and leave nothing in the page cache; arm64's value is x64's O_NOFOLLOW.</summary>
+        public static int OpenDirect => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x10000 : 0x4000;
+
+        /// <summary>preadv2's RWF_NOWAIT.</summary>
+        public const int ReadNoWait = 0x8;
+
         /// <summary>fcntl's F_OFD_GETLK and F_OFD_SETLK: locks of the open file description, not of the process.</summary>
         public const int OfdGetLock = 36;
         public const int OfdSetLock = 37;
@@ -323,6 +355,7 @@ internal static unsafe partial class Libc
     /// <summary>The errno values that mean "this file system or object does not support the call" (same on both systems).</summary>
     public static class Errors
     {
+        public const int Interrupted = 4;
         public const int AccessDenied = 13;
         public const int Exists = 17;
         public const int InvalidArgument = 22;

@@ -128,8 +128,7 @@ internal sealed unsafe class PageIndex<T, TItem>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long FirstItemOf(long block) => FirstItemOf(block, _itemsOffset);
 
-    private static long FirstItemOf(long block, int itemsOffset) =>
-        block == 0 ? 0 : ((block * BlockBytes) - itemsOffset + sizeof(TItem) - 1) / sizeof(TItem);
+    private static long FirstItemOf(long block, int itemsOffset) => FileBlocks.FirstItemOf(block, BlockBytes, itemsOffset, sizeof(TItem));
 
     /// <summary>
     /// The index of the items up to <paramref name="count"/>: this one's fences plus those of the blocks added since,
@@ -184,10 +183,7 @@ internal sealed unsafe class PageIndex<T, TItem>
 
     internal static int KeysPerNode => NodeKeys;
 
-    /// <summary>The block holding the start of item <paramref name="index"/>.</summary>
-    private static long BlockOf(long index, int itemsOffset) => (itemsOffset + (index * sizeof(TItem))) / BlockBytes;
-
-    private static long FencesFor(long count, int itemsOffset) => count == 0 ? 0 : BlockOf(count - 1, itemsOffset) + 1;
+    private static long FencesFor(long count, int itemsOffset) => FileBlocks.BlocksFor(count, BlockBytes, itemsOffset, sizeof(TItem));
 
     private static long RoundUpToNode(long length) => (length + NodeKeys - 1) / NodeKeys * NodeKeys;
 

@@ -1,21 +1,27 @@
 using System;
+using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Threading;
+using System.Threading.Tasks;
+using ListMmf.Storage;
 
 namespace ListMmf.Search;
 
 /// <summary>
 /// What every sorted list over a mapping does, written once: the order rule (<see cref="SortedOrder"/>) checked on
 /// appends and by <see cref="Verify"/>, the page index (built on the first search of a large list, extended as the
-/// list grows, dropped when the items under it change), and the searches (bounds, batches, ranges) through the index
-/// or by plain binary search. <see cref="SortedListMmf{T}"/> (items that are their keys) and
+/// list grows, dropped when the items under it change), the fence file beside the list that lets a cold start find
+/// its first answers in a few small reads (<see cref="FenceFile{T}"/>, written whenever this process has read every
+/// key), and the searches (bounds, batches, ranges) through the index, through the fences while the file is cold
+/// (<see cref="ColdSearch{T, TItem, TKeyOf}"/>) or by plain binary search. <see cref="SortedListMmf{T}"/> (items that are their keys) and
 /// <see cref="KeyedListMmf{TRow, TKey, TSelector}"/> (rows with a key field) are thin views over it; a new search
 /// strategy is a new <see cref="IndexedSearch"/>-like file that this class chooses.
 /// </summary>
 /// <typeparam name="T">The key.</typeparam>
 /// <typeparam name="TItem">The item stored in the file.</typeparam>
 /// <typeparam name="TKeyOf">Finds the key of an item.</typeparam>
-internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
+internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
     where T : unmanaged, IComparisonOperators<T, T, bool>
     where TItem : unmanaged
     where TKeyOf : struct, IKeyOf<TItem, T>
@@ -36,6 +42,35 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
 
     /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when the index was built.</summary>
     private int _indexGeneration;
+
+    /// <summary>
+    /// Searches of a cold file before the page index is started: few enough that reading a page or two for each
+    /// costs less than reading the whole file (400 MB of times take about a second from this project's disk, a
+    /// lookup through the fences two reads of 4 KiB).
+    /// </summary>
+    public const int DefaultColdSearchesBeforeIndex = 64;
+
+    /// <summary>The searches of a cold file until its page index is built.</summary>
+    private ColdSearch<T, TItem, TKeyOf>? _cold;
+
+    /// <summary>The list's <see cref="ListMmf{T}.Generation"/> when <see cref="_cold"/> was made.</summary>
+    private int _coldGeneration;
+
+    /// <summary>The searches <see cref="_cold"/> has answered, towards <see cref="ColdSearchesBeforeIndex"/>.</summary>
+    private long _coldSearches;
+
+    /// <summary>The page index of a cold file, built on the thread pool: reading every page takes seconds from a disk.</summary>
+    private Task? _building;
+
+    /// <summary>The fence file being checked or written on the thread pool.</summary>
+    private Task? _fencing;
+
+    /// <summary>The count this process last found the fence file current for, or wrote it for.</summary>
+    private long _fencedCount;
+
+    /// <summary>Held while the fence file is checked or written: <see cref="Dispose"/> waits for it, so that no file is written after.</summary>
+    private readonly object _fenceGate = new();
+    private bool _disposed;
 
     /// <summary>The core of a sorted list over <paramref name="list"/>, opened in <paramref name="asked"/> order.</summary>
     /// <param name="list">The items.</param>
@@ -59,6 +94,18 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
     /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
     public PageIndex<T, TItem>? Index => _index;
 
+    /// <summary>Tests set it: searches start cold, as they do where the page cache holds little of the file.</summary>
+    public bool AssumeCold { get; set; }
+
+    /// <summary>How many cold searches start the page index (<see cref="DefaultColdSearchesBeforeIndex"/>); tests raise it to stay cold.</summary>
+    public long ColdSearchesBeforeIndex { get; set; } = DefaultColdSearchesBeforeIndex;
+
+    /// <summary>The search of the cold file while its index is built, if it is (for tests and benchmarks).</summary>
+    public ColdSearch<T, TItem, TKeyOf>? Cold => _cold;
+
+    /// <summary>What runs on the thread pool (the index of a cold file, the fence file), done (for tests and benchmarks).</summary>
+    public Task WhenIdle() => Task.WhenAll(_building ?? Task.CompletedTask, _fencing ?? Task.CompletedTask);
+
     /// <summary>How messages show a key (the time series show their keys as times); by default its ToString.</summary>
     public Func<T, string>? DescribeKey { get; set; }
 
@@ -74,9 +121,10 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
     {
         TItem* items = _list.Snapshot(out long count);
         var keys = new KeySource<TItem, T, TKeyOf>(items);
-        PageIndex<T, TItem>? index = IndexFor(ref keys, count);
+        PageIndex<T, TItem>? index = IndexFor(items, count, searches: 1);
         long result = index is not null
             ? IndexedSearch.Bound(index, items, ref keys, count, value, bound)
+            : _cold is { } cold && cold.TryBound(value, count, bound, out long found) ? found
             : SortedSearch.Bound(ref keys, value, 0, count, bound);
         GC.KeepAlive(_list);
         return result;
@@ -92,9 +140,11 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
         TItem* items = _list.Snapshot(out long count);
         SortedSearch.CheckRange(first, last, count);
         var keys = new KeySource<TItem, T, TKeyOf>(items);
-        PageIndex<T, TItem>? index = last - first >= IndexedRangeItems ? IndexFor(ref keys, count) : null;
+        PageIndex<T, TItem>? index = last - first >= IndexedRangeItems ? IndexFor(items, count, searches: 1) : null;
         long result = index is not null
             ? Math.Clamp(IndexedSearch.Bound(index, items, ref keys, count, value, bound), first, last)
+            : last - first >= IndexedRangeItems && _cold is { } cold && cold.TryBound(value, count, bound, out long found)
+                ? Math.Clamp(found, first, last)
             : SortedSearch.Bound(ref keys, value, first, last, bound);
         GC.KeepAlive(_list);
         return result;
@@ -116,16 +166,21 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
         TItem* items = _list.Snapshot(out long count);
         count = Math.Min(count, countLimit);
         var keys = new KeySource<TItem, T, TKeyOf>(items);
-        PageIndex<T, TItem>? index = IndexFor(ref keys, count);
+        PageIndex<T, TItem>? index = IndexFor(items, count, values.Length);
         if (index is not null)
         {
             IndexedSearch.Bounds(index, items, ref keys, count, values, results, bound);
         }
         else
         {
+            ColdSearch<T, TItem, TKeyOf>? cold = _cold;
             for (int i = 0; i < values.Length; i++)
             {
-                results[i] = SortedSearch.Bound(ref keys, values[i], 0, count, bound);
+                if (cold is null || !cold.TryBound(values[i], count, bound, out results[i]))
+                {
+                    cold = null;
+                    results[i] = SortedSearch.Bound(ref keys, values[i], 0, count, bound);
+                }
             }
         }
 
@@ -235,24 +290,41 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
         }
     }
 
+    /// <summary>
+    /// Ends the cold searches, and waits for a fence file being written: none is written after it returns (a folder
+    /// can be removed). An index still being built holds the mapping until it is done, and is dropped.
+    /// </summary>
+    public void Dispose()
+    {
+        lock (_fenceGate)
+        {
+            _disposed = true;
+        }
+
+        EndCold(_cold);
+    }
+
     /// <summary>Drops the page index: the items under it changed (a truncation).</summary>
     public void DropIndex() => _index = null;
 
     /// <summary>
-    /// The page index for a search of the first <paramref name="count"/> items: built on the first search of a
-    /// large enough list, extended when the list has grown by more than an eighth (the items past the index are
-    /// searched as part of its last block until then), dropped when the count went down (a truncation) or the list
-    /// moved to a new file.
+    /// The page index for <paramref name="searches"/> searches of the first <paramref name="count"/> items: built on
+    /// the first search of a large enough list, extended when the list has grown by more than an eighth (the items
+    /// past the index are searched as part of its last block until then), dropped when the count went down (a
+    /// truncation) or the list moved to a new file. Where most of the list's pages are not in memory (a cold start),
+    /// null, and searches go through <see cref="_cold"/>, a page or two each, until <see cref="ColdSearchesBeforeIndex"/>
+    /// of them start the index on the thread pool; a batch of that many builds it at once.
     /// </summary>
-    private PageIndex<T, TItem>? IndexFor(ref KeySource<TItem, T, TKeyOf> keys, long count)
+    private PageIndex<T, TItem>? IndexFor(TItem* items, long count, long searches)
     {
-        PageIndex<T, TItem>? index = _index;
+        PageIndex<T, TItem>? index = Volatile.Read(ref _index);
         if (index is not null && (_indexGeneration != _list.Generation || count < index.IndexedCount))
         {
             // A TruncateBeginning (a new file) or a Truncate: the index describes other items.
             index = _index = null;
         }
 
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
         if (index is not null)
         {
             long slackBytes = Math.Max(
@@ -261,6 +333,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
             if ((count - index.IndexedCount) * sizeof(TItem) > slackBytes)
             {
                 index = _index = index.Extend(ref keys, count);
+                KeepFences(items, count);
             }
 
             return index;
@@ -271,9 +344,160 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf>
             return null;
         }
 
+        if (_building is { } building)
+        {
+            if (!building.IsCompleted)
+            {
+                return null;
+            }
+
+            // Done, but its index was of another file or was dropped since; a failure is met again below, on this thread.
+            _building = null;
+        }
+
+        ListMmfStorage storage = _list.Storage;
+        bool cold = _cold is not null && _coldGeneration == _list.Generation;
+        if (!cold && searches < ColdSearchesBeforeIndex && (AssumeCold || !storage.ItemsMostlyResident(count)))
+        {
+            _cold?.Dispose();
+            _cold = new ColdSearch<T, TItem, TKeyOf>(storage, _list.Path);
+            _coldGeneration = _list.Generation;
+            _coldSearches = 0;
+            cold = true;
+        }
+
+        if (cold && searches < ColdSearchesBeforeIndex)
+        {
+            _coldSearches += searches;
+            if (_coldSearches >= ColdSearchesBeforeIndex)
+            {
+                BuildInBackground(storage, items, count);
+            }
+
+            return null;
+        }
+
         _indexGeneration = _list.Generation;
-        return _index = PageIndex<T, TItem>.Build(ref keys, count, _list.Storage.ItemsOffset);
+        index = _index = PageIndex<T, TItem>.Build(ref keys, count, storage.ItemsOffset);
+        EndCold(_cold);
+        KeepFences(items, count);
+        return index;
     }
+
+    /// <summary>
+    /// Builds the page index of a cold file on the thread pool, its mapping retained meanwhile, while searches go
+    /// through a <see cref="ColdSearch{T, TItem, TKeyOf}"/>; then brings the fence file up to date, since every key
+    /// has just been read.
+    /// </summary>
+    private void BuildInBackground(ListMmfStorage storage, TItem* items, long count)
+    {
+        int generation = _list.Generation;
+        ColdSearch<T, TItem, TKeyOf>? cold = _cold;
+        storage.RetainMapping();
+        nint start = (nint)items;
+        _building = Task.Run(() =>
+        {
+            try
+            {
+                var keys = new KeySource<TItem, T, TKeyOf>((TItem*)start);
+                PageIndex<T, TItem> built = PageIndex<T, TItem>.Build(ref keys, count, storage.ItemsOffset);
+                _indexGeneration = generation;
+                Volatile.Write(ref _index, built);
+                WriteFences(storage, (TItem*)start, count);
+            }
+            finally
+            {
+                storage.ReleaseMapping();
+                EndCold(cold);
+            }
+        });
+    }
+
+    /// <summary>The cold searches end once there is an index: a search still in one finds it declining, and reads the mapping.</summary>
+    private void EndCold(ColdSearch<T, TItem, TKeyOf>? cold)
+    {
+        if (cold is not null)
+        {
+            Interlocked.CompareExchange(ref _cold, null, cold);
+            cold.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// Checks the fence file against the first <paramref name="count"/> items, and writes it again where it is
+    /// missing, behind by more than an eighth, or wrong, on the thread pool (the mapping retained meanwhile).
+    /// </summary>
+    private void KeepFences(TItem* items, long count)
+    {
+        if (!FenceFile<T>.Fits(sizeof(TItem)) || (_fencing is { IsCompleted: false }) || !FencesBehind(_fencedCount, count))
+        {
+            return;
+        }
+
+        ListMmfStorage storage = _list.Storage;
+        storage.RetainMapping();
+        nint start = (nint)items;
+        _fencing = Task.Run(() =>
+        {
+            try
+            {
+                WriteFences(storage, (TItem*)start, count);
+            }
+            finally
+            {
+                storage.ReleaseMapping();
+            }
+        });
+    }
+
+    private void WriteFences(ListMmfStorage storage, TItem* items, long count)
+    {
+        if (!FenceFile<T>.Fits(sizeof(TItem)))
+        {
+            return;
+        }
+
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        lock (_fenceGate)
+        {
+            if (!_disposed)
+            {
+                WriteFences(storage, ref keys, count);
+            }
+        }
+    }
+
+    private void WriteFences(ListMmfStorage storage, ref KeySource<TItem, T, TKeyOf> keys, long count)
+    {
+        try
+        {
+            using (FenceFile<T>? current = FenceFile<T>.Open(_list.Path, sizeof(TItem), storage.ItemsOffset))
+            {
+                if (current is not null && !FencesBehind(current.IndexedCount, count) && current.Matches(ref keys, count))
+                {
+                    _fencedCount = count;
+                    return;
+                }
+            }
+
+            FenceFile<T>.Write(_list.Path, ref keys, count, sizeof(TItem), storage.ItemsOffset);
+            _fencedCount = count;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
+        {
+            // A folder this process may not write, or a name another process holds: cold starts search without
+            // fences, and whoever can write the folder writes them.
+            _fencedCount = count;
+        }
+    }
+
+    /// <summary>
+    /// Whether fences of <paramref name="fenced"/> items (0: none known) are to be written for <paramref name="count"/>:
+    /// none yet, more than the list holds now (a truncation), or behind it by more than the index's slack.
+    /// </summary>
+    private static bool FencesBehind(long fenced, long count) =>
+        fenced > count || (count > fenced && (fenced == 0
+            || (count - fenced) * sizeof(TItem) > Math.Max(count * sizeof(TItem) / 8, ExtensionSlackPages * PageIndex<T, TItem>.PageBytes)));
 
     private bool Follows(T previous, T next) => Order.Append.Allows(previous, next);
 

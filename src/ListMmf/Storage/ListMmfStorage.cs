@@ -756,6 +756,13 @@ internal sealed unsafe class ListMmfStorage : IDisposable
         }
     }
 
+    /// <summary>Page reads of this file beside its mapping, for searches while the file is cold (<see cref="ColdReader"/>).</summary>
+    public ColdReader OpenColdReader() => StoragePlatform.Current.OpenColdReader(_file.SafeFileHandle, Path);
+
+    /// <summary>Whether most of the pages of the first <paramref name="count"/> items are in memory.</summary>
+    public bool ItemsMostlyResident(long count) =>
+        StoragePlatform.Current.IsMostlyResident(Pointer + ItemsOffset, Math.Min(count * ItemSize, Length - ItemsOffset));
+
     /// <summary>Keeps the mapping's memory mapped until <see cref="ReleaseMapping"/>, even past <see cref="Dispose"/>.</summary>
     /// <exception cref="ObjectDisposedException">The storage was disposed.</exception>
     public void RetainMapping() => _mapping.Retain();

@@ -59,6 +59,26 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// <summary>The page index, if one has been built (for tests).</summary>
     internal PageIndex<ComparableKey<TKey>, TRow>? Index => _core.Index;
 
+    /// <summary>Tests set it: searches start cold, as they do where the page cache holds little of the file.</summary>
+    internal bool AssumeCold
+    {
+        get => _core.AssumeCold;
+        set => _core.AssumeCold = value;
+    }
+
+    /// <summary>How many cold searches start the page index; tests raise it to stay cold.</summary>
+    internal long ColdSearchesBeforeIndex
+    {
+        get => _core.ColdSearchesBeforeIndex;
+        set => _core.ColdSearchesBeforeIndex = value;
+    }
+
+    /// <summary>The search of a cold file while its index is built on the thread pool, if it is (for tests).</summary>
+    internal ColdSearch<ComparableKey<TKey>, TRow, SelectedKey<TRow, TKey, TSelector>>? Cold => _core.Cold;
+
+    /// <summary>What the list runs on the thread pool (a cold file's index, the fence file), done (for tests).</summary>
+    internal System.Threading.Tasks.Task WhenIdle() => _core.WhenIdle();
+
     /// <summary>The rows, as a plain list (for spans and enumeration; appends through it are not order-checked).</summary>
     public ListMmf<TRow> Rows => List;
 
@@ -184,6 +204,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
 
     /// <inheritdoc cref="ListMmf{T}.TrimExcess"/>
     public void TrimExcess() => List.TrimExcess();
+
+    private protected override void Release() => _core.Dispose();
 
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>
     public ListMmf<TRow>.Enumerator GetEnumerator() => List.GetEnumerator();

@@ -69,6 +69,26 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <summary>The page index, if one has been built (for tests and benchmarks).</summary>
     internal PageIndex<T, T>? Index => _core.Index;
 
+    /// <summary>Tests set it: searches start cold, as they do where the page cache holds little of the file.</summary>
+    internal bool AssumeCold
+    {
+        get => _core.AssumeCold;
+        set => _core.AssumeCold = value;
+    }
+
+    /// <summary>How many cold searches start the page index; tests raise it to stay cold.</summary>
+    internal long ColdSearchesBeforeIndex
+    {
+        get => _core.ColdSearchesBeforeIndex;
+        set => _core.ColdSearchesBeforeIndex = value;
+    }
+
+    /// <summary>The search of a cold file while its index is built on the thread pool, if it is (for tests and benchmarks).</summary>
+    internal ColdSearch<T, T, ItemKey<T>>? Cold => _core.Cold;
+
+    /// <summary>What the list runs on the thread pool (a cold file's index, the fence file), done (for tests and benchmarks).</summary>
+    internal System.Threading.Tasks.Task WhenIdle() => _core.WhenIdle();
+
     /// <summary>The order the list keeps.</summary>
     public TimeSeriesOrder Order { get; }
 
@@ -105,6 +125,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// </summary>
     /// <exception cref="ListMmfOrderException">The first item that would break it.</exception>
     internal void CheckOrder(ReadOnlySpan<T> items, long count, T? previous = null) => _core.CheckOrder(items, count, previous);
+
+    private protected override void Release() => _core.Dispose();
 
     /// <inheritdoc cref="ListMmf{T}.TrimExcess"/>
     public void TrimExcess() => List.TrimExcess();

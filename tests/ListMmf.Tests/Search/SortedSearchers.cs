@@ -16,8 +16,9 @@ public interface ISortedSearcher : IDisposable
 }
 
 /// <summary>
-/// Every search implementation of the library over one file: the two mapping backends with a plain binary search
-/// and with the page index (forced on for lists of any size), the four file readers, and a managed array.
+/// Every search implementation of the library over one file: the two mapping backends with a plain binary search,
+/// with the page index (forced on for lists of any size) and as a cold start searches (pages read beside the
+/// mapping, through the fence file where the index build before wrote one), the four file readers, and a managed array.
 /// </summary>
 public static class SortedSearchers
 {
@@ -28,6 +29,7 @@ public static class SortedSearchers
         {
             searchers.Add(new Mapped(path, backend, indexed: false));
             searchers.Add(new Mapped(path, backend, indexed: true));
+            searchers.Add(new Mapped(path, backend, indexed: true, cold: true));
         }
 
         searchers.Add(new FileReader("FileStream", new FileStreamSortedReader<int>(path)));
@@ -42,10 +44,12 @@ public static class SortedSearchers
     {
         private readonly SortedListMmf<int> _list;
 
-        public Mapped(string path, MappingBackend backend, bool indexed)
+        public Mapped(string path, MappingBackend backend, bool indexed, bool cold = false)
         {
             _list = OpenSorted<int>(path, backend, indexed);
-            Name = indexed ? $"mmap indexed/{backend}" : $"mmap/{backend}";
+            _list.AssumeCold = cold;
+            _list.ColdSearchesBeforeIndex = cold ? long.MaxValue : _list.ColdSearchesBeforeIndex;
+            Name = cold ? $"mmap cold/{backend}" : indexed ? $"mmap indexed/{backend}" : $"mmap/{backend}";
         }
 
         public string Name { get; }

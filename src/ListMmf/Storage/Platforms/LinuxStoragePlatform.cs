@@ -138,6 +138,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         _ = Libc.Advise(start, (nuint)alignedLength, advice);
     }
 
+    public override ColdReader OpenColdReader(SafeFileHandle file, string path) => new LinuxColdReader(file, path);
+
     public override (ulong Device, ulong File)? IdentityOf(SafeFileHandle file)
     {
         using var lease = new DescriptorLease(file);

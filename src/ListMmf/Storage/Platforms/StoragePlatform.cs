@@ -115,6 +115,16 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>Reads of whole pages of an open file beside its mapping, for searches of a cold file (<see cref="ColdReader"/>).</summary>
+    public virtual ColdReader OpenColdReader(SafeFileHandle file, string path) => new(file, path);
+
+    /// <summary>
+    /// Whether most of the range (of a file mapping) is in memory, from a sample of its pages: a search of such a
+    /// file reads through the mapping at once, where one of a cold file reads a few pages beside it first. Where the
+    /// system cannot tell (Windows), true: searches read through the mapping as they always have.
+    /// </summary>
+    public virtual bool IsMostlyResident(byte* address, long length) => true;
+
     /// <summary>
     /// Takes the exclusive, non-blocking writer lock on the sidecar <paramref name="lockPath"/> and returns the
     /// handle that holds it (closing it releases the lock; the system releases it when the process dies).

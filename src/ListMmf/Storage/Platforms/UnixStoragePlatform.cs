@@ -38,6 +38,33 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     public override bool SupportsPosixMapping => true;
 
+    /// <summary>How many pages <see cref="IsMostlyResident"/> asks mincore about.</summary>
+    private const int ResidencySamples = 64;
+
+    /// <summary>mincore of up to 64 pages spread evenly over the range; more than three quarters of them in memory.</summary>
+    public override bool IsMostlyResident(byte* address, long length)
+    {
+        long page = Environment.SystemPageSize;
+        long first = (long)address / page * page;
+        long pages = (((long)address + length - first) + page - 1) / page;
+        int samples = (int)Math.Min(pages, ResidencySamples);
+        int resident = 0;
+        for (int i = 0; i < samples; i++)
+        {
+            byte state = 0;
+            long at = first + (pages * i / samples * page);
+            if (Libc.MInCore((nint)at, (nuint)page, &state) != 0)
+            {
+                // A range the system cannot describe: reading through the mapping is what searches did before.
+                return true;
+            }
+
+            resident += state & 1;
+        }
+
+        return resident * 4 > samples * 3;
+    }
+
     /// <summary>EEXIST, which .NET puts in the exception's HResult on Unix.</summary>
     public override bool MeansNameTaken(IOException exception) => exception.HResult == Libc.Errors.Exists;
 

@@ -1,0 +1,204 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using ListMmf.Benchmarks.Core;
+using ListMmf.Benchmarks.Peers;
+
+namespace ListMmf.Benchmarks.LowerBound;
+
+/// <summary>
+/// <c>cold</c>: a process starting on the reference dataset with nothing of it in memory. Each round, in a new random
+/// order, each way of opening it gets the file's pages (and its fence file's) dropped, then times its open and first
+/// <c>LowerBound</c> together, each of its next lookups on its own, and the bytes read meanwhile; then goes on
+/// searching until the page index those searches start is there and the fence file written (the time from the open),
+/// and times warm lookups after it, beside a list opened on the file read whole first. Linux only (pages are dropped with <c>posix_fadvise</c>).
+/// </summary>
+internal static class ColdCommand
+{
+    private const string WithoutFences = "no fence file yet";
+    private const string WithFences = "fence file";
+    private const string Mapping = "mapping only (SearchIndex = false)";
+    private const int WarmLookups = 100_000;
+
+    public static int Run(long elements, int rounds, int lookups)
+    {
+        if (!PageCache.CanDrop)
+        {
+            Console.Error.WriteLine("cold: pages can be dropped on Linux only.");
+            return 2;
+        }
+
+        string path = ReferenceDataset.Ensure(elements, Console.Error);
+        string fences = path + ".fences";
+        int first;
+        int last;
+        using (var list = new ListMmf<int>(path, FileAccess.Read))
+        {
+            first = list[0];
+            last = list[list.Count - 1];
+        }
+
+        string[] ways = [WithoutFences, WithFences, Mapping];
+        var rows = ways.ToDictionary(way => way, _ => new Row());
+        var warmBaseline = new List<double>();
+        var order = new Random(3);
+        int failures = 0;
+        for (int round = 0; round < rounds; round++)
+        {
+            foreach (string way in ways.OrderBy(_ => order.Next()))
+            {
+                if (way == WithoutFences)
+                {
+                    File.Delete(fences);
+                }
+                else if (way == WithFences && !File.Exists(fences))
+                {
+                    WriteFences(path);
+                }
+
+                DropPages(path, fences);
+                int[] targets = QueryTargets.AfterOpen(first, last, lookups + 1, run: (round * 7) + Array.IndexOf(ways, way));
+                failures += rows[way].Measure(path, targets, way == Mapping, round);
+            }
+
+            using (var warm = Open(path, index: true))
+            {
+                PageCache.Read(path);
+                warm.LowerBound(first);
+                warm.WhenIdle().Wait();
+                warmBaseline.Add(TimeWarm(warm, first, last, round));
+            }
+
+            Console.Error.WriteLine($"cold: round {round + 1} of {rounds} done");
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"cold: {elements:N0} Int32 times ({new FileInfo(path).Length / 1e6:N0} MB), median of {rounds} rounds; {Environment.ProcessorCount} cores, .NET {Environment.Version}"));
+        Console.WriteLine(PageCacheState.Describe());
+        Console.WriteLine();
+        Console.WriteLine("| way | open + first lookup | read | next lookups, median | read a lookup | index ready after | warm lookup after |");
+        Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|");
+        foreach (string way in ways)
+        {
+            Console.WriteLine(rows[way].Describe(way));
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| warm: the file read whole, then opened and indexed | | | | | | {Medians.Of(warmBaseline):N1} ns |"));
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static SortedListMmf<int> Open(string path, bool index) =>
+        new(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read, ListMmfOptions.Default with { SearchIndex = index });
+
+    private static void WriteFences(string path)
+    {
+        using SortedListMmf<int> list = Open(path, index: true);
+        PageCache.Read(path);
+        list.LowerBound(0);
+        list.WhenIdle().Wait();
+    }
+
+    private static void DropPages(string path, string fences)
+    {
+        foreach (string file in new[] { path, fences }.Where(File.Exists))
+        {
+            PageCache.DropFile(file);
+        }
+    }
+
+    private static double TimeWarm(SortedListMmf<int> list, int first, int last, int round)
+    {
+        int[] targets = QueryTargets.AfterOpen(first, last, WarmLookups, run: 1_000 + round);
+        long sum = 0;
+        long start = Stopwatch.GetTimestamp();
+        foreach (int target in targets)
+        {
+            sum += list.LowerBound(target);
+        }
+
+        double nanoseconds = Stopwatch.GetElapsedTime(start).TotalNanoseconds / targets.Length;
+        GC.KeepAlive(sum);
+        return nanoseconds;
+    }
+
+    /// <summary>One way's figures over the rounds.</summary>
+    private sealed class Row
+    {
+        private readonly List<double> _first = [];
+        private readonly List<double> _firstBytes = [];
+        private readonly List<double> _next = [];
+        private readonly List<double> _nextBytes = [];
+        private readonly List<double> _ready = [];
+        private readonly List<double> _warm = [];
+
+        /// <summary>Times one cold start; returns the number of wrong answers.</summary>
+        public int Measure(string path, int[] targets, bool mappingOnly, int round)
+        {
+            int wrong = 0;
+            long before = ProcessIo.ReadBytes() ?? 0;
+            long start = Stopwatch.GetTimestamp();
+            using SortedListMmf<int> list = Open(path, index: !mappingOnly);
+            long found = list.LowerBound(targets[0]);
+            _first.Add(Stopwatch.GetElapsedTime(start).TotalNanoseconds);
+            long afterFirst = ProcessIo.ReadBytes() ?? 0;
+            _firstBytes.Add(afterFirst - before);
+            using var reference = new ListMmf<int>(path, FileAccess.Read);
+            var each = new double[targets.Length - 1];
+            var answers = new long[targets.Length];
+            answers[0] = found;
+            for (int i = 1; i < targets.Length; i++)
+            {
+                long at = Stopwatch.GetTimestamp();
+                answers[i] = list.LowerBound(targets[i]);
+                each[i - 1] = Stopwatch.GetElapsedTime(at).TotalNanoseconds;
+            }
+
+            _nextBytes.Add(((ProcessIo.ReadBytes() ?? 0) - afterFirst) / (double)each.Length);
+            _next.Add(Medians.Of(each));
+
+            // A backtest goes on asking: its searches start the page index, and go through it once it is there.
+            int asked = 0;
+            while (!mappingOnly && list.Index is null)
+            {
+                list.LowerBound(targets[asked++ % targets.Length]);
+            }
+
+            list.WhenIdle().Wait();
+            _ready.Add(Stopwatch.GetElapsedTime(start).TotalMilliseconds);
+            for (int i = 0; i < targets.Length; i++)
+            {
+                wrong += answers[i] == LowerBoundOf(reference, targets[i]) ? 0 : 1;
+            }
+
+            _warm.Add(TimeWarm(list, reference[0], reference[reference.Count - 1], round));
+            return wrong;
+        }
+
+        public string Describe(string way) => string.Create(
+            CultureInfo.InvariantCulture,
+            $"| {way} | {Medians.Of(_first) / 1000:N0} µs | {ProcessIo.Describe(Medians.Of(_firstBytes))} | {Medians.Of(_next) / 1000:N1} µs | " +
+                $"{ProcessIo.Describe(Medians.Of(_nextBytes))} | {Medians.Of(_ready):N0} ms | {Medians.Of(_warm):N1} ns |");
+
+        private static long LowerBoundOf(ListMmf<int> list, int target)
+        {
+            long low = 0;
+            long high = list.Count;
+            while (low < high)
+            {
+                long middle = low + ((high - low) / 2);
+                if (list[middle] < target)
+                {
+                    low = middle + 1;
+                }
+                else
+                {
+                    high = middle;
+                }
+            }
+
+            return low;
+        }
+    }
+}
