@@ -153,6 +153,8 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
     /// <summary>
     /// The bound of every value in <paramref name="values"/>, into <paramref name="results"/>, all against one count
     /// (at most <paramref name="countLimit"/>), so that a writer appending meanwhile cannot make them disagree.
+    /// Ascending values at least one per 64 items are walked as a merge (<see cref="MergeSearch"/>); others are
+    /// searched through the index, cold, or one binary search each.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public void Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound, long countLimit = long.MaxValue)
@@ -166,8 +168,12 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
         TItem* items = _list.Snapshot(out long count);
         count = Math.Min(count, countLimit);
         var keys = new KeySource<TItem, T, TKeyOf>(items);
-        PageIndex<T, TItem>? index = IndexFor(items, count, values.Length);
-        if (index is not null)
+        PageIndex<T, TItem>? index = null;
+        if (MergeSearch.Suits(values, count))
+        {
+            MergeSearch.Bounds(ref keys, values, results, count, bound);
+        }
+        else if ((index = IndexFor(items, count, values.Length)) is not null)
         {
             IndexedSearch.Bounds(index, items, ref keys, count, values, results, bound);
         }

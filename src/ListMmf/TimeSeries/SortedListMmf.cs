@@ -188,6 +188,23 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => _core.Bounds(values, results, SearchBound.Upper);
 
     /// <summary>
+    /// The ASOF join of <paramref name="values"/> to the list: for each value, the index of the last item at or
+    /// before it, or -1 where every item is after it, into <paramref name="results"/> (each trade's quote, by time).
+    /// Ascending values at least one per 64 items are walked as a merge, each search starting from the answer before
+    /// it; other values are searched as <see cref="UpperBound(ReadOnlySpan{T}, Span{long})"/> searches them. All
+    /// against one count; no allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public void LastAtOrBefore(ReadOnlySpan<T> values, Span<long> results)
+    {
+        _core.Bounds(values, results, SearchBound.Upper);
+        foreach (ref long result in results[..values.Length])
+        {
+            result--;
+        }
+    }
+
+    /// <summary>
     /// The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it
     /// would be inserted.
     /// </summary>
