@@ -22,6 +22,8 @@ internal sealed class DuckDbOneThread(DuckDbPeer database) : IPeerQueries
 
     public void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results) => database.FirstAtOrAfter(times, results);
 
+    public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => database.LastAtOrBefore(times, results);
+
     public double Turnover(int from, int to) => database.Turnover(from, to);
 
     public HourVwap[] HourlyVwap() => database.HourlyVwap();

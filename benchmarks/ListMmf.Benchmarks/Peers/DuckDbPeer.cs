@@ -124,6 +124,25 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
         }
     }
 
+    /// <summary>
+    /// DuckDB's own ASOF join, against the table of each time's first row: the last tick at or before T is the one
+    /// before the first at or after T + 1.
+    /// </summary>
+    public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results)
+    {
+        int[] next = new int[times.Length];
+        for (int i = 0; i < times.Length; i++)
+        {
+            next[i] = times[i] + 1;
+        }
+
+        FirstAtOrAfter(next, results);
+        foreach (ref long result in results[..times.Length])
+        {
+            result--;
+        }
+    }
+
     public double Turnover(int from, int to)
     {
         _turnover!.Parameters[0].Value = from;

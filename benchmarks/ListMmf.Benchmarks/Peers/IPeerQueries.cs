@@ -28,6 +28,12 @@ internal interface IPeerQueries
     /// <summary>The same for each of <paramref name="times"/>.</summary>
     void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results);
 
+    /// <summary>
+    /// The ASOF join of ascending trade times to the ticks: for each, the index of the last tick at or before it, or
+    /// -1. Only where <see cref="HasBatch"/>: one call to the store.
+    /// </summary>
+    void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => throw new NotSupportedException($"{Name} has no batch API.");
+
     /// <summary>The sum of price times size over the ticks with times in [<paramref name="from"/>, <paramref name="to"/>).</summary>
     double Turnover(int from, int to);
 

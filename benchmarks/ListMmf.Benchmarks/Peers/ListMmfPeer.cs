@@ -67,6 +67,8 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     public void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results) => _times!.LowerBound(times, results);
 
+    public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => _times!.LastAtOrBefore(times, results);
+
     public double Turnover(int from, int to)
     {
         IndexRange rows = _times!.FindRange(from, to);

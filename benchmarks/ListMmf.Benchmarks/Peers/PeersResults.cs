@@ -143,6 +143,8 @@ internal sealed class PeersResults(PeersRequest request)
             goals.Add($"reported: batched lookups of {batch:N0}, fastest peer / ListMmf: {Ratio(QueryRounds.Batch(batch), QueryRounds.Single):N1}x (a peer without a batch API counts its single lookups)");
         }
 
+        Goal("ASOF join, DuckDB / ListMmf", Value(QueryRounds.AsOf((int)Math.Min(request.Rows, 10_000_000)), "DuckDB")
+            / Value(QueryRounds.AsOf((int)Math.Min(request.Rows, 10_000_000)), "ListMmf"), 10, "per trade, DuckDB's ASOF JOIN on every core");
         goals.Add($"reported: one hour's sum, fastest peer / ListMmf: {Ratio(QueryRounds.Range):N1}x");
         goals.Add($"reported: hourly VWAP over the whole table, fastest peer / ListMmf: {Ratio(QueryRounds.Vwap):N1}x");
         goals.Add($"reported: filtered count over the whole table, fastest peer / ListMmf: {Ratio(QueryRounds.Count):N1}x");

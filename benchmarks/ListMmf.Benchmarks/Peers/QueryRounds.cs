@@ -32,6 +32,9 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
 
     private readonly Dictionary<string, List<Timing>[]> _timings = [];
 
+    /// <summary>The ASOF join's operation.</summary>
+    public static string AsOf(int trades) => $"ASOF join of {trades:N0} ascending trade times (each one's last tick at or before it), per trade";
+
     /// <summary>The operation of a batch of <paramref name="targets"/> lookups.</summary>
     public static string Batch(int targets) => $"Batched lookups of {targets:N0} targets, per lookup";
 
@@ -67,6 +70,8 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
             Rounds(Batch(size), store => store.HasBatch, () => Lookups(random, size, firstTime, lastTime), (store, question, _) => TimedBatch(store, question));
         }
 
+        int trades = (int)Math.Min(request.Rows, 10_000_000);
+        Rounds(AsOf(trades), store => store.HasBatch, () => Trades(random, trades, firstTime, lastTime), (store, question, _) => TimedAsOf(store, question));
         Rounds(Range, _ => true, () => Hours(random, reference, firstTime, lastTime), (store, question, warm) =>
             Timing.Loop(question.From.Length, warmUp: warm, query: i =>
             {
@@ -108,6 +113,23 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
     {
         int[] targets = Targets(random, count, firstTime, lastTime);
         return new Lookups(targets, targets.Select(time => TickCsv.FirstRowAtOrAfter(time, request.Rows)).ToArray());
+    }
+
+    /// <summary>Ascending random trade times, and the last tick at or before each by the CSV's own rule.</summary>
+    private Lookups Trades(SplitMix64 random, int count, int firstTime, int lastTime)
+    {
+        int[] times = Targets(random, count, firstTime, lastTime);
+        Array.Sort(times);
+        return new Lookups(times, times.Select(time => TickCsv.FirstRowAtOrAfter(time + 1, request.Rows) - 1).ToArray());
+    }
+
+    private Timing TimedAsOf(IPeerQueries store, Lookups question)
+    {
+        var found = new long[question.Targets.Length];
+        Timing timing = Timing.Once(found.Length, () => store.LastAtOrBefore(question.Targets, found));
+        int first = Enumerable.Range(0, found.Length).FirstOrDefault(i => found[i] != question.Expected[i], -1);
+        failures.Check(first < 0, first < 0 ? "" : $"{store.Name} ASOF: the last tick at or before {question.Targets[first]} is row {found[first]:N0}, the CSV's is {question.Expected[first]:N0}");
+        return timing;
     }
 
     private HourSums Hours(SplitMix64 random, IPeerQueries reference, int firstTime, int lastTime)
@@ -189,7 +211,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
 
     private void Report(PeersResults results)
     {
-        string[] operations = [Echo, Single, Floor, .. request.Batches.Select(Batch), Range, Vwap, Count];
+        string[] operations = [Echo, Single, Floor, .. request.Batches.Select(Batch), AsOf((int)Math.Min(request.Rows, 10_000_000)), Range, Vwap, Count];
         foreach (string operation in operations)
         {
             for (int s = 0; s < stores.Length; s++)
@@ -202,7 +224,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
                         continue;
                     }
 
-                    string why = operation == Echo ? "no query language" : "no batch API: its single lookups";
+                    string why = operation == Echo ? "no query language" : operation.StartsWith("ASOF", StringComparison.Ordinal) ? "no batch API" : "no batch API: its single lookups";
                     results.Add(operation, stores[s].Name, null, why, unit: "ns");
                     continue;
                 }

@@ -90,6 +90,13 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "mincore", SetLastError = true)]
     public static partial int MInCore(nint address, nuint length, byte* vector);
 
+    /// <summary>
+    /// <c>posix_fadvise(fd, offset, length, advice)</c> (Linux); returns the error number rather than setting errno.
+    /// </summary>
+    [SupportedOSPlatform("linux")]
+    [LibraryImport(LibraryName, EntryPoint = "posix_fadvise")]
+    public static partial int PosixFileAdvise(int fd, long offset, long length, int advice);
+
     /// <summary>struct iovec.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct IoVector
@@ -327,6 +334,9 @@ internal static unsafe partial class Libc
 
         /// <summary>O_DIRECT: reads that go to the disk and leave nothing in the page cache; arm64's value is x64's O_NOFOLLOW.</summary>
         public static int OpenDirect => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x10000 : 0x4000;
+
+        /// <summary>posix_fadvise's POSIX_FADV_WILLNEED: start reading the range in.</summary>
+        public const int FileAdviseWillNeed = 3;
 
         /// <summary>preadv2's RWF_NOWAIT.</summary>
         public const int ReadNoWait = 0x8;

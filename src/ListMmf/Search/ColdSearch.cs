@@ -41,6 +41,7 @@ internal sealed unsafe class ColdSearch<T, TItem, TKeyOf> : IDisposable
     private long _highestCount;
     private FenceFile<T>? _fences;
     private bool _fencesOpened;
+    private bool _fencesConfirmed;
     private bool _disposed;
 
     /// <summary>A cold search of the list at <paramref name="listPath"/>, whose file <paramref name="storage"/> maps.</summary>
@@ -137,6 +138,13 @@ internal sealed unsafe class ColdSearch<T, TItem, TKeyOf> : IDisposable
             bool afterItsLeft = found == 0 || SearchBounds.Before(keys[found - 1], value, bound);
             if (afterItsLeft && (found == count || !SearchBounds.Before(keys[found], value, bound)))
             {
+                if (!_fencesConfirmed)
+                {
+                    // The fences led right once: the rest of them are worth reading in, behind this answer.
+                    _fencesConfirmed = true;
+                    fences.StartReadingFences();
+                }
+
                 return true;
             }
         }

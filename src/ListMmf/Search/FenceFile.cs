@@ -4,7 +4,9 @@ using System.IO;
 using System.IO.Hashing;
 using System.Numerics;
 using System.Runtime.InteropServices;
+using System.Threading;
 using ListMmf.Storage;
+using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Search;
 
@@ -32,7 +34,7 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     private const int HashOffset = 56;
     private static readonly ulong Magic = BinaryPrimitives.ReadUInt64LittleEndian("LMFENCES"u8);
 
-    private readonly SafeHandle _file;
+    private readonly SafeFileHandle _file;
     private readonly ColdReader _reader;
     private readonly T[] _top;
 
@@ -44,7 +46,7 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     private readonly int _itemSize;
     private readonly int _offset;
 
-    private FenceFile(SafeHandle file, ColdReader reader, T[] top, long fenceCount, long indexedCount, int itemSize, int itemsOffset)
+    private FenceFile(SafeFileHandle file, ColdReader reader, T[] top, long fenceCount, long indexedCount, int itemSize, int itemsOffset)
     {
         _file = file;
         _reader = reader;
@@ -83,21 +85,20 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     /// </summary>
     public static FenceFile<T>? Open(string listPath, int itemSize, int itemsOffset)
     {
-        SafeHandle? file = null;
+        SafeFileHandle? file = null;
         ColdReader? reader = null;
         byte* head = (byte*)NativeMemory.AlignedAlloc(PageBytes, PageBytes);
         try
         {
             string path = PathFor(listPath);
-            var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-            file = handle;
-            reader = new ColdReader(handle, path);
+            file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            reader = new ColdReader(file, path);
             if (reader.Read(0, head, PageBytes) != PageBytes || ReadHeader(head, itemSize, itemsOffset) is not var (fences, indexed, top))
             {
                 return null;
             }
 
-            if (RandomAccess.GetLength(handle) < PageBytes * (1L + top.Length))
+            if (RandomAccess.GetLength(file) < PageBytes * (1L + top.Length))
             {
                 return null;
             }
@@ -137,6 +138,29 @@ internal sealed unsafe class FenceFile<T> : IDisposable
         long first = (long)page * KeysPerPage;
         var fences = new ReadOnlySpan<T>(Page(page), (int)Math.Min(KeysPerPage, usable - first));
         return first + CountBefore(fences, value, bound);
+    }
+
+    /// <summary>
+    /// Starts reading every page of fences in, on the thread pool (asking for the reads took 0.2 ms for 390 KB here):
+    /// the searches after a cold start's first then read one page of the list each.
+    /// </summary>
+    public void StartReadingFences()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        ThreadPool.QueueUserWorkItem(
+            static state =>
+            {
+                try
+                {
+                    StoragePlatform.Current.StartReading(state.File, PageBytes, state.Length);
+                }
+                catch (ObjectDisposedException)
+                {
+                    // Closed meanwhile: nothing left to read them for.
+                }
+            },
+            (File: _file, Length: (long)_top.Length * PageBytes),
+            preferLocal: false);
     }
 
     /// <summary>

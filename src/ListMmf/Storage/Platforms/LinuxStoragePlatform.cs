@@ -129,6 +129,12 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     public override bool StartsWriteback => true;
 
+    public override void StartReading(SafeFileHandle file, long offset, long length)
+    {
+        using var lease = new DescriptorLease(file);
+        _ = Libc.PosixFileAdvise(lease.Descriptor, offset, length, Libc.Linux.FileAdviseWillNeed);
+    }
+
     /// <summary>Best effort, as <see cref="PrefaultWritable"/>.</summary>
     public override void PrefaultReadable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateRead);
 

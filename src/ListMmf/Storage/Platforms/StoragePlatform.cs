@@ -88,6 +88,14 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>
+    /// Starts reading the byte range of the file into the page cache without waiting, so that reads of it soon after
+    /// find it there. Best effort; a no-op where unsupported.
+    /// </summary>
+    public virtual void StartReading(SafeFileHandle file, long offset, long length)
+    {
+    }
+
     /// <summary>Whether <see cref="StartWriteback"/> does anything here.</summary>
     public virtual bool StartsWriteback => false;
 
