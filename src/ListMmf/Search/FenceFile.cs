@@ -185,13 +185,12 @@ internal sealed unsafe class FenceFile<T> : IDisposable
 
     /// <summary>
     /// Writes the fence file of the first <paramref name="count"/> items of the list at <paramref name="listPath"/>,
-    /// whose keys <paramref name="keys"/> gives, under a name of its own, then renames it over the old one: readers
-    /// see the old file or the new, whole. Not made durable: a file a power loss cut short fails its checksum or its
-    /// answers' checks, and is written again.
+    /// whose keys <paramref name="keys"/> gives, under a name of its own (created exclusively, so nothing planted is
+    /// written through), then renames it over the old one: readers see the old file or the new, whole. Not made
+    /// durable: a file a power loss cut short fails its checksum or its answers' checks, and is written again.
     /// </summary>
     /// <exception cref="IOException">The folder refused the file.</exception>
     /// <exception cref="UnauthorizedAccessException">The folder cannot be written.</exception>
-    /// <exception cref="ListMmfException">Another process put a file of its own at the temporary name.</exception>
     public static void Write<TSource>(string listPath, ref TSource keys, long count, int itemSize, int itemsOffset)
         where TSource : struct, IItemSource<T>
     {
@@ -230,12 +229,18 @@ internal sealed unsafe class FenceFile<T> : IDisposable
         FileStream file = ExclusiveFile.CreateTemporaryFor(path, bufferSize: 0, out string temporary);
         try
         {
-            file.Write(bytes);
-            DurableFile.Publish(file, temporary, path, overwrite: true);
+            using (file)
+            {
+                file.Write(bytes);
+            }
+
+            // A plain rename, without DurableFile.Publish's check that the name holds what was written: that check
+            // removes what it finds otherwise, which here is the fence file another process has just renamed over
+            // this one. Whatever ends up at the name is checked by every search that uses it.
+            File.Move(temporary, path, overwrite: true);
         }
         finally
         {
-            file.Dispose();
             DurableFile.TryDelete(temporary);
         }
     }

@@ -323,6 +323,19 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
     /// </summary>
     private PageIndex<T, TItem>? IndexFor(TItem* items, long count, long searches)
     {
+        if (_building is { IsCompleted: true })
+        {
+            // Its index, if it made one, was published before it completed, and is read below; a failure is met
+            // again on this thread.
+            _building = null;
+        }
+
+        if (_cold is { } stale && _coldGeneration != _list.Generation)
+        {
+            // The list moved to a new file (a TruncateBeginning): the cold search reads the old one.
+            EndCold(stale);
+        }
+
         PageIndex<T, TItem>? index = Volatile.Read(ref _index);
         if (index is not null && (_indexGeneration != _list.Generation || count < index.IndexedCount))
         {
@@ -350,19 +363,13 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
             return null;
         }
 
-        if (_building is { } building)
+        if (_building is not null)
         {
-            if (!building.IsCompleted)
-            {
-                return null;
-            }
-
-            // Done, but its index was of another file or was dropped since; a failure is met again below, on this thread.
-            _building = null;
+            return null;
         }
 
         ListMmfStorage storage = _list.Storage;
-        bool cold = _cold is not null && _coldGeneration == _list.Generation;
+        bool cold = _cold is not null;
         if (!cold && searches < ColdSearchesBeforeIndex && (AssumeCold || !storage.ItemsMostlyResident(count)))
         {
             _cold?.Dispose();

@@ -173,6 +173,27 @@ public sealed partial class ColdSearchTests : IDisposable
     }
 
     [Fact]
+    public void AColdReaderThatFollowsATruncateBeginningSearchesTheNewFile()
+    {
+        int[] items = Times(400_000, seed: 22);
+        string path = Write(items, version2: true);
+        using SortedListMmf<int> reader = OpenCold(path);
+        reader.IndexMinimumPages = 200;
+        Assert.Equal(LowerBoundOf(items, items[300_000]), reader.LowerBound(items[300_000]));
+        Assert.NotNull(reader.Cold);
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual))
+        {
+            writer.TruncateBeginning(350_000);
+        }
+
+        int[] kept = items[350_000..];
+        foreach (int target in Targets(kept, seed: 23).Take(200))
+        {
+            Assert.Equal(LowerBoundOf(kept, target), reader.LowerBound(target));
+        }
+    }
+
+    [Fact]
     public async Task QuotesThatStraddlePagesAreSearchedColdThroughTheirKeys()
     {
         Quote192[] quotes = Enumerable.Range(0, 40_000).Select(i => new Quote192 { TimestampTicks = 1_000_000L + (i / 2 * 10) }).ToArray();

@@ -16,7 +16,7 @@ namespace ListMmf.Storage;
 [SupportedOSPlatform("linux")]
 internal sealed unsafe class LinuxColdReader : ColdReader
 {
-    private readonly SafeFileHandle? _direct;
+    private SafeFileHandle? _direct;
     private bool _noWaitMissing;
 
     public LinuxColdReader(SafeFileHandle file, string path)
@@ -74,15 +74,26 @@ internal sealed unsafe class LinuxColdReader : ColdReader
             }
 
             int error = cached < 0 ? Marshal.GetLastPInvokeError() : 0;
-            if (cached < 0 && error != Libc.Linux.WouldBlock && error != Libc.Errors.NotSupportedLinux)
+            if (error == Libc.Errors.NotSupportedLinux)
+            {
+                // A file system without non-blocking reads: every read goes to the disk path below.
+                _noWaitMissing = true;
+            }
+            else if (cached < 0 && error != Libc.Linux.WouldBlock)
             {
                 throw Libc.Failure("preadv2", Path, error);
             }
         }
 
-        return _direct is not null ? ReadDirect(offset, buffer, length) : base.Read(offset, buffer, length);
+        if (_direct is not null && ReadDirect(offset, buffer, length) is var direct and >= 0)
+        {
+            return direct;
+        }
+
+        return base.Read(offset, buffer, length);
     }
 
+    /// <summary>The read through the O_DIRECT descriptor, or -1 where the file system refuses such reads (EINVAL).</summary>
     private int ReadDirect(long offset, byte* buffer, int length)
     {
         int fd = (int)_direct!.DangerousGetHandle();
@@ -96,6 +107,14 @@ internal sealed unsafe class LinuxColdReader : ColdReader
                 if (error == Libc.Errors.Interrupted)
                 {
                     continue;
+                }
+
+                if (error == Libc.Errors.InvalidArgument && total == 0)
+                {
+                    // Some file systems open with O_DIRECT and refuse the reads (FUSE, larger blocks): plain reads from now on.
+                    _direct.Dispose();
+                    _direct = null;
+                    return -1;
                 }
 
                 throw Libc.Failure("pread (O_DIRECT)", Path, error);
