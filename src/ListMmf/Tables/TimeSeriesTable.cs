@@ -254,11 +254,7 @@ public sealed class TimeSeriesTable : IDisposable
     public TableColumn<T> Column<T>(string name)
         where T : unmanaged
     {
-        if (!_byName.TryGetValue(name, out TableColumn? column))
-        {
-            throw new ArgumentException($"Table '{Path}' has no column '{name}'; its columns are {string.Join(", ", _byName.Keys)}.", nameof(name));
-        }
-
+        TableColumn column = ColumnNamed(name, nameof(name));
         if (typeof(T) == typeof(DateTime) && column is TableColumn<long> { DataType: DataType.DateTime } ticks)
         {
             return (TableColumn<T>)(object)TableColumn<DateTime>.DateTimesOf(ticks);
@@ -296,6 +292,69 @@ public sealed class TimeSeriesTable : IDisposable
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => _time.LowerBound(times, results);
+
+    /// <summary>
+    /// The last row whose time is at or before <paramref name="time"/>, or -1 when every row is after it: an
+    /// instrument's state at <paramref name="time"/>. For many instruments, one table each, ask each table; each
+    /// answer is one search.
+    /// </summary>
+    public long LastAtOrBefore(DateTime time) => _time.LastAtOrBefore(time);
+
+    /// <summary>
+    /// The ASOF join: for every time in <paramref name="times"/>, the last row at or before it, or -1, into
+    /// <paramref name="rows"/>. Ascending times at least one per 64 rows are walked as a merge (each search starts
+    /// from the answer before it); other batches are searched together. No allocation beyond a pooled buffer.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="rows"/> is shorter than <paramref name="times"/>.</exception>
+    public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> rows) => _time.LastAtOrBefore(times, rows);
+
+    /// <summary>
+    /// OHLCV bars of <paramref name="interval"/> over the rows with times in <c>[from, to)</c>: one
+    /// <see cref="OhlcvBar"/> for each interval that holds rows, in time order. Intervals are counted from
+    /// <see cref="DateTime.MinValue"/>, so a minute, an hour or a day starts on the clock's own boundary, whatever
+    /// <paramref name="from"/> is (the first bar may start before it). The two columns may hold any number types;
+    /// their values are read as doubles. Large ranges are cut into pieces of a fixed size (1,048,576 rows) worked
+    /// on every core; the result does not depend on the number of cores.
+    /// </summary>
+    /// <param name="price">The column whose values open, close and give the high and low of each bar.</param>
+    /// <param name="volume">The column whose values are summed into each bar's volume, and weight its turnover.</param>
+    /// <param name="from">The first time of the range.</param>
+    /// <param name="to">The end of the range, not included.</param>
+    /// <param name="interval">The length of a bar.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> is not positive.</exception>
+    /// <exception cref="ArgumentException">The table has no column of one of the names.</exception>
+    public OhlcvBar[] Bars(string price, string volume, DateTime from, DateTime to, TimeSpan interval)
+    {
+        if (interval <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(interval), interval, $"Table '{Path}': a bar's interval must be positive.");
+        }
+
+        TableColumn priceColumn = ColumnNamed(price, nameof(price));
+        TableColumn volumeColumn = ColumnNamed(volume, nameof(volume));
+        IndexRange rows = FindRange(from, to);
+        return rows.IsEmpty ? [] : new BarBuilder(_time, interval.Ticks).Build(priceColumn, volumeColumn, rows);
+    }
+
+    /// <summary>
+    /// A scan of <paramref name="rows"/> on every core: <paramref name="map"/> is given consecutive pieces of the
+    /// range (1,048,576 rows each, fewer in the last; the whole range when it is no larger, empty when it is empty),
+    /// several at once on the thread pool, and the results are combined with <paramref name="combine"/> from the
+    /// first piece to the last. Read each column of a piece with <see cref="TableColumn{T}.AsSpan(IndexRange)"/>.
+    /// The pieces do not depend on the number of cores, so a floating-point result is the same on every machine.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="rows"/> is not within the published rows.</exception>
+    public TResult Aggregate<TResult>(IndexRange rows, Func<IndexRange, TResult> map, Func<TResult, TResult, TResult> combine)
+    {
+        ArgumentNullException.ThrowIfNull(map);
+        ArgumentNullException.ThrowIfNull(combine);
+        if (rows.Start < 0 || rows.End < rows.Start || rows.End > RowCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(rows), rows, $"Table '{Path}' publishes {RowCount:N0} rows.");
+        }
+
+        return RowChunks.Aggregate(rows, map, combine);
+    }
 
     /// <summary>The first row whose time is at or after <paramref name="time"/>, compared as UTC.</summary>
     /// <exception cref="InvalidOperationException">The table's times are not UTC (<see cref="TimeSeriesTableSchema.TimesAreUtc"/>).</exception>
@@ -515,6 +574,10 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <inheritdoc/>
     public override string ToString() => $"TimeSeriesTable('{Path}', {_columns.Length} columns)";
+
+    private TableColumn ColumnNamed(string name, string parameter) =>
+        _byName.GetValueOrDefault(name)
+        ?? throw new ArgumentException($"Table '{Path}' has no column '{name}'; its columns are {string.Join(", ", _byName.Keys)}.", parameter);
 
     private string PathOf(TableColumnInfo column) => System.IO.Path.Combine(Path, column.FileName);
 

@@ -28,6 +28,12 @@ internal interface ITimeSeries : IListMmf
 
     long UpperBound(DateTime time);
 
+    long LowerBound(DateTime time, long first, long last);
+
+    long LastAtOrBefore(DateTime time);
+
+    void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results);
+
     IndexRange FindRange(DateTime from, DateTime to);
 
     void CopyTo(IndexRange range, Span<DateTime> destination);

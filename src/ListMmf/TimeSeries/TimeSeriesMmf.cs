@@ -1,4 +1,5 @@
 using System;
+using System.Buffers;
 using System.Collections;
 using System.Collections.Generic;
 using System.IO;
@@ -151,6 +152,27 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     public void UpperBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, after: true);
 
+    /// <summary>
+    /// The index of the last timestamp at or before <paramref name="time"/>, or -1 when every timestamp is after it:
+    /// the row an ASOF join gives <paramref name="time"/>. Equal timestamps give the last of them.
+    /// </summary>
+    public long LastAtOrBefore(DateTime time) => UpperBound(time) - 1;
+
+    /// <summary>
+    /// The ASOF join: the <see cref="LastAtOrBefore(DateTime)"/> of every time in <paramref name="times"/>, into
+    /// <paramref name="results"/>. Ascending times are walked as a merge, each search starting from the answer
+    /// before it (see <see cref="SortedListMmf{T}.LastAtOrBefore(ReadOnlySpan{T}, Span{long})"/>). No allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results)
+    {
+        Bounds(times, results, after: true);
+        foreach (ref long result in results[..times.Length])
+        {
+            result--;
+        }
+    }
+
     /// <summary>The indices of the timestamps equal to <paramref name="time"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(DateTime time)
     {
@@ -283,9 +305,10 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
 
     /// <summary>
-    /// Converts the times to keys a chunk at a time on the stack, searches each chunk as a batch, and answers the
-    /// times past every key with the end: the smallest key at or after a time, searched with LowerBound, gives both
-    /// bounds (for UpperBound, the smallest key after the time).
+    /// Converts the times to keys a chunk at a time, searches each chunk as a batch, and answers the times past every
+    /// key with the end: the smallest key at or after a time, searched with LowerBound, gives both bounds (for
+    /// UpperBound, the smallest key after the time). Chunks of 64 on the stack, except a batch dense and ascending
+    /// enough to be walked as one merge (<see cref="MergeSearch"/>), whose keys go into one pooled buffer.
     /// </summary>
     private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, bool after)
     {
@@ -295,13 +318,45 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
                 $"{times.Length:N0} times.", nameof(results));
         }
 
-        const int Chunk = 64;
+        const int StackChunk = 64;
         long count = Keys.Count;
-        Span<TKey> keys = stackalloc TKey[Chunk];
-        Span<bool> beyond = stackalloc bool[Chunk];
-        for (int start = 0; start < times.Length; start += Chunk)
+        if (times.Length <= StackChunk || times.Length * MergeSearch.ItemsPerValue < count || !IsAscending(times))
         {
-            int size = Math.Min(Chunk, times.Length - start);
+            Bounds(times, results, after, count, stackalloc TKey[StackChunk], stackalloc bool[StackChunk]);
+            return;
+        }
+
+        TKey[] keys = ArrayPool<TKey>.Shared.Rent(times.Length);
+        bool[] beyond = ArrayPool<bool>.Shared.Rent(times.Length);
+        try
+        {
+            Bounds(times, results, after, count, keys.AsSpan(0, times.Length), beyond.AsSpan(0, times.Length));
+        }
+        finally
+        {
+            ArrayPool<TKey>.Shared.Return(keys);
+            ArrayPool<bool>.Shared.Return(beyond);
+        }
+    }
+
+    private static bool IsAscending(ReadOnlySpan<DateTime> times)
+    {
+        for (int i = 1; i < times.Length; i++)
+        {
+            if (times[i].Ticks < times[i - 1].Ticks)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, bool after, long count, Span<TKey> keys, Span<bool> beyond)
+    {
+        for (int start = 0; start < times.Length; start += keys.Length)
+        {
+            int size = Math.Min(keys.Length, times.Length - start);
             for (int i = 0; i < size; i++)
             {
                 DateTime time = times[start + i];

@@ -1,0 +1,133 @@
+using System;
+using System.Numerics;
+using System.Runtime.InteropServices;
+
+namespace ListMmf;
+
+/// <summary>
+/// The arithmetic of one bar over a price span and a volume span of any number types: both read as doubles a block
+/// at a time (in place where they are doubles), then one vectorised pass gives the high, the low, the volume and the
+/// turnover together, so that the columns are read once.
+/// </summary>
+internal static class BarMath
+{
+    /// <summary>Values converted to doubles at a time, on the stack.</summary>
+    private const int Block = 512;
+
+    /// <summary>The bar starting at <paramref name="start"/> over <paramref name="rows"/>, whose values the spans hold (at least one).</summary>
+    public static OhlcvBar Summarize<TPrice, TVolume>(DateTime start, IndexRange rows, ReadOnlySpan<TPrice> prices, ReadOnlySpan<TVolume> volumes)
+        where TPrice : unmanaged, INumberBase<TPrice>
+        where TVolume : unmanaged, INumberBase<TVolume>
+    {
+        Span<double> priceBuffer = stackalloc double[Block];
+        Span<double> volumeBuffer = stackalloc double[Block];
+        var totals = new Totals(double.NaN, double.NaN, 0, 0);
+        for (int i = 0; i < prices.Length; i += Block)
+        {
+            int length = Math.Min(Block, prices.Length - i);
+            totals = totals.Then(Add(AsDoubles(prices.Slice(i, length), priceBuffer), AsDoubles(volumes.Slice(i, length), volumeBuffer)));
+        }
+
+        return new OhlcvBar(start, rows, double.CreateTruncating(prices[0]), totals.High, totals.Low, double.CreateTruncating(prices[^1]),
+            totals.Volume, totals.Turnover);
+    }
+
+    /// <summary><paramref name="values"/> as doubles: the span itself where they are, else converted into <paramref name="buffer"/>.</summary>
+    private static ReadOnlySpan<double> AsDoubles<T>(ReadOnlySpan<T> values, Span<double> buffer)
+        where T : unmanaged, INumberBase<T>
+    {
+        if (typeof(T) == typeof(double))
+        {
+            return MemoryMarshal.Cast<T, double>(values);
+        }
+
+        Span<double> doubles = buffer[..values.Length];
+        int i = 0;
+        if (Vector.IsHardwareAccelerated && typeof(T) == typeof(int))
+        {
+            ReadOnlySpan<Vector<int>> vectors = MemoryMarshal.Cast<T, Vector<int>>(values);
+            Span<Vector<double>> widened = MemoryMarshal.Cast<double, Vector<double>>(doubles);
+            for (int v = 0; v < vectors.Length; v++)
+            {
+                Vector.Widen(vectors[v], out Vector<long> low, out Vector<long> high);
+                widened[2 * v] = Vector.ConvertToDouble(low);
+                widened[(2 * v) + 1] = Vector.ConvertToDouble(high);
+            }
+
+            i = vectors.Length * Vector<int>.Count;
+        }
+
+        for (; i < values.Length; i++)
+        {
+            doubles[i] = double.CreateTruncating(values[i]);
+        }
+
+        return doubles;
+    }
+
+    /// <summary>The totals of equally long price and volume spans.</summary>
+    private static Totals Add(ReadOnlySpan<double> prices, ReadOnlySpan<double> volumes)
+    {
+        double high = double.NaN;
+        double low = double.NaN;
+        double volume = 0;
+        double turnover = 0;
+        int i = 0;
+        if (Vector.IsHardwareAccelerated && prices.Length >= Vector<double>.Count)
+        {
+            ReadOnlySpan<Vector<double>> priceVectors = MemoryMarshal.Cast<double, Vector<double>>(prices);
+            ReadOnlySpan<Vector<double>> volumeVectors = MemoryMarshal.Cast<double, Vector<double>>(volumes);
+            Vector<double> highs = priceVectors[0];
+            Vector<double> lows = highs;
+            Vector<long> ordered = Vector<long>.AllBitsSet;
+            Vector<double> volumeSums = Vector<double>.Zero;
+            Vector<double> turnoverSums = Vector<double>.Zero;
+            for (int v = 0; v < priceVectors.Length; v++)
+            {
+                Vector<double> price = priceVectors[v];
+                highs = Vector.Max(highs, price);
+                lows = Vector.Min(lows, price);
+                ordered &= Vector.Equals(price, price);
+                volumeSums += volumeVectors[v];
+                turnoverSums += price * volumeVectors[v];
+            }
+
+            i = priceVectors.Length * Vector<double>.Count;
+            volume = Vector.Sum(volumeSums);
+            turnover = Vector.Sum(turnoverSums);
+            for (int lane = 0; lane < Vector<double>.Count; lane++)
+            {
+                high = double.MaxNumber(high, highs[lane]);
+                low = double.MinNumber(low, lows[lane]);
+            }
+
+            // The vector max and min do not pass over NaN, and on .NET 8 (maxpd, minpd) do not order -0.0 below 0.0;
+            // the rare block that needs either is read again one value at a time.
+            if (!Vector.EqualsAll(ordered, Vector<long>.AllBitsSet) || high == 0 || low == 0)
+            {
+                (high, low) = (double.NaN, double.NaN);
+                foreach (double price in prices[..i])
+                {
+                    high = double.MaxNumber(high, price);
+                    low = double.MinNumber(low, price);
+                }
+            }
+        }
+
+        for (; i < prices.Length; i++)
+        {
+            high = double.MaxNumber(high, prices[i]);
+            low = double.MinNumber(low, prices[i]);
+            volume += volumes[i];
+            turnover += prices[i] * volumes[i];
+        }
+
+        return new Totals(high, low, volume, turnover);
+    }
+
+    private readonly record struct Totals(double High, double Low, double Volume, double Turnover)
+    {
+        public Totals Then(Totals next) =>
+            new(double.MaxNumber(High, next.High), double.MinNumber(Low, next.Low), Volume + next.Volume, Turnover + next.Turnover);
+    }
+}
