@@ -24,6 +24,10 @@ internal sealed class DuckDbOneThread(DuckDbPeer database) : IPeerQueries
 
     public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => database.LastAtOrBefore(times, results);
 
+    public bool HasAnalytics => database.HasAnalytics;
+
+    public OhlcvBar[] MinuteBars() => database.MinuteBars();
+
     public double Turnover(int from, int to) => database.Turnover(from, to);
 
     public HourVwap[] HourlyVwap() => database.HourlyVwap();

@@ -27,6 +27,7 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
     private DuckDBCommand? _first;
     private DuckDBCommand? _turnover;
     private DuckDBCommand? _count;
+    private DuckDBCommand? _lastPrices;
     private long _rows;
     private long _firstsRows = -1;
 
@@ -68,8 +69,9 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
         _first?.Dispose();
         _turnover?.Dispose();
         _count?.Dispose();
+        _lastPrices?.Dispose();
         _connection?.Dispose();
-        _echo = _first = _turnover = _count = null;
+        _echo = _first = _turnover = _count = _lastPrices = null;
         _connection = null;
     }
 
@@ -140,6 +142,52 @@ internal sealed class DuckDbPeer(string folder) : IPeerStore
         foreach (ref long result in results[..times.Length])
         {
             result--;
+        }
+    }
+
+    public bool HasAnalytics => true;
+
+    /// <summary>
+    /// The bars grouped on <c>time // 60</c>: the times are integer seconds, so a division is what
+    /// <c>time_bucket</c> would do after converting each to a timestamp, without the conversion. The first and last
+    /// prices are <c>arg_min</c> and <c>arg_max</c> by <c>rowid</c>, since ticks of equal times keep their row order.
+    /// </summary>
+    public OhlcvBar[] MinuteBars()
+    {
+        using DuckDBCommand command = _connection!.CreateCommand();
+        command.CommandText = "select time // 60 as minute, min(rowid), max(rowid), arg_min(price, rowid), max(price), min(price), " +
+            "arg_max(price, rowid), sum(size)::double, sum(price * size) from ticks group by minute order by minute";
+        using DuckDBDataReader reader = command.ExecuteReader();
+        var bars = new List<OhlcvBar>();
+        while (reader.Read())
+        {
+            bars.Add(new OhlcvBar(DateTime.UnixEpoch.AddMinutes(reader.GetInt32(0)), new IndexRange(reader.GetInt64(1), reader.GetInt64(2) + 1),
+                reader.GetDouble(3), reader.GetDouble(4), reader.GetDouble(5), reader.GetDouble(6), reader.GetDouble(7), reader.GetDouble(8)));
+        }
+
+        return bars.ToArray();
+    }
+
+    /// <summary>
+    /// The first <paramref name="rows"/> ticks dealt to <paramref name="instruments"/> instruments in turn, as one
+    /// table with a symbol column (DuckDB's layout for many instruments), each row keeping its tick's row.
+    /// </summary>
+    public void PrepareInstruments(int instruments, long rows)
+    {
+        Execute($"create or replace table instruments as select (rowid % {instruments})::integer as symbol, time, price, rowid as row from ticks where rowid < {rows} order by rowid");
+        Execute("checkpoint");
+    }
+
+    /// <summary>Each instrument's last price at or before <paramref name="time"/>, by <c>arg_max</c>; NaN where it has none.</summary>
+    public void LastPrices(int time, Span<double> prices)
+    {
+        prices.Fill(double.NaN);
+        _lastPrices ??= Prepare("select symbol, arg_max(price, row) from instruments where time <= $1 group by symbol", 1);
+        _lastPrices.Parameters[0].Value = time;
+        using DuckDBDataReader reader = _lastPrices.ExecuteReader();
+        while (reader.Read())
+        {
+            prices[reader.GetInt32(0)] = reader.GetDouble(1);
         }
     }
 

@@ -34,6 +34,15 @@ internal interface IPeerQueries
     /// </summary>
     void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => throw new NotSupportedException($"{Name} has no batch API.");
 
+    /// <summary>Whether the store answers a backtest's analytic questions in one call of its own: <see cref="MinuteBars"/>.</summary>
+    bool HasAnalytics => false;
+
+    /// <summary>
+    /// The one-minute OHLCV bars of the whole table (<c>time / 60</c>), in time order, each with its rows, the first and
+    /// last row's prices, the high and low, sum(size) and sum(price * size). Only where <see cref="HasAnalytics"/>.
+    /// </summary>
+    OhlcvBar[] MinuteBars() => throw new NotSupportedException($"{Name} has no bars.");
+
     /// <summary>The sum of price times size over the ticks with times in [<paramref name="from"/>, <paramref name="to"/>).</summary>
     double Turnover(int from, int to);
 

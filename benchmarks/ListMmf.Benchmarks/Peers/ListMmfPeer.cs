@@ -1,13 +1,15 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using ListMmf.Tool.Csv;
 
 namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>
 /// ListMmf: a table folder loaded by <c>listmmf import csv</c>'s code; lookups on the time column's sorted list,
-/// sums and scans over the column spans (<see cref="ColumnMath"/>), each hour of the VWAP found by its lookups.
+/// one hour's sum over the column spans (<see cref="ColumnMath"/>), the VWAP and the bars by the table's own
+/// <see cref="TimeSeriesTable.Bars"/>, the filtered count by <see cref="TimeSeriesTable.Aggregate"/> on every core.
 /// </summary>
 internal sealed class ListMmfPeer(string folder) : IPeerStore
 {
@@ -69,47 +71,23 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => _times!.LastAtOrBefore(times, results);
 
+    public bool HasAnalytics => true;
+
+    public OhlcvBar[] MinuteBars() => Table.Bars("price", "size", DateTime.MinValue, DateTime.MaxValue, TimeSpan.FromMinutes(1));
+
     public double Turnover(int from, int to)
     {
         IndexRange rows = _times!.FindRange(from, to);
         return ColumnMath.Dot(Prices(rows), Sizes(rows));
     }
 
-    public HourVwap[] HourlyVwap()
-    {
-        SortedListMmf<int> times = _times!;
-        var hours = new List<HourVwap>();
-        if (times.Count == 0)
-        {
-            return [];
-        }
+    public HourVwap[] HourlyVwap() =>
+        Table.Bars("price", "size", DateTime.MinValue, DateTime.MaxValue, TimeSpan.FromHours(1))
+            .Select(bar => new HourVwap((int)((bar.Start - DateTime.UnixEpoch).Ticks / TimeSpan.TicksPerHour), bar.Vwap))
+            .ToArray();
 
-        int last = Hour(times[times.Count - 1]);
-        for (int hour = Hour(times[0]); hour <= last; hour++)
-        {
-            IndexRange rows = times.FindRange(hour * 3600, (hour + 1) * 3600);
-            if (rows.End > rows.Start)
-            {
-                ReadOnlySpan<int> sizes = Sizes(rows);
-                hours.Add(new HourVwap(hour, ColumnMath.Dot(Prices(rows), sizes) / ColumnMath.Sum(sizes)));
-            }
-        }
-
-        return hours.ToArray();
-    }
-
-    public long CountWhere(double price, int size)
-    {
-        long count = 0;
-        long rows = Table.RowCount;
-        for (long start = 0; start < rows; start += ColumnMath.Chunk)
-        {
-            var chunk = new IndexRange(start, Math.Min(rows, start + ColumnMath.Chunk));
-            count += ColumnMath.CountAtLeast(Prices(chunk), price, Sizes(chunk), size);
-        }
-
-        return count;
-    }
+    public long CountWhere(double price, int size) =>
+        Table.Aggregate(new IndexRange(0, Table.RowCount), rows => ColumnMath.CountAtLeast(Prices(rows), price, Sizes(rows), size), (left, right) => left + right);
 
     public void Append(TickRow[] rows)
     {
@@ -130,8 +108,6 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
     public long DiskBytes() => Disk.AllocatedBytes(folder);
 
     public void Dispose() => Close();
-
-    private static int Hour(int time) => (int)Math.Floor(time / 3600.0);
 
     /// <summary>The table, opened on first use as a live writer that flushes at checkpoints: its next pages faulted in ahead of it, and write-behind.</summary>
     private TimeSeriesTable Table =>

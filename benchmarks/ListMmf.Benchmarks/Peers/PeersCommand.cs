@@ -81,6 +81,7 @@ internal static class PeersCommand
 
             IPeerQueries[] queries = [stores[0], duckDb, new DuckDbOneThread(duckDb), stores[2], stores[3]];
             new QueryRounds(request, queries, failures).Run(firstTime, lastTime, results);
+            Instruments.Run(request, Path.Combine(root, "instruments"), (ListMmfPeer)stores[0], duckDb, results, failures);
             ColdLookups.Run(request, stores, firstTime, lastTime, results, failures);
             ColdLookups.DayFiles(request, Path.Combine(root, "days"), results, failures);
 

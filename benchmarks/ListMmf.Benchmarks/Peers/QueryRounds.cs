@@ -27,6 +27,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
     public const string Range = "Range aggregate, one hour's sum(price * size)";
     public const string Vwap = "Hourly VWAP over the whole table";
     public const string Count = "Filtered count over the whole table (price >= 4500 and size >= 100)";
+    public const string Bars = "One-minute OHLCV bars over the whole table";
     private const double CountPrice = 4500;
     private const int CountSize = 100;
 
@@ -88,6 +89,16 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
             HourVwap[] vwap = [];
             Timing timing = Timing.Once(1, () => vwap = store.HourlyVwap());
             failures.Check(vwap.AsSpan().SequenceEqual(expected), $"{store.Name}: the hourly VWAP differs from ListMmf's ({vwap.Length:N0} hours against {expected.Length:N0})");
+            return timing;
+        });
+        OhlcvBar[] minuteBars = reference.MinuteBars();
+        Rounds(Bars, store => store.HasAnalytics, () => minuteBars, (store, expected, _) =>
+        {
+            OhlcvBar[] bars = [];
+            Timing timing = Timing.Once(1, () => bars = store.MinuteBars());
+            int first = Enumerable.Range(0, Math.Min(bars.Length, expected.Length)).FirstOrDefault(i => bars[i] != expected[i], -1);
+            failures.Check(first < 0 && bars.Length == expected.Length, $"{store.Name}: {bars.Length:N0} one-minute bars against ListMmf's " +
+                $"{expected.Length:N0}{(first < 0 ? "" : $"; bar {first:N0} is {bars[first]}, ListMmf's {expected[first]}")}");
             return timing;
         });
         long counted = reference.CountWhere(CountPrice, CountSize);
@@ -211,7 +222,7 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
 
     private void Report(PeersResults results)
     {
-        string[] operations = [Echo, Single, Floor, .. request.Batches.Select(Batch), AsOf((int)Math.Min(request.Rows, 10_000_000)), Range, Vwap, Count];
+        string[] operations = [Echo, Single, Floor, .. request.Batches.Select(Batch), AsOf((int)Math.Min(request.Rows, 10_000_000)), Range, Vwap, Bars, Count];
         foreach (string operation in operations)
         {
             for (int s = 0; s < stores.Length; s++)
@@ -224,7 +235,9 @@ internal sealed class QueryRounds(PeersRequest request, IPeerQueries[] stores, L
                         continue;
                     }
 
-                    string why = operation == Echo ? "no query language" : operation.StartsWith("ASOF", StringComparison.Ordinal) ? "no batch API" : "no batch API: its single lookups";
+                    string why = operation == Echo ? "no query language"
+                        : operation == Bars ? "not asked: the bars row compares DuckDB"
+                        : operation.StartsWith("ASOF", StringComparison.Ordinal) ? "no batch API" : "no batch API: its single lookups";
                     results.Add(operation, stores[s].Name, null, why, unit: "ns");
                     continue;
                 }

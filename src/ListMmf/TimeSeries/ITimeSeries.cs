@@ -28,11 +28,11 @@ internal interface ITimeSeries : IListMmf
 
     long UpperBound(DateTime time);
 
-    long LowerBound(DateTime time, long first, long last);
-
     long LastAtOrBefore(DateTime time);
 
     void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results);
+
+    long EndOfBar(long row, long last, long intervalTicks, out DateTime start);
 
     IndexRange FindRange(DateTime from, DateTime to);
 

@@ -305,6 +305,62 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";
 
     /// <summary>
+    /// The bar of <paramref name="intervalTicks"/> (counted from <see cref="DateTime.MinValue"/>) that holds
+    /// <paramref name="row"/>: its start, and its end, the first row before <paramref name="last"/> in a later bar (or
+    /// <paramref name="last"/>). The end is found on the keys themselves, galloping from <paramref name="row"/> (1, 2,
+    /// 4, ... rows ahead) and then binary searching the last step, since a bar is usually far smaller than the range.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    long ITimeSeries.EndOfBar(long row, long last, long intervalTicks, out DateTime start)
+    {
+        ReadOnlySpan<TKey> keys = Keys.AsSpan(new IndexRange(row, last));
+        if (!TryToDateTime(keys[0], out DateTime time))
+        {
+            ThrowOutsideDateTime(row, keys[0]);
+        }
+
+        long ticks = time.Ticks - (time.Ticks % intervalTicks);
+        start = Returned(new DateTime(ticks));
+        return ticks <= DateTime.MaxValue.Ticks - intervalTicks && TryKeyAtOrAfter(new DateTime(ticks + intervalTicks), out TKey end)
+            ? row + 1 + FirstAtOrAfter(keys[1..], end)
+            : last;
+    }
+
+    /// <summary>The first index of the ascending <paramref name="keys"/> whose key is at least <paramref name="key"/>, or their length.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static int FirstAtOrAfter(ReadOnlySpan<TKey> keys, TKey key)
+    {
+        int low = 0;
+        int high = keys.Length;
+        for (int step = 1; low < keys.Length; step <<= 1)
+        {
+            int probe = Math.Min(keys.Length, low + step) - 1;
+            if (keys[probe] >= key)
+            {
+                high = probe;
+                break;
+            }
+
+            low = probe + 1;
+        }
+
+        while (low < high)
+        {
+            int middle = low + ((high - low) >> 1);
+            if (keys[middle] < key)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
+    }
+
+    /// <summary>
     /// Converts the times to keys a chunk at a time, searches each chunk as a batch, and answers the times past every
     /// key with the end: the smallest key at or after a time, searched with LowerBound, gives both bounds (for
     /// UpperBound, the smallest key after the time). Chunks of 64 on the stack, except a batch dense and ascending
