@@ -6,9 +6,10 @@ using System.Runtime.InteropServices;
 namespace ListMmf;
 
 /// <summary>
-/// The arithmetic of one bar over a price span and a volume span of any number types: both read as doubles a block
-/// at a time (in place where they are doubles), then one vectorised pass gives the high, the low, the volume and the
-/// turnover together, so that the columns are read once. The conversion buffers are not cleared: every value read
+/// The arithmetic of one bar over a price span and a volume span of any number types: both read as doubles (in place
+/// where they are doubles, widened in the loop where the volumes are ints, else converted a block at a time on the
+/// stack), and one vectorised pass gives the high, the low, the volume and the turnover together, so that the
+/// columns are read once. The conversion buffers are not cleared: every value read
 /// from them is written first, and a bar of a few hundred rows would otherwise pay for clearing 8 KiB. The loops are
 /// compiled optimized at once: a process asks for bars a few times, too few for tiered compilation to reach them
 /// (one-minute bars over 1M rows took 6.2-7.0 ms tiered, 3.8 ms so).
@@ -25,14 +26,23 @@ internal static class BarMath
         where TPrice : unmanaged, INumberBase<TPrice>
         where TVolume : unmanaged, INumberBase<TVolume>
     {
-        int buffered = Math.Min(Block, prices.Length);
-        Span<double> priceBuffer = typeof(TPrice) == typeof(double) ? default : stackalloc double[buffered];
-        Span<double> volumeBuffer = typeof(TVolume) == typeof(double) ? default : stackalloc double[buffered];
-        var totals = new Totals(double.NaN, double.NaN, 0, 0);
-        for (int i = 0; i < prices.Length; i += Block)
+        Totals totals;
+        if (typeof(TPrice) == typeof(double) && typeof(TVolume) == typeof(int))
         {
-            int length = Math.Min(Block, prices.Length - i);
-            totals = totals.Then(Add(AsDoubles(prices.Slice(i, length), priceBuffer), AsDoubles(volumes.Slice(i, length), volumeBuffer)));
+            // A tick's usual columns: the sizes widened in the loop, with no pass through a buffer (1.6x faster).
+            totals = Add(MemoryMarshal.Cast<TPrice, double>(prices), MemoryMarshal.Cast<TVolume, int>(volumes));
+        }
+        else
+        {
+            int buffered = Math.Min(Block, prices.Length);
+            Span<double> priceBuffer = typeof(TPrice) == typeof(double) ? default : stackalloc double[buffered];
+            Span<double> volumeBuffer = typeof(TVolume) == typeof(double) ? default : stackalloc double[buffered];
+            totals = new Totals(double.NaN, double.NaN, 0, 0);
+            for (int i = 0; i < prices.Length; i += Block)
+            {
+                int length = Math.Min(Block, prices.Length - i);
+                totals = totals.Then(Add(AsDoubles(prices.Slice(i, length), priceBuffer), AsDoubles(volumes.Slice(i, length), volumeBuffer)));
+            }
         }
 
         return new OhlcvBar(start, rows, double.CreateTruncating(prices[0]), totals.High, totals.Low, double.CreateTruncating(prices[^1]),
@@ -50,22 +60,7 @@ internal static class BarMath
         }
 
         Span<double> doubles = buffer[..values.Length];
-        int i = 0;
-        if (Vector.IsHardwareAccelerated && typeof(T) == typeof(int))
-        {
-            ReadOnlySpan<Vector<int>> vectors = MemoryMarshal.Cast<T, Vector<int>>(values);
-            Span<Vector<double>> widened = MemoryMarshal.Cast<double, Vector<double>>(doubles);
-            for (int v = 0; v < vectors.Length; v++)
-            {
-                Vector.Widen(vectors[v], out Vector<long> low, out Vector<long> high);
-                widened[2 * v] = Vector.ConvertToDouble(low);
-                widened[(2 * v) + 1] = Vector.ConvertToDouble(high);
-            }
-
-            i = vectors.Length * Vector<int>.Count;
-        }
-
-        for (; i < values.Length; i++)
+        for (int i = 0; i < values.Length; i++)
         {
             doubles[i] = double.CreateTruncating(values[i]);
         }
@@ -77,66 +72,112 @@ internal static class BarMath
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static Totals Add(ReadOnlySpan<double> prices, ReadOnlySpan<double> volumes)
     {
-        double high = double.NaN;
-        double low = double.NaN;
-        double volume = 0;
-        double turnover = 0;
         int i = 0;
+        var totals = new Totals(double.NaN, double.NaN, 0, 0);
         if (Vector.IsHardwareAccelerated && prices.Length >= Vector<double>.Count)
         {
             ReadOnlySpan<Vector<double>> priceVectors = MemoryMarshal.Cast<double, Vector<double>>(prices);
             ReadOnlySpan<Vector<double>> volumeVectors = MemoryMarshal.Cast<double, Vector<double>>(volumes);
-            Vector<double> highs = priceVectors[0];
-            Vector<double> lows = highs;
-            Vector<long> ordered = Vector<long>.AllBitsSet;
-            Vector<double> volumeSums = Vector<double>.Zero;
-            Vector<double> turnoverSums = Vector<double>.Zero;
+            var sums = new VectorSums(priceVectors[0]);
             for (int v = 0; v < priceVectors.Length; v++)
             {
-                Vector<double> price = priceVectors[v];
-                highs = Vector.Max(highs, price);
-                lows = Vector.Min(lows, price);
-                ordered &= Vector.Equals(price, price);
-                volumeSums += volumeVectors[v];
-                turnoverSums += price * volumeVectors[v];
+                sums.Add(priceVectors[v], volumeVectors[v]);
             }
 
             i = priceVectors.Length * Vector<double>.Count;
-            volume = Vector.Sum(volumeSums);
-            turnover = Vector.Sum(turnoverSums);
-            for (int lane = 0; lane < Vector<double>.Count; lane++)
-            {
-                high = double.MaxNumber(high, highs[lane]);
-                low = double.MinNumber(low, lows[lane]);
-            }
-
-            // The vector max and min do not pass over NaN, and on .NET 8 (maxpd, minpd) do not order -0.0 below 0.0;
-            // the rare block that needs either is read again one value at a time.
-            if (!Vector.EqualsAll(ordered, Vector<long>.AllBitsSet) || high == 0 || low == 0)
-            {
-                (high, low) = (double.NaN, double.NaN);
-                foreach (double price in prices[..i])
-                {
-                    high = double.MaxNumber(high, price);
-                    low = double.MinNumber(low, price);
-                }
-            }
+            totals = sums.Totals(prices[..i]);
         }
 
         for (; i < prices.Length; i++)
         {
-            high = double.MaxNumber(high, prices[i]);
-            low = double.MinNumber(low, prices[i]);
-            volume += volumes[i];
-            turnover += prices[i] * volumes[i];
+            totals = totals.Then(prices[i], volumes[i]);
         }
 
-        return new Totals(high, low, volume, turnover);
+        return totals;
+    }
+
+    /// <summary>The totals of equally long price and integer volume spans.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static Totals Add(ReadOnlySpan<double> prices, ReadOnlySpan<int> volumes)
+    {
+        int i = 0;
+        var totals = new Totals(double.NaN, double.NaN, 0, 0);
+        if (Vector.IsHardwareAccelerated && volumes.Length >= Vector<int>.Count)
+        {
+            ReadOnlySpan<Vector<double>> priceVectors = MemoryMarshal.Cast<double, Vector<double>>(prices);
+            ReadOnlySpan<Vector<int>> volumeVectors = MemoryMarshal.Cast<int, Vector<int>>(volumes);
+            var sums = new VectorSums(priceVectors[0]);
+            for (int v = 0; v < volumeVectors.Length; v++)
+            {
+                Vector.Widen(volumeVectors[v], out Vector<long> low, out Vector<long> high);
+                sums.Add(priceVectors[2 * v], Vector.ConvertToDouble(low));
+                sums.Add(priceVectors[(2 * v) + 1], Vector.ConvertToDouble(high));
+            }
+
+            i = volumeVectors.Length * Vector<int>.Count;
+            totals = sums.Totals(prices[..i]);
+        }
+
+        for (; i < prices.Length; i++)
+        {
+            totals = totals.Then(prices[i], volumes[i]);
+        }
+
+        return totals;
     }
 
     private readonly record struct Totals(double High, double Low, double Volume, double Turnover)
     {
         public Totals Then(Totals next) =>
             new(double.MaxNumber(High, next.High), double.MinNumber(Low, next.Low), Volume + next.Volume, Turnover + next.Turnover);
+
+        public Totals Then(double price, double volume) =>
+            new(double.MaxNumber(High, price), double.MinNumber(Low, price), Volume + volume, Turnover + (price * volume));
+    }
+
+    /// <summary>The running high, low and sums of a vectorised pass, a lane at a time.</summary>
+    private struct VectorSums(Vector<double> first)
+    {
+        private Vector<double> _highs = first;
+        private Vector<double> _lows = first;
+        private Vector<long> _ordered = Vector<long>.AllBitsSet;
+        private Vector<double> _volumes = Vector<double>.Zero;
+        private Vector<double> _turnovers = Vector<double>.Zero;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Add(Vector<double> price, Vector<double> volume)
+        {
+            _highs = Vector.Max(_highs, price);
+            _lows = Vector.Min(_lows, price);
+            _ordered &= Vector.Equals(price, price);
+            _volumes += volume;
+            _turnovers += price * volume;
+        }
+
+        /// <summary>The totals, given the <paramref name="prices"/> the pass read.</summary>
+        public readonly Totals Totals(ReadOnlySpan<double> prices)
+        {
+            double high = double.NaN;
+            double low = double.NaN;
+            for (int lane = 0; lane < Vector<double>.Count; lane++)
+            {
+                high = double.MaxNumber(high, _highs[lane]);
+                low = double.MinNumber(low, _lows[lane]);
+            }
+
+            // The vector max and min do not pass over NaN, and on .NET 8 (maxpd, minpd) do not order -0.0 below 0.0;
+            // the rare pass that needs either is read again one value at a time.
+            if (!Vector.EqualsAll(_ordered, Vector<long>.AllBitsSet) || high == 0 || low == 0)
+            {
+                (high, low) = (double.NaN, double.NaN);
+                foreach (double price in prices)
+                {
+                    high = double.MaxNumber(high, price);
+                    low = double.MinNumber(low, price);
+                }
+            }
+
+            return new Totals(high, low, Vector.Sum(_volumes), Vector.Sum(_turnovers));
+        }
     }
 }
