@@ -73,7 +73,8 @@ internal sealed class BarBuilder(ITimeSeries times, long intervalTicks) : IDataT
     }
 
     /// <summary>Whether piece <paramref name="i"/>'s first bar is the same bar as the last of the piece before it.</summary>
-    private static bool JoinsTheOneBefore(Bars[] pieces, int i) => i > 0 && pieces[i].Buffer[0].Start == pieces[i - 1].Buffer[pieces[i - 1].Count - 1].Start;
+    private static bool JoinsTheOneBefore(Bars[] pieces, int i) =>
+        i > 0 && pieces[i].Buffer[0].Start == pieces[i - 1].Buffer[pieces[i - 1].Count - 1].Start;
 
     private Bars Piece<TPrice, TVolume>(TableColumn<TPrice> price, TableColumn<TVolume> volume, IndexRange piece)
         where TPrice : unmanaged, INumberBase<TPrice>
