@@ -24,6 +24,28 @@ internal static class FileIdentity
         return string.Equals(Resolved(first), Resolved(second), StoragePlatform.Current.PathComparison);
     }
 
+    /// <summary>
+    /// Whether the file at <paramref name="realPath"/> is still the one <paramref name="file"/> holds open (checked by
+    /// device and inode, without opening it); true where the system cannot tell.
+    /// </summary>
+    public static bool IsStillAt(SafeFileHandle file, string realPath)
+    {
+        (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(file);
+        if (mine is null)
+        {
+            return true;
+        }
+
+        if (!File.Exists(realPath))
+        {
+            return false;
+        }
+
+        // Null where the system finds no identity by path (Windows, macOS): it cannot tell, so it keeps what it has.
+        (ulong, ulong)? there = StoragePlatform.Current.IdentityOf(realPath);
+        return there is null || there == mine;
+    }
+
     private static (ulong, ulong)? Of(string path)
     {
         StoragePlatform platform = StoragePlatform.Current;

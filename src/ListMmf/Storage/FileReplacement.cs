@@ -41,7 +41,7 @@ internal static class FileReplacement
     /// <exception cref="ListMmfException">A step failed; the message says whether the file is unchanged or the new file is in place.</exception>
     public static void Replace<TNew>(
         string path,
-        ListMmfStorage old,
+        IReplaceableStorage old,
         string what,
         string newContents,
         Action<string> writeCopy,
@@ -145,7 +145,7 @@ internal static class FileReplacement
     }
 
     /// <summary>Takes back what a replacement did before it failed with the old file still at the path.</summary>
-    private static void Undo(ListMmfStorage old, bool marked, string temporary)
+    private static void Undo(IReplaceableStorage old, bool marked, string temporary)
     {
         if (marked)
         {

@@ -11,7 +11,7 @@ namespace ListMmf.Storage;
 /// (durably, directory included), header validation, mapping, the growth policy, the ordered durable flush and
 /// release. The list above it keeps only pointers into <see cref="Pointer"/>.
 /// </summary>
-internal sealed unsafe class ListMmfStorage : IDisposable
+internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 {
     private const long MinimumGrowthBytes = 64 * 1024;
 
@@ -497,7 +497,13 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// A new file's writer: copies the first <paramref name="count"/> items of <paramref name="source"/> (items of the
     /// same size) after its own, growing the file as needed, and publishes them.
     /// </summary>
-    public void AppendItemsOf(ListMmfStorage source, long count)
+    public void AppendItemsOf(ListMmfStorage source, long count) => AppendItems(source.Pointer + source.ItemsOffset, count);
+
+    /// <summary>
+    /// A new file's writer: copies the <paramref name="count"/> items at <paramref name="source"/> after its own,
+    /// growing the file as needed, and publishes them.
+    /// </summary>
+    public void AppendItems(byte* source, long count)
     {
         long live = Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.CountOffset));
         long bytes = count * ItemSize;
@@ -507,7 +513,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
             Grow(LengthFor(live + count, nameof(count)));
         }
 
-        Buffer.MemoryCopy(source.Pointer + source.ItemsOffset, Pointer + ItemsOffset + (live * ItemSize), bytes, bytes);
+        Buffer.MemoryCopy(source, Pointer + ItemsOffset + (live * ItemSize), bytes, bytes);
         Volatile.Write(ref *(long*)(Pointer + ListMmfHeader.CountOffset), live + count);
     }
 
@@ -561,23 +567,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable
     /// Whether the file at <see cref="RealPath"/> is still this one (checked by device and inode, without opening
     /// it); true where the system cannot tell.
     /// </summary>
-    public bool IsStillAtRealPath()
-    {
-        (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
-        if (mine is null)
-        {
-            return true;
-        }
-
-        if (!File.Exists(RealPath))
-        {
-            return false;
-        }
-
-        // Null where the system finds no identity by path (Windows, macOS): it cannot tell, so it keeps what it has.
-        (ulong, ulong)? there = StoragePlatform.Current.IdentityOf(RealPath);
-        return there is null || there == mine;
-    }
+    public bool IsStillAtRealPath() => FileIdentity.IsStillAt(_file.SafeFileHandle, RealPath);
 
     /// <summary>Whether the header in the mapping is marked replaced.</summary>
     public bool IsMarkedReplaced => Volatile.Read(ref *(int*)(Pointer + MarkOffset)) == ListMmfHeader.ReplacedMark;

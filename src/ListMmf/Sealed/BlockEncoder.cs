@@ -1,0 +1,297 @@
+using System;
+using System.Buffers.Binary;
+using System.IO.Hashing;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace ListMmf.Sealed;
+
+/// <summary>
+/// Encodes one block of a sealed file: picks the codec with the smallest payload that gives every value back bit for
+/// bit, or keeps the block plain. A block whose values ascend is given frame of reference (never deltas), so that a
+/// search reads any of its values in place.
+/// </summary>
+internal sealed class BlockEncoder
+{
+    private const long TickLimitDouble = 1L << 53;
+    private const long TickLimitSingle = 1L << 24;
+
+    private readonly int _itemSize;
+    private readonly SealedValueKind _kind;
+    private readonly long[] _values = new long[SealedLayout.BlockValues];
+    private readonly ulong[] _offsets = new ulong[SealedLayout.BlockValues];
+
+    public BlockEncoder(int itemSize, SealedValueKind kind)
+    {
+        _itemSize = itemSize;
+        _kind = kind;
+    }
+
+    /// <summary>The largest block this encoder writes: a plain block, or a packed one at the widest width.</summary>
+    public int MaximumLength =>
+        SealedLayout.BlockHeaderSize + (int)SealedLayout.Align8(Math.Max(_itemSize * SealedLayout.BlockValues,
+            BitPacking.LengthOf(SealedLayout.BlockValues, BitPacking.MaximumWidth)));
+
+    /// <summary>Encodes <paramref name="items"/> (1 to 1,024 items) into <paramref name="block"/>; returns its length, a multiple of 8.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public int Encode(ReadOnlySpan<byte> items, Span<byte> block)
+    {
+        int count = items.Length / _itemSize;
+        Span<long> values = _values.AsSpan(0, count);
+        bool encoded = _kind switch
+        {
+            SealedValueKind.Signed or SealedValueKind.Unsigned => LoadIntegers(items, values) &&
+                TryPack(block, values, _kind == SealedValueKind.Signed, SealedCodec.FrameOfReference, 0, items.Length),
+            SealedValueKind.Double => TryTicksOfDoubles(items, values, out double step) &&
+                TryPack(block, values, signed: true, SealedCodec.Ticks, step, items.Length),
+            SealedValueKind.Single => TryTicksOfSingles(items, values, out double step) &&
+                TryPack(block, values, signed: true, SealedCodec.Ticks, step, items.Length),
+            _ => false,
+        };
+        if (!encoded)
+        {
+            WriteHeader(block, SealedCodec.Plain, 0, count, items.Length, 0, 0, 0);
+            items.CopyTo(block[SealedLayout.BlockHeaderSize..]);
+        }
+
+        int payload = BinaryPrimitives.ReadInt32LittleEndian(block[SealedLayout.BlockPayloadLengthOffset..]);
+        int length = SealedLayout.BlockHeaderSize + (int)SealedLayout.Align8(payload);
+        block[(SealedLayout.BlockHeaderSize + payload)..length].Clear();
+        WriteChecksum(block, payload);
+        return length;
+    }
+
+    /// <summary>The CRC-32 (zlib's) of a block's first 32 bytes and its payload, as <c>verify</c> checks it.</summary>
+    public static uint ChecksumOf(ReadOnlySpan<byte> block, int payloadLength)
+    {
+        var crc = new Crc32();
+        crc.Append(block[..SealedLayout.BlockChecksummed]);
+        crc.Append(block.Slice(SealedLayout.BlockHeaderSize, payloadLength));
+        return crc.GetCurrentHashAsUInt32();
+    }
+
+    private static void WriteChecksum(Span<byte> block, int payloadLength) =>
+        BinaryPrimitives.WriteUInt32LittleEndian(block[SealedLayout.BlockChecksumOffset..], ChecksumOf(block, payloadLength));
+
+    private bool LoadIntegers(ReadOnlySpan<byte> items, Span<long> values)
+    {
+        int size = _itemSize;
+        bool signed = _kind == SealedValueKind.Signed;
+        switch (size)
+        {
+            case 4 when signed:
+                ReadOnlySpan<int> ints = MemoryMarshal.Cast<byte, int>(items);
+                for (int i = 0; i < values.Length; i++)
+                {
+                    values[i] = ints[i];
+                }
+
+                return true;
+            case 8:
+                MemoryMarshal.Cast<byte, long>(items).CopyTo(values);
+                return true;
+            default:
+                for (int i = 0; i < values.Length; i++)
+                {
+                    values[i] = SealedValues.Widen(items.Slice(i * size, size), signed);
+                }
+
+                return true;
+        }
+    }
+
+    /// <summary>
+    /// Frame of reference over <paramref name="values"/>, or deltas when they do not ascend and that is smaller;
+    /// false when neither is smaller than the <paramref name="plainLength"/> plain bytes.
+    /// </summary>
+    private bool TryPack(Span<byte> block, Span<long> values, bool signed, SealedCodec codec, double step, int plainLength)
+    {
+        int count = values.Length;
+        long min = values[0];
+        long max = values[0];
+        bool ascending = true;
+        long minDelta = long.MaxValue;
+        long maxDelta = long.MinValue;
+        for (int i = 1; i < count; i++)
+        {
+            long value = values[i];
+            long delta = value - values[i - 1];
+            minDelta = Math.Min(minDelta, delta);
+            maxDelta = Math.Max(maxDelta, delta);
+            if (signed)
+            {
+                ascending &= value >= values[i - 1];
+                min = Math.Min(min, value);
+                max = Math.Max(max, value);
+            }
+            else
+            {
+                ascending &= (ulong)value >= (ulong)values[i - 1];
+                min = (long)Math.Min((ulong)min, (ulong)value);
+                max = (long)Math.Max((ulong)max, (ulong)value);
+            }
+        }
+
+        int width = BitPacking.WidthOf((ulong)(max - min));
+        int deltaWidth = count == 1 ? 0 : BitPacking.WidthOf((ulong)(maxDelta - minDelta));
+        bool deltas = !ascending && deltaWidth < width;
+        if (deltas)
+        {
+            width = deltaWidth;
+        }
+
+        int payload = BitPacking.LengthOf(count, width);
+        if (width > BitPacking.MaximumWidth || payload >= plainLength)
+        {
+            return false;
+        }
+
+        Span<ulong> offsets = _offsets.AsSpan(0, count);
+        long baseValue = deltas ? minDelta : min;
+        if (deltas)
+        {
+            offsets[0] = 0;
+            for (int i = 1; i < count; i++)
+            {
+                offsets[i] = (ulong)(values[i] - values[i - 1] - baseValue);
+            }
+        }
+        else
+        {
+            for (int i = 0; i < count; i++)
+            {
+                offsets[i] = (ulong)(values[i] - baseValue);
+            }
+        }
+
+        SealedCodec chosen = (codec, deltas) switch
+        {
+            (SealedCodec.Ticks, true) => SealedCodec.TickDeltas,
+            (SealedCodec.Ticks, false) => SealedCodec.Ticks,
+            (_, true) => SealedCodec.DeltaFrameOfReference,
+            _ => SealedCodec.FrameOfReference,
+        };
+        WriteHeader(block, chosen, width, count, payload, baseValue, values[0], step);
+        BitPacking.Pack(offsets, width, block.Slice(SealedLayout.BlockHeaderSize, payload));
+        return true;
+    }
+
+    /// <summary>
+    /// Doubles as whole multiples of the largest power of two that divides them all: false where one is -0.0, NaN,
+    /// infinite, or would need 53 bits or more, and where a value does not come back bit for bit.
+    /// </summary>
+    private static bool TryTicksOfDoubles(ReadOnlySpan<byte> items, Span<long> ticks, out double step)
+    {
+        ReadOnlySpan<ulong> bits = MemoryMarshal.Cast<byte, ulong>(items);
+        int exponent = int.MaxValue;
+        foreach (ulong value in bits)
+        {
+            if ((value << 1) == 0)
+            {
+                if (value != 0)
+                {
+                    step = 0;
+                    return false;
+                }
+
+                continue;
+            }
+
+            int biased = (int)(value >> 52) & 0x7FF;
+            if (biased == 0x7FF)
+            {
+                step = 0;
+                return false;
+            }
+
+            ulong mantissa = value & ((1UL << 52) - 1);
+            int lowest = biased == 0 ? -1074 : biased - 1075;
+            mantissa |= biased == 0 ? 0 : 1UL << 52;
+            exponent = Math.Min(exponent, lowest + BitOperations.TrailingZeroCount(mantissa));
+        }
+
+        exponent = exponent == int.MaxValue ? 0 : exponent;
+        step = Math.ScaleB(1.0, exponent);
+        for (int i = 0; i < bits.Length; i++)
+        {
+            double tick = Math.ScaleB(BitConverter.Int64BitsToDouble((long)bits[i]), -exponent);
+            if (!(Math.Abs(tick) < TickLimitDouble))
+            {
+                return false;
+            }
+
+            ticks[i] = (long)tick;
+            if (BitConverter.DoubleToInt64Bits(ticks[i] * step) != (long)bits[i])
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>As <see cref="TryTicksOfDoubles"/> for binary32: ticks below 2^24, decoded in single precision.</summary>
+    private static bool TryTicksOfSingles(ReadOnlySpan<byte> items, Span<long> ticks, out double step)
+    {
+        ReadOnlySpan<uint> bits = MemoryMarshal.Cast<byte, uint>(items);
+        int exponent = int.MaxValue;
+        foreach (uint value in bits)
+        {
+            if ((value << 1) == 0)
+            {
+                if (value != 0)
+                {
+                    step = 0;
+                    return false;
+                }
+
+                continue;
+            }
+
+            int biased = (int)(value >> 23) & 0xFF;
+            if (biased == 0xFF)
+            {
+                step = 0;
+                return false;
+            }
+
+            uint mantissa = value & ((1U << 23) - 1);
+            int lowest = biased == 0 ? -149 : biased - 150;
+            mantissa |= biased == 0 ? 0 : 1U << 23;
+            exponent = Math.Min(exponent, lowest + BitOperations.TrailingZeroCount(mantissa));
+        }
+
+        exponent = exponent == int.MaxValue ? 0 : exponent;
+        step = Math.ScaleB(1.0, exponent);
+        float single = (float)step;
+        for (int i = 0; i < bits.Length; i++)
+        {
+            double tick = Math.ScaleB((double)BitConverter.Int32BitsToSingle((int)bits[i]), -exponent);
+            if (!(Math.Abs(tick) < TickLimitSingle))
+            {
+                return false;
+            }
+
+            ticks[i] = (long)tick;
+            if (BitConverter.SingleToInt32Bits(ticks[i] * single) != (int)bits[i])
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static void WriteHeader(Span<byte> block, SealedCodec codec, int width, int count, int payload, long baseValue, long first, double step)
+    {
+        block[..SealedLayout.BlockHeaderSize].Clear();
+        block[0] = (byte)codec;
+        block[SealedLayout.BlockWidthOffset] = (byte)width;
+        BinaryPrimitives.WriteUInt16LittleEndian(block[SealedLayout.BlockValuesCountOffset..], (ushort)count);
+        BinaryPrimitives.WriteInt32LittleEndian(block[SealedLayout.BlockPayloadLengthOffset..], payload);
+        BinaryPrimitives.WriteInt64LittleEndian(block[SealedLayout.BlockBaseOffset..], baseValue);
+        BinaryPrimitives.WriteInt64LittleEndian(block[SealedLayout.BlockFirstOffset..], first);
+        BinaryPrimitives.WriteInt64LittleEndian(block[SealedLayout.BlockStepOffset..], BitConverter.DoubleToInt64Bits(step));
+    }
+}

@@ -1,0 +1,155 @@
+using System;
+using System.Runtime.CompilerServices;
+
+namespace ListMmf.Sealed;
+
+/// <summary>
+/// One block of a sealed file in the mapping, its header checked against the space the directory gives it
+/// (<see cref="SealedFile.Block"/>): every read below stays inside the block.
+/// </summary>
+internal readonly unsafe struct SealedBlock
+{
+    public SealedBlock(byte* start, SealedCodec codec, int width, int count, int payloadLength, long baseValue, long first, double step)
+    {
+        Start = start;
+        Codec = codec;
+        Width = width;
+        Count = count;
+        PayloadLength = payloadLength;
+        Base = baseValue;
+        First = first;
+        Step = step;
+    }
+
+    /// <summary>The block's header; the payload follows it.</summary>
+    public byte* Start { get; }
+
+    public SealedCodec Codec { get; }
+
+    /// <summary>The bits of each packed value.</summary>
+    public int Width { get; }
+
+    /// <summary>The values the block holds.</summary>
+    public int Count { get; }
+
+    public int PayloadLength { get; }
+
+    /// <summary>The frame of reference: what every packed value is added to.</summary>
+    public long Base { get; }
+
+    /// <summary>The first value in the integer domain (the start of the deltas).</summary>
+    public long First { get; }
+
+    /// <summary>The power of two a tick stands for (<see cref="SealedCodec.Ticks"/>).</summary>
+    public double Step { get; }
+
+    public byte* Payload => Start + SealedLayout.BlockHeaderSize;
+
+    /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
+    public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks;
+
+    /// <summary>Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/> or <see cref="SealedCodec.Ticks"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public long DomainAt(int index) => Base + (long)BitPacking.Get(Payload, Width, index);
+
+    /// <summary>
+    /// Writes the block's values, as items of <paramref name="itemSize"/> bytes of <paramref name="kind"/>, to
+    /// <paramref name="destination"/> (<see cref="Count"/> items).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public void Decode(byte* destination, int itemSize, SealedValueKind kind)
+    {
+        if (Codec == SealedCodec.Plain)
+        {
+            Buffer.MemoryCopy(Payload, destination, (long)Count * itemSize, (long)Count * itemSize);
+            return;
+        }
+
+        Span<ulong> offsets = stackalloc ulong[SealedLayout.BlockValues];
+        offsets = offsets[..Count];
+        BitPacking.Unpack(Payload, Width, offsets);
+        long baseValue = Base;
+        if (Codec is SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas)
+        {
+            long value = First;
+            offsets[0] = (ulong)value;
+            for (int i = 1; i < offsets.Length; i++)
+            {
+                value += baseValue + (long)offsets[i];
+                offsets[i] = (ulong)value;
+            }
+        }
+        else
+        {
+            for (int i = 0; i < offsets.Length; i++)
+            {
+                offsets[i] += (ulong)baseValue;
+            }
+        }
+
+        Store(offsets, destination, itemSize, kind);
+    }
+
+    /// <summary>Stores values of the integer domain as items: ticks times the step, integers narrowed.</summary>
+    private void Store(ReadOnlySpan<ulong> values, byte* destination, int itemSize, SealedValueKind kind)
+    {
+        bool ticks = Codec is SealedCodec.Ticks or SealedCodec.TickDeltas;
+        if (ticks && kind == SealedValueKind.Double)
+        {
+            double step = Step;
+            double* doubles = (double*)destination;
+            for (int i = 0; i < values.Length; i++)
+            {
+                doubles[i] = (long)values[i] * step;
+            }
+        }
+        else if (ticks)
+        {
+            float step = (float)Step;
+            float* singles = (float*)destination;
+            for (int i = 0; i < values.Length; i++)
+            {
+                singles[i] = (long)values[i] * step;
+            }
+        }
+        else if (itemSize == 4)
+        {
+            uint* words = (uint*)destination;
+            for (int i = 0; i < values.Length; i++)
+            {
+                words[i] = (uint)values[i];
+            }
+        }
+        else if (itemSize == 8)
+        {
+            values.CopyTo(new Span<ulong>(destination, values.Length));
+        }
+        else
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                SealedValues.Narrow(destination + ((long)i * itemSize), itemSize, (long)values[i]);
+            }
+        }
+    }
+
+    /// <summary>Writes value <paramref name="index"/> as an item to <paramref name="destination"/>; the block must be <see cref="IsRandomAccess"/>.</summary>
+    public void ItemAt(int index, byte* destination, int itemSize, SealedValueKind kind)
+    {
+        switch (Codec)
+        {
+            case SealedCodec.Plain:
+                Buffer.MemoryCopy(Payload + ((long)index * itemSize), destination, itemSize, itemSize);
+                break;
+            case SealedCodec.Ticks when kind == SealedValueKind.Double:
+                *(double*)destination = DomainAt(index) * Step;
+                break;
+            case SealedCodec.Ticks:
+                *(float*)destination = DomainAt(index) * (float)Step;
+                break;
+            default:
+                SealedValues.Narrow(destination, itemSize, DomainAt(index));
+                break;
+        }
+    }
+}

@@ -1,0 +1,20 @@
+namespace ListMmf.Sealed;
+
+/// <summary>How a sealed block holds its values (docs/file-format.md, "The sealed form").</summary>
+internal enum SealedCodec : byte
+{
+    /// <summary>The items' bytes as they are.</summary>
+    Plain = 0,
+
+    /// <summary>Frame of reference: each value is the block's base plus a packed unsigned offset.</summary>
+    FrameOfReference = 1,
+
+    /// <summary>Each value is the one before plus the base plus a packed offset; the first value is in the header.</summary>
+    DeltaFrameOfReference = 2,
+
+    /// <summary>Floating-point values that are whole multiples of a power of two (the step), as frame-of-reference integers.</summary>
+    Ticks = 3,
+
+    /// <summary>As <see cref="Ticks"/>, with the integers as deltas (<see cref="DeltaFrameOfReference"/>).</summary>
+    TickDeltas = 4,
+}

@@ -1,0 +1,214 @@
+using System;
+using System.Buffers.Binary;
+using System.IO;
+using ListMmf.Storage;
+
+namespace ListMmf.Sealed;
+
+/// <summary>
+/// A sealed file mapped for reading: its header and directory checked at the open, its blocks handed out with their
+/// headers checked against the space the directory gives them, so that a damaged file fails with a message and never
+/// leads a read outside the mapping.
+/// </summary>
+internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
+{
+    /// <summary>The largest header read: a description of up to about 1 MiB, as in version 2.</summary>
+    private const int MaximumHeader = 1 << 20;
+
+    private readonly FileStream _file;
+    private readonly FileMapping _mapping;
+    private readonly ulong* _offsets;
+
+    private SealedFile(string path, FileStream file, FileMapping mapping)
+    {
+        Path = path;
+        RealPath = StoragePlatform.Current.CanonicalPath(path);
+        _file = file;
+        _mapping = mapping;
+        long length = mapping.Length;
+        Header = SealedHeader.Read(new ReadOnlySpan<byte>(mapping.Pointer, (int)Math.Min(length, MaximumHeader)), path, length);
+        Kind = KindOf(Header.DataType, Header.ItemSize);
+        _offsets = (ulong*)(mapping.Pointer + Header.OffsetsOffset);
+        CheckDirectory();
+    }
+
+    public string Path { get; }
+
+    /// <inheritdoc/>
+    public string RealPath { get; }
+
+    public SealedHeader Header { get; }
+
+    public SealedValueKind Kind { get; }
+
+    public long Count => Header.Count;
+
+    public int ItemSize => Header.ItemSize;
+
+    public long BlockCount => Header.BlockCount;
+
+    /// <summary>The file's bytes on disk.</summary>
+    public long Length => _mapping.Length;
+
+    /// <summary>The first item of each block, in the directory: a sorted file's fences.</summary>
+    public byte* FirstItems => _mapping.Pointer + Header.DirectoryOffset;
+
+    /// <summary>Opens the sealed file at <paramref name="path"/> for reading.</summary>
+    /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
+    public static SealedFile Open(string path)
+    {
+        var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+        FileMapping? mapping = null;
+        try
+        {
+            if (file.Length < SealedLayout.DescriptionOffset)
+            {
+                throw new ListMmfFormatException(path, $"the file is {file.Length:N0} bytes long, shorter than a sealed header.");
+            }
+
+            mapping = FileMappings.Open(file, path, writable: false, FileMappings.Resolve(MappingBackend.Default));
+            return new SealedFile(path, file, mapping);
+        }
+        catch
+        {
+            mapping?.Dispose();
+            file.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>What the codecs make of items of <paramref name="dataType"/> and <paramref name="itemSize"/> bytes.</summary>
+    public static SealedValueKind KindOf(DataType dataType, int itemSize) => DataTypeInfo.Of(dataType).Kind switch
+    {
+        DataTypeKind.SignedInteger or DataTypeKind.UnixSeconds or DataTypeKind.DateTimeTicks => SealedValueKind.Signed,
+        DataTypeKind.UnsignedInteger => SealedValueKind.Unsigned,
+        DataTypeKind.FloatingPoint => itemSize == sizeof(double) ? SealedValueKind.Double : SealedValueKind.Single,
+        _ => SealedValueKind.Opaque,
+    };
+
+    /// <summary>Block <paramref name="block"/>, its header checked.</summary>
+    /// <exception cref="ListMmfFormatException">The block's header does not fit its space or its file.</exception>
+    public SealedBlock Block(long block)
+    {
+        long start = (long)_offsets[block];
+        long space = (long)_offsets[block + 1] - start;
+        byte* at = _mapping.Pointer + start;
+        var codec = (SealedCodec)at[0];
+        int width = at[SealedLayout.BlockWidthOffset];
+        int count = *(ushort*)(at + SealedLayout.BlockValuesCountOffset);
+        int payload = *(int*)(at + SealedLayout.BlockPayloadLengthOffset);
+        bool packed = codec is not SealedCodec.Plain;
+        bool fits = count == SealedLayout.ValuesIn(block, Count) && payload >= 0 && SealedLayout.BlockHeaderSize + (long)payload <= space
+            && (packed
+                ? width <= BitPacking.MaximumWidth && payload >= BitPacking.LengthOf(count, width) && Accepts(codec)
+                : codec == SealedCodec.Plain && payload == count * ItemSize);
+        if (!fits)
+        {
+            BlockDamaged(block, $"its header (codec {(int)codec}, width {width}, {count:N0} values, {payload:N0} payload bytes " +
+                $"in {space:N0}) does not fit the file");
+        }
+
+        return new SealedBlock(at, codec, width, count, payload, *(long*)(at + SealedLayout.BlockBaseOffset),
+            *(long*)(at + SealedLayout.BlockFirstOffset), *(double*)(at + SealedLayout.BlockStepOffset));
+    }
+
+    /// <summary>Decodes block <paramref name="block"/> into <paramref name="destination"/>, its items' bytes.</summary>
+    public void Decode(long block, Span<byte> destination)
+    {
+        SealedBlock view = Block(block);
+        fixed (byte* to = destination[..(view.Count * ItemSize)])
+        {
+            view.Decode(to, ItemSize, Kind);
+        }
+    }
+
+    /// <summary>
+    /// Checks every block's checksum and decodes it; reports the share done to <paramref name="progress"/>.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">A block is damaged; the message names it.</exception>
+    public void Verify(IProgress<double>? progress)
+    {
+        byte[] items = new byte[SealedLayout.BlockValues * ItemSize];
+        long blocks = BlockCount;
+        for (long block = 0; block < blocks; block++)
+        {
+            SealedBlock view = Block(block);
+            var bytes = new ReadOnlySpan<byte>(view.Start, SealedLayout.BlockHeaderSize + view.PayloadLength);
+            uint stored = BinaryPrimitives.ReadUInt32LittleEndian(bytes[SealedLayout.BlockChecksumOffset..]);
+            if (stored != BlockEncoder.ChecksumOf(bytes, view.PayloadLength))
+            {
+                BlockDamaged(block, "its checksum does not match its bytes");
+            }
+
+            Decode(block, items);
+            if ((block & 1023) == 1023)
+            {
+                progress?.Report((double)(block + 1) / blocks);
+            }
+        }
+
+        progress?.Report(1);
+    }
+
+    /// <inheritdoc/>
+    public bool IsStillAtRealPath() => FileIdentity.IsStillAt(_file.SafeFileHandle, RealPath);
+
+    /// <inheritdoc/>
+    public void MarkReplaced() => WriteState(ListMmfHeader.ReplacedMark);
+
+    /// <inheritdoc/>
+    public void ClearReplacedMark() => WriteState(0);
+
+    public void Dispose()
+    {
+        _mapping.Dispose();
+        _file.Dispose();
+    }
+
+    /// <summary>The state field, outside every checksum: an unseal marks the sealed file replaced for its readers.</summary>
+    private void WriteState(int state)
+    {
+        using var writable = File.OpenHandle(Path, FileMode.Open, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete);
+        Span<byte> bytes = stackalloc byte[sizeof(int)];
+        BinaryPrimitives.WriteInt32LittleEndian(bytes, state);
+        RandomAccess.Write(writable, bytes, SealedLayout.StateOffset);
+    }
+
+    private bool Accepts(SealedCodec codec) => codec switch
+    {
+        SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
+        SealedCodec.Ticks or SealedCodec.TickDeltas => Kind is SealedValueKind.Single or SealedValueKind.Double,
+        _ => false,
+    };
+
+    /// <summary>The directory's checksum, and block offsets that ascend from the blocks' start to the directory.</summary>
+    private void CheckDirectory()
+    {
+        long blocks = BlockCount;
+        if (SealedWriter.ChecksumOf(_mapping.Pointer + Header.DirectoryOffset, Length - Header.DirectoryOffset) != Header.DirectoryChecksum)
+        {
+            throw new ListMmfFormatException(Path, "the sealed directory's checksum does not match its bytes: the directory is damaged.");
+        }
+
+        long previous = Header.BlocksOffset;
+        if ((long)_offsets[0] != previous || (long)_offsets[blocks] != Header.DirectoryOffset)
+        {
+            throw new ListMmfFormatException(Path, "the sealed directory's block offsets do not start at the blocks and end at the directory.");
+        }
+
+        for (long block = 1; block <= blocks; block++)
+        {
+            long offset = (long)_offsets[block];
+            if (offset < previous + SealedLayout.BlockHeaderSize || offset % 8 != 0)
+            {
+                BlockDamaged(block - 1, "the directory gives it less than a block header's space");
+            }
+
+            previous = offset;
+        }
+    }
+
+    private void BlockDamaged(long block, string problem) =>
+        throw new ListMmfFormatException(Path, $"block {block:N0} of {BlockCount:N0} (items from {block << SealedLayout.BlockShift:N0}) " +
+            $"is damaged: {problem}.");
+}

@@ -1,0 +1,237 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Runtime.CompilerServices;
+using ListMmf.Sealed;
+
+namespace ListMmf;
+
+/// <summary>
+/// A sealed list (<see cref="SealedListMmf.Seal"/>) mapped for reading: its items decoded a block of 1,024 at a time
+/// straight from the mapping, never the whole file. Any number of processes read it; it never changes.
+/// </summary>
+/// <typeparam name="T">The item type the list was written with (or another type of the same data-type code and size).</typeparam>
+public sealed unsafe class SealedListMmf<T> : IDisposable
+    where T : unmanaged
+{
+    private readonly SealedFile _file;
+
+    /// <summary>Opens the sealed file at <paramref name="path"/>.</summary>
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
+    /// <exception cref="ListMmfDataTypeException">It holds items of another type or size.</exception>
+    public SealedListMmf(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        Path = System.IO.Path.GetFullPath(path);
+        _file = SealedFile.Open(Path);
+        DataType stored = _file.Header.DataType;
+        if (!DataTypeInfo.CanHold<T>(stored) || _file.ItemSize != sizeof(T))
+        {
+            _file.Dispose();
+            throw new ListMmfDataTypeException(Path, $"the file holds {DataTypeInfo.Of(stored).Describe()} of {_file.ItemSize} bytes, " +
+                $"which a SealedListMmf<{typeof(T).Name}> of {sizeof(T)}-byte items does not read.");
+        }
+    }
+
+    /// <summary>The full path of the file.</summary>
+    public string Path { get; }
+
+    /// <summary>The items' data-type code.</summary>
+    public DataType DataType => _file.Header.DataType;
+
+    /// <summary>How many items the list holds.</summary>
+    public long Count => _file.Count;
+
+    /// <summary>The file's length in bytes: what the sealed form takes on disk.</summary>
+    public long LengthOnDisk => _file.Length;
+
+    /// <summary>The item at <paramref name="index"/>: read in place where its block allows, else its block decoded.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative or not below <see cref="Count"/>.</exception>
+    public T this[long index]
+    {
+        get
+        {
+            if ((ulong)index >= (ulong)Count)
+            {
+                ThrowHelper.IndexOutOfRange(index, Count);
+            }
+
+            SealedBlock block = _file.Block(index >> SealedLayout.BlockShift);
+            int within = (int)(index & (SealedLayout.BlockValues - 1));
+            T item;
+            if (block.IsRandomAccess)
+            {
+                block.ItemAt(within, (byte*)&item, sizeof(T), _file.Kind);
+                return item;
+            }
+
+            T* items = stackalloc T[SealedLayout.BlockValues];
+            block.Decode((byte*)items, sizeof(T), _file.Kind);
+            return items[within];
+        }
+    }
+
+    /// <summary>Copies the items from <paramref name="start"/> into <paramref name="destination"/>, which they fill.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the list.</exception>
+    public void CopyTo(long start, Span<T> destination)
+    {
+        ThrowHelper.SpanLength(start, destination.Length, Count);
+        long end = start + destination.Length;
+        int done = 0;
+
+        // Only items of up to 8 bytes have codecs other than plain: their block fits on the stack.
+        Span<byte> scratch = sizeof(T) <= sizeof(long) ? stackalloc byte[SealedLayout.BlockValues * sizeof(long)] : default;
+        fixed (T* to = destination)
+        fixed (byte* partial = scratch)
+        {
+            for (long at = start; at < end;)
+            {
+                long b = at >> SealedLayout.BlockShift;
+                long blockStart = b << SealedLayout.BlockShift;
+                SealedBlock block = _file.Block(b);
+                int from = (int)(at - blockStart);
+                int take = (int)Math.Min(block.Count - from, end - at);
+                if (from == 0 && take == block.Count)
+                {
+                    block.Decode((byte*)(to + done), sizeof(T), _file.Kind);
+                }
+                else if (block.Codec == SealedCodec.Plain)
+                {
+                    Buffer.MemoryCopy(block.Payload + ((long)from * sizeof(T)), to + done, (long)take * sizeof(T), (long)take * sizeof(T));
+                }
+                else
+                {
+                    block.Decode(partial, sizeof(T), _file.Kind);
+                    new ReadOnlySpan<T>((T*)partial + from, take).CopyTo(destination[done..]);
+                }
+
+                done += take;
+                at += take;
+            }
+        }
+    }
+
+    /// <summary>Every item, in a new array.</summary>
+    /// <exception cref="InvalidOperationException">The list holds more items than an array can.</exception>
+    public T[] ToArray()
+    {
+        if (Count > Array.MaxLength)
+        {
+            throw new InvalidOperationException($"'{Path}' holds {Count:N0} items, more than an array can: use CopyTo in parts.");
+        }
+
+        T[] items = new T[Count];
+        CopyTo(0, items);
+        return items;
+    }
+
+    /// <summary>Reads every block, checking its checksum and decoding it.</summary>
+    /// <exception cref="ListMmfFormatException">A block is damaged; the message names it.</exception>
+    public void Verify(IProgress<double>? progress = null) => _file.Verify(progress);
+
+    /// <summary>
+    /// The first index whose item is not less than <paramref name="value"/> (in <see cref="Comparer{T}.Default"/>'s
+    /// order), for a list sorted ascending; <see cref="Count"/> where every item is less.
+    /// </summary>
+    internal long Bound(T value, bool upper)
+    {
+        Comparer<T> comparer = Comparer<T>.Default;
+        T* firsts = (T*)_file.FirstItems;
+        long low = 0;
+        long high = _file.BlockCount;
+        while (low < high)
+        {
+            long middle = (low + high) >>> 1;
+            int order = comparer.Compare(firsts[middle], value);
+            if (order < 0 || (upper && order == 0))
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        if (low == 0)
+        {
+            return 0;
+        }
+
+        long b = low - 1;
+        return (b << SealedLayout.BlockShift) + BoundInBlock(_file.Block(b), value, upper);
+    }
+
+    /// <summary>The bound within one block, its values read in place where the codec allows.</summary>
+    private int BoundInBlock(SealedBlock block, T value, bool upper)
+    {
+        Comparer<T> comparer = Comparer<T>.Default;
+        if (block.Codec == SealedCodec.FrameOfReference)
+        {
+            bool signed = _file.Kind == SealedValueKind.Signed;
+            long target = SealedValues.Widen(new ReadOnlySpan<byte>(&value, sizeof(T)), signed);
+            return signed ? BoundOfDomain(block, target, upper) : BoundOfDomain(block, (ulong)target, upper);
+        }
+
+        if (block.Codec == SealedCodec.Plain)
+        {
+            return BoundOf((T*)block.Payload, block.Count, value, upper, comparer);
+        }
+
+        T* decoded = stackalloc T[SealedLayout.BlockValues];
+        block.Decode((byte*)decoded, sizeof(T), _file.Kind);
+        return BoundOf(decoded, block.Count, value, upper, comparer);
+    }
+
+    private static int BoundOf(T* items, int count, T value, bool upper, Comparer<T> comparer)
+    {
+        int low = 0;
+        int high = count;
+        while (low < high)
+        {
+            int middle = (low + high) >>> 1;
+            int order = comparer.Compare(items[middle], value);
+            if (order < 0 || (upper && order == 0))
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int BoundOfDomain<TDomain>(SealedBlock block, TDomain target, bool upper)
+        where TDomain : IComparable<TDomain>
+    {
+        int low = 0;
+        int high = block.Count;
+        while (low < high)
+        {
+            int middle = (low + high) >>> 1;
+            long raw = block.DomainAt(middle);
+            int order = Unsafe.As<long, TDomain>(ref raw).CompareTo(target);
+            if (order < 0 || (upper && order == 0))
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
+    }
+
+    /// <inheritdoc/>
+    public void Dispose() => _file.Dispose();
+
+    /// <inheritdoc/>
+    public override string ToString() => $"SealedListMmf<{typeof(T).Name}> {Path} ({Count:N0} items, {LengthOnDisk:N0} bytes)";
+}
