@@ -125,6 +125,32 @@ public sealed class EveryDataTypeTests : IDisposable
     }
 
     [Theory, MemberData(nameof(NumberTypes))]
+    public void SealAndUnsealGiveEveryValueBackBitForBit(DataType code)
+    {
+        byte[] written = WriteTable(code, "table");
+        string column = Path.Combine(_directory.File("table"), "v.mmf");
+
+        Assert.True(SealedListMmf.Seal(column));
+        byte[] sealedBytes = DataTypeInfo.Of(code).Accept(new SealedBytesOf(column));
+        Assert.True(SealedListMmf.Unseal(column));
+
+        Assert.Equal(written, sealedBytes);
+        using TimeSeriesTable back = TimeSeriesTable.Open(_directory.File("table"), FileAccess.Read);
+        Assert.Equal(written, ValueBytes(back, "v"));
+    }
+
+    [Theory, MemberData(nameof(NumberTypes))]
+    public void ASealedBlockOfEveryEdgeValueComesBackBitForBit(DataType code)
+    {
+        string path = _directory.File("edges.mmf");
+        byte[] written = DataTypeInfo.Of(code).Accept(new EdgeList(path));
+
+        SealedListMmf.Seal(path);
+
+        Assert.Equal(written, DataTypeInfo.Of(code).Accept(new SealedBytesOf(path)));
+    }
+
+    [Theory, MemberData(nameof(NumberTypes))]
     public void TheToolShowsEachValue(DataType code)
     {
         WriteTable(code, "table");
@@ -263,6 +289,49 @@ public sealed class EveryDataTypeTests : IDisposable
         public byte[] Visit<T>(DataTypeInfo type)
             where T : unmanaged, INumber<T>, IMinMaxValue<T> =>
             MemoryMarshal.AsBytes(Table.Column<T>(Name).AsSpan(new IndexRange(0, Table.RowCount))).ToArray();
+    }
+
+    /// <summary>
+    /// A list at <paramref name="Path"/> of 3,000 items: the samples, then for floats -0.0, NaN with payloads, the
+    /// infinities and the smallest subnormals, repeated, then a ramp that a codec takes; returns its bytes.
+    /// </summary>
+    private sealed record EdgeList(string Path) : IDataTypeVisitor<byte[]>
+    {
+        public byte[] Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
+        {
+            T[] edges = SamplesOf.Of<T>(type);
+            if (type.Kind == DataTypeKind.FloatingPoint)
+            {
+                edges = [.. edges, T.CreateChecked(-0.0), T.CreateChecked(double.PositiveInfinity), T.CreateChecked(double.NegativeInfinity),
+                    FromBits<T>(type.Size == 8 ? 0x7FF8_0000_0000_0001 : 0x7FC0_0001), FromBits<T>(type.Size == 8 ? unchecked((long)0xFFF0_0000_0000_00FF) : unchecked((int)0xFF80_00FF)),
+                    FromBits<T>(1), FromBits<T>(type.Size == 8 ? long.MinValue + 1 : int.MinValue + 1)];
+            }
+
+            T[] values = Enumerable.Range(0, 2_000).Select(i => edges[i % edges.Length])
+                .Concat(Enumerable.Range(0, 1_000).Select(i => T.CreateTruncating(i))).ToArray();
+            using (var list = new ListMmf<T>(Path, FileAccess.ReadWrite, null, type.DataType, requireDataType: true, description: null))
+            {
+                list.AddRange(values);
+            }
+
+            return MemoryMarshal.AsBytes(values.AsSpan()).ToArray();
+        }
+
+        private static T FromBits<T>(long bits)
+            where T : unmanaged => Unsafe.SizeOf<T>() == 8 ? Unsafe.BitCast<long, T>(bits) : Unsafe.BitCast<int, T>((int)bits);
+    }
+
+    private sealed record SealedBytesOf(string Path) : IDataTypeVisitor<byte[]>
+    {
+        public byte[] Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
+        {
+            using var list = new SealedListMmf<T>(Path);
+            Assert.Equal(type.DataType, list.DataType);
+            list.Verify();
+            return MemoryMarshal.AsBytes(list.ToArray().AsSpan()).ToArray();
+        }
     }
 
     /// <summary>How the tool shows each sample: numbers invariant, times as their date.</summary>
