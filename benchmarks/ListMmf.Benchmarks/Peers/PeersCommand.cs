@@ -47,6 +47,8 @@ internal static class PeersCommand
     public const string DiskUsed = "Disk used after the load";
     public const string BatchTable = "Table of each time's first row, for batched lookups";
     public const string Append = "Append one at a time, then durable";
+    public const string Seal = "Seal the loaded table's columns";
+    public const string Unseal = "Unseal them";
 
     /// <summary>The rows of the scratch store each append's warm-up starts from.</summary>
     private const int WarmUpCsvRows = 1_000;
@@ -68,6 +70,7 @@ internal static class PeersCommand
         string[] names = ["listmmf", "duckdb", "sqlite", "rocksdb"];
         IPeerStore[] stores = kinds.Select((kind, i) => kind(Path.Combine(root, names[i]))).ToArray();
         var duckDb = (DuckDbPeer)stores[1];
+        SealedPeer? sealedPeer = null;
         try
         {
             int firstTime = TickCsv.TimeOf(0);
@@ -79,8 +82,10 @@ internal static class PeersCommand
 
             results.Add(BatchTable, duckDb.Name, duckDb.PrepareBatches().TotalSeconds, "after the load, not counted in it", unit: "s");
 
-            IPeerQueries[] queries = [stores[0], duckDb, new DuckDbOneThread(duckDb), stores[2], stores[3]];
+            sealedPeer = SealedPeer.Create(stores[0].Folder, Path.Combine(root, "sealed"), results);
+            IPeerQueries[] queries = [stores[0], sealedPeer, duckDb, new DuckDbOneThread(duckDb), stores[2], stores[3]];
             new QueryRounds(request, queries, failures).Run(firstTime, lastTime, results);
+            sealedPeer.Unseal(results);
             Instruments.Run(request, Path.Combine(root, "instruments"), (ListMmfPeer)stores[0], duckDb, results, failures);
             ColdLookups.Run(request, stores, firstTime, lastTime, results, failures);
             ColdLookups.DayFiles(request, Path.Combine(root, "days"), results, failures);
@@ -123,6 +128,7 @@ internal static class PeersCommand
                 store.Dispose();
             }
 
+            sealedPeer?.Dispose();
             BenchmarkFiles.DeleteDirectory(root);
         }
     }

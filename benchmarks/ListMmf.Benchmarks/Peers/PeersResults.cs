@@ -118,7 +118,7 @@ internal sealed class PeersResults(PeersRequest request)
         var goals = new List<string>();
         double? Value(string operation, string store) => Find(operation, store)?.Value;
         double? FastestPeer(string operation, string? fallback = null) => Stores()
-            .Where(store => store is not ("ListMmf" or ValueReads.Ram))
+            .Where(store => store is not ("ListMmf" or SealedPeer.StoreName or ValueReads.Ram))
             .Select(store => Value(operation, store) ?? (fallback is null ? null : Value(fallback, store)))
             .Where(value => value is not null)
             .DefaultIfEmpty(null)
@@ -163,6 +163,41 @@ internal sealed class PeersResults(PeersRequest request)
             goals.Add($"goal {(over <= 0.01 ? "MET" : "MISSED")}: disk: ListMmf uses {disk / 1e6:N0} MB for {RawColumnBytes / 1e6:N0} MB of raw column bytes ({over:P1} over; wanted at most 1%)");
         }
 
+        SealedGoals(goals, Value, FastestPeer);
         return goals;
+    }
+
+    /// <summary>The sealed column's goals (issue 51): against DuckDB's disk, the appendable table's own times, and the fastest peer.</summary>
+    private void SealedGoals(List<string> goals, Func<string, string, double?> value, Func<string, string?, double?> fastestPeer)
+    {
+        const string Sealed = SealedPeer.StoreName;
+        if (value(PeersCommand.DiskUsed, Sealed) is not { } disk)
+        {
+            return;
+        }
+
+        void AtMost(string name, double? ratio, double wanted) => goals.Add(ratio is { } r
+            ? $"goal {(r <= wanted ? "MET" : "MISSED")}: sealed: {name}: {r:N2}x (wanted at most {wanted:N1}x)"
+            : $"goal not measured: sealed: {name}");
+        double? Own(string operation) => value(operation, Sealed) / value(operation, "ListMmf");
+
+        AtMost("disk, sealed / DuckDB's", disk / value(PeersCommand.DiskUsed, "DuckDB"), 1);
+        AtMost("single lookup, warm, sealed / appendable", Own(QueryRounds.Single), 1.5);
+        double? peer = fastestPeer(QueryRounds.Single, null) / value(QueryRounds.Single, Sealed);
+        goals.Add(peer is { } p ? $"goal {(p >= 10 ? "MET" : "MISSED")}: sealed: single lookup, fastest peer / sealed: {p:N1}x (wanted 10x or more)"
+            : "goal not measured: sealed: single lookup against the fastest peer");
+        AtMost("one hour's sum, sealed / appendable", Own(QueryRounds.Range), 2);
+        AtMost("hourly VWAP over the whole table, sealed / appendable", Own(QueryRounds.Vwap), 1);
+        AtMost("filtered count over the whole table, sealed / appendable", Own(QueryRounds.Count), 1);
+        if (value(PeersCommand.Seal, Sealed) is { } seal && RawColumnBytes > 0)
+        {
+            double rate = RawColumnBytes / seal / 1e6;
+            goals.Add($"goal {(rate >= 500 ? "MET" : "MISSED")}: sealed: seal {rate:N0} MB/s of raw columns on one core (wanted 500 MB/s or more)");
+        }
+
+        if (value(PeersCommand.Unseal, Sealed) is { } unseal && RawColumnBytes > 0)
+        {
+            goals.Add($"reported: sealed: unseal {RawColumnBytes / unseal / 1e6:N0} MB/s of raw columns on one core, new files made durable");
+        }
     }
 }

@@ -21,25 +21,37 @@ internal static unsafe class BitPacking
     public static int LengthOf(int count, int width) => (int)((((long)count * width) + 63) / 64 * 8) + 8;
 
     /// <summary>Packs <paramref name="values"/>, each below 2^<paramref name="width"/>, into <paramref name="destination"/>
-    /// (<see cref="LengthOf"/> bytes, cleared here).</summary>
+    /// (<see cref="LengthOf"/> bytes).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void Pack(ReadOnlySpan<ulong> values, int width, Span<byte> destination)
     {
-        destination[..LengthOf(values.Length, width)].Clear();
+        Span<byte> packed = destination[..LengthOf(values.Length, width)];
+        packed.Clear();
         if (width == 0)
         {
             return;
         }
 
-        fixed (byte* packed = destination)
+        // Bits gather in a word that is written out each time it fills: the stream is the little-endian words in order.
+        ulong word = 0;
+        int filled = 0;
+        int written = 0;
+        foreach (ulong value in values)
         {
-            long bit = 0;
-            foreach (ulong value in values)
+            word |= value << filled;
+            filled += width;
+            if (filled >= 64)
             {
-                // Reading the 8 bytes back and or-ing in keeps earlier values that share them.
-                ulong* word = (ulong*)(packed + (bit >> 3));
-                Unsafe.WriteUnaligned(word, Unsafe.ReadUnaligned<ulong>(word) | (value << (int)(bit & 7)));
-                bit += width;
+                Unsafe.WriteUnaligned(ref packed[written], word);
+                written += sizeof(ulong);
+                filled -= 64;
+                word = filled == 0 ? 0 : value >> (width - filled);
             }
+        }
+
+        if (filled > 0)
+        {
+            Unsafe.WriteUnaligned(ref packed[written], word);
         }
     }
 
@@ -49,25 +61,6 @@ internal static unsafe class BitPacking
     {
         long bit = (long)index * width;
         return (Unsafe.ReadUnaligned<ulong>(packed + (bit >> 3)) >> (int)(bit & 7)) & MaskOf(width);
-    }
-
-    /// <summary>The first <paramref name="destination"/>.Length values of <paramref name="width"/> bits at <paramref name="packed"/>.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static void Unpack(byte* packed, int width, Span<ulong> destination)
-    {
-        if (width == 0)
-        {
-            destination.Clear();
-            return;
-        }
-
-        ulong mask = MaskOf(width);
-        long bit = 0;
-        for (int i = 0; i < destination.Length; i++)
-        {
-            destination[i] = (Unsafe.ReadUnaligned<ulong>(packed + (bit >> 3)) >> (int)(bit & 7)) & mask;
-            bit += width;
-        }
     }
 
     private static ulong MaskOf(int width) => (1UL << width) - 1;

@@ -74,6 +74,7 @@ internal sealed class BlockEncoder
     private static void WriteChecksum(Span<byte> block, int payloadLength) =>
         BinaryPrimitives.WriteUInt32LittleEndian(block[SealedLayout.BlockChecksumOffset..], ChecksumOf(block, payloadLength));
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private bool LoadIntegers(ReadOnlySpan<byte> items, Span<long> values)
     {
         int size = _itemSize;
@@ -105,6 +106,7 @@ internal sealed class BlockEncoder
     /// Frame of reference over <paramref name="values"/>, or deltas when they do not ascend and that is smaller;
     /// false when neither is smaller than the <paramref name="plainLength"/> plain bytes.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private bool TryPack(Span<byte> block, Span<long> values, bool signed, SealedCodec codec, double step, int plainLength)
     {
         int count = values.Length;
@@ -181,6 +183,7 @@ internal sealed class BlockEncoder
     /// Doubles as whole multiples of the largest power of two that divides them all: false where one is -0.0, NaN,
     /// infinite, or would need 53 bits or more, and where a value does not come back bit for bit.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static bool TryTicksOfDoubles(ReadOnlySpan<byte> items, Span<long> ticks, out double step)
     {
         ReadOnlySpan<ulong> bits = MemoryMarshal.Cast<byte, ulong>(items);
@@ -213,9 +216,14 @@ internal sealed class BlockEncoder
 
         exponent = exponent == int.MaxValue ? 0 : exponent;
         step = Math.ScaleB(1.0, exponent);
+
+        // A product by a normal power of two is exact; ScaleB covers the steps whose inverse is not one.
+        double inverse = Math.ScaleB(1.0, -exponent);
+        bool multiply = double.IsNormal(inverse);
         for (int i = 0; i < bits.Length; i++)
         {
-            double tick = Math.ScaleB(BitConverter.Int64BitsToDouble((long)bits[i]), -exponent);
+            double value = BitConverter.Int64BitsToDouble((long)bits[i]);
+            double tick = multiply ? value * inverse : Math.ScaleB(value, -exponent);
             if (!(Math.Abs(tick) < TickLimitDouble))
             {
                 return false;
@@ -232,6 +240,7 @@ internal sealed class BlockEncoder
     }
 
     /// <summary>As <see cref="TryTicksOfDoubles"/> for binary32: ticks below 2^24, decoded in single precision.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static bool TryTicksOfSingles(ReadOnlySpan<byte> items, Span<long> ticks, out double step)
     {
         ReadOnlySpan<uint> bits = MemoryMarshal.Cast<byte, uint>(items);
@@ -265,9 +274,12 @@ internal sealed class BlockEncoder
         exponent = exponent == int.MaxValue ? 0 : exponent;
         step = Math.ScaleB(1.0, exponent);
         float single = (float)step;
+        double inverse = Math.ScaleB(1.0, -exponent);
+        bool multiply = double.IsNormal(inverse);
         for (int i = 0; i < bits.Length; i++)
         {
-            double tick = Math.ScaleB((double)BitConverter.Int32BitsToSingle((int)bits[i]), -exponent);
+            double value = BitConverter.Int32BitsToSingle((int)bits[i]);
+            double tick = multiply ? value * inverse : Math.ScaleB(value, -exponent);
             if (!(Math.Abs(tick) < TickLimitSingle))
             {
                 return false;

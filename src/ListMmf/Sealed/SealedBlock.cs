@@ -56,7 +56,6 @@ internal readonly unsafe struct SealedBlock
     /// Writes the block's values, as items of <paramref name="itemSize"/> bytes of <paramref name="kind"/>, to
     /// <paramref name="destination"/> (<see cref="Count"/> items).
     /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Decode(byte* destination, int itemSize, SealedValueKind kind)
     {
         if (Codec == SealedCodec.Plain)
@@ -65,71 +64,29 @@ internal readonly unsafe struct SealedBlock
             return;
         }
 
-        Span<ulong> offsets = stackalloc ulong[SealedLayout.BlockValues];
-        offsets = offsets[..Count];
-        BitPacking.Unpack(Payload, Width, offsets);
-        long baseValue = Base;
-        if (Codec is SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas)
+        bool deltas = Codec is SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas;
+        if (Codec is SealedCodec.Ticks or SealedCodec.TickDeltas)
         {
-            long value = First;
-            offsets[0] = (ulong)value;
-            for (int i = 1; i < offsets.Length; i++)
+            if (kind == SealedValueKind.Double)
             {
-                value += baseValue + (long)offsets[i];
-                offsets[i] = (ulong)value;
+                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.DoubleSink((double*)destination, Step));
             }
+            else
+            {
+                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.SingleSink((float*)destination, (float)Step));
+            }
+        }
+        else if (itemSize == sizeof(int))
+        {
+            PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.Int32Sink((int*)destination));
+        }
+        else if (itemSize == sizeof(long))
+        {
+            PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.Int64Sink((long*)destination));
         }
         else
         {
-            for (int i = 0; i < offsets.Length; i++)
-            {
-                offsets[i] += (ulong)baseValue;
-            }
-        }
-
-        Store(offsets, destination, itemSize, kind);
-    }
-
-    /// <summary>Stores values of the integer domain as items: ticks times the step, integers narrowed.</summary>
-    private void Store(ReadOnlySpan<ulong> values, byte* destination, int itemSize, SealedValueKind kind)
-    {
-        bool ticks = Codec is SealedCodec.Ticks or SealedCodec.TickDeltas;
-        if (ticks && kind == SealedValueKind.Double)
-        {
-            double step = Step;
-            double* doubles = (double*)destination;
-            for (int i = 0; i < values.Length; i++)
-            {
-                doubles[i] = (long)values[i] * step;
-            }
-        }
-        else if (ticks)
-        {
-            float step = (float)Step;
-            float* singles = (float*)destination;
-            for (int i = 0; i < values.Length; i++)
-            {
-                singles[i] = (long)values[i] * step;
-            }
-        }
-        else if (itemSize == 4)
-        {
-            uint* words = (uint*)destination;
-            for (int i = 0; i < values.Length; i++)
-            {
-                words[i] = (uint)values[i];
-            }
-        }
-        else if (itemSize == 8)
-        {
-            values.CopyTo(new Span<ulong>(destination, values.Length));
-        }
-        else
-        {
-            for (int i = 0; i < values.Length; i++)
-            {
-                SealedValues.Narrow(destination + ((long)i * itemSize), itemSize, (long)values[i]);
-            }
+            PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.NarrowSink(destination, itemSize));
         }
     }
 

@@ -18,6 +18,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private readonly FileStream _file;
     private readonly FileMapping _mapping;
     private readonly ulong* _offsets;
+    private bool _disposed;
 
     private SealedFile(string path, FileStream file, FileMapping mapping)
     {
@@ -51,7 +52,14 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     public long Length => _mapping.Length;
 
     /// <summary>The first item of each block, in the directory: a sorted file's fences.</summary>
-    public byte* FirstItems => _mapping.Pointer + Header.DirectoryOffset;
+    public byte* FirstItems
+    {
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return _mapping.Pointer + Header.DirectoryOffset;
+        }
+    }
 
     /// <summary>Opens the sealed file at <paramref name="path"/> for reading.</summary>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
@@ -90,6 +98,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// <exception cref="ListMmfFormatException">The block's header does not fit its space or its file.</exception>
     public SealedBlock Block(long block)
     {
+        ObjectDisposedException.ThrowIf(_disposed, this);
         long start = (long)_offsets[block];
         long space = (long)_offsets[block + 1] - start;
         byte* at = _mapping.Pointer + start;
@@ -161,6 +170,12 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
     public void Dispose()
     {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
         _mapping.Dispose();
         _file.Dispose();
     }

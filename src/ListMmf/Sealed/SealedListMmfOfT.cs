@@ -1,7 +1,9 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Numerics;
 using System.Runtime.CompilerServices;
+using ListMmf.Search;
 using ListMmf.Sealed;
 
 namespace ListMmf;
@@ -131,102 +133,61 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     public void Verify(IProgress<double>? progress = null) => _file.Verify(progress);
 
     /// <summary>
-    /// The first index whose item is not less than <paramref name="value"/> (in <see cref="Comparer{T}.Default"/>'s
-    /// order), for a list sorted ascending; <see cref="Count"/> where every item is less.
+    /// The first index not before the <paramref name="bound"/> of <paramref name="value"/>, for a list sorted
+    /// ascending; <see cref="Count"/> where there is none. The directory's first items give the block (the search a
+    /// page of a list gets: <see cref="IndexedSearch.Within"/>); the block's lines are all prefetched at once, so that
+    /// its misses overlap, and its values are searched in place where its codec allows.
     /// </summary>
-    internal long Bound(T value, bool upper)
+    internal long Bound<TKey>(TKey value, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
-        Comparer<T> comparer = Comparer<T>.Default;
-        T* firsts = (T*)_file.FirstItems;
-        long low = 0;
-        long high = _file.BlockCount;
-        while (low < high)
-        {
-            long middle = (low + high) >>> 1;
-            int order = comparer.Compare(firsts[middle], value);
-            if (order < 0 || (upper && order == 0))
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
-        }
-
-        if (low == 0)
+        long before = IndexedSearch.Within((TKey*)_file.FirstItems, 0, _file.BlockCount, value, bound);
+        if (before == 0)
         {
             return 0;
         }
 
-        long b = low - 1;
-        return (b << SealedLayout.BlockShift) + BoundInBlock(_file.Block(b), value, upper);
+        long b = before - 1;
+        SealedBlock block = _file.Block(b);
+        for (int line = 0; line < block.PayloadLength; line += CacheLine.Size)
+        {
+            CacheLine.Prefetch(block.Payload + line);
+        }
+
+        return (b << SealedLayout.BlockShift) + BoundInBlock(block, value, bound);
     }
 
-    /// <summary>The bound within one block, its values read in place where the codec allows.</summary>
-    private int BoundInBlock(SealedBlock block, T value, bool upper)
+    /// <summary>The bound within one block.</summary>
+    private long BoundInBlock<TKey>(SealedBlock block, TKey value, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
-        Comparer<T> comparer = Comparer<T>.Default;
         if (block.Codec == SealedCodec.FrameOfReference)
         {
-            bool signed = _file.Kind == SealedValueKind.Signed;
-            long target = SealedValues.Widen(new ReadOnlySpan<byte>(&value, sizeof(T)), signed);
-            return signed ? BoundOfDomain(block, target, upper) : BoundOfDomain(block, (ulong)target, upper);
+            // Integers compare as unsigned once a signed domain's sign bit is flipped.
+            ulong flip = _file.Kind == SealedValueKind.Signed ? 1UL << 63 : 0;
+            ulong target = (ulong)SealedValues.Widen(new ReadOnlySpan<byte>(&value, sizeof(TKey)), flip != 0) ^ flip;
+            var source = new FrameOfReferenceSource(block, flip);
+            return SortedSearch.Bound(ref source, target, 0, block.Count, bound);
         }
 
         if (block.Codec == SealedCodec.Plain)
         {
-            return BoundOf((T*)block.Payload, block.Count, value, upper, comparer);
+            return IndexedSearch.Within((TKey*)block.Payload, 0, block.Count, value, bound);
         }
 
-        T* decoded = stackalloc T[SealedLayout.BlockValues];
-        block.Decode((byte*)decoded, sizeof(T), _file.Kind);
-        return BoundOf(decoded, block.Count, value, upper, comparer);
+        TKey* decoded = stackalloc TKey[SealedLayout.BlockValues];
+        block.Decode((byte*)decoded, sizeof(TKey), _file.Kind);
+        return IndexedSearch.Within(decoded, 0, block.Count, value, bound);
     }
 
-    private static int BoundOf(T* items, int count, T value, bool upper, Comparer<T> comparer)
+    /// <summary>A frame-of-reference block's values read in place, in unsigned order.</summary>
+    private readonly struct FrameOfReferenceSource(SealedBlock block, ulong flip) : IItemSource<ulong>
     {
-        int low = 0;
-        int high = count;
-        while (low < high)
+        public ulong this[long index]
         {
-            int middle = (low + high) >>> 1;
-            int order = comparer.Compare(items[middle], value);
-            if (order < 0 || (upper && order == 0))
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get => (ulong)block.DomainAt((int)index) ^ flip;
         }
-
-        return low;
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int BoundOfDomain<TDomain>(SealedBlock block, TDomain target, bool upper)
-        where TDomain : IComparable<TDomain>
-    {
-        int low = 0;
-        int high = block.Count;
-        while (low < high)
-        {
-            int middle = (low + high) >>> 1;
-            long raw = block.DomainAt(middle);
-            int order = Unsafe.As<long, TDomain>(ref raw).CompareTo(target);
-            if (order < 0 || (upper && order == 0))
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
-        }
-
-        return low;
     }
 
     /// <inheritdoc/>

@@ -1,4 +1,6 @@
 using System;
+using System.Numerics;
+using ListMmf.Search;
 
 namespace ListMmf;
 
@@ -7,17 +9,17 @@ public static class SealedListMmfSearch
 {
     /// <summary>The first index whose item is not less than <paramref name="value"/>, in a list sorted ascending; Count where there is none.</summary>
     public static long LowerBound<T>(this SealedListMmf<T> list, T value)
-        where T : unmanaged, IComparable<T>
+        where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         ArgumentNullException.ThrowIfNull(list);
-        return list.Bound(value, upper: false);
+        return list.Bound(value, SearchBound.Lower);
     }
 
     /// <summary>The first index whose item is greater than <paramref name="value"/>, in a list sorted ascending; Count where there is none.</summary>
     public static long UpperBound<T>(this SealedListMmf<T> list, T value)
-        where T : unmanaged, IComparable<T>
+        where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         ArgumentNullException.ThrowIfNull(list);
-        return list.Bound(value, upper: true);
+        return list.Bound(value, SearchBound.Upper);
     }
 }

@@ -235,7 +235,7 @@ internal static unsafe class IndexedSearch
     /// way the comparison goes (the branch predictor's guess covers one of them; the prefetch the other).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static long Within<T>(T* items, long first, long length, T value, SearchBound bound)
+    internal static long Within<T>(T* items, long first, long length, T value, SearchBound bound)
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
         int lineItems = PageIndex<T, T>.KeysPerNode;
