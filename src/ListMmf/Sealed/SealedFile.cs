@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Binary;
 using System.IO;
+using ListMmf.Search;
 using ListMmf.Storage;
 
 namespace ListMmf.Sealed;
@@ -17,6 +18,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
     private readonly FileStream _file;
     private readonly FileMapping _mapping;
+    private readonly AlignedBuffer<byte> _directory;
     private readonly ulong* _offsets;
     private bool _disposed;
 
@@ -29,7 +31,13 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         long length = mapping.Length;
         Header = SealedHeader.Read(new ReadOnlySpan<byte>(mapping.Pointer, (int)Math.Min(length, MaximumHeader)), path, length);
         Kind = KindOf(Header.DataType, Header.ItemSize);
-        _offsets = (ulong*)(mapping.Pointer + Header.OffsetsOffset);
+
+        // The directory is copied to memory of its own, as a list's page index is built in it: a lookup's probes then
+        // take no page-cache page (its folio's TLB entry) and no miss on the file's offsets.
+        long directoryLength = length - Header.DirectoryOffset;
+        _directory = new AlignedBuffer<byte>(directoryLength);
+        Buffer.MemoryCopy(mapping.Pointer + Header.DirectoryOffset, _directory.Pointer, directoryLength, directoryLength);
+        _offsets = (ulong*)(_directory.Pointer + (Header.OffsetsOffset - Header.DirectoryOffset));
         CheckDirectory();
     }
 
@@ -51,13 +59,13 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// <summary>The file's bytes on disk.</summary>
     public long Length => _mapping.Length;
 
-    /// <summary>The first item of each block, in the directory: a sorted file's fences.</summary>
+    /// <summary>The first item of each block, from the directory (in memory): a sorted file's fences.</summary>
     public byte* FirstItems
     {
         get
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return _mapping.Pointer + Header.DirectoryOffset;
+            return _directory.Pointer;
         }
     }
 
@@ -119,6 +127,21 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
         return new SealedBlock(at, codec, width, count, payload, *(long*)(at + SealedLayout.BlockBaseOffset),
             *(long*)(at + SealedLayout.BlockFirstOffset), *(double*)(at + SealedLayout.BlockStepOffset));
+    }
+
+    /// <summary>
+    /// Starts reading every cache line of block <paramref name="block"/>, its header's with its payload's, so that
+    /// their misses overlap instead of following one another.
+    /// </summary>
+    public void Prefetch(long block)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        byte* start = _mapping.Pointer + _offsets[block];
+        byte* end = _mapping.Pointer + _offsets[block + 1];
+        for (byte* line = start; line < end; line += CacheLine.Size)
+        {
+            CacheLine.Prefetch(line);
+        }
     }
 
     /// <summary>Decodes block <paramref name="block"/> into <paramref name="destination"/>, its items' bytes.</summary>
@@ -200,7 +223,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private void CheckDirectory()
     {
         long blocks = BlockCount;
-        if (SealedWriter.ChecksumOf(_mapping.Pointer + Header.DirectoryOffset, Length - Header.DirectoryOffset) != Header.DirectoryChecksum)
+        if (SealedWriter.ChecksumOf(_directory.Pointer, _directory.Length) != Header.DirectoryChecksum)
         {
             throw new ListMmfFormatException(Path, "the sealed directory's checksum does not match its bytes: the directory is damaged.");
         }

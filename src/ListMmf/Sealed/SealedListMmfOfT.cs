@@ -135,8 +135,8 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     /// <summary>
     /// The first index not before the <paramref name="bound"/> of <paramref name="value"/>, for a list sorted
     /// ascending; <see cref="Count"/> where there is none. The directory's first items give the block (the search a
-    /// page of a list gets: <see cref="IndexedSearch.Within"/>); the block's lines are all prefetched at once, so that
-    /// its misses overlap, and its values are searched in place where its codec allows.
+    /// page of a list gets: <see cref="IndexedSearch.Within"/>); the block's lines, header and payload, are all
+    /// prefetched at once, so that their misses overlap, and its values are searched in place where its codec allows.
     /// </summary>
     internal long Bound<TKey>(TKey value, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
@@ -148,12 +148,8 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
         }
 
         long b = before - 1;
+        _file.Prefetch(b);
         SealedBlock block = _file.Block(b);
-        for (int line = 0; line < block.PayloadLength; line += CacheLine.Size)
-        {
-            CacheLine.Prefetch(block.Payload + line);
-        }
-
         return (b << SealedLayout.BlockShift) + BoundInBlock(block, value, bound);
     }
 
