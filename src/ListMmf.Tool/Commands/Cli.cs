@@ -29,6 +29,8 @@ internal static class Cli
             ExportCommand.Create(output),
             CompactCommand.Create(output),
             UpgradeCommand.Create(output),
+            SealCommand.Create(output),
+            SealCommand.CreateUnseal(output),
         };
 
         ParseResult parse = root.Parse(args);

@@ -22,6 +22,10 @@ internal static class InfoCommand
                 {
                     Table(output, path);
                 }
+                else if (SealedListMmf.IsSealed(path))
+                {
+                    Sealed(output, System.IO.Path.GetFullPath(path));
+                }
                 else
                 {
                     File(output, ListMmfFileInfo.Read(path));
@@ -70,6 +74,27 @@ internal static class InfoCommand
         {
             double days = (column.TimeAt(count - 1) - column.TimeAt(0)).TotalDays;
             output.WriteLine(days > 0 ? $"  {count / days:N1} items per day over {days:N2} days" : "  every item at the same time");
+        }
+    }
+
+    private static void Sealed(TextWriter output, string path)
+    {
+        DataType dataType;
+        using (var sealedFile = ListMmf.Sealed.SealedFile.Open(path))
+        {
+            ListMmf.Sealed.SealedHeader header = sealedFile.Header;
+            dataType = header.DataType;
+            long raw = header.Count * header.ItemSize;
+            output.WriteLine(path);
+            output.WriteLine($"  version 3, sealed (read-only, compressed), data type {dataType} (code {(int)dataType}), {header.ItemSize} bytes per item");
+            output.WriteLine($"  count {header.Count:N0} in {header.BlockCount:N0} blocks, file {sealedFile.Length:N0} bytes for {raw:N0} " +
+                $"raw bytes ({(double)sealedFile.Length / Math.Max(1, header.Count):N3} bytes per item)");
+        }
+
+        using ColumnView column = ColumnView.Open(path, path, dataType);
+        if (column.Count > 0)
+        {
+            output.WriteLine($"  first {column.Format(0)}, last {column.Format(column.Count - 1)}");
         }
     }
 

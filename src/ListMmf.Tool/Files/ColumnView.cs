@@ -49,6 +49,12 @@ internal abstract class ColumnView : IDisposable
     public static ColumnView Open(string path, string name, DataType dataType)
     {
         DataTypeInfo type = DataTypeInfo.Of(dataType);
+        if (SealedListMmf.IsSealed(path) && !type.IsNumber)
+        {
+            throw new DataException($"'{path}' is sealed, and the tool shows sealed files of number and time types only; " +
+                "unseal it ('listmmf unseal') to show its items.");
+        }
+
         return type.Kind switch
         {
             DataTypeKind.DateTimeTicks => new ColumnView<long>(
@@ -89,14 +95,14 @@ internal abstract class ColumnView : IDisposable
 internal sealed class ColumnView<T> : ColumnView
     where T : unmanaged, IUtf8SpanFormattable
 {
-    private readonly ListMmf<T> _list;
+    private readonly ColumnItems<T> _list;
     private readonly Func<T, string> _format;
     private readonly Func<T, DateTime>? _time;
 
     public ColumnView(string path, string name, DataType dataType, Func<T, string> format, Func<T, DateTime>? time)
         : base(name, dataType)
     {
-        _list = new ListMmf<T>(path, FileAccess.Read);
+        _list = ColumnItems<T>.Open(path);
         _format = format;
         _time = time;
     }
@@ -121,7 +127,7 @@ internal sealed class ColumnView<T> : ColumnView
         return _time is null ? throw new InvalidOperationException($"{Name} holds no times.") : _time(item);
     }
 
-    public override ulong Hash() => _list.ComputeXxHash3();
+    public override ulong Hash() => _list.Hash();
 
     public override void Verify(IProgress<double>? progress) => _list.Verify(progress);
 

@@ -41,6 +41,9 @@ internal sealed class Source : IDisposable
     /// <summary>Whether the times are recorded as UTC, so that a time given with an offset can be converted to them.</summary>
     public bool TimesAreUtc { get; }
 
+    /// <summary>Whether the file is sealed: its items are shown, and searches by time wait for sealed time series.</summary>
+    public bool IsSealed { get; private init; }
+
     /// <summary>The rows: a table's published rows, a file's count.</summary>
     public long Count => _table?.RowCount ?? Columns[0].Count;
 
@@ -61,6 +64,20 @@ internal sealed class Source : IDisposable
                 table.Dispose();
                 throw;
             }
+        }
+
+        if (SealedListMmf.IsSealed(fullPath))
+        {
+            DataType sealedType;
+            using (var sealedFile = ListMmf.Sealed.SealedFile.Open(fullPath))
+            {
+                sealedType = sealedFile.Header.DataType;
+            }
+
+            return new Source(fullPath, [ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), sealedType)], null, null, null, null)
+            {
+                IsSealed = true,
+            };
         }
 
         ListMmfFileInfo info = ListMmfFileInfo.Read(fullPath);
@@ -116,6 +133,7 @@ internal sealed class Source : IDisposable
         where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool> =>
         new(path, [column], null, series, series.LowerBound, series.UpperBound, series.TimesAreUtc);
 
-    private DataException NoTimes() =>
-        new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");
+    private DataException NoTimes() => IsSealed
+        ? new($"'{Path}' is sealed, and the tool does not search sealed files by time yet; unseal it ('listmmf unseal') to search it.")
+        : new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");
 }

@@ -1,0 +1,113 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Text.RegularExpressions;
+using Xunit;
+
+namespace ListMmf.Tests.Tool;
+
+/// <summary>seal and unseal, and what info, head, verify and search do with a sealed file.</summary>
+public sealed class SealCommandTests : IDisposable
+{
+    private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string Seconds(int count)
+    {
+        string path = _directory.File("seconds.bt");
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual);
+        for (int i = 0; i < count; i++)
+        {
+            series.Add(Start.AddSeconds(i / 3));
+        }
+
+        return path;
+    }
+
+    [Fact]
+    public void SealShrinksTheFileAndInfoShowsItSealedWithItsFirstAndLastTimes()
+    {
+        string path = Seconds(30_000);
+
+        ToolResult seal = ToolRunner.Run("seal", path);
+        ToolResult info = ToolRunner.Run("info", path);
+
+        Assert.True(seal.ExitCode == 0, seal.Error);
+        Assert.Contains($"{path}: sealed, ", seal.Output);
+        Assert.True(info.ExitCode == 0, info.Error);
+        Assert.Contains("version 3, sealed", info.Output);
+        Assert.Contains("count 30,000 in 30 blocks", info.Output);
+        Assert.Contains("first 2024-01-02 09:30:00, last 2024-01-02 12:16:39", info.Output);
+    }
+
+    [Fact]
+    public void VerifyPrintsTheSameFingerprintBeforeTheSealAndAfter()
+    {
+        string path = Seconds(5_000);
+        string before = Fingerprint(ToolRunner.Run("verify", path));
+
+        ToolRunner.Run("seal", path);
+        ToolResult after = ToolRunner.Run("verify", path);
+
+        Assert.True(after.ExitCode == 0, after.Output + after.Error);
+        Assert.Contains("sealed, every block's checksum", after.Output);
+        Assert.Equal(before, Fingerprint(after));
+    }
+
+    [Fact]
+    public void HeadAndTailShowASealedFilesItems()
+    {
+        string path = Seconds(3_000);
+        ToolRunner.Run("seal", path);
+
+        ToolResult tail = ToolRunner.Run("tail", path, "-n", "2");
+
+        Assert.True(tail.ExitCode == 0, tail.Error);
+        Assert.Contains("2024-01-02 09:46:39", tail.Output);
+    }
+
+    [Fact]
+    public void UnsealGivesBackAFileThatAppends()
+    {
+        string path = Seconds(2_000);
+        ToolRunner.Run("seal", path);
+
+        ToolResult unseal = ToolRunner.Run("unseal", path);
+
+        Assert.True(unseal.ExitCode == 0, unseal.Error);
+        Assert.Contains($"{path}: unsealed", unseal.Output);
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual);
+        series.Add(Start.AddHours(1));
+        Assert.Equal(2_001, series.Count);
+    }
+
+    [Fact]
+    public void SearchingASealedFileByTimeSaysItIsSealed()
+    {
+        string path = Seconds(2_000);
+        ToolRunner.Run("seal", path);
+
+        ToolResult search = ToolRunner.Run("search", path, "2024-01-02 09:31:00");
+
+        Assert.NotEqual(0, search.ExitCode);
+        Assert.Contains("is sealed", search.Error);
+    }
+
+    [Fact]
+    public void ATableFolderIsNotSealed()
+    {
+        string folder = _directory.File("table");
+        using (TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time", DataType.UnixSeconds)))
+        {
+        }
+
+        ToolResult seal = ToolRunner.Run("seal", folder);
+
+        Assert.NotEqual(0, seal.ExitCode);
+        Assert.Contains("tables are not sealed yet", seal.Error);
+    }
+
+    private static string Fingerprint(ToolResult verify) => Regex.Match(verify.Output, "XXH3 [0-9a-f]{16}").Value;
+}
