@@ -25,7 +25,7 @@ namespace ListMmf.TestHost;
 /// </list>
 /// Workloads: <c>append</c> (ListMmf&lt;long&gt; appends across growths, flushed), <c>window</c> (consecutive values,
 /// TruncateBeginning as a rolling window), <c>table</c> (a TimeSeriesTable of four columns), <c>widen</c>
-/// (IntegerListMmf widening from Byte through Int32).
+/// (IntegerListMmf widening from Byte through Int32), <c>seal</c> (a list sealed, unsealed and sealed again).
 /// </summary>
 public static class PowerLoss
 {
@@ -170,10 +170,40 @@ public static class PowerLoss
                 return 0;
             }
 
+            case "seal":
+            {
+                // A list of quarter-point prices, so that its blocks take the tick codec; sealed, unsealed, sealed again.
+                using (var writer = new ListMmf<double>(list, FileAccess.ReadWrite, small))
+                {
+                    Mark("created");
+                    for (int i = 0; i < SealedItems; i++)
+                    {
+                        writer.Add(SealValueAt(i));
+                    }
+
+                    writer.Flush();
+                    Mark($"flushed:{SealedItems}");
+                }
+
+                SealedListMmf.Seal(list);
+                Mark($"sealed:{SealedItems}");
+                SealedListMmf.Unseal(list);
+                Mark($"unsealed:{SealedItems}");
+                SealedListMmf.Seal(list);
+                Mark($"final:{SealedItems}");
+                return 0;
+            }
+
             default:
                 throw new ArgumentException($"unknown workload '{workload}'");
         }
     }
+
+    /// <summary>The items of the seal workload.</summary>
+    private const int SealedItems = 20_000;
+
+    /// <summary>The seal workload's item at <paramref name="index"/>: quarter points, never zero.</summary>
+    private static double SealValueAt(long index) => 4_500 + ((Program.ValueAt(index) & 0xFF) * 0.25);
 
     /// <summary>
     /// Waits until the kernel has written back every dirty page this process maps of <paramref name="path"/>, by its
@@ -317,6 +347,7 @@ public static class PowerLoss
             "widen" => CheckWiden(Path.Combine(image, ListName), promise),
             "series" or "series-writeback" => CheckSeries(Path.Combine(image, ListName), promise),
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
+            "seal" => CheckSeal(Path.Combine(image, ListName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
             _ => throw new ArgumentException($"unknown workload '{workload}'"),
         };
@@ -604,6 +635,48 @@ public static class PowerLoss
             writer.Flush();
             return count + 1;
         });
+
+    /// <summary>
+    /// A seal or an unseal interrupted anywhere leaves one whole form or the other, never neither: once the items were
+    /// flushed, the path holds either the appendable list or the sealed one, with every item, and the sealed one
+    /// passes <c>Verify</c>. Once the last seal returned, the path holds the sealed form.
+    /// </summary>
+    private static string CheckSeal(string path, string[] promise)
+    {
+        if (BeforeCreation(path, promise, () => ReadSealWorkload(path, 0)) is { } early)
+        {
+            return early;
+        }
+
+        bool flushed = promise[0] != "created";
+        if (!File.Exists(path))
+        {
+            return flushed ? "lost: the path holds no file" : "ok";
+        }
+
+        bool isSealed = ListMmfFileInfo.Read(path).IsSealed;
+        if (promise[0] == "final" && !isSealed)
+        {
+            return "lost: the last seal returned, and the path holds the appendable list";
+        }
+
+        if (isSealed)
+        {
+            using var sealedList = new SealedListMmf<double>(path);
+            sealedList.Verify();
+            return CheckItems("sealed item", sealedList.Count, SealedItems, i => sealedList[i], SealValueAt, 0.0) is { } wrong
+                ? wrong
+                : sealedList.Count == SealedItems ? "ok" : $"undetected: {sealedList.Count:N0} sealed items, not {SealedItems:N0}";
+        }
+
+        return ReadSealWorkload(path, flushed ? SealedItems : 0) ?? "ok";
+    }
+
+    private static string? ReadSealWorkload(string path, long flushed)
+    {
+        using var reader = new ListMmf<double>(path, FileAccess.Read);
+        return CheckItems("item", reader.Count, flushed, i => reader[i], SealValueAt, 0.0);
+    }
 
     /// <summary>The times, and <c>LowerBound</c> over the flushed ones.</summary>
     private static string CheckSeries(string path, string[] promise) => CheckFlushed(

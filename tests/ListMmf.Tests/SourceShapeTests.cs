@@ -41,7 +41,7 @@ public sealed partial class SourceShapeTests
         ["Storage"],
         ["."], // ListMmf<T> and the interfaces of a list, at the project's root
         ["Search"],
-        ["Bits", "Integers", "TimeSeries"],
+        ["Bits", "Integers", "TimeSeries", "Sealed"],
         ["FileReaders"],
         ["Tables"],
     ];

@@ -22,10 +22,6 @@ internal static class InfoCommand
                 {
                     Table(output, path);
                 }
-                else if (SealedListMmf.IsSealed(path))
-                {
-                    Sealed(output, System.IO.Path.GetFullPath(path));
-                }
                 else
                 {
                     File(output, ListMmfFileInfo.Read(path));
@@ -42,8 +38,18 @@ internal static class InfoCommand
         output.WriteLine(info.Path);
         output.WriteLine($"  version {info.Version}, data type {info.DataType} (code {(int)info.DataType}), " +
             $"{(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
-        output.WriteLine($"  count {info.Count:N0}, capacity " +
-            $"{(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
+        if (info.IsSealed)
+        {
+            long raw = info.Count * info.ItemSize;
+            output.WriteLine($"  sealed (read-only, compressed in blocks of 1,024 items): count {info.Count:N0}, file " +
+                $"{info.FileLength:N0} bytes for {raw:N0} raw bytes ({(double)info.FileLength / Math.Max(1, info.Count):N3} bytes per item)");
+        }
+        else
+        {
+            output.WriteLine($"  count {info.Count:N0}, capacity " +
+                $"{(info.Capacity >= 0 ? info.Capacity.ToString("N0", CultureInfo.InvariantCulture) : "unknown")}, file {info.FileLength:N0} bytes");
+        }
+
         if (info.Version == 2)
         {
             output.WriteLine($"  durable count {info.DurableCount:N0} (what a power loss keeps), items from byte {info.ItemsOffset:N0}");
@@ -60,7 +66,8 @@ internal static class InfoCommand
             }
         }
 
-        if (info.Count == 0 || (info.DataType == DataType.AnyStruct && description is null))
+        bool unshown = (info.DataType == DataType.AnyStruct && description is null) || (info.IsSealed && !DataTypeInfo.Of(info.DataType).IsNumber);
+        if (info.Count == 0 || unshown)
         {
             return;
         }
@@ -74,27 +81,6 @@ internal static class InfoCommand
         {
             double days = (column.TimeAt(count - 1) - column.TimeAt(0)).TotalDays;
             output.WriteLine(days > 0 ? $"  {count / days:N1} items per day over {days:N2} days" : "  every item at the same time");
-        }
-    }
-
-    private static void Sealed(TextWriter output, string path)
-    {
-        DataType dataType;
-        using (var sealedFile = ListMmf.Sealed.SealedFile.Open(path))
-        {
-            ListMmf.Sealed.SealedHeader header = sealedFile.Header;
-            dataType = header.DataType;
-            long raw = header.Count * header.ItemSize;
-            output.WriteLine(path);
-            output.WriteLine($"  version 3, sealed (read-only, compressed), data type {dataType} (code {(int)dataType}), {header.ItemSize} bytes per item");
-            output.WriteLine($"  count {header.Count:N0} in {header.BlockCount:N0} blocks, file {sealedFile.Length:N0} bytes for {raw:N0} " +
-                $"raw bytes ({(double)sealedFile.Length / Math.Max(1, header.Count):N3} bytes per item)");
-        }
-
-        using ColumnView column = ColumnView.Open(path, path, dataType);
-        if (column.Count > 0)
-        {
-            output.WriteLine($"  first {column.Format(0)}, last {column.Format(column.Count - 1)}");
         }
     }
 

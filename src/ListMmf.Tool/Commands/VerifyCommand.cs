@@ -115,12 +115,7 @@ internal static class VerifyCommand
     /// </summary>
     private static void VerifySealed(TextWriter output, string path)
     {
-        DataType dataType;
-        using (var sealedFile = ListMmf.Sealed.SealedFile.Open(path))
-        {
-            dataType = sealedFile.Header.DataType;
-        }
-
+        DataType dataType = ListMmfFileInfo.Read(path).DataType;
         using ColumnView column = ColumnView.Open(path, path, dataType);
         ProgressBar.Run($"verifying {Path.GetFileName(path)}", show: new FileInfo(path).Length > ProgressBar.LargeFileBytes, report =>
         {

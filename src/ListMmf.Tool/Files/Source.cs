@@ -66,21 +66,15 @@ internal sealed class Source : IDisposable
             }
         }
 
-        if (SealedListMmf.IsSealed(fullPath))
+        ListMmfFileInfo info = ListMmfFileInfo.Read(fullPath);
+        if (info.IsSealed)
         {
-            DataType sealedType;
-            using (var sealedFile = ListMmf.Sealed.SealedFile.Open(fullPath))
-            {
-                sealedType = sealedFile.Header.DataType;
-            }
-
-            return new Source(fullPath, [ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), sealedType)], null, null, null, null)
+            return new Source(fullPath, [ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType)], null, null, null, null)
             {
                 IsSealed = true,
             };
         }
 
-        ListMmfFileInfo info = ListMmfFileInfo.Read(fullPath);
         if (info.DataType == DataType.AnyStruct)
         {
             StructFile items = StructFile.Open(fullPath);

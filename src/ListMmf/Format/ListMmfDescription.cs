@@ -52,6 +52,12 @@ public sealed class ListMmfDescription
     /// damaged; the message says what is wrong.</exception>
     public static ListMmfDescription? Read(string path)
     {
+        if (File.Exists(path) && SealedHeader.IsSealedFile(path))
+        {
+            byte[] json = SealedHeader.ReadFile(path, out _).Description;
+            return json.Length == 0 ? null : FromJson(json, path, "the description in its sealed header");
+        }
+
         if (ReadHeader(path) is { Format: 2 } header)
         {
             return FromJson(header.Description, path, "the description in its header");

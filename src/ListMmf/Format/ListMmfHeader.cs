@@ -379,7 +379,7 @@ internal readonly struct ListMmfHeader
     /// <summary>The checks that need no item type: a known version and data-type code, and a version 2 item size that agrees with the code.</summary>
     public void ValidateCode(string path)
     {
-        if (Format == 0 && RawVersion == Sealed.SealedLayout.Version)
+        if (Format == 0 && RawVersion == SealedLayout.Version)
         {
             throw new ListMmfFormatException(path, "it is sealed (version 3: compressed and read-only). Read it with " +
                 "SealedListMmf<T>, or unseal it (SealedListMmf.Unseal, or 'listmmf unseal') to append to it.");

@@ -48,7 +48,10 @@ internal readonly unsafe struct SealedBlock
     /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
     public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks;
 
-    /// <summary>Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/> or <see cref="SealedCodec.Ticks"/>).</summary>
+    /// <summary>
+    /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/> or
+    /// <see cref="SealedCodec.Ticks"/>).
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long DomainAt(int index) => Base + (long)BitPacking.Get(Payload, Width, index);
 
@@ -90,7 +93,10 @@ internal readonly unsafe struct SealedBlock
         }
     }
 
-    /// <summary>Writes value <paramref name="index"/> as an item to <paramref name="destination"/>; the block must be <see cref="IsRandomAccess"/>.</summary>
+    /// <summary>
+    /// Writes value <paramref name="index"/> as an item to <paramref name="destination"/>; the block must be
+    /// <see cref="IsRandomAccess"/>.
+    /// </summary>
     public void ItemAt(int index, byte* destination, int itemSize, SealedValueKind kind)
     {
         switch (Codec)

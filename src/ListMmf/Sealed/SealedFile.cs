@@ -13,9 +13,6 @@ namespace ListMmf.Sealed;
 /// </summary>
 internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 {
-    /// <summary>The largest header read: a description of up to about 1 MiB, as in version 2.</summary>
-    private const int MaximumHeader = 1 << 20;
-
     private readonly FileStream _file;
     private readonly FileMapping _mapping;
     private readonly AlignedBuffer<byte> _directory;
@@ -29,7 +26,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         _file = file;
         _mapping = mapping;
         long length = mapping.Length;
-        Header = SealedHeader.Read(new ReadOnlySpan<byte>(mapping.Pointer, (int)Math.Min(length, MaximumHeader)), path, length);
+        Header = SealedHeader.Read(new ReadOnlySpan<byte>(mapping.Pointer, (int)Math.Min(length, SealedHeader.MaximumLength)), path, length);
         Kind = KindOf(Header.DataType, Header.ItemSize);
 
         // The directory is copied to memory of its own, as a list's page index is built in it: a lookup's probes then

@@ -17,10 +17,7 @@ public static class SealedListMmf
     public static bool IsSealed(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        using var file = File.OpenHandle(Path.GetFullPath(path), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        Span<byte> start = stackalloc byte[SealedLayout.MagicOffset + 8];
-        int read = RandomAccess.Read(file, start, 0);
-        return SealedHeader.IsSealed(start[..read]);
+        return SealedHeader.IsSealedFile(Path.GetFullPath(path));
     }
 
     /// <summary>

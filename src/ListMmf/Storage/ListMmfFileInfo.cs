@@ -10,18 +10,19 @@ namespace ListMmf;
 /// file, and for code that must choose the type to open a file with.
 /// </summary>
 /// <param name="Path">The full path of the file.</param>
-/// <param name="Version">The header's version field: 0 for the format of ListMmf 1.x, 2 for version 2.</param>
+/// <param name="Version">The header's version field: 0 for the format of ListMmf 1.x, 2 for version 2, 3 for a sealed file
+/// (<see cref="SealedListMmf"/>).</param>
 /// <param name="DataType">The data-type code.</param>
 /// <param name="ItemSize">The bytes per item: as the code implies, or as a version 2 header records; 0 where the header
 /// does not say (a version 1 AnyStruct or Bit file).</param>
 /// <param name="Count">The published items, as a reader of the file counts them now (for a bit file, its Int32 words;
 /// <see cref="ListMmfBitArray.Count"/> has the bits): the header's count, or for a version 2 file last written in an
 /// earlier boot of the machine its durable count.</param>
-/// <param name="Capacity">How many items the file has room for; -1 where the item size is unknown.</param>
+/// <param name="Capacity">How many items the file has room for; -1 where the item size is unknown; a sealed file's count.</param>
 /// <param name="FileLength">The file's length in bytes.</param>
 public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType, int ItemSize, long Count, long Capacity, long FileLength)
 {
-    /// <summary>Where the first item starts: byte 16 (version 0), or a multiple of 4,096 (version 2).</summary>
+    /// <summary>Where the first item starts: byte 16 (version 0), or a multiple of 4,096 (version 2; a sealed file's first block).</summary>
     public int ItemsOffset { get; init; } = ListMmfHeader.Version1Size;
 
     /// <summary>
@@ -29,6 +30,9 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     /// a power loss keeps; version 0: <see cref="Count"/>.
     /// </summary>
     public long DurableCount { get; init; }
+
+    /// <summary>Whether the file is sealed: read-only and compressed, read with <see cref="SealedListMmf{T}"/>.</summary>
+    public bool IsSealed => Version == SealedLayout.Version;
 
     /// <summary>
     /// Converts the version 1 (ListMmf 1.x) file at <paramref name="path"/> to version 2, by replacement as
@@ -48,7 +52,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
     /// The file is only read. A file being replaced (TruncateBeginning, widening) is followed to its replacement,
-    /// as a reader does.
+    /// as a reader does. A sealed file's header is checked as <see cref="SealedListMmf{T}"/> checks it.
     /// </summary>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
     /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file; the message says why.</exception>
@@ -59,6 +63,17 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
         if (Directory.Exists(fullPath))
         {
             throw new ListMmfException(fullPath, "the path is a directory, not a ListMmf file.");
+        }
+
+        if (SealedHeader.IsSealedFile(fullPath))
+        {
+            SealedHeader sealedHeader = SealedHeader.ReadFile(fullPath, out long sealedLength);
+            return new ListMmfFileInfo(fullPath, SealedLayout.Version, sealedHeader.DataType, sealedHeader.ItemSize,
+                sealedHeader.Count, sealedHeader.Count, sealedLength)
+            {
+                ItemsOffset = sealedHeader.BlocksOffset,
+                DurableCount = sealedHeader.Count,
+            };
         }
 
         using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);

@@ -61,7 +61,8 @@ public sealed class SealedListMmfTests : IDisposable
     {
         double[] edges =
         [
-            -0.0, 0.0, double.NaN, BitConverter.Int64BitsToDouble(0x7FF8_0000_0000_0001), BitConverter.Int64BitsToDouble(unchecked((long)0xFFF0_0000_0000_0042)),
+            -0.0, 0.0, double.NaN, BitConverter.Int64BitsToDouble(0x7FF8_0000_0000_0001),
+            BitConverter.Int64BitsToDouble(unchecked((long)0xFFF0_0000_0000_0042)),
             double.PositiveInfinity, double.NegativeInfinity, double.Epsilon, -double.Epsilon, double.MaxValue, double.MinValue, 0.1, 1e300,
         ];
         double[] values = Enumerable.Range(0, 3_000).Select(i => edges[i % edges.Length]).ToArray();
@@ -184,6 +185,9 @@ public sealed class SealedListMmfTests : IDisposable
         {
             Assert.Equal(quotes, sealedList.ToArray());
         }
+
+        Assert.Equal(ListMmfDescription.ForList<Quote192>()!.Fields, ListMmfDescription.Read(FilePath)!.Fields);
+        Assert.True(ListMmfFileInfo.Read(FilePath).IsSealed);
 
         Assert.True(SealedListMmf.Unseal(FilePath));
         using var back = new ListMmf<Quote192>(FilePath);

@@ -37,8 +37,8 @@ public sealed class SealCommandTests : IDisposable
         Assert.True(seal.ExitCode == 0, seal.Error);
         Assert.Contains($"{path}: sealed, ", seal.Output);
         Assert.True(info.ExitCode == 0, info.Error);
-        Assert.Contains("version 3, sealed", info.Output);
-        Assert.Contains("count 30,000 in 30 blocks", info.Output);
+        Assert.Contains("version 3, data type UnixSeconds", info.Output);
+        Assert.Contains("sealed (read-only, compressed in blocks of 1,024 items): count 30,000, file ", info.Output);
         Assert.Contains("first 2024-01-02 09:30:00, last 2024-01-02 12:16:39", info.Output);
     }
 

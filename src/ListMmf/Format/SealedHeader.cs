@@ -1,8 +1,10 @@
 using System;
 using System.Buffers.Binary;
+using System.IO;
 using System.IO.Hashing;
+using Microsoft.Win32.SafeHandles;
 
-namespace ListMmf.Sealed;
+namespace ListMmf;
 
 /// <summary>
 /// The header page of a sealed file (docs/file-format.md, "The sealed form"): bytes 0-63 as in version 2 with
@@ -43,6 +45,29 @@ internal readonly struct SealedHeader
 
     /// <summary>The file's length: the directory ends it.</summary>
     public long FileLength => OffsetsOffset + ((BlockCount + 1) * sizeof(ulong));
+
+    /// <summary>The largest header read: a description of up to about 1 MiB, as in version 2.</summary>
+    public const int MaximumLength = 1 << 20;
+
+    /// <summary>Whether the file at <paramref name="path"/> starts as a sealed file does (its version and mark).</summary>
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    public static bool IsSealedFile(string path)
+    {
+        using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        Span<byte> start = stackalloc byte[SealedLayout.MagicOffset + 8];
+        return IsSealed(start[..RandomAccess.Read(file, start, 0)]);
+    }
+
+    /// <summary>Reads and checks the header of the sealed file at <paramref name="path"/>; <paramref name="length"/> is the file's.</summary>
+    /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header is damaged.</exception>
+    public static SealedHeader ReadFile(string path, out long length)
+    {
+        using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        length = RandomAccess.GetLength(file);
+        byte[] page = new byte[(int)Math.Min(length, MaximumLength)];
+        int read = RandomAccess.Read(file, page, 0);
+        return Read(page.AsSpan(0, read), path, length);
+    }
 
     /// <summary>Whether <paramref name="firstBytes"/>, a file's start, is a sealed file's.</summary>
     public static bool IsSealed(ReadOnlySpan<byte> firstBytes) =>

@@ -1,6 +1,6 @@
 using System;
 
-namespace ListMmf.Sealed;
+namespace ListMmf;
 
 /// <summary>
 /// The sealed form's fixed numbers and offsets (docs/file-format.md, "The sealed form"): a header page whose first
@@ -54,7 +54,10 @@ internal static class SealedLayout
     /// <summary>The sealed layout this library writes and reads.</summary>
     public const int LayoutVersion = 1;
 
-    /// <summary>Block header: UInt8 codec, UInt8 width, UInt16 values, UInt32 payload length, Int64 base, Int64 first, UInt64 step bits, UInt32 CRC-32.</summary>
+    /// <summary>
+    /// Block header: UInt8 codec, UInt8 width, UInt16 values, UInt32 payload length, Int64 base, Int64 first, Float64
+    /// step, UInt32 CRC-32, UInt32 zero.
+    /// </summary>
     public const int BlockWidthOffset = 1;
     public const int BlockValuesCountOffset = 2;
     public const int BlockPayloadLengthOffset = 4;
