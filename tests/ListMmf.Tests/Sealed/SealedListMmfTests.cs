@@ -147,6 +147,23 @@ public sealed class SealedListMmfTests : IDisposable
     }
 
     [Fact]
+    public void SignedKeysAcrossZeroWithRunsOverBlockBoundariesAreFoundAsByTheList()
+    {
+        long[] keys = Enumerable.Range(-3_100, 6_200).Select(i => (long)Math.Floor(i / 7.0) * 1_000_000_007L).Append(long.MaxValue).ToArray();
+        Write(keys);
+        SealedListMmf.Seal(FilePath);
+
+        using var sealedList = new SealedListMmf<long>(FilePath);
+        foreach (long key in keys.SelectMany(key => new[] { key - 1, key, key + 1 }).Append(long.MinValue))
+        {
+            long lower = Array.FindIndex(keys, value => value >= key);
+            long upper = Array.FindIndex(keys, value => value > key);
+            Assert.Equal(lower < 0 ? keys.Length : lower, sealedList.LowerBound(key));
+            Assert.Equal(upper < 0 ? keys.Length : upper, sealedList.UpperBound(key));
+        }
+    }
+
+    [Fact]
     public void SortedDoublesAndUnsignedKeysAreSearchedInEveryCodec()
     {
         double[] doubles = Enumerable.Range(0, 5_000).Select(i => Math.Floor(i / 3.0) * 0.25).ToArray();
