@@ -24,9 +24,11 @@ internal sealed class SealedPeer : IPeerQueries, IDisposable
     private SealedPeer(string folder, string time, string price, string size)
     {
         Folder = folder;
-        _times = new SealedListMmf<int>(Path.Combine(folder, time));
-        _prices = new SealedListMmf<double>(Path.Combine(folder, price));
-        _sizes = new SealedListMmf<int>(Path.Combine(folder, size));
+        // As the appendable peer opens its time column: read in at the open, so that the first searches take no faults.
+        var populated = ListMmfOptions.Default with { PopulateOnOpen = true };
+        _times = new SealedListMmf<int>(Path.Combine(folder, time), populated);
+        _prices = new SealedListMmf<double>(Path.Combine(folder, price), populated);
+        _sizes = new SealedListMmf<int>(Path.Combine(folder, size), populated);
     }
 
     public string Name => StoreName;

@@ -66,10 +66,14 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         }
     }
 
-    /// <summary>Opens the sealed file at <paramref name="path"/> for reading.</summary>
+    /// <summary>
+    /// Opens the sealed file at <paramref name="path"/> for reading, mapped by the backend <paramref name="options"/>
+    /// names, and read in whole at the open where they ask for it (<see cref="ListMmfOptions.PopulateOnOpen"/>).
+    /// </summary>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
-    public static SealedFile Open(string path)
+    public static SealedFile Open(string path, ListMmfOptions? options = null)
     {
+        options ??= ListMmfOptions.Default;
         var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
         FileMapping? mapping = null;
         try
@@ -79,8 +83,14 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
                 throw new ListMmfFormatException(path, $"the file is {file.Length:N0} bytes long, shorter than a sealed header.");
             }
 
-            mapping = FileMappings.Open(file, path, writable: false, FileMappings.Resolve(MappingBackend.Default));
-            return new SealedFile(path, file, mapping);
+            mapping = FileMappings.Open(file, path, writable: false, FileMappings.Resolve(options.Backend));
+            var sealedFile = new SealedFile(path, file, mapping);
+            if (options.PopulateOnOpen)
+            {
+                mapping.Populate(0, mapping.Length);
+            }
+
+            return sealedFile;
         }
         catch
         {

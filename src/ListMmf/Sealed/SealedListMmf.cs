@@ -62,7 +62,7 @@ public static class SealedListMmf
                 "seal",
                 $"its {count:N0} items, sealed",
                 temporary => SealedWriter.Create(temporary, full, current.Pointer + current.ItemsOffset, count, itemSize, info.DataType, description),
-                SealedFile.Open,
+                target => SealedFile.Open(target),
                 sealedFile => sealedFile.Dispose(),
                 _ => { });
         }

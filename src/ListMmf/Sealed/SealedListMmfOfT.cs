@@ -12,21 +12,27 @@ namespace ListMmf;
 /// A sealed list (<see cref="SealedListMmf.Seal"/>) mapped for reading: its items decoded a block of 1,024 at a time
 /// straight from the mapping, never the whole file. Any number of processes read it; it never changes.
 /// </summary>
+/// <remarks>Locals are not zeroed: the stack buffers a block is decoded into are written whole before they are read.</remarks>
 /// <typeparam name="T">The item type the list was written with (or another type of the same data-type code and size).</typeparam>
+[SkipLocalsInit]
 public sealed unsafe class SealedListMmf<T> : IDisposable
     where T : unmanaged
 {
     private readonly SealedFile _file;
 
-    /// <summary>Opens the sealed file at <paramref name="path"/>.</summary>
+    /// <summary>
+    /// Opens the sealed file at <paramref name="path"/>. Of <paramref name="options"/>, <see cref="ListMmfOptions.Backend"/>
+    /// and <see cref="ListMmfOptions.PopulateOnOpen"/> apply: a backtest that searches the file at once has it read
+    /// in at the open, so that its first searches take no page faults (a sealed file is a fraction of the list's size).
+    /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
     /// <exception cref="ListMmfDataTypeException">It holds items of another type or size.</exception>
-    public SealedListMmf(string path)
+    public SealedListMmf(string path, ListMmfOptions? options = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         Path = System.IO.Path.GetFullPath(path);
-        _file = SealedFile.Open(Path);
+        _file = SealedFile.Open(Path, options);
         DataType stored = _file.Header.DataType;
         if (!DataTypeInfo.CanHold<T>(stored) || _file.ItemSize != sizeof(T))
         {
