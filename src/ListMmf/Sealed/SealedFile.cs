@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Binary;
 using System.IO;
+using System.Runtime.CompilerServices;
 using ListMmf.Search;
 using ListMmf.Storage;
 
@@ -111,6 +112,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
     /// <summary>Block <paramref name="block"/>, its header checked.</summary>
     /// <exception cref="ListMmfFormatException">The block's header does not fit its space or its file.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public SealedBlock Block(long block)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
@@ -140,6 +142,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// Starts reading every cache line of block <paramref name="block"/>, its header's with its payload's, so that
     /// their misses overlap instead of following one another.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Prefetch(long block)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);

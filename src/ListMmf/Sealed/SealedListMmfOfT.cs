@@ -82,6 +82,7 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
 
     /// <summary>Copies the items from <paramref name="start"/> into <paramref name="destination"/>, which they fill.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the list.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void CopyTo(long start, Span<T> destination)
     {
         ThrowHelper.SpanLength(start, destination.Length, Count);
@@ -144,6 +145,7 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     /// page of a list gets: <see cref="IndexedSearch.Within"/>); the block's lines, header and payload, are all
     /// prefetched at once, so that their misses overlap, and its values are searched in place where its codec allows.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     internal long Bound<TKey>(TKey value, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
@@ -185,6 +187,7 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     /// place. Every packed offset is below 2^56, so once the target is turned into an offset (clamped to the block's
     /// range) the sign of one subtraction orders each probe: the search takes no branch the data decides.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int OffsetsBefore(SealedBlock block, long target, bool signed, SearchBound bound)
     {
         // Where the target lies against the block's base, in the type's order; the block's values all lie at or above it.

@@ -164,6 +164,24 @@ public sealed class SealedListMmfTests : IDisposable
     }
 
     [Fact]
+    public void AListOfThousandsOfBlocksIsSearchedAsByTheList()
+    {
+        // 3,000 blocks: the directory's search runs over three pages of first items before it reaches a block.
+        int[] times = BurstyTimes(3_000 * 1_024, seed: 8);
+        Write(times);
+        SealedListMmf.Seal(FilePath);
+
+        using var sealedList = new SealedListMmf<int>(FilePath);
+        var random = new Random(9);
+        for (int i = 0; i < 20_000; i++)
+        {
+            int key = i < 10 ? times[0] - 5 + i : random.Next(times[0] - 2, times[^1] + 3);
+            Assert.Equal(LowerBound(times, key), sealedList.LowerBound(key));
+            Assert.Equal(UpperBound(times, key), sealedList.UpperBound(key));
+        }
+    }
+
+    [Fact]
     public void SortedDoublesAndUnsignedKeysAreSearchedInEveryCodec()
     {
         double[] doubles = Enumerable.Range(0, 5_000).Select(i => Math.Floor(i / 3.0) * 0.25).ToArray();
