@@ -52,15 +52,12 @@ public sealed class ListMmfDescription
     /// damaged; the message says what is wrong.</exception>
     public static ListMmfDescription? Read(string path)
     {
-        if (File.Exists(path) && SealedHeader.IsSealedFile(path))
+        switch (ReadHeader(path))
         {
-            byte[] json = SealedHeader.ReadFile(path, out _).Description;
-            return json.Length == 0 ? null : FromJson(json, path, "the description in its sealed header");
-        }
-
-        if (ReadHeader(path) is { Format: 2 } header)
-        {
-            return FromJson(header.Description, path, "the description in its header");
+            case ({ IsSealed: true }, { } sealedJson):
+                return sealedJson.Length == 0 ? null : FromJson(sealedJson, path, "the description in its sealed header");
+            case ({ Format: 2 } header, _):
+                return FromJson(header.Description, path, "the description in its header");
         }
 
         string file = PathFor(path);
@@ -78,16 +75,18 @@ public sealed class ListMmfDescription
     }
 
     /// <summary>
-    /// The header of the file at <paramref name="path"/>, or null where there is none. A file marked replaced holds
+    /// The header of the file at <paramref name="path"/> (and a sealed file's description), or null where there is none. A file marked replaced holds
     /// the same description as the file replacing it, which keeps its format and description.
     /// </summary>
-    private static ListMmfHeader? ReadHeader(string path)
+    private static (ListMmfHeader Header, byte[]? SealedDescription)? ReadHeader(string path)
     {
         try
         {
             using Microsoft.Win32.SafeHandles.SafeFileHandle file = File.OpenHandle(
                 path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-            return ListMmfHeader.ReadConsistent(file, Path.GetFullPath(path), out _);
+            string full = Path.GetFullPath(path);
+            ListMmfHeader header = ListMmfHeader.ReadConsistent(file, full, out long length);
+            return (header, header.IsSealed ? SealedHeader.Read(file, full, length).Description : null);
         }
         catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
         {

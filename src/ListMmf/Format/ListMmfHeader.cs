@@ -100,6 +100,9 @@ internal readonly struct ListMmfHeader
     /// <summary>The version field of a header of an unknown version, for the message that refuses it.</summary>
     private int RawVersion { get; }
 
+    /// <summary>Whether the header is a sealed file's (version 3, <see cref="SealedHeader"/>), which this header does not read further.</summary>
+    public bool IsSealed => Format == 0 && RawVersion == SealedLayout.Version;
+
     /// <summary>Whether the file is marked replaced (<see cref="ReplacedMark"/>).</summary>
     public bool IsReplaced { get; }
 

@@ -58,12 +58,10 @@ internal readonly struct SealedHeader
         return IsSealed(start[..RandomAccess.Read(file, start, 0)]);
     }
 
-    /// <summary>Reads and checks the header of the sealed file at <paramref name="path"/>; <paramref name="length"/> is the file's.</summary>
+    /// <summary>Reads and checks the header of the sealed file open as <paramref name="file"/>, <paramref name="length"/> bytes long.</summary>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header is damaged.</exception>
-    public static SealedHeader ReadFile(string path, out long length)
+    public static SealedHeader Read(SafeFileHandle file, string path, long length)
     {
-        using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        length = RandomAccess.GetLength(file);
         byte[] page = new byte[(int)Math.Min(length, MaximumLength)];
         int read = RandomAccess.Read(file, page, 0);
         return Read(page.AsSpan(0, read), path, length);

@@ -65,18 +65,18 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
             throw new ListMmfException(fullPath, "the path is a directory, not a ListMmf file.");
         }
 
-        if (SealedHeader.IsSealedFile(fullPath))
+        using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
+        if (header.IsSealed)
         {
-            SealedHeader sealedHeader = SealedHeader.ReadFile(fullPath, out long sealedLength);
+            SealedHeader sealedHeader = SealedHeader.Read(file, fullPath, length);
             return new ListMmfFileInfo(fullPath, SealedLayout.Version, sealedHeader.DataType, sealedHeader.ItemSize,
-                sealedHeader.Count, sealedHeader.Count, sealedLength)
+                sealedHeader.Count, sealedHeader.Count, length)
             {
                 ItemsOffset = sealedHeader.BlocksOffset,
                 DurableCount = sealedHeader.Count,
             };
         }
 
-        using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
         header.ValidateCode(fullPath);
         int itemSize = header.Format == 2 ? header.ItemSize : DataTypeInfo.Of(header.DataType).Size;
         if (itemSize > 0)
