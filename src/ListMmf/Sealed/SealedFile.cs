@@ -71,11 +71,16 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// Opens the sealed file at <paramref name="path"/> for reading, mapped by the backend <paramref name="options"/>
     /// names, and read in whole at the open where they ask for it (<see cref="ListMmfOptions.PopulateOnOpen"/>).
     /// </summary>
+    /// <param name="path">The file.</param>
+    /// <param name="options">The backend, and whether to read the file in at the open.</param>
+    /// <param name="replacing">Whether the caller replaces the file (an unseal): the handle is then opened for writing
+    /// too, so that the replaced mark goes into this file and never through a name that may lead elsewhere by then.</param>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
-    public static SealedFile Open(string path, ListMmfOptions? options = null)
+    public static SealedFile Open(string path, ListMmfOptions? options = null, bool replacing = false)
     {
         options ??= ListMmfOptions.Default;
-        var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+        FileAccess access = replacing ? FileAccess.ReadWrite : FileAccess.Read;
+        var file = new FileStream(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
         FileMapping? mapping = null;
         try
         {
@@ -213,13 +218,21 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         _file.Dispose();
     }
 
-    /// <summary>The state field, outside every checksum: an unseal marks the sealed file replaced for its readers.</summary>
+    /// <summary>
+    /// The state field, outside every checksum: an unseal marks the sealed file replaced for its readers. It is written
+    /// through the handle held since the open, not a second open by name: another user of the folder may have put a
+    /// link at the name since.
+    /// </summary>
     private void WriteState(int state)
     {
-        using var writable = File.OpenHandle(Path, FileMode.Open, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete);
+        if (!_file.CanWrite)
+        {
+            throw new InvalidOperationException($"'{Path}' was opened for reading only, not for a replacement.");
+        }
+
         Span<byte> bytes = stackalloc byte[sizeof(int)];
         BinaryPrimitives.WriteInt32LittleEndian(bytes, state);
-        RandomAccess.Write(writable, bytes, SealedLayout.StateOffset);
+        RandomAccess.Write(_file.SafeFileHandle, bytes, SealedLayout.StateOffset);
     }
 
     private bool Accepts(SealedCodec codec) => codec switch

@@ -82,6 +82,8 @@ public static class SealedListMmf
     /// <returns>False where the file is not sealed.</returns>
     /// <exception cref="ListMmfLockedException">Another process is sealing or unsealing the file; nothing was changed.</exception>
     /// <exception cref="ListMmfFormatException">The sealed file is damaged; nothing was changed.</exception>
+    /// <exception cref="UnauthorizedAccessException">This process may not write the sealed file (its mark for readers);
+    /// nothing was changed.</exception>
     /// <exception cref="ListMmfException">The new file could not be written or put in place; the message says whether
     /// the file is unchanged.</exception>
     public static bool Unseal(string path)
@@ -94,7 +96,7 @@ public static class SealedListMmf
         }
 
         using WriterLock writerLock = WriterLock.Acquire(full);
-        using SealedFile sealedFile = SealedFile.Open(full);
+        using SealedFile sealedFile = SealedFile.Open(full, replacing: true);
         SealedHeader header = sealedFile.Header;
         var format = new NewFileFormat(ListMmfFormatVersion.Version2, header.Description.Length == 0 ? null : header.Description);
         FileReplacement.Replace(

@@ -95,6 +95,44 @@ public sealed class PlantedLinkTests : IDisposable
         Assert.StartsWith("{", File.ReadAllText(description), StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// Another user moves a sealed file aside and puts a link to the victim's file at its name while an unseal runs,
+    /// just before the unseal marks the sealed file replaced: before, the mark was written through a second open by
+    /// name, so its four bytes went into the victim's file. The mark now goes through the handle held since the open.
+    /// </summary>
+    [UnixFact]
+    public void AnUnsealNeverWritesItsMarkThroughALinkPlantedAtTheName()
+    {
+        string path = _folder.File("ticks.bin");
+        using (var list = new ListMmf<long>(path))
+        {
+            list.AddRange(Enumerable.Range(0, 5_000).Select(i => 3L * i).ToArray());
+        }
+
+        SealedListMmf.Seal(path);
+        bool planted = false;
+        FileReplacement.BeforeStep = step =>
+        {
+            if (step == ReplacementStep.MarkOld)
+            {
+                File.Move(path, path + ".aside");
+                SharedFolder.Plant("ln", "-s", _victim.Path, path);
+                planted = true;
+            }
+        };
+        try
+        {
+            SealedListMmf.Unseal(path);
+        }
+        finally
+        {
+            FileReplacement.BeforeStep = null;
+        }
+
+        Assert.True(planted, "the unseal never reached its mark");
+        Assert.True(_victim.IsUntouched(), "the unseal's mark was written into the file the planted link names");
+    }
+
     [UnixFact]
     public void ADanglingLinkAtTheWriterLockIsRefusedAndCreatesNothing()
     {
