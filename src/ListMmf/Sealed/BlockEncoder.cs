@@ -21,6 +21,7 @@ internal sealed class BlockEncoder
     private readonly SealedValueKind _kind;
     private readonly long[] _values = new long[SealedLayout.BlockValues];
     private readonly ulong[] _offsets = new ulong[SealedLayout.BlockValues];
+    private readonly double[] _widened = new double[SealedLayout.BlockValues];
 
     public BlockEncoder(int itemSize, SealedValueKind kind)
     {
@@ -43,9 +44,9 @@ internal sealed class BlockEncoder
         {
             SealedValueKind.Signed or SealedValueKind.Unsigned => LoadIntegers(items, values) &&
                 TryPack(block, values, _kind == SealedValueKind.Signed, SealedCodec.FrameOfReference, 0, items.Length),
-            SealedValueKind.Double => TryTicksOfDoubles(items, values, out double step) &&
+            SealedValueKind.Double => TryTicks(MemoryMarshal.Cast<byte, double>(items), TickLimitDouble, values, out double step) &&
                 TryPack(block, values, signed: true, SealedCodec.Ticks, step, items.Length),
-            SealedValueKind.Single => TryTicksOfSingles(items, values, out double step) &&
+            SealedValueKind.Single => TryTicks(Widen(items), TickLimitSingle, values, out double step) &&
                 TryPack(block, values, signed: true, SealedCodec.Ticks, step, items.Length),
             _ => false,
         };
@@ -180,13 +181,15 @@ internal sealed class BlockEncoder
     }
 
     /// <summary>
-    /// Doubles as whole multiples of the largest power of two that divides them all: false where one is -0.0, NaN,
-    /// infinite, or would need 53 bits or more, and where a value does not come back bit for bit.
+    /// Values as whole multiples of the largest power of two that divides them all: false where one is -0.0, NaN,
+    /// infinite, would need a tick of <paramref name="tickLimit"/> or more, or does not come back bit for bit.
+    /// Singles come here widened, which is exact: their ticks times the step give their doubles back exactly when
+    /// the product in single precision, as the decoder takes it, gives the singles back.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static bool TryTicksOfDoubles(ReadOnlySpan<byte> items, Span<long> ticks, out double step)
+    private static bool TryTicks(ReadOnlySpan<double> values, long tickLimit, Span<long> ticks, out double step)
     {
-        ReadOnlySpan<ulong> bits = MemoryMarshal.Cast<byte, ulong>(items);
+        ReadOnlySpan<ulong> bits = MemoryMarshal.Cast<double, ulong>(values);
         int exponent = int.MaxValue;
         foreach (ulong value in bits)
         {
@@ -220,11 +223,10 @@ internal sealed class BlockEncoder
         // A product by a normal power of two is exact; ScaleB covers the steps whose inverse is not one.
         double inverse = Math.ScaleB(1.0, -exponent);
         bool multiply = double.IsNormal(inverse);
-        for (int i = 0; i < bits.Length; i++)
+        for (int i = 0; i < values.Length; i++)
         {
-            double value = BitConverter.Int64BitsToDouble((long)bits[i]);
-            double tick = multiply ? value * inverse : Math.ScaleB(value, -exponent);
-            if (!(Math.Abs(tick) < TickLimitDouble))
+            double tick = multiply ? values[i] * inverse : Math.ScaleB(values[i], -exponent);
+            if (!(Math.Abs(tick) < tickLimit))
             {
                 return false;
             }
@@ -239,60 +241,16 @@ internal sealed class BlockEncoder
         return true;
     }
 
-    /// <summary>As <see cref="TryTicksOfDoubles"/> for binary32: ticks below 2^24, decoded in single precision.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static bool TryTicksOfSingles(ReadOnlySpan<byte> items, Span<long> ticks, out double step)
+    private ReadOnlySpan<double> Widen(ReadOnlySpan<byte> items)
     {
-        ReadOnlySpan<uint> bits = MemoryMarshal.Cast<byte, uint>(items);
-        int exponent = int.MaxValue;
-        foreach (uint value in bits)
+        ReadOnlySpan<float> singles = MemoryMarshal.Cast<byte, float>(items);
+        Span<double> widened = _widened.AsSpan(0, singles.Length);
+        for (int i = 0; i < singles.Length; i++)
         {
-            if ((value << 1) == 0)
-            {
-                if (value != 0)
-                {
-                    step = 0;
-                    return false;
-                }
-
-                continue;
-            }
-
-            int biased = (int)(value >> 23) & 0xFF;
-            if (biased == 0xFF)
-            {
-                step = 0;
-                return false;
-            }
-
-            uint mantissa = value & ((1U << 23) - 1);
-            int lowest = biased == 0 ? -149 : biased - 150;
-            mantissa |= biased == 0 ? 0 : 1U << 23;
-            exponent = Math.Min(exponent, lowest + BitOperations.TrailingZeroCount(mantissa));
+            widened[i] = singles[i];
         }
 
-        exponent = exponent == int.MaxValue ? 0 : exponent;
-        step = Math.ScaleB(1.0, exponent);
-        float single = (float)step;
-        double inverse = Math.ScaleB(1.0, -exponent);
-        bool multiply = double.IsNormal(inverse);
-        for (int i = 0; i < bits.Length; i++)
-        {
-            double value = BitConverter.Int32BitsToSingle((int)bits[i]);
-            double tick = multiply ? value * inverse : Math.ScaleB(value, -exponent);
-            if (!(Math.Abs(tick) < TickLimitSingle))
-            {
-                return false;
-            }
-
-            ticks[i] = (long)tick;
-            if (BitConverter.SingleToInt32Bits(ticks[i] * single) != (int)bits[i])
-            {
-                return false;
-            }
-        }
-
-        return true;
+        return widened;
     }
 
     private static void WriteHeader(Span<byte> block, SealedCodec codec, int width, int count, int payload, long baseValue, long first, double step)

@@ -9,7 +9,7 @@ namespace ListMmf.Sealed;
 /// </summary>
 internal readonly unsafe struct SealedBlock
 {
-    public SealedBlock(byte* start, SealedCodec codec, int width, int count, int payloadLength, long baseValue, long first, double step)
+    private SealedBlock(byte* start, SealedCodec codec, int width, int count, int payloadLength, long baseValue, long first, double step)
     {
         Start = start;
         Codec = codec;
@@ -20,6 +20,20 @@ internal readonly unsafe struct SealedBlock
         First = first;
         Step = step;
     }
+
+    /// <summary>
+    /// The block whose header starts at <paramref name="start"/>, with the fields its header gives: the one reader of
+    /// a block header. Whether they fit the file is the caller's to check (<see cref="SealedFile.Block"/>).
+    /// </summary>
+    public static SealedBlock At(byte* start) => new(
+        start,
+        (SealedCodec)start[0],
+        start[SealedLayout.BlockWidthOffset],
+        *(ushort*)(start + SealedLayout.BlockValuesCountOffset),
+        *(int*)(start + SealedLayout.BlockPayloadLengthOffset),
+        *(long*)(start + SealedLayout.BlockBaseOffset),
+        *(long*)(start + SealedLayout.BlockFirstOffset),
+        *(double*)(start + SealedLayout.BlockStepOffset));
 
     /// <summary>The block's header; the payload follows it.</summary>
     public byte* Start { get; }

@@ -123,24 +123,22 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         ObjectDisposedException.ThrowIf(_disposed, this);
         long start = (long)_offsets[block];
         long space = (long)_offsets[block + 1] - start;
-        byte* at = _mapping.Pointer + start;
-        var codec = (SealedCodec)at[0];
-        int width = at[SealedLayout.BlockWidthOffset];
-        int count = *(ushort*)(at + SealedLayout.BlockValuesCountOffset);
-        int payload = *(int*)(at + SealedLayout.BlockPayloadLengthOffset);
-        bool packed = codec is not SealedCodec.Plain;
+        SealedBlock view = SealedBlock.At(_mapping.Pointer + start);
+        int width = view.Width;
+        int count = view.Count;
+        int payload = view.PayloadLength;
+        bool packed = view.Codec is not SealedCodec.Plain;
         bool fits = count == SealedLayout.ValuesIn(block, Count) && payload >= 0 && SealedLayout.BlockHeaderSize + (long)payload <= space
             && (packed
-                ? width <= BitPacking.MaximumWidth && payload >= BitPacking.LengthOf(count, width) && Accepts(codec)
-                : codec == SealedCodec.Plain && payload == count * ItemSize);
+                ? width <= BitPacking.MaximumWidth && payload >= BitPacking.LengthOf(count, width) && Accepts(view.Codec)
+                : view.Codec == SealedCodec.Plain && payload == count * ItemSize);
         if (!fits)
         {
-            BlockDamaged(block, $"its header (codec {(int)codec}, width {width}, {count:N0} values, {payload:N0} payload bytes " +
+            BlockDamaged(block, $"its header (codec {(int)view.Codec}, width {width}, {count:N0} values, {payload:N0} payload bytes " +
                 $"in {space:N0}) does not fit the file");
         }
 
-        return new SealedBlock(at, codec, width, count, payload, *(long*)(at + SealedLayout.BlockBaseOffset),
-            *(long*)(at + SealedLayout.BlockFirstOffset), *(double*)(at + SealedLayout.BlockStepOffset));
+        return view;
     }
 
     /// <summary>

@@ -74,16 +74,20 @@ internal static unsafe class SealedWriter
 
     private static void CheckDecodes(byte[] block, ReadOnlySpan<byte> items, byte[] decoded, int itemSize, SealedValueKind kind, string path, long b)
     {
+        bool same;
         fixed (byte* start = block)
         fixed (byte* to = decoded)
         {
-            var view = new SealedBlock(start, (SealedCodec)start[0], start[SealedLayout.BlockWidthOffset], items.Length / itemSize, 0,
-                *(long*)(start + SealedLayout.BlockBaseOffset), *(long*)(start + SealedLayout.BlockFirstOffset),
-                *(double*)(start + SealedLayout.BlockStepOffset));
-            view.Decode(to, itemSize, kind);
+            SealedBlock view = SealedBlock.At(start);
+            same = view.Count * itemSize == items.Length;
+            if (same)
+            {
+                view.Decode(to, itemSize, kind);
+                same = decoded.AsSpan(0, items.Length).SequenceEqual(items);
+            }
         }
 
-        if (!decoded.AsSpan(0, items.Length).SequenceEqual(items))
+        if (!same)
         {
             throw new ListMmfException(path, $"could not seal the list: block {b:N0} (codec {block[0]}) did not decode to its items; " +
                 "this is a fault of the library. The file is unchanged.");
