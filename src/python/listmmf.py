@@ -16,6 +16,11 @@ A ListMmf file is a little-endian header followed by the items, in one of two fo
     offset 20  Int32  items offset       offset 48  Int32  description length
     offset 56  UInt32 CRC-32 of what never changes;  offset 64  the description (JSON);  the items at the items offset
 
+    version 3, the sealed form of a finished list (``listmmf seal``): the same first 64 bytes (count at 8, state at
+    16, item size at 44), ``LMSEALED`` at 64, then blocks of 1,024 values, compressed, and a directory at the end.
+    This module decodes it (docs/file-format.md, "The sealed form"), checking every checksum on the way, into the
+    same kind of items an unsealed file gives.
+
 The file is usually longer than the items: its length is capacity. A writer process may be appending while this
 module reads, so each call takes one snapshot of the count (the header is read until two reads agree, as the C#
 library does) and never looks past that many items. A version 2 file whose live count was written in another boot
@@ -26,7 +31,8 @@ Functions:
 
 ``read_header(path)``  the header as a ``Header``, checked against the file length.
 ``open_items(path)``   the items: a read-only ``numpy.memmap`` with numpy, else a read-only ``memoryview`` over an
-                       ``mmap``; for the odd-width integer codes a decoded int64 array (numpy) or list of ints.
+                       ``mmap``; for the odd-width integer codes a decoded int64 array (numpy) or list of ints. A
+                       sealed file's items are decoded into memory: a read-only numpy array, else a memoryview.
 ``open_times(path)``   DateTime (12) and UnixSeconds (13) items as ``datetime64`` (numpy) or naive ``datetime``.
 ``read_description(path)`` what a file's ``FILE.listmmf.json`` records (struct fields, order, UTC), or None.
 ``to_pandas(table_dir, start, end, columns)`` a table folder (``table.json`` and its column files), or the rows of
@@ -64,6 +70,18 @@ VERSION = 0
 
 VERSION_2 = 2
 """The version field of a version 2 file."""
+
+SEALED_VERSION = 3
+"""The version field of a sealed file."""
+
+_SEALED_FIXED = 128
+"""The bytes of a sealed header before its description."""
+
+_SEALED_BLOCK_VALUES = 1024
+_SEALED_BLOCK_HEADER = 40
+_SEALED_SIGNED = {2, 4, 6, 8, 12, 13, 14, 15, 16, 17}
+_SEALED_FLOATS = {10: ("<f", "<f4"), 11: ("<d", "<f8")}
+_MASK64 = (1 << 64) - 1
 
 _V2_FIXED = 64
 """The bytes of a version 2 header before its description: every field that changes after creation."""
@@ -149,11 +167,12 @@ Header = collections.namedtuple(
     defaults=(HEADER_SIZE, None, None))
 Header.__doc__ = """A checked ListMmf header.
 
-version, code: the header fields (version 0 or 2); type_name: the code's name ('Int32', 'UnixSeconds', ...);
+version, code: the header fields (version 0, 2, or 3 for a sealed file); type_name: the code's name ('Int32', 'UnixSeconds', ...);
 item_size: bytes per item, or None for a version 1 AnyStruct or Bit file; count: the number of real items (see the
 module's note on version 2); file_length: the file's length in bytes when the header was read (capacity);
-items_offset: where the first item starts (16, or a multiple of 4,096); durable_count: version 2's durable count
-(None for version 1); description: version 2's description as a dict, or None.
+items_offset: where the first item starts (16, or a multiple of 4,096; a sealed file's first block); durable_count:
+version 2's durable count (None for version 1); description: the description in a version 2 or sealed header as a
+dict, or None. A sealed file's file_length is its compressed length, usually far less than count * item_size.
 """
 
 
@@ -180,6 +199,8 @@ def _read_raw_header(f, path):
             f"{path}: the file is {os.fstat(f.fileno()).st_size:,} bytes long, "
             f"shorter than the {HEADER_SIZE}-byte ListMmf header")
     version, code, count = struct.unpack_from("<iiq", raw)
+    if version == SEALED_VERSION:
+        return _read_sealed_header(f, path, raw)
     if version != VERSION_2:
         return (VERSION if version == REPLACED_VERSION else version, code, count, version == REPLACED_VERSION,
                 HEADER_SIZE, None, None, None, b"")
@@ -200,6 +221,26 @@ def _read_raw_header(f, path):
     if state not in (0, REPLACED_VERSION):
         raise ListMmfError(f"{path}: the version 2 header's state is {state}, neither 0 nor -1 (replaced)")
     return (VERSION_2, code, count, state == REPLACED_VERSION, items_offset, durable, session, item_size, description)
+
+
+def _read_sealed_header(f, path, raw):
+    """The raw header tuple of a sealed file, its checksum checked (a sealed file never changes, so a failure is damage)."""
+    raw += f.read(_SEALED_FIXED - len(raw))
+    if len(raw) < _SEALED_FIXED:
+        raise ListMmfError(f"{path}: the file is too short for its sealed header")
+    _, code, count, state, blocks_offset, _, item_size, length = struct.unpack_from("<iiqiiq12xii", raw)
+    if blocks_offset < 4096 or blocks_offset % 4096 or not 0 <= length <= blocks_offset - _SEALED_FIXED:
+        raise ListMmfError(f"{path}: the sealed header is damaged: it places the blocks at byte {blocks_offset:,} "
+                           f"and holds a description of {length:,} bytes")
+    description = f.read(length)
+    fixed = bytearray(raw)
+    fixed[16:20] = bytes(4)
+    fixed[56:60] = bytes(4)
+    if zlib.crc32(description, zlib.crc32(bytes(fixed))) != struct.unpack_from("<I", raw, 56)[0]:
+        raise ListMmfError(f"{path}: the sealed header's checksum does not match its contents: the header is damaged")
+    if state not in (0, REPLACED_VERSION):
+        raise ListMmfError(f"{path}: the sealed header's state is {state}, neither 0 nor -1 (replaced)")
+    return (SEALED_VERSION, code, count, state == REPLACED_VERSION, blocks_offset, count, None, item_size, description)
 
 
 def _read_header(f, path, accept_replaced=True):
@@ -226,25 +267,27 @@ def _read_header(f, path, accept_replaced=True):
 
     if replaced and not accept_replaced:
         return None
-    if version not in (VERSION, VERSION_2):
+    if version not in (VERSION, VERSION_2, SEALED_VERSION):
         raise ListMmfError(
-            f"{path}: the header has version {version}; this reader knows versions {VERSION} and {VERSION_2}")
+            f"{path}: the header has version {version}; this reader knows versions {VERSION}, {VERSION_2} "
+            f"and {SEALED_VERSION} (sealed)")
     info = TYPES.get(code)
     if info is None:
         raise ListMmfError(f"{path}: the header has data-type code {code}, which is not a known ListMmf data type")
     size = info.size
     description = None
-    if version == VERSION_2:
+    if version in (VERSION_2, SEALED_VERSION):
         if (size is not None and size != item_size) or item_size <= 0 or code == 1:
-            raise ListMmfError(f"{path}: the version 2 header records items of {item_size} bytes for {info.name}")
+            raise ListMmfError(f"{path}: the version {version} header records items of {item_size} bytes for {info.name}")
         size = item_size
         description = _parse_description(raw_description, path, "the description in its header") if raw_description else None
-    for name, value in (("count", count), ("durable count", durable)):
+    # A sealed file's items are compressed: the decoder checks its count against its directory instead.
+    for name, value in (("count", count), ("durable count", durable if version != SEALED_VERSION else None)):
         if value is None:
             continue
         if value < 0:
             raise ListMmfError(f"{path}: the header has a negative {name} ({value:,})")
-        if size is not None:
+        if size is not None and version != SEALED_VERSION:
             room = max(0, length - items_offset) // size
             if value > room:
                 raise ListMmfError(
@@ -285,8 +328,11 @@ def _open_current(path):
 def _decode_odd_width(f, header, path):
     """Reads and decodes the odd-width (3, 5, 6 or 7-byte) little-endian integers of ``header``."""
     width, signed = header.item_size, header.code <= 17
-    f.seek(header.items_offset)
-    data = f.read(header.count * width)
+    if header.version == SEALED_VERSION:
+        data = _decode_sealed(f, header, path)
+    else:
+        f.seek(header.items_offset)
+        data = f.read(header.count * width)
     if len(data) != header.count * width:
         raise ListMmfError(f"{path}: only {len(data):,} of the {header.count * width:,} item bytes could be read")
     if np is not None:
@@ -299,6 +345,123 @@ def _decode_odd_width(f, header, path):
     return [int.from_bytes(data[i:i + width], "little", signed=signed) for i in range(0, len(data), width)]
 
 
+def _align8(length):
+    return (length + 7) & ~7
+
+
+def _decode_sealed(f, header, path):
+    """The items of a sealed file as their bytes (a bytearray of ``count * item_size``), every block decoded and its
+    checksum checked, after the directory's checksum and offsets; any damage raises ``ListMmfError`` naming it."""
+    f.seek(0)
+    data = f.read()
+    size, count = header.item_size, header.count
+    magic, layout, per_block, blocks, directory, directory_crc, raw_bytes = struct.unpack_from("<8siiqqI4xq", data, 64)
+    if magic != b"LMSEALED" or layout != 1 or per_block != _SEALED_BLOCK_VALUES or blocks != -(-count // per_block) \
+            or raw_bytes != count * size or directory % 8 or not header.items_offset <= directory <= len(data):
+        raise ListMmfError(f"{path}: the sealed header is damaged: {blocks:,} blocks of {per_block:,} for {count:,} "
+                           f"items, a directory at byte {directory:,} of {len(data):,}")
+    firsts = _align8(blocks * size)
+    if directory + firsts + 8 * (blocks + 1) != len(data):
+        raise ListMmfError(f"{path}: the file is {len(data):,} bytes long, but its sealed directory at byte "
+                           f"{directory:,} ends at byte {directory + firsts + 8 * (blocks + 1):,}: it was cut short or damaged")
+    if zlib.crc32(data[directory:]) != directory_crc:
+        raise ListMmfError(f"{path}: the sealed directory's checksum does not match its bytes: the directory is damaged")
+    offsets = struct.unpack_from(f"<{blocks + 1}Q", data, directory + firsts)
+    if offsets[0] != header.items_offset or offsets[-1] != directory \
+            or any(b < a + _SEALED_BLOCK_HEADER or b % 8 for a, b in zip(offsets, offsets[1:])):
+        raise ListMmfError(f"{path}: the sealed directory's block offsets do not ascend from the blocks to the directory")
+    items = bytearray(count * size)
+    packed = []
+    view = memoryview(data)
+    for block in range(blocks):
+        start = offsets[block]
+        codec, width, values, payload, base, first, step, crc = struct.unpack_from("<BBHIqqdI", data, start)
+        expected = min(per_block, count - block * per_block)
+        packed_length = _align8(-(-values * width // 8)) + 8
+        problem = None
+        if values != expected or _SEALED_BLOCK_HEADER + payload > offsets[block + 1] - start:
+            problem = f"its header ({values:,} values, {payload:,} payload bytes) does not fit the file"
+        elif codec == 0 and payload != values * size or codec != 0 and (width > 56 or payload < packed_length):
+            problem = f"its header (codec {codec}, width {width}, {payload:,} payload bytes) does not fit its values"
+        elif codec not in ((0, 3, 4) if header.code in _SEALED_FLOATS else (0, 1, 2) if header.code else (0,)):
+            problem = f"its codec {codec} does not apply to {header.type_name} items"
+        elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
+                        zlib.crc32(view[start:start + 32])) != crc:
+            problem = "its checksum does not match its bytes"
+        if problem:
+            raise ListMmfError(f"{path}: block {block:,} of {blocks:,} (items from {block * per_block:,}) is damaged: {problem}")
+        at, to = start + _SEALED_BLOCK_HEADER, block * per_block * size
+        if codec == 0:
+            items[to:to + values * size] = data[at:at + values * size]
+        elif np is None:
+            items[to:to + values * size] = _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size)
+        else:
+            packed.append((block, at, codec, width, values, base & _MASK64, first & _MASK64, step))
+    if packed:
+        _sealed_blocks_numpy(data, packed, items, header, size)
+    return items
+
+
+_SEALED_CHUNK_BLOCKS = 1024
+"""How many packed blocks the numpy decoder decodes in one pass (a million values: a few arrays of 8 MB)."""
+
+
+def _sealed_blocks_numpy(data, packed, items, header, size):
+    """Decodes the packed blocks listed in ``packed`` into ``items``, many blocks in one pass of numpy operations:
+    blocks of one length as rows of a 2-D array, each value one unaligned 8-byte load from a strided view of the
+    file, shifted and masked, plus its block's base; the delta codecs' running sums a cumulative sum along the rows."""
+    window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+    columns = list(zip(*packed))
+    block_index, at, codec, width, values = (np.array(column, dtype=np.int64) for column in columns[:5])
+    base, first = (np.array(column, dtype=np.uint64) for column in columns[5:7])
+    step = np.array(columns[7], dtype=np.float64)
+    mask = (np.uint64(1) << width.astype(np.uint64)) - np.uint64(1)
+    floats = np.dtype(_SEALED_FLOATS[header.code][1]) if header.code in _SEALED_FLOATS else None
+    # Items of 1, 2, 4 or 8 bytes take the low bytes of each value by a cast; the odd widths by their bytes.
+    typed = np.frombuffer(items, dtype=f"<u{size}").reshape(-1, 1) if size in (1, 2, 4, 8) else \
+        np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
+    for m in np.unique(values):
+        group = np.flatnonzero(values == m)
+        for chunk in range(0, len(group), _SEALED_CHUNK_BLOCKS):
+            same = group[chunk:chunk + _SEALED_CHUNK_BLOCKS]
+            bit = np.arange(m, dtype=np.int64)[None, :] * width[same][:, None]
+            domain = (window[at[same][:, None] + (bit >> 3)] >> (bit & 7).astype(np.uint64)) & mask[same][:, None]
+            domain += base[same][:, None]
+            deltas = (codec[same] == 2) | (codec[same] == 4)
+            if deltas.any():
+                domain[deltas, 0] = first[same][deltas]
+                domain[deltas] = np.cumsum(domain[deltas], axis=1, dtype=np.uint64)
+            if floats is not None:
+                domain = domain.view(np.int64).astype(floats) * step[same][:, None].astype(floats)
+            decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else \
+                domain.reshape(-1, 1).view(typed.dtype)[:, :1] if floats is not None else \
+                domain.reshape(-1, 1).astype(typed.dtype)
+            blocks = block_index[same]
+            if blocks[-1] - blocks[0] == len(blocks) - 1:
+                first_row = int(blocks[0]) * _SEALED_BLOCK_VALUES
+                typed[first_row:first_row + len(decoded)] = decoded
+            else:
+                typed[(blocks[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
+
+
+def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size):
+    """One packed block's items as bytes, decoded value by value with the standard library."""
+    mask = (1 << width) - 1
+    out = bytearray()
+    value = first
+    for i in range(values):
+        bit = i * width
+        u = (int.from_bytes(data[at + (bit >> 3):at + (bit >> 3) + 8], "little") >> (bit & 7)) & mask
+        value = (base + u) & _MASK64 if codec in (1, 3) else first & _MASK64 if i == 0 else (value + base + u) & _MASK64
+        if codec in (3, 4):
+            ticks = value - (1 << 64) if value >> 63 else value
+            # Exact in binary64 (|ticks| < 2^53, a power-of-two step), so packing as binary32 rounds once, as the format says.
+            out += struct.pack(_SEALED_FLOATS[header.code][0], ticks * step)
+        else:
+            out += (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    return out
+
+
 def read_description(path):
     """The description of the ListMmf file at ``path`` as a dict, or None without one: from the header of a version 2
     file, from the file beside a version 1 file (``FILE.listmmf.json``).
@@ -309,7 +472,7 @@ def read_description(path):
     path = os.fspath(path)
     if os.path.exists(path):
         header = read_header(path)
-        if header.version == VERSION_2:
+        if header.version in (VERSION_2, SEALED_VERSION):
             return header.description
     try:
         with open(path + DESCRIPTION_SUFFIX, "rb") as f:
@@ -355,10 +518,12 @@ def struct_dtype(description):
 
 def _open_structs(f, header, path):
     """A struct file's items as a numpy memmap of the dtype its description records."""
-    description = header.description if header.version == VERSION_2 else read_description(path)
+    description = header.description if header.version != VERSION else read_description(path)
     if description is None or np is None:
         return None
     size = description["itemSize"]
+    if header.version == SEALED_VERSION:
+        return np.frombuffer(_decode_sealed(f, header, path), dtype=struct_dtype(description))
     if header.items_offset + header.count * size > header.file_length:
         raise ListMmfError(f"{path}: count {header.count:,} of {size}-byte items runs past the end of the file "
                            f"({header.file_length:,} bytes); the file is damaged")
@@ -378,6 +543,9 @@ def _open(path):
             return header, None
         if info.fmt is None:
             return header, _decode_odd_width(f, header, path)
+        if header.version == SEALED_VERSION:
+            items = _decode_sealed(f, header, path)
+            return header, np.frombuffer(items, dtype=info.dtype) if np is not None else memoryview(items).cast(info.fmt)
         if np is not None:
             return header, np.memmap(f, dtype=info.dtype, mode="r", offset=header.items_offset, shape=(header.count,))
         if sys.byteorder != "little" or struct.calcsize(info.fmt) != info.size:

@@ -4,8 +4,10 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Linq;
+using System.Numerics;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using ListMmf.Sealed;
 using Xunit;
 
 namespace ListMmf.Tests.Python;
@@ -93,6 +95,76 @@ public sealed class PythonReaderTests : IDisposable
         Assert.Matches(@"test_fixtures \(test_listmmf\.FixtureTests\.test_fixtures\) \.\.\. ok", output);
     }
 
+    /// <summary>
+    /// Every type sealed, its values chosen so that the blocks take every codec (ascending: frame of reference or
+    /// ticks; a walk: deltas or tick deltas; edge values: plain), read by the Python reader from the format alone.
+    /// </summary>
+    [PythonFact]
+    public void ThePythonReaderDecodesEverySealedCodecThisLibraryWrites()
+    {
+        WriteSealed("SByte", Integers(-128, 100, i => i / 8, [sbyte.MinValue, sbyte.MaxValue]), v => (sbyte)v, v => v);
+        WriteSealed("Byte", Integers(0, 120, i => i / 8, [byte.MaxValue, 0]), v => (byte)v, v => v);
+        WriteSealed("Int16", Integers(-30_000, 0, i => i * 3, [short.MinValue, short.MaxValue]), v => (short)v, v => v);
+        WriteSealed("UInt16", Integers(1, 30_000, i => i * 3, [0, ushort.MaxValue]), v => (ushort)v, v => v);
+        WriteSealed("Int32", Integers(-2_000_000, -7, i => i * 1_001, [int.MinValue, int.MaxValue]), v => (int)v, v => v);
+        WriteSealed("UInt32", Integers(5, 3_000_000_000, i => i * 3, [0, uint.MaxValue]), v => (uint)v, v => v);
+        WriteSealed("Int64", Integers(long.MinValue / 2, 0, i => i * 99_991, [long.MinValue, long.MaxValue]), v => (long)v, v => v);
+        WriteSealed("UInt64", Integers(1L << 62, 1L << 40, i => i, [0, ulong.MaxValue]), v => (ulong)v, v => v);
+        WriteSealed("Single", Series(-1_200, 0.25, 10, i => i, [-1.5, 3.4028234663852886e38, 1.1754943508222875e-38, 0.1]),
+            v => (float)v, v => v);
+        WriteSealed("Double", Series(4_000, 0.25, 4_500, i => i * 2, [-2.5, double.MaxValue, double.Epsilon, 0.1]), v => v, v => v);
+        WriteSealedTimes();
+
+        Assert.Equal(
+            [SealedCodec.Plain, SealedCodec.FrameOfReference, SealedCodec.DeltaFrameOfReference, SealedCodec.Ticks, SealedCodec.TickDeltas],
+            _expected.Select(entry => _directory.File(entry.Key)).SelectMany(CodecsOf).Distinct().Order());
+        (int exitCode, string output) = RunPython();
+
+        Assert.True(exitCode == 0, output);
+        Assert.Matches(@"test_fixtures \(test_listmmf\.FixtureTests\.test_fixtures\) \.\.\. ok", output);
+    }
+
+    [PythonFact]
+    public void ThePythonReaderRefusesADamagedSealedBlockNamingIt()
+    {
+        string path = _directory.File("damaged.sealed.bt");
+        using (var list = new ListMmf<int>(path))
+        {
+            list.AddRange(Enumerable.Range(0, 5_000).Select(i => i * 3).ToArray());
+        }
+
+        SealedListMmf.Seal(path);
+        // Inside block 0's payload: 1,024 values of 12 bits after its 40-byte header.
+        int damaged = ListMmfFileInfo.Read(path).ItemsOffset + 100;
+        using (FileStream stream = File.OpenWrite(path))
+        {
+            stream.Position = damaged;
+            stream.WriteByte(0x5A);
+        }
+
+        const string Reader = """
+            import os, sys
+            sys.path.insert(0, os.path.join("src", "python"))
+            import listmmf
+            try:
+                listmmf.open_items(sys.argv[1])
+                print("read")
+            except listmmf.ListMmfError as error:
+                print(error)
+            """;
+        var start = new ProcessStartInfo("python3") { WorkingDirectory = RepositoryFiles.Root, RedirectStandardOutput = true, UseShellExecute = false };
+        foreach (string arg in new[] { "-c", Reader, path })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using Process python = Process.Start(start)!;
+        string line = python.StandardOutput.ReadToEnd().Trim();
+        python.WaitForExit();
+
+        Assert.Equal($"{path}: block 0 of 5 (items from 0) is damaged: its checksum does not match its bytes", line);
+    }
+
     [PythonFact(ReplacesTheFile = true)]
     public void ThePythonReaderFollowsAListReplacedOverAndOver()
     {
@@ -137,6 +209,85 @@ public sealed class PythonReaderTests : IDisposable
         Assert.True(python.WaitForExit(TimeSpan.FromMinutes(1)), "the Python reader did not stop");
         Assert.Matches(@"^reads=\d+ failures=0 wrong=0", line);
         Assert.True(int.Parse(line.Split(' ')[0]["reads=".Length..], CultureInfo.InvariantCulture) >= 20, line);
+    }
+
+    /// <summary>
+    /// 1,024 values that ascend from <paramref name="start"/> by <paramref name="ascent"/> steps, 1,024 that walk
+    /// by up to two steps around <paramref name="middle"/>, 952 more that walk, then <paramref name="edges"/>; a step
+    /// is <paramref name="unit"/>.
+    /// </summary>
+    private static TNumber[] Series<TNumber>(TNumber start, TNumber unit, TNumber middle, Func<int, int> ascent, TNumber[] edges)
+        where TNumber : INumber<TNumber>
+    {
+        var random = new Random(7);
+        var values = new List<TNumber>();
+        for (int i = 0; i < 1_024; i++)
+        {
+            values.Add(start + (TNumber.CreateChecked(ascent(i)) * unit));
+        }
+
+        int walk = 0;
+        for (int i = 0; i < 1_976; i++)
+        {
+            walk = Math.Clamp(walk + random.Next(-2, 3), -60, 60);
+            values.Add(middle + (TNumber.CreateChecked(walk) * unit));
+        }
+
+        return [.. values, .. edges];
+    }
+
+    /// <summary><see cref="Series"/> of integers, one unit a step.</summary>
+    private static Int128[] Integers(Int128 start, Int128 middle, Func<int, int> ascent, Int128[] edges) =>
+        Series(start, Int128.One, middle, ascent, edges);
+
+    private void WriteSealed<T, TNumber>(string name, TNumber[] series, Func<TNumber, T> convert, Func<T, JsonNode> json)
+        where T : unmanaged
+    {
+        string path = _directory.File(name + ".sealed.bt");
+        T[] values = series.Select(convert).ToArray();
+        using (var list = new ListMmf<T>(path))
+        {
+            list.AddRange(values);
+        }
+
+        SealedListMmf.Seal(path);
+        _expected[name + ".sealed.bt"] = new JsonObject
+        {
+            ["code"] = (int)DataTypeInfo.Of<T>().DataType,
+            ["version"] = 3,
+            ["values"] = new JsonArray(values.Select(json).ToArray()),
+        };
+    }
+
+    private void WriteSealedTimes()
+    {
+        DateTime[] times = Enumerable.Range(0, 3_000).Select(i => new DateTime(2024, 1, 2, 9, 30, 0).AddSeconds(i * 7 / 3)).ToArray();
+        string secondsPath = _directory.File("UnixSeconds.sealed.bt");
+        string ticksPath = _directory.File("DateTime.sealed.bt");
+        using (var seconds = new ListMmfTimeSeriesDateTimeSeconds(secondsPath, TimeSeriesOrder.AscendingOrEqual))
+        using (var ticks = new ListMmfTimeSeriesDateTime(ticksPath, TimeSeriesOrder.AscendingOrEqual))
+        {
+            seconds.AddRange(times);
+            ticks.AddRange(times);
+        }
+
+        SealedListMmf.Seal(secondsPath);
+        SealedListMmf.Seal(ticksPath);
+        JsonObject Entry(DataType code, IEnumerable<long> raw) => new()
+        {
+            ["code"] = (int)code,
+            ["version"] = 3,
+            ["values"] = new JsonArray(raw.Select(value => (JsonNode)value).ToArray()),
+            ["iso"] = new JsonArray(times.Select(time => (JsonNode)time.ToString("yyyy-MM-ddTHH:mm:ss", CultureInfo.InvariantCulture)).ToArray()),
+        };
+        _expected["UnixSeconds.sealed.bt"] = Entry(DataType.UnixSeconds, times.Select(t => (long)(t - DateTime.UnixEpoch).TotalSeconds));
+        _expected["DateTime.sealed.bt"] = Entry(DataType.DateTime, times.Select(t => t.Ticks));
+    }
+
+    private static IEnumerable<SealedCodec> CodecsOf(string path)
+    {
+        using SealedFile file = SealedFile.Open(path);
+        return Enumerable.Range(0, (int)file.BlockCount).Select(block => file.Block(block).Codec).ToArray();
     }
 
     private void Write<T>(string name, T[] values, Func<T, JsonNode> json)
@@ -186,7 +337,10 @@ public sealed class PythonReaderTests : IDisposable
     private (int ExitCode, string Output) RunPython()
     {
         File.WriteAllText(_directory.File("expected.json"), _expected.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
-        var start = new ProcessStartInfo("python3")
+
+        // A python3 with numpy where there is one, so that the fixtures are read by the numpy path as well as the
+        // standard library's (the first python3 on a PATH may have no numpy).
+        var start = new ProcessStartInfo(PythonProcess.FirstThatImports("numpy") ?? "python3")
         {
             WorkingDirectory = RepositoryFiles.Root,
             RedirectStandardOutput = true,
