@@ -40,10 +40,28 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
             throw new ListMmfDataTypeException(Path, $"the file holds {DataTypeInfo.Of(stored).Describe()} of {_file.ItemSize} bytes, " +
                 $"which a SealedListMmf<{typeof(T).Name}> of {sizeof(T)}-byte items does not read.");
         }
+
+        try
+        {
+            ListMmfDescription? description = _file.Header.Description.Length == 0 ? null
+                : ListMmfDescription.FromJson(_file.Header.Description, Path, "the description in its sealed header");
+            TimesAreUtc = StoredTimes.AreUtc(description, options, Path);
+        }
+        catch
+        {
+            _file.Dispose();
+            throw;
+        }
     }
 
     /// <summary>The full path of the file.</summary>
     public string Path { get; }
+
+    /// <summary>
+    /// Whether the times of a time file are UTC: as its description records (a series created with
+    /// <see cref="ListMmfOptions.UtcTimes"/>), else as the options given to the constructor say.
+    /// </summary>
+    public bool TimesAreUtc { get; }
 
     /// <summary>The items' data-type code.</summary>
     public DataType DataType => _file.Header.DataType;

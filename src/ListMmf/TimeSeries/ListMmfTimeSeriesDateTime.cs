@@ -27,28 +27,11 @@ public sealed class ListMmfTimeSeriesDateTime : TimeSeriesMmf<long>
     public static ListMmfTimeSeriesDateTime OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
         new(path, order, FileAccess.Read, options);
 
-    private protected override bool TryKeyAtOrAfter(DateTime time, out long key)
-    {
-        key = time.Ticks;
-        return true;
-    }
+    private protected override bool TryKeyAtOrAfter(DateTime time, out long key) => TicksKey.TryAtOrAfter(time, out key);
 
-    private protected override bool TryKeyAfter(DateTime time, out long key)
-    {
-        key = time.Ticks + 1;
-        return true;
-    }
+    private protected override bool TryKeyAfter(DateTime time, out long key) => TicksKey.TryAfter(time, out key);
 
-    private protected override bool TryExactKey(DateTime time, out long key)
-    {
-        key = time.Ticks;
-        return true;
-    }
+    private protected override bool TryExactKey(DateTime time, out long key) => TicksKey.TryExact(time, out key);
 
-    private protected override bool TryToDateTime(long key, out DateTime time)
-    {
-        bool valid = (ulong)key <= (ulong)DateTime.MaxValue.Ticks;
-        time = valid ? new DateTime(key) : default;
-        return valid;
-    }
+    private protected override bool TryToDateTime(long key, out DateTime time) => TicksKey.TryToDateTime(key, out time);
 }

@@ -49,53 +49,13 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     /// <see cref="DateTime.MinValue"/>; false for a time with a fraction of a second or outside 1901-12-13 20:45:53 to
     /// 2038-01-19 03:14:07, which a seconds series cannot hold.
     /// </summary>
-    public static bool TryGetUnixSeconds(DateTime time, out int unixSeconds) => TryExact(time, out unixSeconds);
+    public static bool TryGetUnixSeconds(DateTime time, out int unixSeconds) => UnixSecondsKey.TryExact(time, out unixSeconds);
 
-    private protected override bool TryKeyAtOrAfter(DateTime time, out int key)
-    {
-        if (time.Ticks == 0)
-        {
-            key = UnixTime.MinValueKey;
-            return true;
-        }
+    private protected override bool TryKeyAtOrAfter(DateTime time, out int key) => UnixSecondsKey.TryAtOrAfter(time, out key);
 
-        long seconds = UnixTime.FloorSeconds(time, out bool whole);
-        return Narrow(whole ? seconds : seconds + 1, out key);
-    }
+    private protected override bool TryKeyAfter(DateTime time, out int key) => UnixSecondsKey.TryAfter(time, out key);
 
-    private protected override bool TryKeyAfter(DateTime time, out int key) =>
-        Narrow(UnixTime.FloorSeconds(time, out _) + 1, out key);
+    private protected override bool TryExactKey(DateTime time, out int key) => UnixSecondsKey.TryExact(time, out key);
 
-    private protected override bool TryExactKey(DateTime time, out int key) => TryExact(time, out key);
-
-    private static bool TryExact(DateTime time, out int key)
-    {
-        if (time.Ticks == 0)
-        {
-            key = UnixTime.MinValueKey;
-            return true;
-        }
-
-        long seconds = UnixTime.FloorSeconds(time, out bool whole);
-        key = (int)seconds;
-        return whole && seconds == key && key != UnixTime.MinValueKey;
-    }
-
-    private protected override bool TryToDateTime(int key, out DateTime time)
-    {
-        time = UnixTime.FromSeconds(key);
-        return true;
-    }
-
-    /// <summary>
-    /// The key for a lower bound of <paramref name="seconds"/>, for a time after DateTime.MinValue: below the keys
-    /// that stand for times every item at or after it, so the smallest such key gives the same index (int.MinValue
-    /// stands for DateTime.MinValue, before every such time); above int's range no item is, which the caller answers
-    /// with the end of the range.
-    /// </summary>
-    private static bool Narrow(long seconds, out int key)
-    {
-        key = (int)Math.Max(seconds, UnixTime.MinValueKey + 1L);
-        return seconds <= int.MaxValue;
-    }
+    private protected override bool TryToDateTime(int key, out DateTime time) => UnixSecondsKey.TryToDateTime(key, out time);
 }

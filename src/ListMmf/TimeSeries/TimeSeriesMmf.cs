@@ -42,15 +42,15 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     {
         Keys = keys;
         keys.DescribeKey = Describe;
-        bool utc = (options ?? ListMmfOptions.Default).UtcTimes;
-        if (keys.List.Description is { } recorded && utc && !recorded.TimesAreUtc)
+        try
+        {
+            TimesAreUtc = StoredTimes.AreUtc(keys.List.Description, options, Path);
+        }
+        catch
         {
             keys.Dispose();
-            throw new ListMmfDataTypeException(Path, $"its description '{ListMmfDescription.PathFor(Path)}' records that its " +
-                "times are not UTC; open it without ListMmfOptions.UtcTimes.");
+            throw;
         }
-
-        TimesAreUtc = keys.List.Description?.TimesAreUtc ?? utc;
     }
 
     /// <summary>
@@ -446,25 +446,12 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         return last;
     }
 
-    /// <summary>A time argument as the series compares it: a Local time converted to UTC, or refused where the times are not UTC.</summary>
+    /// <summary>A time argument as the series compares it; see <see cref="StoredTimes.Of"/>.</summary>
     /// <exception cref="ArgumentException">A Local time, and the series' times are not UTC.</exception>
-    private DateTime Stored(DateTime time)
-    {
-        if (time.Kind != DateTimeKind.Local)
-        {
-            return time;
-        }
-
-        return TimesAreUtc ? time.ToUniversalTime() : ThrowLocalTime(time);
-    }
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private DateTime Stored(DateTime time) => StoredTimes.Of(time, TimesAreUtc, Path);
 
     // The throws of the appends and searches are out of line, so that their messages cost the hot paths no frame.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private DateTime ThrowLocalTime(DateTime time) =>
-        throw new ArgumentException($"'{Path}' stores clock times of no recorded zone, so the DateTimeKind.Local time " +
-            $"{time:O} cannot be compared with them. Pass the time as stored (DateTimeKind.Unspecified or Utc), or " +
-            "create the series with ListMmfOptions.UtcTimes.", nameof(time));
-
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowNotExact(DateTime time) =>
         throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, " +

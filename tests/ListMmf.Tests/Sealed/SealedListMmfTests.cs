@@ -394,6 +394,77 @@ public sealed class SealedListMmfTests : IDisposable
     }
 
     /// <summary>Ascending Unix seconds in bursts: runs of one time, steps of a second, and a gap of hours every 10,000 or so.</summary>
+    /// <summary>
+    /// A sealed seconds series and a sealed ticks series answer every time search as the appendable series do: the
+    /// times between seconds, before the first and after the last, DateTime.MinValue (int.MinValue in a seconds file)
+    /// and times no Int32 second holds.
+    /// </summary>
+    [Fact]
+    public void TimeSearchesOfSealedSeriesGiveTheAppendableSeriesAnswers()
+    {
+        DateTime[] times = [DateTime.MinValue, .. BurstyTimes(5_000, seed: 9).Select(ListMmfTimeSeriesDateTimeSeconds.ToDateTime)];
+        string seconds = _directory.File("seconds.bin");
+        string ticks = _directory.File("ticks.bin");
+        using (var series = new ListMmfTimeSeriesDateTimeSeconds(seconds, TimeSeriesOrder.AscendingOrEqual))
+        using (var tickSeries = new ListMmfTimeSeriesDateTime(ticks, TimeSeriesOrder.AscendingOrEqual))
+        {
+            series.AddRange(times);
+            tickSeries.AddRange(times.Select(time => time.AddTicks(time.Ticks % 7)).ToArray());
+        }
+
+        File.Copy(seconds, seconds + ".appendable");
+        File.Copy(ticks, ticks + ".appendable");
+        SealedListMmf.Seal(seconds);
+        SealedListMmf.Seal(ticks);
+        DateTime[] probes =
+        [
+            DateTime.MinValue, DateTime.MinValue.AddTicks(1), new(1901, 12, 13, 20, 45, 52), new(1901, 12, 13, 20, 45, 53),
+            new(2038, 1, 19, 3, 14, 7), new(2038, 1, 19, 3, 14, 8), DateTime.MaxValue,
+            .. times.Where((_, i) => i % 37 == 1).SelectMany(time => new[] { time, time.AddTicks(-1), time.AddTicks(1), time.AddSeconds(1) }),
+        ];
+
+        using var appendableSeconds = ListMmfTimeSeriesDateTimeSeconds.OpenRead(seconds + ".appendable", TimeSeriesOrder.AscendingOrEqual);
+        using var appendableTicks = ListMmfTimeSeriesDateTime.OpenRead(ticks + ".appendable", TimeSeriesOrder.AscendingOrEqual);
+        using var sealedSeconds = new SealedListMmf<int>(seconds);
+        using var sealedTicks = new SealedListMmf<long>(ticks);
+        Assert.Equal(
+            probes.Select(time => (appendableSeconds.LowerBound(time), appendableSeconds.UpperBound(time), appendableTicks.LowerBound(time), appendableTicks.UpperBound(time))),
+            probes.Select(time => (sealedSeconds.LowerBound(time), sealedSeconds.UpperBound(time), sealedTicks.LowerBound(time), sealedTicks.UpperBound(time))));
+    }
+
+    [Fact]
+    public void AListOfIntegersThatAreNotTimesIsNotSearchedByTime()
+    {
+        Write(Enumerable.Range(0, 100).ToArray());
+        SealedListMmf.Seal(FilePath);
+        using var sealedList = new SealedListMmf<int>(FilePath);
+
+        var refused = Assert.Throws<ListMmfDataTypeException>(() => sealedList.LowerBound(new DateTime(2024, 1, 2)));
+
+        Assert.Contains("not UnixSeconds times", refused.Message, StringComparison.Ordinal);
+        Assert.Contains(FilePath, refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ASealedSeriesKeepsItsUtcTimesAndConvertsALocalTimeAsTheSeriesDid()
+    {
+        var utc = new ListMmfOptions { UtcTimes = true };
+        DateTime[] times = Enumerable.Range(0, 3_000).Select(i => new DateTime(2024, 3, 10, 0, 0, 0, DateTimeKind.Utc).AddMinutes(i)).ToArray();
+        using (var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending, options: utc))
+        {
+            series.AddRange(times);
+        }
+
+        File.Copy(FilePath, FilePath + ".appendable");
+        SealedListMmf.Seal(FilePath);
+        DateTime local = new DateTime(2024, 3, 11, 12, 30, 0, DateTimeKind.Utc).ToLocalTime();
+
+        using var appendable = ListMmfTimeSeriesDateTimeSeconds.OpenRead(FilePath + ".appendable", TimeSeriesOrder.Ascending);
+        using var sealedSeries = new SealedListMmf<int>(FilePath);
+        Assert.True(sealedSeries.TimesAreUtc);
+        Assert.Equal(appendable.LowerBound(local), sealedSeries.LowerBound(local));
+    }
+
     internal static int[] BurstyTimes(int count, int seed)
     {
         var random = new Random(seed);
