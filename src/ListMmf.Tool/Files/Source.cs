@@ -41,9 +41,6 @@ internal sealed class Source : IDisposable
     /// <summary>Whether the times are recorded as UTC, so that a time given with an offset can be converted to them.</summary>
     public bool TimesAreUtc { get; }
 
-    /// <summary>Whether the file is sealed: its items are shown, and searches by time wait for sealed time series.</summary>
-    public bool IsSealed { get; private init; }
-
     /// <summary>The rows: a table's published rows, a file's count.</summary>
     public long Count => _table?.RowCount ?? Columns[0].Count;
 
@@ -69,10 +66,7 @@ internal sealed class Source : IDisposable
         ListMmfFileInfo info = ListMmfFileInfo.Read(fullPath);
         if (info.IsSealed)
         {
-            return new Source(fullPath, [ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType)], null, null, null, null)
-            {
-                IsSealed = true,
-            };
+            return OpenSealed(fullPath, info.DataType);
         }
 
         if (info.DataType == DataType.AnyStruct)
@@ -123,11 +117,39 @@ internal sealed class Source : IDisposable
         _table?.Dispose();
     }
 
+    /// <summary>A sealed file: its items, and the time searches of a sealed time series (the library's, by the same rules).</summary>
+    private static Source OpenSealed(string path, DataType dataType)
+    {
+        ColumnView column = ColumnView.Open(path, System.IO.Path.GetFileName(path), dataType);
+        IDisposable? times = null;
+        try
+        {
+            switch (dataType)
+            {
+                case DataType.UnixSeconds:
+                    var seconds = new SealedListMmf<int>(path);
+                    times = seconds;
+                    return new Source(path, [column], null, seconds, seconds.LowerBound, seconds.UpperBound, seconds.TimesAreUtc);
+                case DataType.DateTime:
+                    var ticks = new SealedListMmf<long>(path);
+                    times = ticks;
+                    return new Source(path, [column], null, ticks, ticks.LowerBound, ticks.UpperBound, ticks.TimesAreUtc);
+                default:
+                    return new Source(path, [column], null, null, null, null);
+            }
+        }
+        catch
+        {
+            times?.Dispose();
+            column.Dispose();
+            throw;
+        }
+    }
+
     private static Source WithSeries<TKey>(string path, ColumnView column, TimeSeriesMmf<TKey> series)
         where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool> =>
         new(path, [column], null, series, series.LowerBound, series.UpperBound, series.TimesAreUtc);
 
-    private DataException NoTimes() => IsSealed
-        ? new($"'{Path}' is sealed, and the tool does not search sealed files by time yet; unseal it ('listmmf unseal') to search it.")
-        : new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");
+    private DataException NoTimes() =>
+        new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");
 }
