@@ -98,6 +98,22 @@ public sealed class SealCommandTests : IDisposable
     }
 
     [Fact]
+    public void CsvExportWritesTheSameRowsForASealedFileAsBeforeTheSeal()
+    {
+        string path = Seconds(5_000);
+        string[] range = ["--from", "2024-01-02 09:35:00", "--to", "2024-01-02 09:50:00"];
+        ToolRunner.Run(["export", "csv", path, "--out", _directory.File("before.csv"), .. range]);
+        ToolRunner.Run("seal", path);
+
+        ToolResult after = ToolRunner.Run(["export", "csv", path, "--out", _directory.File("after.csv"), .. range]);
+
+        Assert.True(after.ExitCode == 0, after.Error);
+        string[] rows = File.ReadAllLines(_directory.File("after.csv"));
+        Assert.Equal(2_701, rows.Length);
+        Assert.Equal(File.ReadAllLines(_directory.File("before.csv")), rows);
+    }
+
+    [Fact]
     public void ATableFolderIsNotSealed()
     {
         string folder = _directory.File("table");
