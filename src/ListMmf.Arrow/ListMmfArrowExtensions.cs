@@ -42,11 +42,7 @@ public static class ListMmfArrowExtensions
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
-        long count = list.Count;
-        return count <= int.MaxValue
-            ? list.ToArrowArray(0, (int)count)
-            : throw new ArgumentOutOfRangeException(nameof(list), count, $"'{list.Path}' holds {count:N0} items, and " +
-                $"an Arrow array at most {int.MaxValue:N0}; hand them over in ranges.");
+        return list.ToArrowArray(0, WholeLength(list.Count, list.Path, nameof(list)));
     }
 
     /// <summary>
@@ -59,10 +55,41 @@ public static class ListMmfArrowExtensions
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
-        IArrowType type = ArrowTypes.Of(DataTypeInfo.Of<T>(), ArrowTimeColumn.Stored) ?? throw new NotSupportedException(
-            $"'{list.Path}' holds {typeof(T).Name} items; Arrow arrays are made of the number types " +
-                $"({string.Join(", ", DataTypeInfo.All.Where(type => type.Keyword is not null).Select(type => type.Keyword))}).");
-        return ArrowBuffers.Wrap(list.AsMemory(start, length), type, list.Path);
+        return ArrowBuffers.Wrap(list.AsMemory(start, length), NumberType(DataTypeInfo.Of<T>(), typeof(T), list.Path), list.Path);
+    }
+
+    /// <summary>
+    /// The items of a sealed list, decoded into an Arrow array of its own memory (a compressed block is not an Arrow
+    /// buffer); a time file's as timestamps, or with <see cref="ArrowTimeColumn.Stored"/> its stored values.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The list holds structs: Arrow arrays are made of the number types.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The items take more than 2 GiB; use the overload with a range.</exception>
+    public static IArrowArray ToArrowArray<T>(this SealedListMmf<T> list, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+        where T : unmanaged
+    {
+        ArgumentNullException.ThrowIfNull(list);
+        return list.ToArrowArray(0, WholeLength(list.Count, list.Path, nameof(list)), time);
+    }
+
+    /// <summary>
+    /// <paramref name="length"/> items of a sealed list from <paramref name="start"/>, decoded (only the blocks they
+    /// are in) into an Arrow array of its own memory; a time file's as timestamps unless <see cref="ArrowTimeColumn.Stored"/>.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The list holds structs: Arrow arrays are made of the number types.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or takes more than 2 GiB.</exception>
+    /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
+    public static IArrowArray ToArrowArray<T>(this SealedListMmf<T> list, long start, int length, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+        where T : unmanaged
+    {
+        ArgumentNullException.ThrowIfNull(list);
+        DataTypeInfo type = DataTypeInfo.Of(list.DataType);
+        IArrowType stored = NumberType(type, typeof(T), list.Path);
+        ArgumentOutOfRangeException.ThrowIfNegative(length);
+        T[] values = GC.AllocateUninitializedArray<T>(length);
+        list.CopyTo(start, values);
+        return type.IsTime
+            ? TimeArray(new ReadOnlyMemory<T>(values), type, time, list.TimesAreUtc, list.Path, start)
+            : ArrowBuffers.Wrap(new ReadOnlyMemory<T>(values), stored, list.Path);
     }
 
     /// <summary>
@@ -197,6 +224,19 @@ public static class ListMmfArrowExtensions
                 : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowTypes.Required(Name, type, Time), column.Path);
         }
     }
+
+    /// <summary>The Arrow number type of items of <paramref name="type"/>; refused, naming the file, for a struct.</summary>
+    private static IArrowType NumberType(DataTypeInfo type, Type itemType, string path) =>
+        ArrowTypes.Of(type, ArrowTimeColumn.Stored) ?? throw new NotSupportedException(
+            $"'{path}' holds {itemType.Name} items; Arrow arrays are made of the number types " +
+                $"({string.Join(", ", DataTypeInfo.All.Where(known => known.Keyword is not null).Select(known => known.Keyword))}).");
+
+    /// <summary>A whole list's count as one array's length, which an Arrow array holds up to int.MaxValue of.</summary>
+    private static int WholeLength(long count, string path, string parameter) =>
+        count <= int.MaxValue
+            ? (int)count
+            : throw new ArgumentOutOfRangeException(parameter, count, $"'{path}' holds {count:N0} items, and " +
+                $"an Arrow array at most {int.MaxValue:N0}; hand them over in ranges.");
 
     private static IArrowArray TimeArray<TKey>(
         ReadOnlyMemory<TKey> keys, DataTypeInfo type, ArrowTimeColumn time, bool utc, string path, long firstRow)

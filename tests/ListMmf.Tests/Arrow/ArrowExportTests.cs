@@ -65,6 +65,45 @@ public sealed class ArrowExportTests : IDisposable
     }
 
     [Fact]
+    public void ASealedListsRangeBecomesAnArrayOfTheSameValues()
+    {
+        string path = _directory.File("prices.mmf");
+        double[] prices = Enumerable.Range(0, 5_000).Select(i => 4_500 + ((i % 17) * 0.25)).ToArray();
+        using (var list = new ListMmf<double>(path))
+        {
+            list.AddRange(prices);
+        }
+
+        SealedListMmf.Seal(path);
+        using var sealedList = new SealedListMmf<double>(path);
+        var array = Assert.IsType<DoubleArray>(sealedList.ToArrowArray(1_000, 2_500));
+
+        Assert.Equal(prices.Skip(1_000).Take(2_500), array.Values.ToArray());
+    }
+
+    [Fact]
+    public void ASealedSeriesGivesTheTimestampsTheAppendableSeriesGives()
+    {
+        string path = _directory.File("seconds.mmf");
+        using (var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual))
+        {
+            series.AddRange(Enumerable.Range(0, 3_000).Select(i => new DateTime(2024, 1, 2, 9, 30, 0).AddSeconds(i / 3)).ToArray());
+        }
+
+        File.Copy(path, path + ".appendable");
+        SealedListMmf.Seal(path);
+        using var appendable = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path + ".appendable", TimeSeriesOrder.AscendingOrEqual);
+        using var sealedSeries = new SealedListMmf<int>(path);
+
+        var expected = (TimestampArray)appendable.ToArrowArray(new IndexRange(0, 3_000));
+        var actual = Assert.IsType<TimestampArray>(sealedSeries.ToArrowArray());
+
+        Assert.Equal(expected.Data.DataType.TypeId, actual.Data.DataType.TypeId);
+        Assert.Equal(((TimestampType)expected.Data.DataType).Unit, ((TimestampType)actual.Data.DataType).Unit);
+        Assert.Equal(expected.Values.ToArray(), actual.Values.ToArray());
+    }
+
+    [Fact]
     public void DateTimeMinValueInSecondsBecomesItsOwnTimestamp()
     {
         var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.Ascending).Add<double>("price");
