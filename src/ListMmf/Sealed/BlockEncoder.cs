@@ -84,7 +84,18 @@ internal sealed class BlockEncoder
         {
             case 4 when signed:
                 ReadOnlySpan<int> ints = MemoryMarshal.Cast<byte, int>(items);
-                for (int i = 0; i < values.Length; i++)
+                int i = 0;
+                if (Vector.IsHardwareAccelerated)
+                {
+                    for (; i + Vector<int>.Count <= ints.Length; i += Vector<int>.Count)
+                    {
+                        Vector.Widen(new Vector<int>(ints[i..]), out Vector<long> low, out Vector<long> high);
+                        low.CopyTo(values[i..]);
+                        high.CopyTo(values[(i + Vector<long>.Count)..]);
+                    }
+                }
+
+                for (; i < ints.Length; i++)
                 {
                     values[i] = ints[i];
                 }
@@ -94,9 +105,9 @@ internal sealed class BlockEncoder
                 MemoryMarshal.Cast<byte, long>(items).CopyTo(values);
                 return true;
             default:
-                for (int i = 0; i < values.Length; i++)
+                for (int item = 0; item < values.Length; item++)
                 {
-                    values[i] = SealedValues.Widen(items.Slice(i * size, size), signed);
+                    values[item] = SealedValues.Widen(items.Slice(item * size, size), signed);
                 }
 
                 return true;
@@ -111,31 +122,12 @@ internal sealed class BlockEncoder
     private bool TryPack(Span<byte> block, Span<long> values, bool signed, SealedCodec codec, double step, int plainLength)
     {
         int count = values.Length;
-        long min = values[0];
-        long max = values[0];
-        bool ascending = true;
-        long minDelta = long.MaxValue;
-        long maxDelta = long.MinValue;
-        for (int i = 1; i < count; i++)
-        {
-            long value = values[i];
-            long delta = value - values[i - 1];
-            minDelta = Math.Min(minDelta, delta);
-            maxDelta = Math.Max(maxDelta, delta);
-            if (signed)
-            {
-                ascending &= value >= values[i - 1];
-                min = Math.Min(min, value);
-                max = Math.Max(max, value);
-            }
-            else
-            {
-                ascending &= (ulong)value >= (ulong)values[i - 1];
-                min = (long)Math.Min((ulong)min, (ulong)value);
-                max = (long)Math.Max((ulong)max, (ulong)value);
-            }
-        }
-
+        BlockStatistics statistics = BlockStatistics.Of(values, signed);
+        long min = statistics.Min;
+        long max = statistics.Max;
+        long minDelta = statistics.MinDelta;
+        long maxDelta = statistics.MaxDelta;
+        bool ascending = statistics.Ascending;
         int width = BitPacking.WidthOf((ulong)(max - min));
         int deltaWidth = count == 1 ? 0 : BitPacking.WidthOf((ulong)(maxDelta - minDelta));
         bool deltas = !ascending && deltaWidth < width;
@@ -154,18 +146,12 @@ internal sealed class BlockEncoder
         long baseValue = deltas ? minDelta : min;
         if (deltas)
         {
+            Subtract(values[1..], values[..^1], baseValue, offsets[1..]);
             offsets[0] = 0;
-            for (int i = 1; i < count; i++)
-            {
-                offsets[i] = (ulong)(values[i] - values[i - 1] - baseValue);
-            }
         }
         else
         {
-            for (int i = 0; i < count; i++)
-            {
-                offsets[i] = (ulong)(values[i] - baseValue);
-            }
+            Subtract(values, default, baseValue, offsets);
         }
 
         SealedCodec chosen = (codec, deltas) switch
@@ -178,6 +164,31 @@ internal sealed class BlockEncoder
         WriteHeader(block, chosen, width, count, payload, baseValue, values[0], step);
         BitPacking.Pack(offsets, width, block.Slice(SealedLayout.BlockHeaderSize, payload));
         return true;
+    }
+
+    /// <summary>
+    /// <paramref name="values"/> less <paramref name="before"/> (each value's predecessor; empty for none) less
+    /// <paramref name="baseValue"/>, into <paramref name="offsets"/>: the packed offsets of either codec.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static void Subtract(ReadOnlySpan<long> values, ReadOnlySpan<long> before, long baseValue, Span<ulong> offsets)
+    {
+        Span<long> into = MemoryMarshal.Cast<ulong, long>(offsets);
+        int i = 0;
+        if (Vector.IsHardwareAccelerated)
+        {
+            var frame = new Vector<long>(baseValue);
+            for (; i + Vector<long>.Count <= values.Length; i += Vector<long>.Count)
+            {
+                Vector<long> value = new(values[i..]);
+                (before.IsEmpty ? value - frame : value - new Vector<long>(before[i..]) - frame).CopyTo(into[i..]);
+            }
+        }
+
+        for (; i < values.Length; i++)
+        {
+            into[i] = values[i] - (before.IsEmpty ? 0 : before[i]) - baseValue;
+        }
     }
 
     /// <summary>
