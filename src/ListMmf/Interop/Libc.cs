@@ -338,6 +338,9 @@ internal static unsafe partial class Libc
         /// <summary>posix_fadvise's POSIX_FADV_WILLNEED: start reading the range in.</summary>
         public const int FileAdviseWillNeed = 3;
 
+        /// <summary>posix_fadvise's POSIX_FADV_DONTNEED: drop the range's clean pages from the page cache.</summary>
+        public const int FileAdviseDontNeed = 4;
+
         /// <summary>preadv2's RWF_NOWAIT.</summary>
         public const int ReadNoWait = 0x8;
 

@@ -89,7 +89,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
                 throw new ListMmfFormatException(path, $"the file is {file.Length:N0} bytes long, shorter than a sealed header.");
             }
 
-            mapping = FileMappings.Open(file, path, writable: false, FileMappings.Resolve(options.Backend));
+            mapping = FileMappings.Open(file, path, writable: false, FileMappings.Resolve(options.Backend), readsLargePages: true);
             var sealedFile = new SealedFile(path, file, mapping);
             if (options.PopulateOnOpen)
             {
@@ -204,7 +204,16 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// <inheritdoc/>
     public void ClearReplacedMark() => WriteState(0);
 
-    public void Dispose()
+    public void Dispose() => Dispose(releaseCachedPages: false);
+
+    /// <summary>
+    /// Disposes the file a seal has just written and opened, and drops its pages from the page cache: its writes left
+    /// them in small folios, and so would the read-ahead markers of this open's reads, so that every reader would map
+    /// it in 4 KiB pages; read back by a reader's faults, which ask for large pages, it comes in 2 MiB folios.
+    /// </summary>
+    public void DisposeReleasingCachedPages() => Dispose(releaseCachedPages: true);
+
+    private void Dispose(bool releaseCachedPages)
     {
         if (_disposed)
         {
@@ -213,6 +222,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
         _disposed = true;
         _mapping.Dispose();
+        if (releaseCachedPages)
+        {
+            StoragePlatform.Current.ReleaseCachedPages(_file.SafeFileHandle);
+        }
+
         _file.Dispose();
     }
 

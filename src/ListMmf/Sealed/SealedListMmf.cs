@@ -63,7 +63,7 @@ public static class SealedListMmf
                 $"its {count:N0} items, sealed",
                 temporary => SealedWriter.Create(temporary, full, current.Pointer + current.ItemsOffset, count, itemSize, info.DataType, description),
                 target => SealedFile.Open(target),
-                sealedFile => sealedFile.Dispose(),
+                sealedFile => sealedFile.DisposeReleasingCachedPages(),
                 _ => { });
         }
 

@@ -24,9 +24,12 @@ internal static class FileMappings
         };
     }
 
-    /// <summary>Maps <paramref name="file"/> with <paramref name="backend"/>, which <see cref="Resolve"/> has chosen.</summary>
-    public static FileMapping Open(FileStream file, string path, bool writable, MappingBackend backend) =>
+    /// <summary>
+    /// Maps <paramref name="file"/> with <paramref name="backend"/>, which <see cref="Resolve"/> has chosen; a reader
+    /// of a file that no writer maps asks for large pages with <paramref name="readsLargePages"/>.
+    /// </summary>
+    public static FileMapping Open(FileStream file, string path, bool writable, MappingBackend backend, bool readsLargePages = false) =>
         backend == MappingBackend.Posix && (OperatingSystem.IsLinux() || OperatingSystem.IsMacOS())
-            ? new PosixFileMapping(file, path, writable)
+            ? new PosixFileMapping(file, path, writable, readsLargePages)
             : new MemoryMappedFileMapping(file, path, writable);
 }

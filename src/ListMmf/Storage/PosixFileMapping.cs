@@ -20,9 +20,17 @@ internal sealed unsafe class PosixFileMapping : FileMapping
     private readonly List<MappedMemoryHandle> _reservations = [];
     private long _reserved;
 
-    public PosixFileMapping(FileStream file, string path, bool writable)
+    private readonly bool _readsLargePages;
+
+    /// <param name="file">The open file.</param>
+    /// <param name="path">The file's path, for messages.</param>
+    /// <param name="writable">Whether the mapping is a writer's.</param>
+    /// <param name="readsLargePages">Whether a reader's mapping asks for large pages too: for a file no writer maps,
+    /// whose faults would otherwise read it in small folios.</param>
+    public PosixFileMapping(FileStream file, string path, bool writable, bool readsLargePages = false)
         : base(file, path, writable)
     {
+        _readsLargePages = readsLargePages;
         Reserve(Length);
     }
 
@@ -36,8 +44,8 @@ internal sealed unsafe class PosixFileMapping : FileMapping
     /// </summary>
     public override long LargestGrowthStep => 64L << 20;
 
-    /// <summary>A writer's reservations are advised large pages (<see cref="Reserve"/>).</summary>
-    protected override bool AdvisesLargePages => IsWritable;
+    /// <summary>A writer's reservations are advised large pages (<see cref="Reserve"/>), and a reader's where it asked.</summary>
+    protected override bool AdvisesLargePages => IsWritable || _readsLargePages;
 
     /// <summary>
     /// msync through the current reservation only: on Linux and macOS the page cache is shared by every mapping of
@@ -82,9 +90,10 @@ internal sealed unsafe class PosixFileMapping : FileMapping
             reservation = MappedMemoryHandle.Map(lease.Descriptor, size, IsWritable, Path);
         }
 
-        if (IsWritable)
+        if (AdvisesLargePages)
         {
-            // Only the writer's: its faults make the file's folios. A reader maps 2 MiB folios in 2 MiB pages unasked.
+            // The writer's faults make the file's folios, and a reader maps 2 MiB folios in 2 MiB pages unasked; a
+            // sealed file has no writer's mapping, so its readers ask.
             Platform.AdviseLargePages(reservation.Address, size);
         }
 

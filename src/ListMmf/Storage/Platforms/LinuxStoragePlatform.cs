@@ -135,6 +135,17 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         _ = Libc.PosixFileAdvise(lease.Descriptor, offset, length, Libc.Linux.FileAdviseWillNeed);
     }
 
+    /// <summary>
+    /// POSIX_FADV_DONTNEED over the whole file: a file written with write() sits in the page cache in the small folios
+    /// its writes made, which a reader maps in 4 KiB pages; read back by a fault under MADV_HUGEPAGE, it comes in 2 MiB
+    /// folios that every reader maps whole (benchmarks/README.md, "Sealed files"). Best effort, as <see cref="PrefaultWritable"/>.
+    /// </summary>
+    public override void ReleaseCachedPages(SafeFileHandle file)
+    {
+        using var lease = new DescriptorLease(file);
+        _ = Libc.PosixFileAdvise(lease.Descriptor, 0, 0, Libc.Linux.FileAdviseDontNeed);
+    }
+
     /// <summary>Best effort, as <see cref="PrefaultWritable"/>.</summary>
     public override void PrefaultReadable(byte* address, long length) => Advise(address, length, Libc.Linux.MadvPopulateRead);
 

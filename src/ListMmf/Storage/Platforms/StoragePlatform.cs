@@ -113,6 +113,14 @@ internal abstract unsafe class StoragePlatform
     /// </summary>
     public virtual long LargePageBytes => 0;
 
+    /// <summary>
+    /// Drops the file's pages from the page cache once they are on the disk, so that the next mapping that asks for
+    /// large pages (<see cref="AdviseLargePages"/>) reads them back in large folios. Best effort; a no-op where unsupported.
+    /// </summary>
+    public virtual void ReleaseCachedPages(SafeFileHandle file)
+    {
+    }
+
     /// <summary>Faults the range in, writable, so that later writes take no page fault. Best effort; a no-op where unsupported.</summary>
     public virtual void PrefaultWritable(byte* address, long length)
     {
