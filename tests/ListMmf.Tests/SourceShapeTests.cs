@@ -41,7 +41,8 @@ public sealed partial class SourceShapeTests
         ["Storage"],
         ["."], // ListMmf<T> and the interfaces of a list, at the project's root
         ["Search"],
-        ["Bits", "Integers", "TimeSeries", "Sealed"],
+        ["Bits", "Integers", "TimeSeries"],
+        ["Sealed"], // the finished form of a list or a series: a sealed series is searched by time as the series is
         ["FileReaders"],
         ["Tables"],
     ];

@@ -42,7 +42,10 @@ public static class SealedListMmfSearch
         return TimeBound<int, UnixSecondsKey>(seconds, time, SearchBound.Lower);
     }
 
-    /// <summary>The first index whose time is after <paramref name="time"/>, in a sealed UnixSeconds series; Count where there is none.</summary>
+    /// <summary>
+    /// The first index whose time is after <paramref name="time"/>, in a sealed UnixSeconds series; Count where there
+    /// is none.
+    /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int32 items that are not UnixSeconds times.</exception>
     /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
     public static long UpperBound(this SealedListMmf<int> seconds, DateTime time)
@@ -63,7 +66,10 @@ public static class SealedListMmfSearch
         return TimeBound<long, TicksKey>(ticks, time, SearchBound.Lower);
     }
 
-    /// <summary>The first index whose time is after <paramref name="time"/>, in a sealed series of DateTime ticks; Count where there is none.</summary>
+    /// <summary>
+    /// The first index whose time is after <paramref name="time"/>, in a sealed series of DateTime ticks; Count where
+    /// there is none.
+    /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int64 items that are not DateTime ticks.</exception>
     /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
     public static long UpperBound(this SealedListMmf<long> ticks, DateTime time)
