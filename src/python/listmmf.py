@@ -212,16 +212,20 @@ def _read_raw_header(f, path):
                            f"and holds a description of {length:,} bytes")
     description = f.read(length)
     # The CRC covers what never changes after creation: the counts, the state, the session and the generation are zeros.
-    fixed = bytearray(raw)
-    fixed[8:20] = bytes(12)
-    fixed[24:44] = bytes(20)
-    fixed[56:64] = bytes(8)
-    if zlib.crc32(description, zlib.crc32(bytes(fixed))) != struct.unpack_from("<I", raw, 56)[0]:
+    if not _checksum_matches(raw, description, ((8, 20), (24, 44), (56, 64))):
         return None
     if state not in (0, REPLACED_VERSION):
         raise ListMmfError(f"{path}: the version 2 header's state is {state}, neither 0 nor -1 (replaced)")
     return (VERSION_2, code, count, state == REPLACED_VERSION, items_offset, durable, session, item_size, description)
 
+
+def _checksum_matches(raw, description, zeroed):
+    """Whether the CRC-32 stored at byte 56 of a version 2 or sealed header is that of the header's fixed bytes, with
+    the ``zeroed`` (start, end) ranges as zeros, followed by the description."""
+    fixed = bytearray(raw)
+    for start, end in zeroed:
+        fixed[start:end] = bytes(end - start)
+    return zlib.crc32(description, zlib.crc32(bytes(fixed))) == struct.unpack_from("<I", raw, 56)[0]
 
 def _read_sealed_header(f, path, raw):
     """The raw header tuple of a sealed file, its checksum checked (a sealed file never changes, so a failure is damage)."""
@@ -233,10 +237,8 @@ def _read_sealed_header(f, path, raw):
         raise ListMmfError(f"{path}: the sealed header is damaged: it places the blocks at byte {blocks_offset:,} "
                            f"and holds a description of {length:,} bytes")
     description = f.read(length)
-    fixed = bytearray(raw)
-    fixed[16:20] = bytes(4)
-    fixed[56:60] = bytes(4)
-    if zlib.crc32(description, zlib.crc32(bytes(fixed))) != struct.unpack_from("<I", raw, 56)[0]:
+    # The state (an unseal's mark) and the checksum itself are zeros for the CRC.
+    if not _checksum_matches(raw, description, ((16, 20), (56, 60))):
         raise ListMmfError(f"{path}: the sealed header's checksum does not match its contents: the header is damaged")
     if state not in (0, REPLACED_VERSION):
         raise ListMmfError(f"{path}: the sealed header's state is {state}, neither 0 nor -1 (replaced)")
