@@ -128,7 +128,7 @@ public static class ListMmfArrowExtensions
 
     /// <summary>
     /// The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange(System.DateTime, System.DateTime)"/>) as one record
-    /// batch over the mapping.
+    /// batch over the mapping; a sealed column's rows are decoded into memory of their own.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or a column of it takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
@@ -212,16 +212,29 @@ public static class ListMmfArrowExtensions
         }
     }
 
-    /// <summary>A column's rows as an Arrow array over the mapping (times converted unless <see cref="ArrowTimeColumn.Stored"/>).</summary>
+    /// <summary>
+    /// A column's rows as an Arrow array over the mapping, or decoded from a sealed column (times converted unless
+    /// <see cref="ArrowTimeColumn.Stored"/>).
+    /// </summary>
     private sealed record ArrowColumn(TimeSeriesTable Table, string Name, IndexRange Rows, ArrowTimeColumn Time) : IDataTypeVisitor<IArrowArray>
     {
         public IArrowArray Visit<T>(DataTypeInfo type)
             where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
             TableColumn<T> column = Table.Column<T>(Name);
+            ReadOnlyMemory<T> values = column.IsSealed ? Decoded(column) : column.AsMemory(Rows);
             return type.IsTime
-                ? TimeArray(column.AsMemory(Rows), type, Time, Table.Schema.TimesAreUtc, column.Path, Rows.Start)
-                : ArrowBuffers.Wrap(column.AsMemory(Rows), ArrowTypes.Required(Name, type, Time), column.Path);
+                ? TimeArray(values, type, Time, Table.Schema.TimesAreUtc, column.Path, Rows.Start)
+                : ArrowBuffers.Wrap(values, ArrowTypes.Required(Name, type, Time), column.Path);
+        }
+
+        /// <summary>A sealed column's rows, decoded into memory of their own (a compressed block is not an Arrow buffer).</summary>
+        private T[] Decoded<T>(TableColumn<T> column)
+            where T : unmanaged
+        {
+            T[] values = GC.AllocateUninitializedArray<T>((int)Rows.Length);
+            column.CopyTo(Rows, values);
+            return values;
         }
     }
 

@@ -92,7 +92,8 @@ internal static class InfoCommand
             $"'{table.Schema.Time.Name}' ({table.Schema.Time.DataType})");
         foreach (TableColumn column in table.Columns)
         {
-            output.WriteLine($"  column {column.Name}: {column.DataType}, {System.IO.Path.GetFileName(column.Path)}");
+            output.WriteLine($"  column {column.Name}: {column.DataType}, {System.IO.Path.GetFileName(column.Path)}" +
+                (column.IsSealed ? $", sealed ({new FileInfo(column.Path).Length:N0} bytes)" : ""));
         }
 
         if (table.RowCount > 0)

@@ -49,15 +49,28 @@ internal static class VerifyCommand
     }
 
     /// <summary>
-    /// Each column file as <see cref="VerifyFile"/> checks it, the time column in the table's own order; opening
-    /// the table has checked that every value column holds its rows.
+    /// Each column file as <see cref="VerifyFile"/> or <see cref="VerifySealed"/> checks it, the time column in the
+    /// table's own order (a sealed one through the table, as its file records no order); opening the table has checked
+    /// that every value column holds its rows.
     /// </summary>
     private static void VerifyTable(TextWriter output, string path)
     {
         using var table = TimeSeriesTable.Open(path, FileAccess.Read);
         foreach (TableColumn column in table.Columns)
         {
-            VerifyFile(output, column.Path, column.DataType, table.Schema.Order);
+            if (column.IsSealed)
+            {
+                VerifySealed(output, column.Path);
+            }
+            else
+            {
+                VerifyFile(output, column.Path, column.DataType, table.Schema.Order);
+            }
+        }
+
+        if (table.Columns[0].IsSealed)
+        {
+            table.Verify();
         }
 
         output.WriteLine($"OK     {table.Path}: table of {table.RowCount:N0} rows, {table.Columns.Count} columns");

@@ -4,6 +4,7 @@ using System.IO;
 using System.IO.Compression;
 using System.Linq;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using ParquetSharp;
 using ParquetSharp.Schema;
@@ -58,7 +59,7 @@ internal static class ParquetExporter
         long first = request.From is { } from ? table.LowerBound(from) : 0;
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
-        var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)));
+        var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)), table.Columns.Any(column => column.IsSealed));
         using (GroupNode schema = Schema(table))
         using (WriterProperties properties = Properties(request, rowGroupRows))
         using (var writer = new ParquetFileWriter(output, schema, properties, Metadata(table), leaveOpen: true))
@@ -193,7 +194,7 @@ internal static class ParquetExporter
         public bool Visit<T>(DataTypeInfo type)
             where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
-            ReadOnlySpan<T> values = Table.Column<T>(Column.Name).AsSpan(Rows);
+            ReadOnlySpan<T> values = Table.Column<T>(Column.Name).Read(Rows, Buffers.Decoded<T>());
             switch (type.Kind, type.Size)
             {
                 case (DataTypeKind.UnixSeconds, _):
@@ -225,11 +226,21 @@ internal static class ParquetExporter
         }
     }
 
-    /// <summary>One row group's converted columns: times as Int64 and narrow integers widened to Int32.</summary>
-    private sealed class ExportBuffers(int rows)
+    /// <summary>
+    /// One row group's converted columns: times as Int64 and narrow integers widened to Int32; and, for a table with
+    /// sealed columns, room for a column's decoded values.
+    /// </summary>
+    private sealed class ExportBuffers(int rows, bool decodes)
     {
+        private readonly byte[] _decoded = decodes ? new byte[rows * sizeof(long)] : [];
+
         public long[] Longs { get; } = new long[rows];
 
         public int[] Ints { get; } = new int[rows];
+
+        /// <summary>Room for a row group of a sealed number column's values (empty where no column is sealed).</summary>
+        public Span<T> Decoded<T>()
+            where T : unmanaged =>
+            MemoryMarshal.Cast<byte, T>(_decoded.AsSpan(0, Math.Min(_decoded.Length, rows * Unsafe.SizeOf<T>())));
     }
 }

@@ -53,6 +53,24 @@ internal static class ThrowHelper
     public static void ArgumentOutOfRange(string paramName, long value, string message) =>
         throw new ArgumentOutOfRangeException(paramName, value, message);
 
+    /// <summary>Refuses a span of results shorter than the <paramref name="what"/> (times, values) it answers.</summary>
+    public static void CheckResults(int results, int asked, string what)
+    {
+        if (results < asked)
+        {
+            throw new ArgumentException($"The results span holds {results:N0} items, fewer than the {asked:N0} {what}.", nameof(results));
+        }
+    }
+
+    /// <summary>Refuses a destination shorter than the range copied into it.</summary>
+    public static void CheckDestination(int destination, long range)
+    {
+        if (destination < range)
+        {
+            throw new ArgumentException($"The destination holds {destination:N0} items, fewer than the {range:N0} in the range.", nameof(destination));
+        }
+    }
+
     [DoesNotReturn]
     public static void ReadOnly(string path) =>
         throw new NotSupportedException($"'{path}' was opened read-only; open it with FileAccess.ReadWrite to change it.");

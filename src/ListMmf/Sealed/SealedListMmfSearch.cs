@@ -79,7 +79,7 @@ public static class SealedListMmfSearch
     }
 
     /// <summary>The bound of <paramref name="time"/>, converted to a key as the appendable series convert it.</summary>
-    private static long TimeBound<TKey, TTimeKey>(SealedListMmf<TKey> list, DateTime time, SearchBound bound)
+    internal static long TimeBound<TKey, TTimeKey>(SealedListMmf<TKey> list, DateTime time, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
         where TTimeKey : ITimeKey<TKey>
     {

@@ -159,11 +159,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public void Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound, long countLimit = long.MaxValue)
     {
-        if (results.Length < values.Length)
-        {
-            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
-                $"{values.Length:N0} values.", nameof(results));
-        }
+        ThrowHelper.CheckResults(results.Length, values.Length, "values");
 
         TItem* items = _list.Snapshot(out long count);
         count = Math.Min(count, countLimit);

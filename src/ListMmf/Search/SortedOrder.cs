@@ -32,6 +32,9 @@ internal readonly struct SortedOrder
     /// <summary>The order appends keep: the stricter of the one asked for and the recorded one.</summary>
     public TimeSeriesOrder Append { get; }
 
+    /// <summary>The rule for a file that records no order, read in <paramref name="asked"/> order (a table's column).</summary>
+    public static SortedOrder Unrecorded(TimeSeriesOrder asked) => new(asked, null);
+
     /// <summary>The rule for a list opened in <paramref name="asked"/> order over <paramref name="list"/>'s file.</summary>
     public static SortedOrder Of<T>(ListMmf<T> list, TimeSeriesOrder asked)
         where T : unmanaged => new(asked, list.Description?.Order);

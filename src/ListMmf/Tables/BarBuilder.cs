@@ -8,7 +8,7 @@ namespace ListMmf;
 /// <summary>
 /// The bars of <see cref="TimeSeriesTable.Bars"/>: each piece of rows (<see cref="RowChunks"/>) cut into bars on its
 /// own core by the time column (<see cref="ITimeSeries.EndOfBar"/>) and summarised over spans of the piece, then the
-/// bars that a piece boundary split joined again.
+/// bars that a piece boundary split joined again. A sealed column's piece is decoded into a pooled buffer first.
 /// </summary>
 /// <remarks>
 /// The pieces' bars go into pooled buffers and only the result is allocated: on this project's VM every page of a
@@ -81,18 +81,36 @@ internal sealed class BarBuilder(ITimeSeries times, long intervalTicks) : IDataT
         where TVolume : unmanaged, INumberBase<TVolume>
     {
         var bars = new Bars(ArrayPool<OhlcvBar>.Shared.Rent(256), 0);
-        ReadOnlySpan<TPrice> prices = price.AsSpan(piece);
-        ReadOnlySpan<TVolume> volumes = volume.AsSpan(piece);
-        for (long row = piece.Start; row < piece.End;)
+        TPrice[]? decodedPrices = price.IsSealed ? ArrayPool<TPrice>.Shared.Rent((int)piece.Length) : null;
+        TVolume[]? decodedVolumes = volume.IsSealed ? ArrayPool<TVolume>.Shared.Rent((int)piece.Length) : null;
+        try
         {
-            long end = times.EndOfBar(row, piece.End, intervalTicks, out DateTime start);
-            int offset = (int)(row - piece.Start);
-            int length = (int)(end - row);
-            bars = bars.With(BarMath.Summarize(start, new IndexRange(row, end), prices.Slice(offset, length), volumes.Slice(offset, length)));
-            row = end;
-        }
+            ReadOnlySpan<TPrice> prices = price.Read(piece, decodedPrices);
+            ReadOnlySpan<TVolume> volumes = volume.Read(piece, decodedVolumes);
+            for (long row = piece.Start; row < piece.End;)
+            {
+                long end = times.EndOfBar(row, piece.End, intervalTicks, out DateTime start);
+                int offset = (int)(row - piece.Start);
+                int length = (int)(end - row);
+                bars = bars.With(BarMath.Summarize(start, new IndexRange(row, end), prices.Slice(offset, length), volumes.Slice(offset, length)));
+                row = end;
+            }
 
-        return bars;
+            return bars;
+        }
+        finally
+        {
+            ReturnIfRented(decodedPrices);
+            ReturnIfRented(decodedVolumes);
+        }
+    }
+
+    private static void ReturnIfRented<T>(T[]? rented)
+    {
+        if (rented is not null)
+        {
+            ArrayPool<T>.Shared.Return(rented);
+        }
     }
 
     /// <summary>A piece's bars, in a pooled buffer.</summary>

@@ -30,6 +30,12 @@ public abstract class TableColumn
     /// <summary>Whether this is the table's time column, which only the table's row appends write.</summary>
     public bool IsTime { get; }
 
+    /// <summary>
+    /// Whether the column's file is in the sealed form (<see cref="TimeSeriesTable.Seal"/>): compressed in blocks,
+    /// read with <see cref="TableColumn{T}.CopyTo"/> or <see cref="TableColumn{T}.Read"/>, never as a span over the file.
+    /// </summary>
+    public abstract bool IsSealed { get; }
+
     internal TableColumnInfo Info { get; }
 
     private protected TimeSeriesTable Table { get; }
@@ -55,7 +61,10 @@ public abstract class TableColumn
 
     internal abstract void Dispose();
 
-    /// <summary>Opens the value column <paramref name="info"/> with the item type its data-type code stores.</summary>
+    /// <summary>
+    /// Opens the value column <paramref name="info"/> with the item type its data-type code stores, in the form its file
+    /// is in (see <see cref="TableColumn{T}.OpenTyped"/>).
+    /// </summary>
     internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
         DataTypeInfo.Of(info.DataType) is { IsNumber: true } type
             ? type.Accept(new Opener(table, info, path, access, options))
@@ -91,11 +100,14 @@ public abstract class TableColumn
 public sealed class TableColumn<T> : TableColumn
     where T : unmanaged
 {
-    /// <summary>The values; null for a DateTime view, whose values are <see cref="_ticks"/>.</summary>
+    /// <summary>The values of an appendable column; null for a sealed column and for a DateTime view.</summary>
     private readonly ListMmf<T>? _list;
 
-    /// <summary>A DateTime view's file of ticks (the list of the column's <c>TableColumn&lt;long&gt;</c>); else null.</summary>
-    private readonly ListMmf<long>? _ticks;
+    /// <summary>The values of a sealed column; null for an appendable column and for a DateTime view.</summary>
+    private readonly SealedListMmf<T>? _sealed;
+
+    /// <summary>A DateTime view's column of ticks, in either form; else null.</summary>
+    private readonly TableColumn<long>? _ticks;
 
     internal TableColumn(TimeSeriesTable table, TableColumnInfo info, ListMmf<T> list, bool isTime)
         : base(table, info, list.Path, isTime)
@@ -103,15 +115,21 @@ public sealed class TableColumn<T> : TableColumn
         _list = list;
     }
 
+    internal TableColumn(TimeSeriesTable table, TableColumnInfo info, SealedListMmf<T> sealedList, bool isTime)
+        : base(table, info, sealedList.Path, isTime)
+    {
+        _sealed = sealedList;
+    }
+
     /// <summary>A DateTime view of the ticks column <paramref name="ticks"/> (<typeparamref name="T"/> is <see cref="DateTime"/>).</summary>
     private TableColumn(TableColumn<long> ticks)
         : base(ticks.Table, ticks.Info, ticks.Path, ticks.IsTime)
     {
-        _ticks = ticks.List;
+        _ticks = ticks;
     }
 
-    /// <summary>The column's list (not of a DateTime view).</summary>
-    internal ListMmf<T> List => _list!;
+    /// <inheritdoc/>
+    public override bool IsSealed => _ticks?.IsSealed ?? _sealed is not null;
 
     /// <summary>The value of <paramref name="row"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or not below the table's
@@ -133,7 +151,7 @@ public sealed class TableColumn<T> : TableColumn
                 return Unsafe.As<DateTime, T>(ref time);
             }
 
-            return _list![row];
+            return _list is { } list ? list[row] : _sealed![row];
         }
     }
 
@@ -156,7 +174,7 @@ public sealed class TableColumn<T> : TableColumn
             return;
         }
 
-        _list!.Add(value);
+        Appendable.Add(value);
     }
 
     /// <summary>
@@ -177,28 +195,81 @@ public sealed class TableColumn<T> : TableColumn
             return;
         }
 
-        _list!.AddRange(values);
+        Appendable.AddRange(values);
     }
 
     /// <summary>
     /// The values of <paramref name="range"/> (for example from <see cref="TimeSeriesTable.FindRange(DateTime, DateTime)"/>), straight
     /// over the mapping.
     /// </summary>
-    /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan(long, int)"/>.</remarks>
+    /// <remarks>The span is valid while the table is open; see <see cref="ListMmf{T}.AsSpan(long, int)"/>. A sealed
+    /// column has no span over its file: <see cref="Read"/> reads either form.</remarks>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
     /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
+    /// <exception cref="NotSupportedException">The column is sealed (<see cref="TableColumn.IsSealed"/>).</exception>
     public ReadOnlySpan<T> AsSpan(IndexRange range)
     {
         CheckPublished(range);
         if (typeof(T) == typeof(DateTime))
         {
-            ReadOnlySpan<long> ticks = _ticks!.AsSpan(range.Start, (int)range.Length);
+            ReadOnlySpan<long> ticks = _ticks!.AsSpan(range);
             CheckTicks(ticks, range.Start);
             return MemoryMarshal.Cast<long, T>(ticks);
         }
 
-        return _list!.AsSpan(range.Start, (int)range.Length);
+        return Mapped.AsSpan(range.Start, (int)range.Length);
+    }
+
+    /// <summary>
+    /// Copies the values of <paramref name="range"/> into <paramref name="destination"/>: from the mapping, or decoded a
+    /// block at a time from a sealed column.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
+    /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
+    public void CopyTo(IndexRange range, Span<T> destination)
+    {
+        int length = CheckPublished(range);
+        ThrowHelper.CheckDestination(destination.Length, length);
+        destination = destination[..length];
+        if (typeof(T) == typeof(DateTime))
+        {
+            Span<long> ticks = MemoryMarshal.Cast<T, long>(destination);
+            _ticks!.CopyTo(range, ticks);
+            CheckTicks(ticks, range.Start);
+        }
+        else if (_list is { } list)
+        {
+            list.AsSpan(range.Start, length).CopyTo(destination);
+        }
+        else
+        {
+            _sealed!.CopyTo(range.Start, destination);
+        }
+    }
+
+    /// <summary>
+    /// The values of <paramref name="range"/>, read the cheapest way the column's form allows: straight over the mapping
+    /// for an appendable column (<paramref name="buffer"/> untouched), decoded into <paramref name="buffer"/> for a
+    /// sealed one. For code that reads tables in either form.
+    /// </summary>
+    /// <param name="range">The rows.</param>
+    /// <param name="buffer">Room for the range's values, used where the column is sealed.</param>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ArgumentException">The column is sealed and <paramref name="buffer"/> is shorter than the range.</exception>
+    /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
+    public ReadOnlySpan<T> Read(IndexRange range, Span<T> buffer)
+    {
+        if (!IsSealed)
+        {
+            return AsSpan(range);
+        }
+
+        CopyTo(range, buffer);
+        return buffer[..(int)range.Length];
     }
 
     /// <summary>
@@ -209,16 +280,18 @@ public sealed class TableColumn<T> : TableColumn
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
     /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
+    /// <exception cref="NotSupportedException">The column is sealed (<see cref="TableColumn.IsSealed"/>).</exception>
     public ReadOnlyMemory<T> AsMemory(IndexRange range)
     {
         CheckPublished(range);
         if (typeof(T) == typeof(DateTime))
         {
-            CheckTicks(_ticks!.AsSpan(range.Start, (int)range.Length), range.Start);
-            return _ticks.AsMemory(range.Start, (int)range.Length).Cast<long, T>();
+            ReadOnlyMemory<long> ticks = _ticks!.AsMemory(range);
+            CheckTicks(ticks.Span, range.Start);
+            return ticks.Cast<long, T>();
         }
 
-        return _list!.AsMemory(range.Start, (int)range.Length);
+        return Mapped.AsMemory(range.Start, (int)range.Length);
     }
 
     /// <summary>The values of <paramref name="length"/> rows from <paramref name="start"/>, straight over the mapping.</summary>
@@ -228,8 +301,9 @@ public sealed class TableColumn<T> : TableColumn
     /// <inheritdoc/>
     public override string ToString() => $"TableColumn<{typeof(T).Name}>('{Name}', '{Path}')";
 
-    // The table keeps and maintains the column itself, never a DateTime view of it.
-    internal override long StoredCount => _list!.Count;
+    // The table keeps and maintains the column itself, never a DateTime view of it; only a writable table, whose
+    // columns are all appendable, changes or flushes one.
+    internal override long StoredCount => _list?.Count ?? _sealed!.Count;
 
     internal override void TrimTo(long rows) => _list!.Truncate(rows);
 
@@ -241,12 +315,43 @@ public sealed class TableColumn<T> : TableColumn
 
     internal override void TrimExcess() => _list!.TrimExcess();
 
-    internal override void Verify() => _list!.Verify();
+    internal override void Verify()
+    {
+        if (_list is { } list)
+        {
+            list.Verify();
+        }
+        else
+        {
+            _sealed!.Verify();
+        }
+    }
 
-    internal override void Dispose() => _list!.Dispose();
+    internal override void Dispose()
+    {
+        _list?.Dispose();
+        _sealed?.Dispose();
+    }
 
-    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
-        new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
+    /// <summary>
+    /// Opens a value column in the form its file is in: appendable, or sealed, which only a reader opens (a writer is
+    /// refused, naming the column). A file sealed between the check and the open is opened sealed.
+    /// </summary>
+    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options)
+    {
+        if (!table.OpensSealed(info, path, access))
+        {
+            try
+            {
+                return new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
+            }
+            catch (ListMmfFormatException) when (table.OpensSealed(info, path, access))
+            {
+            }
+        }
+
+        return new(table, info, new SealedListMmf<T>(path, options), isTime: false);
+    }
 
     /// <summary>A DateTime view of <paramref name="ticks"/>, a column of <see cref="DataType.DateTime"/> ticks.</summary>
     internal static TableColumn<DateTime> DateTimesOf(TableColumn<long> ticks) => new(ticks);
@@ -295,7 +400,15 @@ public sealed class TableColumn<T> : TableColumn
         throw new ListMmfException(Path, $"column '{Name}' of table '{Table.Path}' holds {value} at row {row:N0}, " +
             $"which is not the ticks of a DateTime (0 to {DateTime.MaxValue.Ticks}); read it as TableColumn<long>.");
 
-    private void CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Table.RowCount);
+    private int CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Table.RowCount);
+
+    /// <summary>The appendable list a value is added to; a sealed column belongs to a read-only table.</summary>
+    private ListMmf<T> Appendable => _list ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
+        $"'{Table.Path}' is sealed; the table was opened read-only.");
+
+    /// <summary>The list a span over the mapping is taken from; a sealed column has none.</summary>
+    private ListMmf<T> Mapped => _list ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
+        $"'{Table.Path}' is sealed (compressed in blocks), so it has no span over its file; read it with CopyTo or Read.");
 
     private void ThrowTimeColumn() =>
         throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are " +

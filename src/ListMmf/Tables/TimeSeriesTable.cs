@@ -1,7 +1,10 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
+using System.Numerics;
 using System.Runtime.CompilerServices;
+using ListMmf.Sealed;
 using ListMmf.Storage;
 
 namespace ListMmf;
@@ -52,7 +55,7 @@ public sealed class TimeSeriesTable : IDisposable
         {
             if (IsWritable)
             {
-                _lock = LockTable(manifest);
+                _lock = LockTable(path);
 
                 // Under the table's lock: the manifest a killed create was writing.
                 DurableFile.RemoveLeftover(manifest);
@@ -76,21 +79,13 @@ public sealed class TimeSeriesTable : IDisposable
                 Described = false,
             };
             TableColumnInfo timeInfo = Schema.Time;
-            if (timeInfo.DataType == DataType.UnixSeconds)
-            {
-                var seconds = OpenPart(
-                    timeInfo, () => new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions));
-                time = seconds;
-                opened.Add(new TableColumn<int>(this, timeInfo, seconds.Keys.List, isTime: true));
-            }
-            else
-            {
-                var ticks = OpenPart(
-                    timeInfo, () => new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions));
-                time = ticks;
-                opened.Add(new TableColumn<long>(this, timeInfo, ticks.Keys.List, isTime: true));
-            }
-
+            TableColumn timeColumn;
+            (time, timeColumn) = timeInfo.DataType == DataType.UnixSeconds
+                ? OpenPart(timeInfo, () => OpenTime<int, UnixSecondsKey>(
+                    timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions)))
+                : OpenPart(timeInfo, () => OpenTime<long, TicksKey>(
+                    timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions)));
+            opened.Add(timeColumn);
             _time = time;
             foreach (TableColumnInfo info in Schema.Columns)
             {
@@ -179,18 +174,70 @@ public sealed class TimeSeriesTable : IDisposable
     /// it is unchanged. The files converted before it stay converted.</exception>
     public static int Upgrade(string directory)
     {
-        ArgumentException.ThrowIfNullOrEmpty(directory);
-        string path = System.IO.Path.GetFullPath(directory);
-        string manifest = System.IO.Path.Combine(path, ManifestFileName);
-        TimeSeriesTableSchema schema = TableManifest.Read(manifest);
-        using WriterLock tableLock = WriterLock.Acquire(manifest);
+        (string path, TimeSeriesTableSchema schema) = Folder(directory);
+        using WriterLock tableLock = LockTable(path);
         int upgraded = 0;
-        foreach (TableColumnInfo column in (IEnumerable<TableColumnInfo>)[schema.Time, .. schema.Columns])
+        foreach (TableColumnInfo column in ColumnsOf(schema))
         {
             upgraded += ListMmfFileInfo.Upgrade(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
         }
 
         return upgraded;
+    }
+
+    /// <summary>
+    /// Replaces every column file of the table in <paramref name="directory"/> by its sealed form
+    /// (<see cref="SealedListMmf.Seal"/>), under the table's writer lock: the value columns first, then the time column,
+    /// one file at a time, each atomically. The table then opens read-only (<see cref="FileAccess.Read"/>) and answers
+    /// every search and read as before; <see cref="TableColumn{T}.AsSpan(IndexRange)"/> gives way to
+    /// <see cref="TableColumn{T}.CopyTo"/> and <see cref="TableColumn{T}.Read"/>. A table opens in any mix of the two
+    /// forms, so readers read it throughout, and one whose seal was interrupted is sealed by calling this again.
+    /// </summary>
+    /// <remarks>Values a writer that stopped left past the published rows are trimmed first (see <see cref="Repairs"/>).</remarks>
+    /// <returns>How many column files were sealed (0 for a table sealed already).</returns>
+    /// <exception cref="FileNotFoundException">The folder or its manifest does not exist.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
+    /// <exception cref="ListMmfException">A column file could not be sealed; the message names it and says whether it
+    /// is unchanged. The files sealed before it stay sealed.</exception>
+    public static int Seal(string directory)
+    {
+        (string path, TimeSeriesTableSchema schema) = Folder(directory);
+        if (!ColumnsOf(schema).Any(column => SealedListMmf.IsSealed(System.IO.Path.Combine(path, column.FileName))))
+        {
+            new TimeSeriesTable(path, schema: null, FileAccess.ReadWrite, options: null, create: false).Dispose();
+        }
+
+        using WriterLock tableLock = LockTable(path);
+        int sealedFiles = 0;
+        foreach (TableColumnInfo column in (IEnumerable<TableColumnInfo>)[.. schema.Columns, schema.Time])
+        {
+            sealedFiles += SealedListMmf.Seal(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
+        }
+
+        return sealedFiles;
+    }
+
+    /// <summary>
+    /// Gives every sealed column file of the table in <paramref name="directory"/> its appendable form back
+    /// (<see cref="SealedListMmf.Unseal"/>), under the table's writer lock, one file at a time, each atomically; a
+    /// writer may open the table once this returns.
+    /// </summary>
+    /// <returns>How many column files were unsealed (0 for a table with no sealed column).</returns>
+    /// <exception cref="FileNotFoundException">The folder or its manifest does not exist.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table open.</exception>
+    /// <exception cref="ListMmfException">A column file could not be unsealed; the message names it and says whether
+    /// it is unchanged. The files unsealed before it stay unsealed.</exception>
+    public static int Unseal(string directory)
+    {
+        (string path, TimeSeriesTableSchema schema) = Folder(directory);
+        using WriterLock tableLock = LockTable(path);
+        int unsealed = 0;
+        foreach (TableColumnInfo column in ColumnsOf(schema))
+        {
+            unsealed += SealedListMmf.Unseal(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
+        }
+
+        return unsealed;
     }
 
     /// <summary>
@@ -800,16 +847,67 @@ public sealed class TimeSeriesTable : IDisposable
         }
     }
 
-    private WriterLock LockTable(string manifest)
+    /// <summary>The table's writer lock, taken on its manifest.</summary>
+    private static WriterLock LockTable(string path)
     {
         try
         {
-            return WriterLock.Acquire(manifest);
+            return WriterLock.Acquire(System.IO.Path.Combine(path, ManifestFileName));
         }
         catch (ListMmfLockedException exception)
         {
-            throw new ListMmfLockedException(Path, "another writer has the table open for writing; a table has one writer at a time.", exception);
+            throw new ListMmfLockedException(path, "another writer has the table open for writing; a table has one writer at a time.", exception);
         }
+    }
+
+    /// <summary>The full path of the table folder <paramref name="directory"/>, and its manifest's schema.</summary>
+    private static (string Path, TimeSeriesTableSchema Schema) Folder(string directory)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        string path = System.IO.Path.GetFullPath(directory);
+        return (path, TableManifest.Read(System.IO.Path.Combine(path, ManifestFileName)));
+    }
+
+    private static IEnumerable<TableColumnInfo> ColumnsOf(TimeSeriesTableSchema schema) => [schema.Time, .. schema.Columns];
+
+    /// <summary>
+    /// Whether the column <paramref name="column"/>, whose file is at <paramref name="path"/>, opens sealed: its file is
+    /// in the sealed form, which only a reader opens.
+    /// </summary>
+    /// <exception cref="ListMmfException">The file is sealed and <paramref name="access"/> asks for writing.</exception>
+    internal bool OpensSealed(TableColumnInfo column, string path, FileAccess access)
+    {
+        if (!File.Exists(path) || !SealedListMmf.IsSealed(path))
+        {
+            return false;
+        }
+
+        return access == FileAccess.Read ? true : throw new ListMmfException(path, $"column '{column.Name}' of table " +
+            $"'{Path}' is sealed (compressed and read-only): open the table with FileAccess.Read, or unseal it first " +
+            "(TimeSeriesTable.Unseal, listmmf unseal).");
+    }
+
+    /// <summary>The time column, appendable (<paramref name="appendable"/>) or sealed, as the table's series and its column.</summary>
+    private (ITimeSeries Series, TableColumn Column) OpenTime<TKey, TTimeKey>(
+        TableColumnInfo info, FileAccess access, ListMmfOptions options, Func<TimeSeriesMmf<TKey>> appendable)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+        where TTimeKey : ITimeKey<TKey>
+    {
+        string path = PathOf(info);
+        if (!OpensSealed(info, path, access))
+        {
+            try
+            {
+                TimeSeriesMmf<TKey> series = appendable();
+                return (series, new TableColumn<TKey>(this, info, series.Keys.List, isTime: true));
+            }
+            catch (ListMmfFormatException) when (OpensSealed(info, path, access))
+            {
+            }
+        }
+
+        var keys = new SealedTimeSeries<TKey, TTimeKey>(new SealedListMmf<TKey>(path, options), Schema.Order);
+        return (keys, new TableColumn<TKey>(this, info, keys.Keys, isTime: true));
     }
 
     private void ThrowIfTimeKeysAreNot<TKey>(string given)

@@ -39,6 +39,40 @@ internal static class StoredTimes
         return timesAreUtc ? time.ToUniversalTime() : ThrowLocalTime(time, path);
     }
 
+    /// <summary>A stored time as readers are given it: of <see cref="DateTimeKind.Utc"/> where the file's times are UTC.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static DateTime Returned(DateTime time, bool timesAreUtc) => timesAreUtc ? DateTime.SpecifyKind(time, DateTimeKind.Utc) : time;
+
+    /// <summary>A DateTimeOffset argument as the file compares it: its UTC time, which only a file of UTC times can place.</summary>
+    /// <exception cref="InvalidOperationException">The file's times are not UTC.</exception>
+    public static DateTime OfOffset(DateTimeOffset time, bool timesAreUtc, string path) =>
+        timesAreUtc ? time.UtcDateTime : throw new InvalidOperationException($"'{path}' stores clock times of no " +
+            $"recorded zone, so the DateTimeOffset {time:O} cannot be placed among them. Pass a DateTime as stored, " +
+            "or create the series with ListMmfOptions.UtcTimes.");
+
+    /// <summary>The refusal of a stored key that no DateTime holds, naming the file and the key's index.</summary>
+    public static ListMmfFormatException OutsideDateTime<TKey>(string path, long index, TKey key)
+        where TKey : unmanaged =>
+        new(path, $"the item at index {index:N0} ({key}) is outside the range of DateTime.");
+
+    /// <summary>A stored key as messages name it: its time (and the seconds a seconds key holds), or that no DateTime holds it.</summary>
+    public static string Describe<TKey>(TKey key, bool isTime, DateTime time)
+        where TKey : unmanaged =>
+        !isTime ? $"{key} (outside DateTime's range)"
+        : typeof(TKey) == typeof(long) ? $"{TimeText.Ticks(time)}"
+        : $"{TimeText.Seconds(time)} ({key})";
+
+    /// <summary>
+    /// The rows of <paramref name="series"/> with times in <c>[from, to)</c>: empty where <paramref name="to"/> is not
+    /// after <paramref name="from"/>.
+    /// </summary>
+    public static IndexRange Between<TSeries>(TSeries series, DateTime from, DateTime to)
+        where TSeries : ITimeSeries
+    {
+        long start = series.LowerBound(from);
+        return new IndexRange(start, to > from ? Math.Max(start, series.LowerBound(to)) : start);
+    }
+
     // Out of line, so that the message costs the searches no frame.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static DateTime ThrowLocalTime(DateTime time, string path) =>

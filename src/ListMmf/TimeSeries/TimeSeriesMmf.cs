@@ -187,11 +187,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     public long BinarySearch(DateTime time) => TryExactKey(Stored(time), out TKey key) ? Keys.BinarySearch(key) : ~LowerBound(time);
 
     /// <summary>The indices of the timestamps in <c>[from, to)</c>; empty if <paramref name="to"/> is not after <paramref name="from"/>.</summary>
-    public IndexRange FindRange(DateTime from, DateTime to)
-    {
-        long start = LowerBound(from);
-        return new IndexRange(start, to > from ? Math.Max(start, LowerBound(to)) : start);
-    }
+    public IndexRange FindRange(DateTime from, DateTime to) => StoredTimes.Between(this, from, to);
 
     /// <summary>Appends <paramref name="time"/>, as UTC; see <see cref="Add(DateTime)"/>.</summary>
     /// <exception cref="InvalidOperationException">The series' times are not UTC (<see cref="TimesAreUtc"/>).</exception>
@@ -225,11 +221,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     public void CopyTo(IndexRange range, Span<DateTime> destination)
     {
         ReadOnlySpan<TKey> keys = Keys.AsSpan(range);
-        if (destination.Length < keys.Length)
-        {
-            throw new ArgumentException($"The destination holds {destination.Length:N0} items, fewer than the " +
-                $"{keys.Length:N0} in the range.", nameof(destination));
-        }
+        ThrowHelper.CheckDestination(destination.Length, keys.Length);
 
         for (int i = 0; i < keys.Length; i++)
         {
@@ -368,11 +360,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// </summary>
     private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, bool after)
     {
-        if (results.Length < times.Length)
-        {
-            throw new ArgumentException($"The results span holds {results.Length:N0} items, fewer than the " +
-                $"{times.Length:N0} times.", nameof(results));
-        }
+        ThrowHelper.CheckResults(results.Length, times.Length, "times");
 
         const int StackChunk = 64;
         long count = Keys.Count;
@@ -457,13 +445,10 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
         throw new ArgumentOutOfRangeException(nameof(time), time, $"'{Path}' stores {typeof(TKey).Name} keys, " +
             $"which cannot hold {time:O} exactly.");
 
-    private DateTime Returned(DateTime time) => TimesAreUtc ? DateTime.SpecifyKind(time, DateTimeKind.Utc) : time;
+    private DateTime Returned(DateTime time) => StoredTimes.Returned(time, TimesAreUtc);
 
     /// <exception cref="InvalidOperationException">The series' times are not UTC.</exception>
-    private DateTime Utc(DateTimeOffset time) =>
-        TimesAreUtc ? time.UtcDateTime : throw new InvalidOperationException($"'{Path}' stores clock times of no " +
-            $"recorded zone, so the DateTimeOffset {time:O} cannot be placed among them. Pass a DateTime as stored, " +
-            "or create the series with ListMmfOptions.UtcTimes.");
+    private DateTime Utc(DateTimeOffset time) => StoredTimes.OfOffset(time, TimesAreUtc, Path);
 
     /// <summary>The smallest key whose time is at or after <paramref name="time"/>; false if every key's time is before it.</summary>
     private protected abstract bool TryKeyAtOrAfter(DateTime time, out TKey key);
@@ -477,13 +462,9 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     private protected abstract bool TryToDateTime(TKey key, out DateTime time);
 
     /// <summary>A key for messages: the time it stands for, and the stored key when that differs.</summary>
-    private string Describe(TKey key) =>
-        !TryToDateTime(key, out DateTime time) ? $"{key} (outside DateTime's range)"
-        : typeof(TKey) == typeof(long) ? $"{TimeText.Ticks(time)}"
-        : $"{TimeText.Seconds(time)} ({key})";
+    private string Describe(TKey key) => StoredTimes.Describe(key, TryToDateTime(key, out DateTime time), time);
 
-    private void ThrowOutsideDateTime(long index, TKey key) =>
-        throw new ListMmfFormatException(Path, $"the item at index {index:N0} ({key}) is outside the range of DateTime.");
+    private void ThrowOutsideDateTime(long index, TKey key) => throw StoredTimes.OutsideDateTime(Path, index, key);
 
     /// <summary>Enumerates a series' timestamps as DateTimes; see <see cref="GetEnumerator"/>.</summary>
     [StructLayout(LayoutKind.Auto)]

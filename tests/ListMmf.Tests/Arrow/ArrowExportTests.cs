@@ -117,6 +117,31 @@ public sealed class ArrowExportTests : IDisposable
     }
 
     [Fact]
+    public void ARecordBatchOfASealedTableHoldsTheValuesItHeldBeforeTheSeal()
+    {
+        using (CreateWithRows(3_000))
+        {
+        }
+
+        string before = Text(Folder);
+        TimeSeriesTable.Seal(Folder);
+
+        Assert.Equal(before, Text(Folder));
+
+        static string Text(string folder)
+        {
+            using TimeSeriesTable table = TimeSeriesTable.Open(folder, FileAccess.Read);
+            using RecordBatch batch = table.ToRecordBatch(new IndexRange(1_000, 2_500));
+            var time = Assert.IsType<TimestampArray>(batch.Column("time"));
+            var price = Assert.IsType<DoubleArray>(batch.Column("price"));
+            var size = Assert.IsType<Int32Array>(batch.Column("size"));
+            var sequence = Assert.IsType<Int64Array>(batch.Column("sequence"));
+            return string.Join('\n', Enumerable.Range(0, batch.Length).Select(row => $"{time.GetTimestampUnchecked(row):O} " +
+                $"{BitConverter.DoubleToInt64Bits(price.GetValue(row)!.Value)} {size.GetValue(row)} {sequence.GetValue(row)}"));
+        }
+    }
+
+    [Fact]
     public void TimeColumnsBecomeArrowTimestampsOfTheSameInstants()
     {
         using TimeSeriesTable table = CreateWithRows(10);

@@ -6,7 +6,7 @@ using Xunit;
 
 namespace ListMmf.Tests.Tool;
 
-/// <summary>seal and unseal, and what info, head, verify and search do with a sealed file.</summary>
+/// <summary>seal and unseal of files and table folders, and what info, head, verify, search and export do with them sealed.</summary>
 public sealed class SealCommandTests : IDisposable
 {
     private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
@@ -114,17 +114,83 @@ public sealed class SealCommandTests : IDisposable
     }
 
     [Fact]
-    public void ATableFolderIsNotSealed()
+    public void ParquetExportOfATableWritesTheSameFileAfterItsSeal()
     {
-        string folder = _directory.File("table");
-        using (TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time", DataType.UnixSeconds)))
-        {
-        }
+        string folder = Table(4_000);
+        ToolRunner.Run("export", "parquet", folder, "--out", _directory.File("before.parquet"));
 
         ToolResult seal = ToolRunner.Run("seal", folder);
+        ToolResult after = ToolRunner.Run("export", "parquet", folder, "--out", _directory.File("after.parquet"));
 
-        Assert.NotEqual(0, seal.ExitCode);
-        Assert.Contains("tables are not sealed yet", seal.Error);
+        Assert.True(seal.ExitCode == 0, seal.Error);
+        Assert.Contains($"{folder}: 3 column files sealed, ", seal.Output);
+        Assert.True(after.ExitCode == 0, after.Error);
+        Assert.Equal(File.ReadAllBytes(_directory.File("before.parquet")), File.ReadAllBytes(_directory.File("after.parquet")));
+    }
+
+    [Fact]
+    public void CsvExportOfATableWritesTheSameRowsAfterItsSeal()
+    {
+        string folder = Table(4_000);
+        string[] range = ["--from", "2024-01-02 09:35:00", "--to", "2024-01-02 09:50:00"];
+        ToolRunner.Run(["export", "csv", folder, "--out", _directory.File("before.csv"), .. range]);
+        ToolRunner.Run("seal", folder);
+
+        ToolResult after = ToolRunner.Run(["export", "csv", folder, "--out", _directory.File("after.csv"), .. range]);
+
+        Assert.True(after.ExitCode == 0, after.Error);
+        string[] rows = File.ReadAllLines(_directory.File("after.csv"));
+        Assert.Equal(2_701, rows.Length);
+        Assert.Equal(File.ReadAllLines(_directory.File("before.csv")), rows);
+    }
+
+    [Fact]
+    public void VerifyAndInfoOfASealedTableCheckEveryColumnAndSayWhichAreSealed()
+    {
+        string folder = Table(4_000);
+        string before = string.Join(' ', Regex.Matches(ToolRunner.Run("verify", folder).Output, "XXH3 [0-9a-f]{16}").Select(match => match.Value));
+        ToolRunner.Run("seal", folder);
+
+        ToolResult verify = ToolRunner.Run("verify", folder);
+        ToolResult info = ToolRunner.Run("info", folder);
+
+        Assert.True(verify.ExitCode == 0, verify.Output + verify.Error);
+        Assert.Equal(3, Regex.Count(verify.Output, "sealed, every block's checksum"));
+        Assert.Equal(before, string.Join(' ', Regex.Matches(verify.Output, "XXH3 [0-9a-f]{16}").Select(match => match.Value)));
+        Assert.True(info.ExitCode == 0, info.Error);
+        Assert.Contains("column price: Double, price.mmf, sealed (", info.Output);
+    }
+
+    [Fact]
+    public void UnsealOfATableFolderGivesBackATableThatAppends()
+    {
+        string folder = Table(2_000);
+        ToolRunner.Run("seal", folder);
+
+        ToolResult unseal = ToolRunner.Run("unseal", folder);
+
+        Assert.True(unseal.ExitCode == 0, unseal.Error);
+        Assert.Contains($"{folder}: 3 column files unsealed", unseal.Output);
+        using var table = TimeSeriesTable.Open(folder);
+        table.Column<double>("price").Add(1);
+        table.Column<int>("size").Add(1);
+        table.AddRow(Start.AddDays(1));
+        Assert.Equal(2_001, table.RowCount);
+    }
+
+    /// <summary>A table of <paramref name="rows"/> rows, three to a second, of a quarter-point price and a size.</summary>
+    private string Table(int rows)
+    {
+        string folder = _directory.File("table");
+        using var table = TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time").Add<double>("price").Add<int>("size"));
+        for (int i = 0; i < rows; i++)
+        {
+            table.Column<double>("price").Add(4_500 + (i % 17 * 0.25));
+            table.Column<int>("size").Add(1 + (i % 9));
+            table.AddRow(Start.AddSeconds(i / 3));
+        }
+
+        return folder;
     }
 
     private static string Fingerprint(ToolResult verify) => Regex.Match(verify.Output, "XXH3 [0-9a-f]{16}").Value;
