@@ -71,6 +71,37 @@ public sealed class PandasTests : IDisposable
     }
 
     [PandasFact]
+    public void ASealedTableBecomesTheSameDataFrameAsBeforeItsSeal()
+    {
+        string folder = _directory.File("ticks");
+        using (TimeSeriesTable table = TimeSeriesTable.Create(folder, TickTable.Schema()))
+        {
+            for (long row = 0; row < 3000; row++)
+            {
+                TickTable.AddRow(table, row);
+            }
+        }
+
+        const string Script = """
+            import os, sys
+            sys.path.insert(0, os.path.join("src", "python"))
+            import listmmf
+            print(listmmf.to_pandas(sys.argv[1], start=sys.argv[2], end=sys.argv[3]).to_csv(index=False))
+            """;
+        string[] arguments = ["-c", Script, folder, TickTable.Time(500).ToString("s", CultureInfo.InvariantCulture),
+            TickTable.Time(2500).ToString("s", CultureInfo.InvariantCulture)];
+        (int beforeExit, string before) = Run(arguments);
+        TimeSeriesTable.Seal(folder);
+
+        (int afterExit, string after) = Run(arguments);
+
+        Assert.True(beforeExit == 0, before);
+        Assert.True(afterExit == 0, after);
+        Assert.True(after.Split('\n').Length > 1000, after);
+        Assert.Equal(before, after);
+    }
+
+    [PandasFact]
     public void ThePythonPandasTestsRunWithPandas()
     {
         (int exitCode, string output) = Run(["-m", "unittest", "-v", "test_listmmf.TableTests"], workingSubfolder: "tests/python");
