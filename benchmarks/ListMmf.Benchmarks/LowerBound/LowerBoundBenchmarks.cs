@@ -7,7 +7,7 @@ namespace ListMmf.Benchmarks.LowerBound;
 /// <summary>
 /// The benchmark study's measurement: 1,000 LowerBound searches per operation over the reference timestamp file, by
 /// every implementation (the plain mapped binary search, the page index one query at a time and in batches of 16
-/// and 64, the file readers, a managed array), with the plain mapped search as the baseline. <c>OperationsPerInvoke</c> makes the Mean read per search;
+/// and 64, the file readers, a managed array, the sealed copy), with the plain mapped search as the baseline. <c>OperationsPerInvoke</c> makes the Mean read per search;
 /// ns per search is also µs per 1,000 searches. The dataset is the one the <c>lowerbound</c> command prepared
 /// (its size passed in <c>LISTMMF_DATASET_ELEMENTS</c>).
 /// </summary>
@@ -59,6 +59,9 @@ public class LowerBoundBenchmarks
     [GlobalSetup(Target = nameof(ManagedArray))]
     public void SetupManagedArray() => Setup("int[] in RAM");
 
+    [GlobalSetup(Target = nameof(Sealed))]
+    public void SetupSealed() => Setup("sealed");
+
     [GlobalCleanup]
     public void Cleanup() => _runner?.Dispose();
 
@@ -91,6 +94,9 @@ public class LowerBoundBenchmarks
 
     [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "int[] in RAM")]
     public long ManagedArray() => Search();
+
+    [Benchmark(OperationsPerInvoke = QueryTargets.PerOperation, Description = "sealed")]
+    public long Sealed() => Search();
 
     private void Setup(string implementation)
     {

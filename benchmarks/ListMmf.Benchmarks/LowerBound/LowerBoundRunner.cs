@@ -17,7 +17,7 @@ internal abstract class LowerBoundRunner : IDisposable
     public static readonly string[] Names =
     [
         "mmap (Posix)", "MemoryMappedFile", "mmap indexed", "mmap batched 16", "mmap batched 64",
-        "FileStream + Span", "BinaryReader", "Buffered 64 KiB", "RandomAccess (pread)", "int[] in RAM",
+        "FileStream + Span", "BinaryReader", "Buffered 64 KiB", "RandomAccess (pread)", "int[] in RAM", "sealed",
     ];
 
     public string Name { get; }
@@ -53,6 +53,7 @@ internal abstract class LowerBoundRunner : IDisposable
         "Buffered 64 KiB" => new FileReader(name, new BufferedSortedReader<int>(path)),
         "RandomAccess (pread)" => new FileReader(name, new RandomAccessSortedReader<int>(path)),
         "int[] in RAM" => new ManagedArray(name, path),
+        "sealed" => new Sealed(name, ReferenceDataset.SealedPathFor(ListMmfFileInfo.Read(path).Count)),
         _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown implementation."),
     };
 
@@ -135,6 +136,25 @@ internal abstract class LowerBoundRunner : IDisposable
 
 
         public override void Dispose() => reader.Dispose();
+    }
+
+    /// <summary>
+    /// The sealed copy of the dataset (<see cref="ReferenceDataset.EnsureSealed"/>): the directory's first items, then
+    /// one compressed block, searched in place.
+    /// </summary>
+    private sealed class Sealed(string name, string path) : LowerBoundRunner(name)
+    {
+        private readonly SealedListMmf<int> _list = new(path);
+
+        public override void Run(ReadOnlySpan<int> targets, Span<long> results)
+        {
+            for (int i = 0; i < targets.Length; i++)
+            {
+                results[i] = _list.LowerBound(targets[i]);
+            }
+        }
+
+        public override void Dispose() => _list.Dispose();
     }
 
     /// <summary>The ceiling: the same search over a managed <c>int[]</c> holding the whole file in RAM.</summary>

@@ -67,7 +67,8 @@ internal static class ThrowHelper
     {
         if (destination < range)
         {
-            throw new ArgumentException($"The destination holds {destination:N0} items, fewer than the {range:N0} in the range.", nameof(destination));
+            throw new ArgumentException(
+                $"The destination holds {destination:N0} items, fewer than the {range:N0} in the range.", nameof(destination));
         }
     }
 

@@ -343,7 +343,8 @@ public sealed class TableColumn<T> : TableColumn
         {
             try
             {
-                return new(table, info, new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null), isTime: false);
+                var list = new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null);
+                return new(table, info, list, isTime: false);
             }
             catch (ListMmfFormatException) when (table.OpensSealed(info, path, access))
             {

@@ -79,12 +79,13 @@ public sealed class TimeSeriesTable : IDisposable
                 Described = false,
             };
             TableColumnInfo timeInfo = Schema.Time;
+            string timePath = PathOf(timeInfo);
             TableColumn timeColumn;
             (time, timeColumn) = timeInfo.DataType == DataType.UnixSeconds
                 ? OpenPart(timeInfo, () => OpenTime<int, UnixSecondsKey>(
-                    timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTimeSeconds(PathOf(timeInfo), Schema.Order, access, columnOptions)))
+                    timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTimeSeconds(timePath, Schema.Order, access, columnOptions)))
                 : OpenPart(timeInfo, () => OpenTime<long, TicksKey>(
-                    timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTime(PathOf(timeInfo), Schema.Order, access, columnOptions)));
+                    timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTime(timePath, Schema.Order, access, columnOptions)));
             opened.Add(timeColumn);
             _time = time;
             foreach (TableColumnInfo info in Schema.Columns)
