@@ -71,6 +71,12 @@ internal static class ReferenceDataset
     public static string EnsureSealed(string path, long elements, TextWriter log)
     {
         string sealedPath = SealedPathFor(elements);
+        if (File.Exists(sealedPath) && ListMmfFileInfo.Read(sealedPath).Count != elements)
+        {
+            log.WriteLine($"{sealedPath} does not hold {elements:N0} timestamps: sealing a new copy");
+            File.Delete(sealedPath);
+        }
+
         if (!File.Exists(sealedPath))
         {
             string partial = sealedPath + ".partial";

@@ -8,27 +8,33 @@ using System.Linq;
 namespace ListMmf.Benchmarks.Peers;
 
 /// <summary>
-/// ListMmf's table columns sealed (<see cref="SealedListMmf.Seal"/>): copies of the loaded table's three column files,
-/// each sealed, read through <see cref="SealedListMmf{T}"/>. Lookups search the sealed time column in place; the hour's
-/// sum, the VWAP and the count decode the blocks they need into pooled buffers and run the same arithmetic as the
-/// appendable table over the same spans (pieces of <see cref="RowChunks.Size"/> rows), so their answers agree to the bit.
+/// ListMmf's table sealed (<see cref="TimeSeriesTable.Seal"/>): a copy of the loaded table, sealed and opened read-only,
+/// answering through the table's own calls as a backtest would. Lookups search the sealed time column in place; the
+/// VWAP is the table's <see cref="TimeSeriesTable.Bars"/>, which decodes a bar at a time; the hour's sum and the count
+/// decode the rows they need with <see cref="TableColumn{T}.Read"/> and run the appendable table's arithmetic over the
+/// same spans (the count in cache-sized runs, as integers), so their answers agree to the bit.
 /// </summary>
 internal sealed class SealedPeer : IPeerQueries, IDisposable
 {
     public const string StoreName = "ListMmf sealed";
 
-    private readonly SealedListMmf<int> _times;
-    private readonly SealedListMmf<double> _prices;
-    private readonly SealedListMmf<int> _sizes;
+    /// <summary>The rows a count decodes at a time: 192 KiB of prices and sizes, which stay in the core's cache.</summary>
+    private const int CountRun = 16_384;
 
-    private SealedPeer(string folder, string time, string price, string size)
+    private readonly TimeSeriesTable _table;
+    private readonly SealedListMmf<int> _times;
+    private readonly TableColumn<double> _prices;
+    private readonly TableColumn<int> _sizes;
+
+    private SealedPeer(string folder)
     {
         Folder = folder;
         // As the appendable peer opens its time column: read in at the open, so that the first searches take no faults.
         var populated = ListMmfOptions.Default with { PopulateOnOpen = true };
-        _times = new SealedListMmf<int>(Path.Combine(folder, time), populated);
-        _prices = new SealedListMmf<double>(Path.Combine(folder, price), populated);
-        _sizes = new SealedListMmf<int>(Path.Combine(folder, size), populated);
+        _table = TimeSeriesTable.Open(folder, FileAccess.Read, populated);
+        _times = new SealedListMmf<int>(_table.Columns[0].Path, populated);
+        _prices = _table.Column<double>("price");
+        _sizes = _table.Column<int>("size");
     }
 
     public string Name => StoreName;
@@ -40,7 +46,7 @@ internal sealed class SealedPeer : IPeerQueries, IDisposable
     public bool HasQueryLanguage => false;
 
     /// <summary>
-    /// Copies the table at <paramref name="table"/> into <paramref name="folder"/> and seals its three columns; tells
+    /// Copies the table at <paramref name="table"/> into <paramref name="folder"/> and seals it; tells
     /// <paramref name="results"/> the seal's time and each column's bytes a value.
     /// </summary>
     public static SealedPeer Create(string table, string folder, PeersResults results)
@@ -52,26 +58,27 @@ internal sealed class SealedPeer : IPeerQueries, IDisposable
             columns = [opened.Schema.Time, .. opened.Schema.Columns];
         }
 
+        File.Copy(Path.Combine(table, TimeSeriesTable.ManifestFileName), Path.Combine(folder, TimeSeriesTable.ManifestFileName));
         long raw = 0;
-        double seconds = 0;
-        var notes = new List<string>();
         foreach (TableColumnInfo column in columns)
         {
             string copy = Path.Combine(folder, column.FileName);
             File.Copy(Path.Combine(table, column.FileName), copy);
             PageCache.Read(copy);
-            long count = ListMmfFileInfo.Read(copy).Count;
-            long bytes = count * DataTypeInfo.Of(column.DataType).Size;
-            Console.Error.WriteLine($"peers: sealing {column.Name}");
-            long start = Stopwatch.GetTimestamp();
-            SealedListMmf.Seal(copy);
-            seconds += Stopwatch.GetElapsedTime(start).TotalSeconds;
-            raw += bytes;
-            notes.Add($"{column.Name} {new FileInfo(copy).Length / (double)Math.Max(1, count):N3} B/value");
+            raw += ListMmfFileInfo.Read(copy).Count * DataTypeInfo.Of(column.DataType).Size;
         }
 
+        Console.Error.WriteLine("peers: sealing the table");
+        long start = Stopwatch.GetTimestamp();
+        TimeSeriesTable.Seal(folder);
+        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        var notes = columns.Select(column =>
+        {
+            string file = Path.Combine(folder, column.FileName);
+            return $"{column.Name} {new FileInfo(file).Length / (double)Math.Max(1, ListMmfFileInfo.Read(file).Count):N3} B/value";
+        });
         results.Add(PeersCommand.Seal, StoreName, seconds, $"{raw / seconds / 1e6:N0} MB/s of raw columns, one core; {string.Join(", ", notes)}", unit: "s");
-        var peer = new SealedPeer(folder, columns[0].FileName, columns.Single(c => c.Name == "price").FileName, columns.Single(c => c.Name == "size").FileName);
+        var peer = new SealedPeer(folder);
         results.Add(PeersCommand.DiskUsed, StoreName, Disk.AllocatedBytes(folder), $"files' lengths {Disk.LengthBytes(folder) / 1e6:N0} MB", unit: "bytes");
         return peer;
     }
@@ -101,14 +108,12 @@ internal sealed class SealedPeer : IPeerQueries, IDisposable
     public double Turnover(int from, int to)
     {
         long start = _times.LowerBound(from);
-        int length = (int)(_times.LowerBound(to) - start);
-        double[] prices = ArrayPool<double>.Shared.Rent(length);
-        int[] sizes = ArrayPool<int>.Shared.Rent(length);
+        var rows = new IndexRange(start, _times.LowerBound(to));
+        double[] prices = ArrayPool<double>.Shared.Rent((int)rows.Length);
+        int[] sizes = ArrayPool<int>.Shared.Rent((int)rows.Length);
         try
         {
-            _prices.CopyTo(start, prices.AsSpan(0, length));
-            _sizes.CopyTo(start, sizes.AsSpan(0, length));
-            return ColumnMath.Dot(prices.AsSpan(0, length), sizes.AsSpan(0, length));
+            return ColumnMath.Dot(_prices.Read(rows, prices), _sizes.Read(rows, sizes));
         }
         finally
         {
@@ -117,100 +122,58 @@ internal sealed class SealedPeer : IPeerQueries, IDisposable
         }
     }
 
-    /// <summary>The hour bars of each piece, joined where an hour spans two pieces, as <see cref="TimeSeriesTable.Bars"/> joins them.</summary>
-    public HourVwap[] HourlyVwap()
-    {
-        List<OhlcvBar>[] pieces = RowChunks.Map(new IndexRange(0, _times.Count), rows => Decoded(rows, HourBars));
-        var bars = new List<OhlcvBar>();
-        foreach (List<OhlcvBar> piece in pieces)
-        {
-            int first = 0;
-            if (bars.Count > 0 && piece.Count > 0 && bars[^1].Start == piece[0].Start)
-            {
-                bars[^1] = bars[^1].Then(piece[0]);
-                first = 1;
-            }
-
-            bars.AddRange(piece.Skip(first));
-        }
-
-        return bars.Select(bar => new HourVwap((int)((bar.Start - DateTime.UnixEpoch).Ticks / TimeSpan.TicksPerHour), bar.Vwap)).ToArray();
-    }
+    public HourVwap[] HourlyVwap() =>
+        _table.Bars("price", "size", DateTime.MinValue, DateTime.MaxValue, TimeSpan.FromHours(1))
+            .Select(bar => new HourVwap((int)((bar.Start - DateTime.UnixEpoch).Ticks / TimeSpan.TicksPerHour), bar.Vwap))
+            .ToArray();
 
     public long CountWhere(double price, int size) =>
-        RowChunks.Aggregate(
-            new IndexRange(0, _times.Count),
-            rows => Decoded(rows, (_, _, prices, sizes) => ColumnMath.CountAtLeast(prices, price, sizes, size)),
-            (left, right) => left + right);
+        _table.Aggregate(new IndexRange(0, _table.RowCount), rows => CountIn(rows, price, size), (left, right) => left + right);
 
-    /// <summary>Closes the sealed columns and unseals them, timed: the appendable files back.</summary>
+    /// <summary>Closes the sealed table and unseals it, timed: the appendable files back.</summary>
     public void Unseal(PeersResults results)
     {
         Dispose();
-        string[] files = [_times.Path, _prices.Path, _sizes.Path];
         long raw = 0;
-        double seconds = 0;
-        foreach (string file in files)
+        foreach (TableColumnInfo column in (TableColumnInfo[])[_table.Schema.Time, .. _table.Schema.Columns])
         {
+            string file = Path.Combine(Folder, column.FileName);
             PageCache.Read(file);
-            long start = Stopwatch.GetTimestamp();
-            SealedListMmf.Unseal(file);
-            seconds += Stopwatch.GetElapsedTime(start).TotalSeconds;
-            ListMmfFileInfo info = ListMmfFileInfo.Read(file);
-            raw += info.Count * info.ItemSize;
+            raw += ListMmfFileInfo.Read(file).Count * DataTypeInfo.Of(column.DataType).Size;
         }
 
+        long start = Stopwatch.GetTimestamp();
+        TimeSeriesTable.Unseal(Folder);
+        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
         results.Add(PeersCommand.Unseal, StoreName, seconds, $"{raw / seconds / 1e6:N0} MB/s of raw columns, one core, into new files made durable", unit: "s");
     }
 
     public void Dispose()
     {
         _times.Dispose();
-        _prices.Dispose();
-        _sizes.Dispose();
+        _table.Dispose();
     }
 
-    private static List<OhlcvBar> HourBars(IndexRange rows, ReadOnlySpan<int> times, ReadOnlySpan<double> prices, ReadOnlySpan<int> sizes)
+    /// <summary>The rows of <paramref name="rows"/> at or above both bounds, decoded and counted a run of <see cref="CountRun"/> at a time.</summary>
+    private long CountIn(IndexRange rows, double price, int size)
     {
-        var bars = new List<OhlcvBar>();
-        for (int row = 0; row < times.Length;)
-        {
-            int hour = times[row] / 3600;
-            int end = row + 1;
-            while (end < times.Length && times[end] / 3600 == hour)
-            {
-                end++;
-            }
-
-            DateTime start = DateTime.UnixEpoch.AddHours(hour);
-            bars.Add(BarMath.Summarize(start, new IndexRange(rows.Start + row, rows.Start + end), prices[row..end], sizes[row..end]));
-            row = end;
-        }
-
-        return bars;
-    }
-
-    /// <summary>The three columns of <paramref name="rows"/> decoded into pooled buffers, handed to <paramref name="work"/>.</summary>
-    private TResult Decoded<TResult>(IndexRange rows, DecodedWork<TResult> work)
-    {
-        int length = (int)rows.Length;
-        int[] times = ArrayPool<int>.Shared.Rent(length);
-        double[] prices = ArrayPool<double>.Shared.Rent(length);
-        int[] sizes = ArrayPool<int>.Shared.Rent(length);
+        double[] prices = ArrayPool<double>.Shared.Rent(CountRun);
+        int[] sizes = ArrayPool<int>.Shared.Rent(CountRun);
         try
         {
-            _times.CopyTo(rows.Start, times.AsSpan(0, length));
-            _prices.CopyTo(rows.Start, prices.AsSpan(0, length));
-            _sizes.CopyTo(rows.Start, sizes.AsSpan(0, length));
-            return work(rows, times.AsSpan(0, length), prices.AsSpan(0, length), sizes.AsSpan(0, length));
+            long count = 0;
+            for (long at = rows.Start; at < rows.End; at += CountRun)
+            {
+                var run = new IndexRange(at, Math.Min(rows.End, at + CountRun));
+                count += ColumnMath.CountAtLeast(_prices.Read(run, prices), price, _sizes.Read(run, sizes), size);
+            }
+
+            return count;
         }
         finally
         {
-            ArrayPool<int>.Shared.Return(times);
             ArrayPool<double>.Shared.Return(prices);
             ArrayPool<int>.Shared.Return(sizes);
         }
     }
-
-    private delegate TResult DecodedWork<TResult>(IndexRange rows, ReadOnlySpan<int> times, ReadOnlySpan<double> prices, ReadOnlySpan<int> sizes);
 }

@@ -8,7 +8,9 @@ namespace ListMmf;
 /// <summary>
 /// The bars of <see cref="TimeSeriesTable.Bars"/>: each piece of rows (<see cref="RowChunks"/>) cut into bars on its
 /// own core by the time column (<see cref="ITimeSeries.EndOfBar"/>) and summarised over spans of the piece, then the
-/// bars that a piece boundary split joined again. A sealed column's piece is decoded into a pooled buffer first.
+/// bars that a piece boundary split joined again. A sealed column's rows are decoded a bar at a time into a pooled
+/// buffer, so that the decoded values are still in the cache when the bar's sums read them, and the sums run over the
+/// same spans as an appendable column's.
 /// </summary>
 /// <remarks>
 /// The pieces' bars go into pooled buffers and only the result is allocated: on this project's VM every page of a
@@ -85,14 +87,11 @@ internal sealed class BarBuilder(ITimeSeries times, long intervalTicks) : IDataT
         TVolume[]? decodedVolumes = volume.IsSealed ? ArrayPool<TVolume>.Shared.Rent((int)piece.Length) : null;
         try
         {
-            ReadOnlySpan<TPrice> prices = price.Read(piece, decodedPrices);
-            ReadOnlySpan<TVolume> volumes = volume.Read(piece, decodedVolumes);
             for (long row = piece.Start; row < piece.End;)
             {
                 long end = times.EndOfBar(row, piece.End, intervalTicks, out DateTime start);
-                int offset = (int)(row - piece.Start);
-                int length = (int)(end - row);
-                bars = bars.With(BarMath.Summarize(start, new IndexRange(row, end), prices.Slice(offset, length), volumes.Slice(offset, length)));
+                var rows = new IndexRange(row, end);
+                bars = bars.With(BarMath.Summarize(start, rows, price.Read(rows, decodedPrices), volume.Read(rows, decodedVolumes)));
                 row = end;
             }
 
