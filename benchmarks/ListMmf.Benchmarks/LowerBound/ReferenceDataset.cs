@@ -71,7 +71,7 @@ internal static class ReferenceDataset
     public static string EnsureSealed(string path, long elements, TextWriter log)
     {
         string sealedPath = SealedPathFor(elements);
-        if (File.Exists(sealedPath) && ListMmfFileInfo.Read(sealedPath).Count != elements)
+        if (File.Exists(sealedPath) && CountOfSealed(sealedPath) != elements)
         {
             log.WriteLine($"{sealedPath} does not hold {elements:N0} timestamps: sealing a new copy");
             File.Delete(sealedPath);
@@ -98,6 +98,13 @@ internal static class ReferenceDataset
         log.WriteLine($"sealed copy: {sealedBytes:N0} bytes for {elements:N0} timestamps ({(double)sealedBytes / elements:N3} bytes a value; " +
             $"the items take {elements * sizeof(int):N0} raw, {(double)elements * sizeof(int) / sealedBytes:N2}x)");
         return sealedPath;
+    }
+
+    /// <summary>The count of a sealed file, read through its mapping as its searches read it (see <see cref="SealedListMmf.IsSealed"/>).</summary>
+    private static long CountOfSealed(string path)
+    {
+        using var list = new SealedListMmf<int>(path);
+        return list.Count;
     }
 
     /// <summary>The bytes the hash covers: the header and the items.</summary>

@@ -49,15 +49,6 @@ internal readonly struct SealedHeader
     /// <summary>The largest header read: a description of up to about 1 MiB, as in version 2.</summary>
     public const int MaximumLength = 1 << 20;
 
-    /// <summary>Whether the file at <paramref name="path"/> starts as a sealed file does (its version and mark).</summary>
-    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
-    public static bool IsSealedFile(string path)
-    {
-        using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        Span<byte> start = stackalloc byte[SealedLayout.MagicOffset + 8];
-        return IsSealed(start[..RandomAccess.Read(file, start, 0)]);
-    }
-
     /// <summary>Reads and checks the header of the sealed file open as <paramref name="file"/>, <paramref name="length"/> bytes long.</summary>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header is damaged.</exception>
     public static SealedHeader Read(SafeFileHandle file, string path, long length)

@@ -106,6 +106,27 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         }
     }
 
+    /// <summary>
+    /// Whether the file at <paramref name="path"/> starts as a sealed file does (its version and mark), read through a
+    /// mapping that asks for large pages: a <c>read</c> of a sealed file's first bytes before its readers map it would
+    /// leave the start of the file in small page-cache folios, which every reader then maps in 4 KiB pages (2 to 4 of
+    /// the 12 MB of a 10M-row time column, measured in <c>/proc/self/smaps</c>).
+    /// </summary>
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    public static bool IsSealedAt(string path)
+    {
+        using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+        const int Marked = SealedLayout.MagicOffset + 8;
+        if (file.Length < Marked)
+        {
+            return false;
+        }
+
+        using FileMapping mapping = FileMappings.Open(
+            file, path, writable: false, FileMappings.Resolve(MappingBackend.Default), readsLargePages: true);
+        return SealedHeader.IsSealed(new ReadOnlySpan<byte>(mapping.Pointer, Marked));
+    }
+
     /// <summary>What the codecs make of items of <paramref name="dataType"/> and <paramref name="itemSize"/> bytes.</summary>
     public static SealedValueKind KindOf(DataType dataType, int itemSize) => DataTypeInfo.Of(dataType).Kind switch
     {

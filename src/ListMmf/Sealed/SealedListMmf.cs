@@ -12,12 +12,15 @@ namespace ListMmf;
 /// </summary>
 public static class SealedListMmf
 {
-    /// <summary>Whether the file at <paramref name="path"/> is in the sealed form.</summary>
+    /// <summary>
+    /// Whether the file at <paramref name="path"/> is in the sealed form; read through a mapping, so that the check
+    /// leaves the file's pages in the large folios its readers map.
+    /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     public static bool IsSealed(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        return SealedHeader.IsSealedFile(Path.GetFullPath(path));
+        return SealedFile.IsSealedAt(Path.GetFullPath(path));
     }
 
     /// <summary>
