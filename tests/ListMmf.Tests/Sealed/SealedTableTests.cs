@@ -151,13 +151,13 @@ public sealed class SealedTableTests : IDisposable
     public void SealingATableAWriterHoldsIsRefusedAndChangesNothing()
     {
         Create(TimeSeriesOrder.AscendingOrEqual);
-        byte[][] files = ColumnFiles().Select(File.ReadAllBytes).ToArray();
         using var writer = TimeSeriesTable.Open(Folder);
+        byte[][] files = ColumnFiles().Select(BytesBesideTheWriter).ToArray();
 
         Assert.Throws<ListMmfLockedException>(() => TimeSeriesTable.Seal(Folder));
 
         Assert.All(writer.Columns, column => Assert.False(SealedListMmf.IsSealed(column.Path), column.Name));
-        Assert.Equal(files, ColumnFiles().Select(File.ReadAllBytes).ToArray());
+        Assert.Equal(files, ColumnFiles().Select(BytesBesideTheWriter).ToArray());
     }
 
     [Fact]
@@ -240,6 +240,15 @@ public sealed class SealedTableTests : IDisposable
     {
         using var table = TimeSeriesTable.Open(Folder, FileAccess.Read);
         return table.Bars("price", "size", DateTime.MinValue, DateTime.MaxValue, TimeSpan.FromMinutes(1));
+    }
+
+    /// <summary>A file's bytes, read as the library opens files, so that Windows lets a writer hold it meanwhile.</summary>
+    private static byte[] BytesBesideTheWriter(string path)
+    {
+        using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        byte[] bytes = new byte[file.Length];
+        file.ReadExactly(bytes);
+        return bytes;
     }
 
     private string[] ColumnFiles() => Directory.GetFiles(Folder, "*.mmf").Order(StringComparer.Ordinal).ToArray();

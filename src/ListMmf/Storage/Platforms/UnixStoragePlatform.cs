@@ -197,8 +197,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
             if (attempt >= LockAttempts)
             {
                 throw new ListMmfException(path, $"the writer lock '{lockPath}' could not be taken: {LockAttempts} times " +
-                    $"the sidecar locked was no longer the one at its path (the file system does not keep a file's " +
-                        $"identity, or writers keep letting go of it).");
+                    $"the sidecar locked was no longer the one at its path: another user of the folder keeps replacing " +
+                        $"it, writers keep letting go of it, or the file system does not keep a file's identity. Nothing " +
+                            $"was written.");
             }
         }
     }
