@@ -176,14 +176,7 @@ public sealed class TimeSeriesTable : IDisposable
     public static int Upgrade(string directory)
     {
         (string path, TimeSeriesTableSchema schema) = Folder(directory);
-        using WriterLock tableLock = LockTable(path);
-        int upgraded = 0;
-        foreach (TableColumnInfo column in ColumnsOf(schema))
-        {
-            upgraded += ListMmfFileInfo.Upgrade(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
-        }
-
-        return upgraded;
+        return ReplaceEach(path, ColumnsOf(schema), ListMmfFileInfo.Upgrade);
     }
 
     /// <summary>
@@ -203,19 +196,15 @@ public sealed class TimeSeriesTable : IDisposable
     public static int Seal(string directory)
     {
         (string path, TimeSeriesTableSchema schema) = Folder(directory);
-        if (!ColumnsOf(schema).Any(column => SealedListMmf.IsSealed(System.IO.Path.Combine(path, column.FileName))))
+
+        // A missing column file is left to the writer's open, which names the table as damaged.
+        if (!ColumnsOf(schema).Select(column => System.IO.Path.Combine(path, column.FileName))
+                .Any(file => File.Exists(file) && SealedListMmf.IsSealed(file)))
         {
             new TimeSeriesTable(path, schema: null, FileAccess.ReadWrite, options: null, create: false).Dispose();
         }
 
-        using WriterLock tableLock = LockTable(path);
-        int sealedFiles = 0;
-        foreach (TableColumnInfo column in (IEnumerable<TableColumnInfo>)[.. schema.Columns, schema.Time])
-        {
-            sealedFiles += SealedListMmf.Seal(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
-        }
-
-        return sealedFiles;
+        return ReplaceEach(path, [.. schema.Columns, schema.Time], SealedListMmf.Seal);
     }
 
     /// <summary>
@@ -231,14 +220,7 @@ public sealed class TimeSeriesTable : IDisposable
     public static int Unseal(string directory)
     {
         (string path, TimeSeriesTableSchema schema) = Folder(directory);
-        using WriterLock tableLock = LockTable(path);
-        int unsealed = 0;
-        foreach (TableColumnInfo column in ColumnsOf(schema))
-        {
-            unsealed += SealedListMmf.Unseal(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
-        }
-
-        return unsealed;
+        return ReplaceEach(path, ColumnsOf(schema), SealedListMmf.Unseal);
     }
 
     /// <summary>
@@ -870,6 +852,22 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     private static IEnumerable<TableColumnInfo> ColumnsOf(TimeSeriesTableSchema schema) => [schema.Time, .. schema.Columns];
+
+    /// <summary>
+    /// Under the table's writer lock, calls <paramref name="replace"/> (a file replacement that returns whether it
+    /// changed the file) for each of <paramref name="columns"/>' files in order; returns how many it changed.
+    /// </summary>
+    private static int ReplaceEach(string path, IEnumerable<TableColumnInfo> columns, Func<string, bool> replace)
+    {
+        using WriterLock tableLock = LockTable(path);
+        int replaced = 0;
+        foreach (TableColumnInfo column in columns)
+        {
+            replaced += replace(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
+        }
+
+        return replaced;
+    }
 
     /// <summary>
     /// Whether the column <paramref name="column"/>, whose file is at <paramref name="path"/>, opens sealed: its file is

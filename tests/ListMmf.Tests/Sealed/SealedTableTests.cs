@@ -161,6 +161,19 @@ public sealed class SealedTableTests : IDisposable
     }
 
     [Fact]
+    public void SealingATableWhoseColumnFileIsMissingSaysTheTableIsDamagedAndChangesNothing()
+    {
+        Create(TimeSeriesOrder.AscendingOrEqual);
+        File.Delete(Path.Combine(Folder, "size.mmf"));
+        byte[][] files = ColumnFiles().Select(File.ReadAllBytes).ToArray();
+
+        var damage = Assert.Throws<ListMmfFormatException>(() => TimeSeriesTable.Seal(Folder));
+
+        Assert.Contains("'size.mmf', which does not exist: the table is damaged", damage.Message);
+        Assert.Equal(files, ColumnFiles().Select(File.ReadAllBytes).ToArray());
+    }
+
+    [Fact]
     public void VerifyOfASealedTableFindsATimeOutOfTheTablesOrder()
     {
         Create(TimeSeriesOrder.None, shuffleTimeAt: 3_000);

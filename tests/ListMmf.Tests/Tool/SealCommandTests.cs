@@ -161,6 +161,24 @@ public sealed class SealCommandTests : IDisposable
         Assert.Contains("column price: Double, price.mmf, sealed (", info.Output);
     }
 
+    [Theory]
+    [InlineData("  1  2024-01-02 09:30:00  4500.25  2", "head", "--rows", "25")]
+    [InlineData("3,979  2024-01-02 09:52:06  4500.25  2", "tail", "--rows", "25")]
+    [InlineData("L = 1,800  2024-01-02 09:40:00  4503.75  1", "search", "2024-01-02 09:40:00")]
+    public void ReadingCommandsPrintTheSameForATableAfterItsSeal(string row, string command, params string[] options)
+    {
+        string folder = Table(4_000);
+        string[] arguments = [command, folder, .. options];
+        ToolResult before = ToolRunner.Run(arguments);
+        ToolRunner.Run("seal", folder);
+
+        ToolResult after = ToolRunner.Run(arguments);
+
+        Assert.True(after.ExitCode == 0, after.Error);
+        Assert.Contains(row, after.Output);
+        Assert.Equal(before.Output, after.Output);
+    }
+
     [Fact]
     public void UnsealOfATableFolderGivesBackATableThatAppends()
     {
