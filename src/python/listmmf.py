@@ -385,7 +385,7 @@ def _decode_sealed(f, header, path):
             problem = f"its header ({values:,} values, {payload:,} payload bytes) does not fit the file"
         elif codec == 0 and payload != values * size or codec != 0 and (width > 56 or payload < packed_length):
             problem = f"its header (codec {codec}, width {width}, {payload:,} payload bytes) does not fit its values"
-        elif codec not in ((0, 3, 4) if header.code in _SEALED_FLOATS else (0, 1, 2) if header.code else (0,)):
+        elif codec not in ((0, 3, 4, 5, 6) if header.code in _SEALED_FLOATS else (0, 1, 2) if header.code else (0,)):
             problem = f"its codec {codec} does not apply to {header.type_name} items"
         elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
                         zlib.crc32(view[start:start + 32])) != crc:
@@ -429,12 +429,14 @@ def _sealed_blocks_numpy(data, packed, items, header, size):
             bit = np.arange(m, dtype=np.int64)[None, :] * width[same][:, None]
             domain = (window[at[same][:, None] + (bit >> 3)] >> (bit & 7).astype(np.uint64)) & mask[same][:, None]
             domain += base[same][:, None]
-            deltas = (codec[same] == 2) | (codec[same] == 4)
+            deltas = (codec[same] == 2) | (codec[same] == 4) | (codec[same] == 6)
             if deltas.any():
                 domain[deltas, 0] = first[same][deltas]
                 domain[deltas] = np.cumsum(domain[deltas], axis=1, dtype=np.uint64)
             if floats is not None:
-                domain = domain.view(np.int64).astype(floats) * step[same][:, None].astype(floats)
+                # Ticks are multiplied by their power of two, decimals divided by their power of ten: each rounded once.
+                scaled, by = domain.view(np.int64).astype(floats), step[same][:, None].astype(floats)
+                domain = np.where((codec[same] >= 5)[:, None], scaled / by, scaled * by)
             decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else \
                 domain.reshape(-1, 1).view(typed.dtype)[:, :1] if floats is not None else \
                 domain.reshape(-1, 1).astype(typed.dtype)
@@ -454,11 +456,13 @@ def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, head
     for i in range(values):
         bit = i * width
         u = (int.from_bytes(data[at + (bit >> 3):at + (bit >> 3) + 8], "little") >> (bit & 7)) & mask
-        value = (base + u) & _MASK64 if codec in (1, 3) else first & _MASK64 if i == 0 else (value + base + u) & _MASK64
-        if codec in (3, 4):
+        value = (base + u) & _MASK64 if codec in (1, 3, 5) else first & _MASK64 if i == 0 else (value + base + u) & _MASK64
+        if codec >= 3:
             ticks = value - (1 << 64) if value >> 63 else value
-            # Exact in binary64 (|ticks| < 2^53, a power-of-two step), so packing as binary32 rounds once, as the format says.
-            out += struct.pack(_SEALED_FLOATS[header.code][0], ticks * step)
+            # A product by a power of two is exact in binary64 (|ticks| < 2^53), so packing as binary32 rounds once. A
+            # quotient is rounded to binary64, then to binary32: with 53 bits against 2 * 24 + 2 that gives the
+            # binary32 quotient the format says.
+            out += struct.pack(_SEALED_FLOATS[header.code][0], ticks * step if codec < 5 else ticks / step)
         else:
             out += (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     return out

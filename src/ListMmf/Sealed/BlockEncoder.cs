@@ -22,6 +22,7 @@ internal sealed class BlockEncoder
     private readonly long[] _values = new long[SealedLayout.BlockValues];
     private readonly ulong[] _offsets = new ulong[SealedLayout.BlockValues];
     private readonly double[] _widened = new double[SealedLayout.BlockValues];
+    private readonly long[] _scaled = new long[SealedLayout.BlockValues];
 
     public BlockEncoder(int itemSize, SealedValueKind kind)
     {
@@ -43,11 +44,9 @@ internal sealed class BlockEncoder
         bool encoded = _kind switch
         {
             SealedValueKind.Signed or SealedValueKind.Unsigned => LoadIntegers(items, values) &&
-                TryPack(block, values, _kind == SealedValueKind.Signed, SealedCodec.FrameOfReference, 0, items.Length),
-            SealedValueKind.Double => TryTicks(MemoryMarshal.Cast<byte, double>(items), TickLimitDouble, values, out double step) &&
-                TryPack(block, values, signed: true, SealedCodec.Ticks, step, items.Length),
-            SealedValueKind.Single => TryTicks(Widen(items), TickLimitSingle, values, out double step) &&
-                TryPack(block, values, signed: true, SealedCodec.Ticks, step, items.Length),
+                TryPack(block, values, PackPlan.Of(values, _kind == SealedValueKind.Signed), SealedCodec.FrameOfReference, 0, items.Length),
+            SealedValueKind.Double => TryFloats(block, MemoryMarshal.Cast<byte, double>(items), single: false, values, items.Length),
+            SealedValueKind.Single => TryFloats(block, Widen(items), single: true, values, items.Length),
             _ => false,
         };
         if (!encoded)
@@ -115,27 +114,36 @@ internal sealed class BlockEncoder
     }
 
     /// <summary>
-    /// Frame of reference over <paramref name="values"/>, or deltas when they do not ascend and that is smaller;
-    /// false when neither is smaller than the <paramref name="plainLength"/> plain bytes.
+    /// Floating-point values as ticks of a power of two or as decimals over a power of ten, whichever packs narrower.
+    /// A step of an eighth or coarser always packs narrower than a power of ten (which scales by 10 or more), so the
+    /// decimals are tried only below it: quarter points are not scaled twice.
     /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private bool TryPack(Span<byte> block, Span<long> values, bool signed, SealedCodec codec, double step, int plainLength)
+    private bool TryFloats(Span<byte> block, ReadOnlySpan<double> items, bool single, Span<long> values, int plainLength)
     {
-        int count = values.Length;
-        BlockStatistics statistics = BlockStatistics.Of(values, signed);
-        long min = statistics.Min;
-        long max = statistics.Max;
-        long minDelta = statistics.MinDelta;
-        long maxDelta = statistics.MaxDelta;
-        bool ascending = statistics.Ascending;
-        int width = BitPacking.WidthOf((ulong)(max - min));
-        int deltaWidth = count == 1 ? 0 : BitPacking.WidthOf((ulong)(maxDelta - minDelta));
-        bool deltas = !ascending && deltaWidth < width;
-        if (deltas)
+        bool ticks = TryTicks(items, single ? TickLimitSingle : TickLimitDouble, values, out double step);
+        PackPlan tickPlan = ticks ? PackPlan.Of(values, signed: true) : default;
+        if (!ticks || step < 0.125)
         {
-            width = deltaWidth;
+            Span<long> scaled = _scaled.AsSpan(0, values.Length);
+            if (DecimalScaling.TryScale(items, single, scaled, out double divisor) &&
+                PackPlan.Of(scaled, signed: true) is var decimalPlan && (!ticks || decimalPlan.Width < tickPlan.Width))
+            {
+                return TryPack(block, scaled, decimalPlan, SealedCodec.Decimals, divisor, plainLength);
+            }
         }
 
+        return ticks && TryPack(block, values, tickPlan, SealedCodec.Ticks, step, plainLength);
+    }
+
+    /// <summary>
+    /// <paramref name="values"/> packed as <paramref name="plan"/> says; false when that is not smaller than the
+    /// <paramref name="plainLength"/> plain bytes.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private bool TryPack(Span<byte> block, Span<long> values, PackPlan plan, SealedCodec codec, double step, int plainLength)
+    {
+        int count = values.Length;
+        int width = plan.Width;
         int payload = BitPacking.LengthOf(count, width);
         if (width > BitPacking.MaximumWidth || payload >= plainLength)
         {
@@ -143,25 +151,24 @@ internal sealed class BlockEncoder
         }
 
         Span<ulong> offsets = _offsets.AsSpan(0, count);
-        long baseValue = deltas ? minDelta : min;
-        if (deltas)
+        if (plan.Deltas)
         {
-            Subtract(values[1..], values[..^1], baseValue, offsets[1..]);
+            Subtract(values[1..], values[..^1], plan.Base, offsets[1..]);
             offsets[0] = 0;
         }
         else
         {
-            Subtract(values, default, baseValue, offsets);
+            Subtract(values, default, plan.Base, offsets);
         }
 
-        SealedCodec chosen = (codec, deltas) switch
+        SealedCodec chosen = (codec, plan.Deltas) switch
         {
             (SealedCodec.Ticks, true) => SealedCodec.TickDeltas,
-            (SealedCodec.Ticks, false) => SealedCodec.Ticks,
+            (SealedCodec.Decimals, true) => SealedCodec.DecimalDeltas,
             (_, true) => SealedCodec.DeltaFrameOfReference,
-            _ => SealedCodec.FrameOfReference,
+            _ => codec,
         };
-        WriteHeader(block, chosen, width, count, payload, baseValue, values[0], step);
+        WriteHeader(block, chosen, width, count, payload, plan.Base, values[0], step);
         BitPacking.Pack(offsets, width, block.Slice(SealedLayout.BlockHeaderSize, payload));
         return true;
     }

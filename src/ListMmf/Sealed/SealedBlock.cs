@@ -54,17 +54,20 @@ internal readonly unsafe struct SealedBlock
     /// <summary>The first value in the integer domain (the start of the deltas).</summary>
     public long First { get; }
 
-    /// <summary>The power of two a tick stands for (<see cref="SealedCodec.Ticks"/>).</summary>
+    /// <summary>
+    /// The power of two a tick stands for (<see cref="SealedCodec.Ticks"/>), or the power of ten the integers are
+    /// divided by (<see cref="SealedCodec.Decimals"/>).
+    /// </summary>
     public double Step { get; }
 
     public byte* Payload => Start + SealedLayout.BlockHeaderSize;
 
     /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
-    public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks;
+    public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals;
 
     /// <summary>
-    /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/> or
-    /// <see cref="SealedCodec.Ticks"/>).
+    /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/>,
+    /// <see cref="SealedCodec.Ticks"/> or <see cref="SealedCodec.Decimals"/>).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long DomainAt(int index) => Base + (long)BitPacking.Get(Payload, Width, index);
@@ -81,8 +84,19 @@ internal readonly unsafe struct SealedBlock
             return;
         }
 
-        bool deltas = Codec is SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas;
-        if (Codec is SealedCodec.Ticks or SealedCodec.TickDeltas)
+        bool deltas = Codec is SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas or SealedCodec.DecimalDeltas;
+        if (Codec is SealedCodec.Decimals or SealedCodec.DecimalDeltas)
+        {
+            if (kind == SealedValueKind.Double)
+            {
+                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.DoubleQuotientSink((double*)destination, Step));
+            }
+            else
+            {
+                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.SingleQuotientSink((float*)destination, (float)Step));
+            }
+        }
+        else if (Codec is SealedCodec.Ticks or SealedCodec.TickDeltas)
         {
             if (kind == SealedValueKind.Double)
             {
@@ -123,6 +137,12 @@ internal readonly unsafe struct SealedBlock
                 break;
             case SealedCodec.Ticks:
                 *(float*)destination = DomainAt(index) * (float)Step;
+                break;
+            case SealedCodec.Decimals when kind == SealedValueKind.Double:
+                *(double*)destination = DecimalScaling.Decode(DomainAt(index), Step);
+                break;
+            case SealedCodec.Decimals:
+                *(float*)destination = DecimalScaling.Decode(DomainAt(index), (float)Step);
                 break;
             default:
                 SealedValues.Narrow(destination, itemSize, DomainAt(index));

@@ -17,4 +17,13 @@ internal enum SealedCodec : byte
 
     /// <summary>As <see cref="Ticks"/>, with the integers as deltas (<see cref="DeltaFrameOfReference"/>).</summary>
     TickDeltas = 4,
+
+    /// <summary>
+    /// Floating-point values that are decimals of a few places (cents, pips): each is an integer divided by a power of
+    /// ten (the step), the integers as frame of reference.
+    /// </summary>
+    Decimals = 5,
+
+    /// <summary>As <see cref="Decimals"/>, with the integers as deltas (<see cref="DeltaFrameOfReference"/>).</summary>
+    DecimalDeltas = 6,
 }

@@ -271,7 +271,8 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private bool Accepts(SealedCodec codec) => codec switch
     {
         SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
-        SealedCodec.Ticks or SealedCodec.TickDeltas => Kind is SealedValueKind.Single or SealedValueKind.Double,
+        SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.Decimals or SealedCodec.DecimalDeltas =>
+            Kind is SealedValueKind.Single or SealedValueKind.Double,
         _ => false,
     };
 

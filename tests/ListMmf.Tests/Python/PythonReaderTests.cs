@@ -8,6 +8,7 @@ using System.Numerics;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using ListMmf.Sealed;
+using ListMmf.Tests.Sealed;
 using Xunit;
 
 namespace ListMmf.Tests.Python;
@@ -113,11 +114,14 @@ public sealed class PythonReaderTests : IDisposable
         WriteSealed("Single", Series(-1_200, 0.25, 10, i => i, [-1.5, 3.4028234663852886e38, 1.1754943508222875e-38, 0.1]),
             v => (float)v, v => v);
         WriteSealed("Double", Series(4_000, 0.25, 4_500, i => i * 2, [-2.5, double.MaxValue, double.Epsilon, 0.1]), v => v, v => v);
+        WriteSealed("DoubleCents", Integers(-150_000, 18_734, i => i * 7, [0, long.MaxValue]), v => (double)v / 100, v => v);
+        WriteSealed("SinglePips", Integers(-150_000, 108_731, i => i * 7, [0, int.MaxValue]), v => (float)v / 100_000f, v => v);
         WriteSealedTimes();
 
         Assert.Equal(
-            [SealedCodec.Plain, SealedCodec.FrameOfReference, SealedCodec.DeltaFrameOfReference, SealedCodec.Ticks, SealedCodec.TickDeltas],
-            _expected.Select(entry => _directory.File(entry.Key)).SelectMany(CodecsOf).Distinct().Order());
+            [SealedCodec.Plain, SealedCodec.FrameOfReference, SealedCodec.DeltaFrameOfReference, SealedCodec.Ticks, SealedCodec.TickDeltas,
+                SealedCodec.Decimals, SealedCodec.DecimalDeltas],
+            _expected.Select(entry => _directory.File(entry.Key)).SelectMany(SealedCodecs.Of).Distinct().Order());
         (int exitCode, string output) = RunPython();
 
         Assert.True(exitCode == 0, output);
@@ -282,12 +286,6 @@ public sealed class PythonReaderTests : IDisposable
         };
         _expected["UnixSeconds.sealed.bt"] = Entry(DataType.UnixSeconds, times.Select(t => (long)(t - DateTime.UnixEpoch).TotalSeconds));
         _expected["DateTime.sealed.bt"] = Entry(DataType.DateTime, times.Select(t => t.Ticks));
-    }
-
-    private static IEnumerable<SealedCodec> CodecsOf(string path)
-    {
-        using SealedFile file = SealedFile.Open(path);
-        return Enumerable.Range(0, (int)file.BlockCount).Select(block => file.Block(block).Codec).ToArray();
     }
 
     private void Write<T>(string name, T[] values, Func<T, JsonNode> json)
