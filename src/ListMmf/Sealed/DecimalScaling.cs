@@ -1,4 +1,5 @@
 using System;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace ListMmf.Sealed;
@@ -37,29 +38,35 @@ internal static class DecimalScaling
         int maximum = single ? MaximumExponentSingle : MaximumExponentDouble;
         int exponent = 1;
 
-        // The exponent only grows: one that gives a value back gives back every value a smaller one did, but near the
-        // integers' limit, where the product's rounding can miss by one; the second pass catches that.
-        foreach (double value in values)
+        // One pass at the final exponent gives every integer: a value that needs a larger one restarts the pass, which
+        // happens at most once per exponent and in practice within the block's first values.
+        int i = 0;
+        while (i < values.Length)
         {
+            if (!single && Vector.IsHardwareAccelerated && i + Vector<double>.Count <= values.Length &&
+                TryScaleVector(values.Slice(i, Vector<double>.Count), PowersOfTen[exponent], scaled[i..]))
+            {
+                i += Vector<double>.Count;
+                continue;
+            }
+
+            double value = values[i];
             if (!double.IsFinite(value) || BitConverter.DoubleToInt64Bits(value) == long.MinValue)
             {
                 return false;
             }
 
-            while (!TryScaleOne(value, exponent, single, out _))
+            if (TryScaleOne(value, exponent, single, out scaled[i]))
             {
-                if (++exponent > maximum)
-                {
-                    return false;
-                }
+                i++;
             }
-        }
-
-        for (int i = 0; i < values.Length; i++)
-        {
-            if (!TryScaleOne(values[i], exponent, single, out scaled[i]))
+            else if (++exponent > maximum)
             {
                 return false;
+            }
+            else
+            {
+                i = 0;
             }
         }
 
@@ -71,9 +78,61 @@ internal static class DecimalScaling
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static double Decode(long scaled, double divisor) => scaled / divisor;
 
+    /// <summary>
+    /// Replaces <paramref name="count"/> integers by their doubles over <paramref name="divisor"/>, in place: the same
+    /// quotients as <see cref="Decode(long, double)"/>, a vector at a time, since a scalar division would bound the
+    /// decoding.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public static unsafe void DivideInPlace(long* integers, int count, double divisor)
+    {
+        double* items = (double*)integers;
+        int i = 0;
+        if (Vector.IsHardwareAccelerated)
+        {
+            var by = new Vector<double>(divisor);
+            for (; i + Vector<long>.Count <= count; i += Vector<long>.Count)
+            {
+                Vector<long> scaled = Unsafe.ReadUnaligned<Vector<long>>(integers + i);
+                Unsafe.WriteUnaligned(items + i, Vector.ConvertToDouble(scaled) / by);
+            }
+        }
+
+        for (; i < count; i++)
+        {
+            items[i] = Decode(integers[i], divisor);
+        }
+    }
+
     /// <summary>A single item from its integer: the quotient in binary32, rounded once.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static float Decode(long scaled, float divisor) => scaled / divisor;
+
+    /// <summary>
+    /// <see cref="TryScaleOne"/> for a vector of doubles at once; false when any of them is not given back, which the
+    /// scalar path then settles. The nearest integer is taken as the floor of the product plus a half: a product that
+    /// is not near an integer is refused by the check either way.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryScaleVector(ReadOnlySpan<double> values, double power, Span<long> scaled)
+    {
+        var value = new Vector<double>(values);
+        var by = new Vector<double>(power);
+        Vector<double> integer = Vector.Floor((value * by) + new Vector<double>(0.5));
+        if (!Vector.LessThanAll(Vector.Abs(integer), new Vector<double>(IntegerLimitDouble)))
+        {
+            return false;
+        }
+
+        Vector<long> integers = Vector.ConvertToInt64(integer);
+        if (Vector.AsVectorInt64(Vector.ConvertToDouble(integers) / by) != Vector.AsVectorInt64(value))
+        {
+            return false;
+        }
+
+        integers.CopyTo(scaled);
+        return true;
+    }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool TryScaleOne(double value, int exponent, bool single, out long scaled)

@@ -110,13 +110,6 @@ internal static unsafe class PackedKernels
         public void Put(int index, long value) => items[index] = value * step;
     }
 
-    /// <summary>Doubles: the integer over the power of ten (<see cref="DecimalScaling"/>).</summary>
-    public readonly struct DoubleQuotientSink(double* items, double divisor) : ISink
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public void Put(int index, long value) => items[index] = DecimalScaling.Decode(value, divisor);
-    }
-
     /// <summary>Singles: the integer over the power of ten, in binary32 (<see cref="DecimalScaling"/>).</summary>
     public readonly struct SingleQuotientSink(float* items, float divisor) : ISink
     {

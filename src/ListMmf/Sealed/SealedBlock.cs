@@ -89,7 +89,8 @@ internal readonly unsafe struct SealedBlock
         {
             if (kind == SealedValueKind.Double)
             {
-                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.DoubleQuotientSink((double*)destination, Step));
+                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.Int64Sink((long*)destination));
+                DecimalScaling.DivideInPlace((long*)destination, Count, Step);
             }
             else
             {

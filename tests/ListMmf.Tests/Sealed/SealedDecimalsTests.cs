@@ -62,6 +62,19 @@ public sealed class SealedDecimalsTests : IDisposable
     }
 
     [Fact]
+    public void ABlockWhoseLaterPricesHaveMorePlacesTakesTheirExponentForAll()
+    {
+        double[] prices = Enumerable.Range(0, 1_024).Select(i => i < 1_000 ? (18_000 + (i % 9)) / 10.0 : (187_340 + i) / 1_000.0).ToArray();
+
+        Seal(prices);
+
+        using SealedFile file = SealedFile.Open(FilePath);
+        Assert.Equal((SealedCodec.Decimals, 1_000.0), (file.Block(0).Codec, file.Block(0).Step));
+        using var sealedList = new SealedListMmf<double>(FilePath);
+        Assert.Equal(Bits(prices), Bits(sealedList.ToArray()));
+    }
+
+    [Fact]
     public void DecimalsAtTheEdgesOfTheirIntegersAndExponentsComeBackBitForBit()
     {
         double[] edges =
