@@ -1,4 +1,7 @@
+using System;
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
 
 namespace ListMmf.Sealed;
 
@@ -13,7 +16,13 @@ internal static unsafe class PackedKernels
     public interface ISink
     {
         void Put(int index, long value);
+
+        /// <summary>Stores <c>base + offsets[j]</c> at <c>index + j</c> for the eight lanes.</summary>
+        void Put8(int index, Vector256<uint> offsets, long baseValue);
     }
+
+    /// <summary>The widest offset <see cref="Unpack8"/> takes: a shift of up to 7 and the width fit a 32-bit lane.</summary>
+    private const int VectorWidthLimit = 25;
 
     /// <summary>Stores <c>base + u[i]</c> (<paramref name="deltas"/>: a running sum of <c>base + u[i]</c> from <paramref name="first"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
@@ -53,6 +62,20 @@ internal static unsafe class PackedKernels
             return;
         }
 
+        if (Avx2.IsSupported && width is > 0 and <= VectorWidthLimit)
+        {
+            // Each group's two 16-byte loads must stay within the packed bytes and their padding.
+            int half = (4 * width) >> 3;
+            int fitting = (BitPacking.LengthOf(count, width) - half - 16) / width + 1;
+            int vectorEnd = Math.Min(whole, Math.Max(0, fitting) * 8);
+            Vector256<byte> gather = GatherControl(width, out Vector256<uint> shifts);
+            var lowBits = Vector256.Create((uint)mask);
+            for (; at < vectorEnd; at += 8, group += width)
+            {
+                sink.Put8(at, Unpack8(group, half, gather, shifts, lowBits), baseValue);
+            }
+        }
+
         for (; at < whole; at += 8, group += width)
         {
             sink.Put(at, baseValue + (long)(Unsafe.ReadUnaligned<ulong>(group) & mask));
@@ -71,6 +94,38 @@ internal static unsafe class PackedKernels
         }
     }
 
+    /// <summary>
+    /// The eight offsets of the group at <paramref name="group"/>: the bytes of values 0-3 from the group's start and
+    /// of values 4-7 from byte <paramref name="half"/>, each value's four bytes shuffled into its 32-bit lane, shifted
+    /// right by its bit offset and masked.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<uint> Unpack8(byte* group, int half, Vector256<byte> gather, Vector256<uint> shifts, Vector256<uint> lowBits)
+    {
+        Vector256<byte> bytes = Vector256.Create(Vector128.Load(group), Vector128.Load(group + half));
+        return Avx2.ShiftRightLogicalVariable(Avx2.Shuffle(bytes, gather).AsUInt32(), shifts) & lowBits;
+    }
+
+    /// <summary>The shuffle that puts each of eight <paramref name="width"/>-bit values' four bytes in its lane, and their shifts.</summary>
+    private static Vector256<byte> GatherControl(int width, out Vector256<uint> shifts)
+    {
+        byte* control = stackalloc byte[32];
+        uint* shift = stackalloc uint[8];
+        int half = (4 * width) >> 3;
+        for (int lane = 0; lane < 8; lane++)
+        {
+            int bit = (lane * width) - (lane < 4 ? 0 : 8 * half);
+            shift[lane] = (uint)(bit & 7);
+            for (int b = 0; b < 4; b++)
+            {
+                control[(lane * 4) + b] = (byte)((bit >> 3) + b);
+            }
+        }
+
+        shifts = Vector256.Load(shift);
+        return Vector256.Load(control);
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static long At(byte* group, int offset, int shift, ulong mask) =>
         (long)((Unsafe.ReadUnaligned<ulong>(group + offset) >> shift) & mask);
@@ -80,6 +135,10 @@ internal static unsafe class PackedKernels
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => items[index] = (int)value;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long baseValue) =>
+            (offsets.AsInt32() + Vector256.Create((int)baseValue)).Store(items + index);
     }
 
     /// <summary>Items of 8 bytes.</summary>
@@ -87,6 +146,14 @@ internal static unsafe class PackedKernels
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => items[index] = value;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long baseValue)
+        {
+            (Vector256<long> low, Vector256<long> high) = Widen(offsets, baseValue);
+            low.Store(items + index);
+            high.Store(items + index + 4);
+        }
     }
 
     /// <summary>Items of 1, 2, 3, 5, 6 or 7 bytes: the low bytes.</summary>
@@ -94,6 +161,14 @@ internal static unsafe class PackedKernels
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => SealedValues.Narrow(items + ((long)index * size), size, value);
+
+        public void Put8(int index, Vector256<uint> offsets, long baseValue)
+        {
+            for (int lane = 0; lane < 8; lane++)
+            {
+                Put(index + lane, baseValue + offsets.GetElement(lane));
+            }
+        }
     }
 
     /// <summary>Doubles: the tick times the step, in binary64.</summary>
@@ -101,6 +176,16 @@ internal static unsafe class PackedKernels
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => items[index] = value * step;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long baseValue)
+        {
+            // A tick below 2^53 converts exactly, so the product is rounded once, as Put's.
+            (Vector256<long> low, Vector256<long> high) = Widen(offsets, baseValue);
+            var by = Vector256.Create(step);
+            (Vector256.ConvertToDouble(low) * by).Store(items + index);
+            (Vector256.ConvertToDouble(high) * by).Store(items + index + 4);
+        }
     }
 
     /// <summary>Singles: the tick times the step, in binary32.</summary>
@@ -108,6 +193,10 @@ internal static unsafe class PackedKernels
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => items[index] = value * step;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long baseValue) =>
+            (Vector256.ConvertToSingle(Ticks(offsets, baseValue)) * Vector256.Create(step)).Store(items + index);
     }
 
     /// <summary>Singles: the integer over the power of ten, in binary32 (<see cref="DecimalScaling"/>).</summary>
@@ -115,5 +204,24 @@ internal static unsafe class PackedKernels
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => items[index] = DecimalScaling.Decode(value, divisor);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long baseValue) =>
+            (Vector256.ConvertToSingle(Ticks(offsets, baseValue)) / Vector256.Create(divisor)).Store(items + index);
     }
+
+    /// <summary><c>base + offsets</c> as two vectors of four longs.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (Vector256<long> Low, Vector256<long> High) Widen(Vector256<uint> offsets, long baseValue)
+    {
+        var frame = Vector256.Create(baseValue);
+        return (Avx2.ConvertToVector256Int64(offsets.GetLower()) + frame, Avx2.ConvertToVector256Int64(offsets.GetUpper()) + frame);
+    }
+
+    /// <summary>
+    /// A single's ticks, <c>base + offsets</c>, in 32-bit lanes: the encoder keeps them below 2^24, so the sum
+    /// modulo 2^32 is the tick itself.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<int> Ticks(Vector256<uint> offsets, long baseValue) => offsets.AsInt32() + Vector256.Create((int)baseValue);
 }

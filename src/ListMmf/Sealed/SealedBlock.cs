@@ -94,7 +94,8 @@ internal readonly unsafe struct SealedBlock
             }
             else
             {
-                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.SingleQuotientSink((float*)destination, (float)Step));
+                var singles = new PackedKernels.SingleQuotientSink((float*)destination, (float)Step);
+                PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, singles);
             }
         }
         else if (Codec is SealedCodec.Ticks or SealedCodec.TickDeltas)
