@@ -25,7 +25,8 @@ namespace ListMmf.TestHost;
 /// </list>
 /// Workloads: <c>append</c> (ListMmf&lt;long&gt; appends across growths, flushed), <c>window</c> (consecutive values,
 /// TruncateBeginning as a rolling window), <c>table</c> (a TimeSeriesTable of four columns), <c>widen</c>
-/// (IntegerListMmf widening from Byte through Int32), <c>seal</c> (a list sealed, unsealed and sealed again).
+/// (IntegerListMmf widening from Byte through Int32), <c>seal</c> (a list sealed, unsealed and sealed again),
+/// <c>seal-table</c> (the same for the tick table, column by column).
 /// </summary>
 public static class PowerLoss
 {
@@ -194,10 +195,38 @@ public static class PowerLoss
                 return 0;
             }
 
+            case "seal-table":
+            {
+                // The four-column tick table, sealed column by column, unsealed and sealed again.
+                string folder = Path.Combine(directory, TableName);
+                using (TimeSeriesTable table = TimeSeriesTable.Create(folder, TickTable.Schema()))
+                {
+                    Mark("created");
+                    for (long row = 0; row < SealedRows; row++)
+                    {
+                        TickTable.AddRow(table, row);
+                    }
+
+                    table.Flush();
+                    Mark($"flushed:{SealedRows}");
+                }
+
+                TimeSeriesTable.Seal(folder);
+                Mark($"sealed:{SealedRows}");
+                TimeSeriesTable.Unseal(folder);
+                Mark($"unsealed:{SealedRows}");
+                TimeSeriesTable.Seal(folder);
+                Mark($"final:{SealedRows}");
+                return 0;
+            }
+
             default:
                 throw new ArgumentException($"unknown workload '{workload}'");
         }
     }
+
+    /// <summary>The rows of the seal-table workload: nine blocks of each column and a part.</summary>
+    private const int SealedRows = 9_500;
 
     /// <summary>The items of the seal workload.</summary>
     private const int SealedItems = 20_000;
@@ -348,6 +377,7 @@ public static class PowerLoss
             "series" or "series-writeback" => CheckSeries(Path.Combine(image, ListName), promise),
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
             "seal" => CheckSeal(Path.Combine(image, ListName), promise),
+            "seal-table" => CheckSealedTable(Path.Combine(image, TableName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
             _ => throw new ArgumentException($"unknown workload '{workload}'"),
         };
@@ -670,6 +700,58 @@ public static class PowerLoss
         }
 
         return ReadSealWorkload(path, flushed ? SealedItems : 0) ?? "ok";
+    }
+
+    /// <summary>
+    /// A table's seal or unseal interrupted anywhere leaves a table that opens, in any mix of the two forms, with
+    /// every row as written and every sealed column's checksums whole; once the last seal returned, every column is
+    /// sealed. Unsealed again, the next writer appends a row after them.
+    /// </summary>
+    private static string CheckSealedTable(string folder, string[] promise)
+    {
+        if (promise.Length == 0 || promise[0] == "created")
+        {
+            try
+            {
+                using var early = TimeSeriesTable.Open(folder, FileAccess.Read);
+                return ReadTable(early, 0) ?? "ok";
+            }
+            catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
+            {
+                return "ok";
+            }
+        }
+
+        using (var reader = TimeSeriesTable.Open(folder, FileAccess.Read))
+        {
+            reader.Verify();
+            if (promise[0] == "final" && reader.Columns.FirstOrDefault(column => !column.IsSealed) is { } appendable)
+            {
+                return $"lost: the last seal returned, and column '{appendable.Name}' is appendable";
+            }
+
+            if (ReadTable(reader, SealedRows) is { } problem)
+            {
+                return problem;
+            }
+
+            if (reader.RowCount != SealedRows)
+            {
+                return $"undetected: the table has {reader.RowCount:N0} rows, not {SealedRows:N0}";
+            }
+        }
+
+        TimeSeriesTable.Unseal(folder);
+        using (var writer = TimeSeriesTable.Open(folder))
+        {
+            TickTable.AddRow(writer, SealedRows);
+            writer.Flush();
+        }
+
+        using var after = TimeSeriesTable.Open(folder, FileAccess.Read);
+        return after.RowCount == SealedRows + 1 && TickTable.IsIntact(after, SealedRows)
+            ? ReadTable(after, SealedRows + 1) ?? "ok"
+            : $"lost: the next writer's row and flush did not show ({after.RowCount:N0} rows)";
     }
 
     private static string? ReadSealWorkload(string path, long flushed)
