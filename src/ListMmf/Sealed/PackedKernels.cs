@@ -19,6 +19,9 @@ internal static unsafe class PackedKernels
 
         /// <summary>Stores <c>base + offsets[j]</c> at <c>index + j</c> for the eight lanes.</summary>
         void Put8(int index, Vector256<uint> offsets, long baseValue);
+
+        /// <summary>Stores the four values at <c>index</c> to <c>index + 3</c>.</summary>
+        void PutValues(int index, Vector256<long> values);
     }
 
     /// <summary>The widest offset <see cref="Unpack8"/> takes: a shift of up to 7 and the width fit a 32-bit lane.</summary>
@@ -38,10 +41,36 @@ internal static unsafe class PackedKernels
         int whole = count & ~7;
         byte* group = packed;
         int at = 0;
+        bool vector = Avx2.IsSupported && width is > 0 and <= VectorWidthLimit;
+
+        // The vector loop's groups: each group's two 16-byte loads must stay within the packed bytes and their padding.
+        int half = (4 * width) >> 3;
+        int room = BitPacking.LengthOf(count, width) - half - 16;
+        int vectorEnd = !vector || room < 0 ? 0 : Math.Min(whole, ((room / width) + 1) * 8);
+        Vector256<uint> shifts = default;
+        Vector256<byte> gather = vector ? GatherControl(width, out shifts) : default;
+        var lowBits = Vector256.Create((uint)mask);
         if (deltas)
         {
             // Slot 0 holds 0, so the running sum starts one step before the first value.
             long value = first - baseValue;
+            if (vectorEnd > 0)
+            {
+                var running = Vector256.Create(value);
+                for (; at < vectorEnd; at += 8, group += width)
+                {
+                    (Vector256<long> low, Vector256<long> high) = Widen(Unpack8(group, half, gather, shifts, lowBits), baseValue);
+                    low = RunningSum(low);
+                    high = RunningSum(high);
+                    sink.PutValues(at, low + running);
+                    running += Avx2.Permute4x64(low, 0xFF);
+                    sink.PutValues(at + 4, high + running);
+                    running += Avx2.Permute4x64(high, 0xFF);
+                }
+
+                value = running.ToScalar();
+            }
+
             for (; at < whole; at += 8, group += width)
             {
                 sink.Put(at, value += baseValue + (long)(Unsafe.ReadUnaligned<ulong>(group) & mask));
@@ -62,18 +91,9 @@ internal static unsafe class PackedKernels
             return;
         }
 
-        if (Avx2.IsSupported && width is > 0 and <= VectorWidthLimit)
+        for (; at < vectorEnd; at += 8, group += width)
         {
-            // Each group's two 16-byte loads must stay within the packed bytes and their padding.
-            int half = (4 * width) >> 3;
-            int fitting = (BitPacking.LengthOf(count, width) - half - 16) / width + 1;
-            int vectorEnd = Math.Min(whole, Math.Max(0, fitting) * 8);
-            Vector256<byte> gather = GatherControl(width, out Vector256<uint> shifts);
-            var lowBits = Vector256.Create((uint)mask);
-            for (; at < vectorEnd; at += 8, group += width)
-            {
-                sink.Put8(at, Unpack8(group, half, gather, shifts, lowBits), baseValue);
-            }
+            sink.Put8(at, Unpack8(group, half, gather, shifts, lowBits), baseValue);
         }
 
         for (; at < whole; at += 8, group += width)
@@ -92,6 +112,15 @@ internal static unsafe class PackedKernels
         {
             sink.Put(at, baseValue + (long)BitPacking.Get(packed, width, at));
         }
+    }
+
+    /// <summary>The running sums of four lanes: each lane plus those before it (two shifts by lanes, zeros shifted in).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<long> RunningSum(Vector256<long> lanes)
+    {
+        // Permute2x128 with 0x08 gives [0, 0, lane 0, lane 1]; AlignRight of the lanes over it gives [0, 0, 1, 2].
+        lanes += Avx2.AlignRight(lanes, Avx2.Permute2x128(lanes, lanes, 0x08), 8);
+        return lanes + Avx2.Permute2x128(lanes, lanes, 0x08);
     }
 
     /// <summary>
@@ -139,6 +168,9 @@ internal static unsafe class PackedKernels
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put8(int index, Vector256<uint> offsets, long baseValue) =>
             (offsets.AsInt32() + Vector256.Create((int)baseValue)).Store(items + index);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutValues(int index, Vector256<long> values) => Low32(values).Store(items + index);
     }
 
     /// <summary>Items of 8 bytes.</summary>
@@ -154,6 +186,9 @@ internal static unsafe class PackedKernels
             low.Store(items + index);
             high.Store(items + index + 4);
         }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutValues(int index, Vector256<long> values) => values.Store(items + index);
     }
 
     /// <summary>Items of 1, 2, 3, 5, 6 or 7 bytes: the low bytes.</summary>
@@ -167,6 +202,14 @@ internal static unsafe class PackedKernels
             for (int lane = 0; lane < 8; lane++)
             {
                 Put(index + lane, baseValue + offsets.GetElement(lane));
+            }
+        }
+
+        public void PutValues(int index, Vector256<long> values)
+        {
+            for (int lane = 0; lane < 4; lane++)
+            {
+                Put(index + lane, values.GetElement(lane));
             }
         }
     }
@@ -186,6 +229,9 @@ internal static unsafe class PackedKernels
             (Vector256.ConvertToDouble(low) * by).Store(items + index);
             (Vector256.ConvertToDouble(high) * by).Store(items + index + 4);
         }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutValues(int index, Vector256<long> values) => (Vector256.ConvertToDouble(values) * Vector256.Create(step)).Store(items + index);
     }
 
     /// <summary>Singles: the tick times the step, in binary32.</summary>
@@ -197,6 +243,10 @@ internal static unsafe class PackedKernels
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put8(int index, Vector256<uint> offsets, long baseValue) =>
             (Vector256.ConvertToSingle(Ticks(offsets, baseValue)) * Vector256.Create(step)).Store(items + index);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutValues(int index, Vector256<long> values) =>
+            (Vector128.ConvertToSingle(Low32(values)) * Vector128.Create(step)).Store(items + index);
     }
 
     /// <summary>Singles: the integer over the power of ten, in binary32 (<see cref="DecimalScaling"/>).</summary>
@@ -208,7 +258,16 @@ internal static unsafe class PackedKernels
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put8(int index, Vector256<uint> offsets, long baseValue) =>
             (Vector256.ConvertToSingle(Ticks(offsets, baseValue)) / Vector256.Create(divisor)).Store(items + index);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutValues(int index, Vector256<long> values) =>
+            (Vector128.ConvertToSingle(Low32(values)) / Vector128.Create(divisor)).Store(items + index);
     }
+
+    /// <summary>The low 32 bits of each of four values: a single's tick is below 2^24, an Int32 item is those bits.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<int> Low32(Vector256<long> values) =>
+        Avx2.PermuteVar8x32(values.AsInt32(), Vector256.Create(0, 2, 4, 6, 1, 3, 5, 7)).GetLower();
 
     /// <summary><c>base + offsets</c> as two vectors of four longs.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -40,29 +40,75 @@ public sealed unsafe class PackedKernelsTests
     }
 
     [Theory]
-    [InlineData(3)]
-    [InlineData(17)]
-    [InlineData(25)]
-    public void TicksDecodeToTheProductOfEachTickAndTheStep(int width)
+    [MemberData(nameof(Widths))]
+    public void EveryWidthDecodesDeltasToTheirRunningSum(int width)
+    {
+        foreach (int count in new[] { SealedLayout.BlockValues, 1_000, 17, 1 })
+        {
+            ulong[] offsets = Offsets(count, width, seed: (width * 37) + count);
+            offsets[0] = 0;
+            byte[] packed = new byte[BitPacking.LengthOf(count, width)];
+            BitPacking.Pack(offsets, width, packed);
+            long baseValue = -(1L << (width / 2));
+            long first = long.MaxValue - 1_000;
+            long[] expected = new long[count];
+            expected[0] = first;
+            for (int i = 1; i < count; i++)
+            {
+                expected[i] = unchecked(expected[i - 1] + baseValue + (long)offsets[i]);
+            }
+
+            long[] longs = new long[count];
+            int[] ints = new int[count];
+            fixed (byte* payload = packed)
+            fixed (long* toLongs = longs)
+            fixed (int* toInts = ints)
+            {
+                PackedKernels.Decode(payload, width, count, baseValue, deltas: true, first, new PackedKernels.Int64Sink(toLongs));
+                PackedKernels.Decode(payload, width, count, baseValue, deltas: true, first, new PackedKernels.Int32Sink(toInts));
+            }
+
+            Assert.Equal(expected, longs);
+            Assert.Equal(expected.Select(value => (int)value), ints);
+        }
+    }
+
+    [Theory]
+    [InlineData(3, false)]
+    [InlineData(17, false)]
+    [InlineData(25, false)]
+    [InlineData(5, true)]
+    [InlineData(20, true)]
+    public void TicksAndDecimalsDecodeToEachIntegerTimesOrOverTheStep(int width, bool deltas)
     {
         const int Count = SealedLayout.BlockValues;
         ulong[] offsets = Offsets(Count, width, seed: width);
+        offsets[0] = 0;
         byte[] packed = new byte[BitPacking.LengthOf(Count, width)];
         BitPacking.Pack(offsets, width, packed);
+        long baseValue = deltas ? -(1L << (width - 1)) : -5_000;
+        long[] integers = new long[Count];
+        for (int i = 0; i < Count; i++)
+        {
+            integers[i] = !deltas ? baseValue + (long)offsets[i] : i == 0 ? 7 : integers[i - 1] + baseValue + (long)offsets[i];
+        }
+
         double[] doubles = new double[Count];
         float[] singles = new float[Count];
+        float[] quotients = new float[Count];
         fixed (byte* payload = packed)
         fixed (double* toDoubles = doubles)
         fixed (float* toSingles = singles)
+        fixed (float* toQuotients = quotients)
         {
-            PackedKernels.Decode(payload, width, Count, -5_000, deltas: false, 0, new PackedKernels.DoubleSink(toDoubles, 0.25));
-            PackedKernels.Decode(payload, width, Count, -5_000, deltas: false, 0, new PackedKernels.SingleQuotientSink(toSingles, 100f));
+            PackedKernels.Decode(payload, width, Count, baseValue, deltas, 7, new PackedKernels.DoubleSink(toDoubles, 0.25));
+            PackedKernels.Decode(payload, width, Count, baseValue, deltas, 7, new PackedKernels.SingleSink(toSingles, 0.5f));
+            PackedKernels.Decode(payload, width, Count, baseValue, deltas, 7, new PackedKernels.SingleQuotientSink(toQuotients, 100f));
         }
 
-        Assert.Equal(offsets.Select(offset => BitConverter.DoubleToInt64Bits((-5_000 + (long)offset) * 0.25)),
-            doubles.Select(BitConverter.DoubleToInt64Bits));
-        Assert.Equal(offsets.Select(offset => BitConverter.SingleToInt32Bits((-5_000 + (long)offset) / 100f)),
-            singles.Select(BitConverter.SingleToInt32Bits));
+        Assert.Equal(integers.Select(k => BitConverter.DoubleToInt64Bits(k * 0.25)), doubles.Select(BitConverter.DoubleToInt64Bits));
+        Assert.Equal(integers.Select(k => BitConverter.SingleToInt32Bits(k * 0.5f)), singles.Select(BitConverter.SingleToInt32Bits));
+        Assert.Equal(integers.Select(k => BitConverter.SingleToInt32Bits(k / 100f)), quotients.Select(BitConverter.SingleToInt32Bits));
     }
 
     /// <summary><paramref name="count"/> offsets of <paramref name="width"/> bits, the largest among them.</summary>
