@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 using System.Runtime.CompilerServices;
 using System.Runtime.Intrinsics;
 using System.Runtime.Intrinsics.X86;
@@ -47,8 +48,8 @@ internal static unsafe class PackedKernels
         int half = (4 * width) >> 3;
         int room = BitPacking.LengthOf(count, width) - half - 16;
         int vectorEnd = !vector || room < 0 ? 0 : Math.Min(whole, ((room / width) + 1) * 8);
-        Vector256<uint> shifts = default;
-        Vector256<byte> gather = vector ? GatherControl(width, out shifts) : default;
+        Vector256<byte> gather = vector ? GatherControls[width] : default;
+        Vector256<uint> shifts = vector ? GatherShifts[width] : default;
         var lowBits = Vector256.Create((uint)mask);
         if (deltas)
         {
@@ -135,25 +136,18 @@ internal static unsafe class PackedKernels
         return Avx2.ShiftRightLogicalVariable(Avx2.Shuffle(bytes, gather).AsUInt32(), shifts) & lowBits;
     }
 
-    /// <summary>The shuffle that puts each of eight <paramref name="width"/>-bit values' four bytes in its lane, and their shifts.</summary>
-    private static Vector256<byte> GatherControl(int width, out Vector256<uint> shifts)
-    {
-        byte* control = stackalloc byte[32];
-        uint* shift = stackalloc uint[8];
-        int half = (4 * width) >> 3;
-        for (int lane = 0; lane < 8; lane++)
-        {
-            int bit = (lane * width) - (lane < 4 ? 0 : 8 * half);
-            shift[lane] = (uint)(bit & 7);
-            for (int b = 0; b < 4; b++)
-            {
-                control[(lane * 4) + b] = (byte)((bit >> 3) + b);
-            }
-        }
+    /// <summary>For each width up to 25, the shuffle that puts each of eight values' four bytes in its lane.</summary>
+    private static readonly Vector256<byte>[] GatherControls = Enumerable.Range(0, VectorWidthLimit + 1)
+        .Select(width => Vector256.Create(Enumerable.Range(0, 32).Select(at => (byte)((LaneBit(width, at / 4) >> 3) + (at % 4))).ToArray()))
+        .ToArray();
 
-        shifts = Vector256.Load(shift);
-        return Vector256.Load(control);
-    }
+    /// <summary>For each width up to 25, each of the eight values' shift within its lane's four bytes.</summary>
+    private static readonly Vector256<uint>[] GatherShifts = Enumerable.Range(0, VectorWidthLimit + 1)
+        .Select(width => Vector256.Create(Enumerable.Range(0, 8).Select(lane => (uint)(LaneBit(width, lane) & 7)).ToArray()))
+        .ToArray();
+
+    /// <summary>The first bit of value <paramref name="lane"/> of a group, from the start of its half's load.</summary>
+    private static int LaneBit(int width, int lane) => (lane * width) - (lane < 4 ? 0 : 8 * ((4 * width) >> 3));
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static long At(byte* group, int offset, int shift, ulong mask) =>
