@@ -9,7 +9,8 @@ namespace ListMmf.Sealed;
 /// <summary>
 /// The decoding loops: packed offsets unpacked, the frame of reference or the running sum applied and the item
 /// stored in one pass, eight values at a time. Eight values of <c>w</c> bits take exactly <c>w</c> bytes, so each group
-/// starts on a byte and the eight load offsets and shifts are the same for every group of the block.
+/// starts on a byte and the eight load offsets and shifts are the same for every group of the block. With AVX2, widths
+/// up to 25 bits take the eight values as one vector: a byte shuffle into 32-bit lanes and a variable shift.
 /// </summary>
 internal static unsafe class PackedKernels
 {
@@ -119,7 +120,8 @@ internal static unsafe class PackedKernels
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Vector256<long> RunningSum(Vector256<long> lanes)
     {
-        // Permute2x128 with 0x08 gives [0, 0, lane 0, lane 1]; AlignRight of the lanes over it gives [0, 0, 1, 2].
+        // Permute2x128 with 0x08 gives [0, 0, lane 0, lane 1]; AlignRight of the lanes over it, by 8 bytes, gives
+        // [0, lane 0, lane 1, lane 2].
         lanes += Avx2.AlignRight(lanes, Avx2.Permute2x128(lanes, lanes, 0x08), 8);
         return lanes + Avx2.Permute2x128(lanes, lanes, 0x08);
     }
