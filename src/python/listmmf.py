@@ -434,9 +434,13 @@ def _sealed_blocks_numpy(data, packed, items, header, size):
                 domain[deltas, 0] = first[same][deltas]
                 domain[deltas] = np.cumsum(domain[deltas], axis=1, dtype=np.uint64)
             if floats is not None:
-                # Ticks are multiplied by their power of two, decimals divided by their power of ten: each rounded once.
+                # Ticks are multiplied by their power of two, decimals divided by their power of ten: each rounded
+                # once, and each block only by its own rule (a tick block's tiny step would overflow a quotient).
                 scaled, by = domain.view(np.int64).astype(floats), step[same][:, None].astype(floats)
-                domain = np.where((codec[same] >= 5)[:, None], scaled / by, scaled * by)
+                quotient = codec[same] >= 5
+                scaled[~quotient] *= by[~quotient]
+                scaled[quotient] /= by[quotient]
+                domain = scaled
             decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else \
                 domain.reshape(-1, 1).view(typed.dtype)[:, :1] if floats is not None else \
                 domain.reshape(-1, 1).astype(typed.dtype)
