@@ -1,4 +1,3 @@
-using System;
 using System.IO;
 using BenchmarkDotNet.Attributes;
 using ListMmf.Benchmarks.Core;
@@ -7,26 +6,14 @@ using ListMmf.Benchmarks.Data;
 namespace ListMmf.Benchmarks.Sealed;
 
 /// <summary>
-/// 4,194,304 prices of each kind the sealed codecs meet (quarter points as ticks of a power of two, cents and
-/// five-place pips as decimals), each a walk of up to 3 units a trade: decoding the sealed file beside copying the
-/// appendable file's span (the baseline), a run of 16,384 at a time into a buffer that stays in the cache, as a scan
-/// reads; and sealing a copy of the appendable file (read, encode, write and make durable). Time per price
-/// (OperationsPerInvoke); the setup prints each file's bytes per price.
+/// Prices of each kind the sealed codecs meet (quarter points as ticks of a power of two, cents and five-place pips as
+/// decimals), each a walk of up to 3 units a trade: decoding them, and sealing a copy of the appendable file (read,
+/// encode, write and make durable).
 /// </summary>
 [InvocationCount(1)]
-public class SealedPriceBenchmarks
+public class SealedPriceBenchmarks : SealedDecodeBenchmarks<double>
 {
-    private const int Count = 4 << 20;
-
-    /// <summary>The values each read takes: a scan's buffer, which stays in the core's cache.</summary>
-    private const int Run = 16_384;
-
-    private readonly double[] _destination = new double[Run];
-    private string _appendablePath = "";
-    private string _sealedPath = "";
     private string _sealPath = "";
-    private ListMmf<double>? _appendable;
-    private SealedListMmf<double>? _sealed;
 
     /// <summary>How the prices are quoted.</summary>
     public enum PriceUnit
@@ -39,66 +26,27 @@ public class SealedPriceBenchmarks
     [Params(PriceUnit.QuarterPoints, PriceUnit.Cents, PriceUnit.Pips)]
     public PriceUnit Unit { get; set; }
 
-    [GlobalSetup]
-    public void Setup()
-    {
-        _appendablePath = BenchmarkFiles.Fresh($"prices-{Unit}");
-        _sealedPath = BenchmarkFiles.Fresh($"prices-{Unit}-sealed");
-        _sealPath = BenchmarkFiles.Fresh($"prices-{Unit}-seal");
-        using (var writer = new ListMmf<double>(_appendablePath))
-        {
-            writer.AddRange(Prices(Unit));
-        }
-
-        File.Copy(_appendablePath, _sealedPath);
-        SealedListMmf.Seal(_sealedPath);
-        _appendable = new ListMmf<double>(_appendablePath, FileAccess.Read);
-        _sealed = new SealedListMmf<double>(_sealedPath);
-        Console.WriteLine($"// {Unit}: sealed {_sealed.LengthOnDisk:N0} bytes, {(double)_sealed.LengthOnDisk / Count:F3} bytes a price");
-    }
+    protected override string ColumnName => $"prices-{Unit}";
 
     [IterationSetup(Target = nameof(Seal))]
     public void CopyToSeal()
     {
-        BenchmarkFiles.Delete(_sealPath);
-        File.Copy(_appendablePath, _sealPath);
-    }
-
-    [GlobalCleanup]
-    public void Cleanup()
-    {
-        _appendable?.Dispose();
-        _sealed?.Dispose();
-        BenchmarkFiles.Delete(_appendablePath);
-        BenchmarkFiles.Delete(_sealedPath);
-        BenchmarkFiles.Delete(_sealPath);
-    }
-
-    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
-    public void CopyAppendable()
-    {
-        for (int at = 0; at < Count; at += Run)
+        if (_sealPath.Length == 0)
         {
-            _appendable!.AsSpan(at, Run).CopyTo(_destination);
+            _sealPath = FreshPath($"{ColumnName}-seal");
         }
-    }
 
-    [Benchmark(OperationsPerInvoke = Count)]
-    public void DecodeSealed()
-    {
-        for (int at = 0; at < Count; at += Run)
-        {
-            _sealed!.CopyTo(at, _destination);
-        }
+        BenchmarkFiles.Delete(_sealPath);
+        File.Copy(AppendablePath, _sealPath);
     }
 
     [Benchmark(OperationsPerInvoke = Count)]
     public bool Seal() => SealedListMmf.Seal(_sealPath);
 
     /// <summary>A walk of up to 3 units a trade from a price typical of the unit, each price as a parser makes it.</summary>
-    private static double[] Prices(PriceUnit unit)
+    protected override double[] Values()
     {
-        (long start, double perUnit) = unit switch
+        (long start, double perUnit) = Unit switch
         {
             PriceUnit.QuarterPoints => (18_000L, 4.0),
             PriceUnit.Cents => (18_734L, 100.0),

@@ -115,16 +115,21 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     public static bool IsSealedAt(string path)
     {
-        using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
-        const int Marked = SealedLayout.MagicOffset + 8;
-        if (file.Length < Marked)
-        {
-            return false;
-        }
+        using var start = new MappedStart(path);
+        return SealedHeader.IsSealed(start.Bytes);
+    }
 
-        using FileMapping mapping = FileMappings.Open(
-            file, path, writable: false, FileMappings.Resolve(MappingBackend.Default), readsLargePages: true);
-        return SealedHeader.IsSealed(new ReadOnlySpan<byte>(mapping.Pointer, Marked));
+    /// <summary>
+    /// The header of the file at <paramref name="path"/> if it is a sealed file, or null if it is not; read through a
+    /// mapping that asks for large pages, for the reason <see cref="IsSealedAt"/> gives.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    /// <exception cref="ListMmfFormatException">The file is marked sealed and its header is damaged.</exception>
+    public static SealedHeader? ReadHeaderIfSealed(string path, out long length)
+    {
+        using var start = new MappedStart(path);
+        length = start.Length;
+        return SealedHeader.IsSealed(start.Bytes) ? SealedHeader.Read(start.Bytes, path, length) : null;
     }
 
     /// <summary>What the codecs make of items of <paramref name="dataType"/> and <paramref name="itemSize"/> bytes.</summary>
@@ -306,4 +311,44 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private void BlockDamaged(long block, string problem) =>
         throw new ListMmfFormatException(Path, $"block {block:N0} of {BlockCount:N0} (items from {block << SealedLayout.BlockShift:N0}) " +
             $"is damaged: {problem}.");
+
+    /// <summary>
+    /// A file's first bytes (up to <see cref="SealedHeader.MaximumLength"/>) through a read-only mapping that asks for
+    /// large pages; none where the file is too short to hold the sealed mark.
+    /// </summary>
+    private sealed unsafe class MappedStart : IDisposable
+    {
+        private readonly FileStream _file;
+        private readonly FileMapping? _mapping;
+
+        public MappedStart(string path)
+        {
+            _file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+            Length = _file.Length;
+            if (Length >= SealedLayout.MagicOffset + 8)
+            {
+                try
+                {
+                    _mapping = FileMappings.Open(
+                        _file, path, writable: false, FileMappings.Resolve(MappingBackend.Default), readsLargePages: true);
+                }
+                catch
+                {
+                    _file.Dispose();
+                    throw;
+                }
+            }
+        }
+
+        public long Length { get; }
+
+        public ReadOnlySpan<byte> Bytes =>
+            _mapping is null ? [] : new ReadOnlySpan<byte>(_mapping.Pointer, (int)Math.Min(Length, SealedHeader.MaximumLength));
+
+        public void Dispose()
+        {
+            _mapping?.Dispose();
+            _file.Dispose();
+        }
+    }
 }

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using ListMmf.Sealed;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
@@ -65,16 +66,16 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
             throw new ListMmfException(fullPath, "the path is a directory, not a ListMmf file.");
         }
 
+        if (ReadSealed(fullPath) is ListMmfFileInfo sealedInfo)
+        {
+            return sealedInfo;
+        }
+
         using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
         if (header.IsSealed)
         {
-            SealedHeader sealedHeader = SealedHeader.Read(file, fullPath, length);
-            return new ListMmfFileInfo(fullPath, SealedLayout.Version, sealedHeader.DataType, sealedHeader.ItemSize,
-                sealedHeader.Count, sealedHeader.Count, length)
-            {
-                ItemsOffset = sealedHeader.BlocksOffset,
-                DurableCount = sealedHeader.Count,
-            };
+            // Sealed since the look above: a replacement (a seal) put it there between the two opens.
+            return Sealed(fullPath, SealedHeader.Read(file, fullPath, length), length);
         }
 
         header.ValidateCode(fullPath);
@@ -102,4 +103,29 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
             DurableCount = header.DurableCount,
         };
     }
+
+    /// <summary>
+    /// A sealed file's information read through a mapping (<see cref="SealedFile.ReadHeaderIfSealed"/>), so that code
+    /// asking before its readers map the file leaves it in the large page-cache folios they map it with; null where the
+    /// file is not sealed, or cannot be opened: the path may be free for a moment during a replacement, which the
+    /// reading open that follows waits out, and that open says why a file cannot be read.
+    /// </summary>
+    private static ListMmfFileInfo? ReadSealed(string fullPath)
+    {
+        try
+        {
+            return SealedFile.ReadHeaderIfSealed(fullPath, out long length) is SealedHeader header ? Sealed(fullPath, header, length) : null;
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    private static ListMmfFileInfo Sealed(string fullPath, SealedHeader header, long length) =>
+        new(fullPath, SealedLayout.Version, header.DataType, header.ItemSize, header.Count, header.Count, length)
+        {
+            ItemsOffset = header.BlocksOffset,
+            DurableCount = header.Count,
+        };
 }

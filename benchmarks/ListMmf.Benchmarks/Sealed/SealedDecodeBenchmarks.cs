@@ -1,0 +1,92 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using BenchmarkDotNet.Attributes;
+using ListMmf.Benchmarks.Core;
+
+namespace ListMmf.Benchmarks.Sealed;
+
+/// <summary>
+/// The shape every sealed-codec benchmark shares: <see cref="Count"/> values of one column written to an appendable
+/// file and to a sealed copy in <c>[GlobalSetup]</c>, then decoding the sealed file beside copying the appendable file's
+/// span (the baseline), a run of 16,384 at a time into a buffer that stays in the cache, as a scan reads. Time per value
+/// (OperationsPerInvoke); the setup prints the sealed file's bytes per value.
+/// </summary>
+/// <typeparam name="T">The column's item type.</typeparam>
+public abstract class SealedDecodeBenchmarks<T>
+    where T : unmanaged
+{
+    /// <summary>The values of each file.</summary>
+    protected const int Count = 4 << 20;
+
+    /// <summary>The values each read takes: a scan's buffer, which stays in the core's cache.</summary>
+    private const int Run = 16_384;
+
+    private readonly T[] _destination = new T[Run];
+    private readonly List<string> _paths = [];
+    private ListMmf<T>? _appendable;
+    private SealedListMmf<T>? _sealed;
+
+    /// <summary>The appendable file, written by the setup.</summary>
+    protected string AppendablePath { get; private set; } = "";
+
+    /// <summary>The column's name in the scratch files' names and the setup's line, e.g. "prices-Cents".</summary>
+    protected abstract string ColumnName { get; }
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        AppendablePath = FreshPath(ColumnName);
+        string sealedPath = FreshPath($"{ColumnName}-sealed");
+        using (var writer = new ListMmf<T>(AppendablePath))
+        {
+            writer.AddRange(Values());
+        }
+
+        File.Copy(AppendablePath, sealedPath);
+        SealedListMmf.Seal(sealedPath);
+        _appendable = new ListMmf<T>(AppendablePath, FileAccess.Read);
+        _sealed = new SealedListMmf<T>(sealedPath);
+        Console.WriteLine($"// {ColumnName}: sealed {_sealed.LengthOnDisk:N0} bytes, {(double)_sealed.LengthOnDisk / Count:F3} bytes a value");
+    }
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _appendable?.Dispose();
+        _sealed?.Dispose();
+        foreach (string path in _paths)
+        {
+            BenchmarkFiles.Delete(path);
+        }
+    }
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count)]
+    public void CopyAppendable()
+    {
+        for (int at = 0; at < Count; at += Run)
+        {
+            _appendable!.AsSpan(at, Run).CopyTo(_destination);
+        }
+    }
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void DecodeSealed()
+    {
+        for (int at = 0; at < Count; at += Run)
+        {
+            _sealed!.CopyTo(at, _destination);
+        }
+    }
+
+    /// <summary>The column's <see cref="Count"/> values, the same in every process.</summary>
+    protected abstract T[] Values();
+
+    /// <summary>A fresh scratch path that the cleanup deletes.</summary>
+    protected string FreshPath(string name)
+    {
+        string path = BenchmarkFiles.Fresh(name);
+        _paths.Add(path);
+        return path;
+    }
+}
