@@ -4,6 +4,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Threading;
+using ListMmf.Sealed;
 
 namespace ListMmf.TestHost;
 
@@ -173,7 +174,8 @@ public static class PowerLoss
 
             case "seal":
             {
-                // A list of quarter-point prices, so that its blocks take the tick codec; sealed, unsealed, sealed again.
+                // A list of prices, quarter points then cents, so that its blocks take the tick codecs and the decimal
+                // codecs; sealed, unsealed, sealed again.
                 using (var writer = new ListMmf<double>(list, FileAccess.ReadWrite, small))
                 {
                     Mark("created");
@@ -231,8 +233,13 @@ public static class PowerLoss
     /// <summary>The items of the seal workload.</summary>
     private const int SealedItems = 20_000;
 
-    /// <summary>The seal workload's item at <paramref name="index"/>: quarter points, never zero.</summary>
-    private static double SealValueAt(long index) => 4_500 + ((Program.ValueAt(index) & 0xFF) * 0.25);
+    /// <summary>
+    /// The seal workload's item at <paramref name="index"/>, never zero: quarter points in the first half, then cents,
+    /// each as a parser makes it (the double nearest the decimal).
+    /// </summary>
+    private static double SealValueAt(long index) => index < SealedItems / 2
+        ? 4_500 + ((Program.ValueAt(index) & 0xFF) * 0.25)
+        : (450_000 + (Program.ValueAt(index) & 0xFFF)) / 100.0;
 
     /// <summary>
     /// Waits until the kernel has written back every dirty page this process maps of <paramref name="path"/>, by its
@@ -694,12 +701,35 @@ public static class PowerLoss
         {
             using var sealedList = new SealedListMmf<double>(path);
             sealedList.Verify();
+            if (MissingCodecs(path) is { } missing)
+            {
+                return missing;
+            }
+
             return CheckItems("sealed item", sealedList.Count, SealedItems, i => sealedList[i], SealValueAt, 0.0) is { } wrong
                 ? wrong
                 : sealedList.Count == SealedItems ? "ok" : $"undetected: {sealedList.Count:N0} sealed items, not {SealedItems:N0}";
         }
 
         return ReadSealWorkload(path, flushed ? SealedItems : 0) ?? "ok";
+    }
+
+    /// <summary>
+    /// What the seal workload's sealed list lacks of what it is there to prove: blocks of the tick codecs and of the
+    /// decimal codecs, each put in place by the replacement; null where it holds both.
+    /// </summary>
+    private static string? MissingCodecs(string path)
+    {
+        using SealedFile file = SealedFile.Open(path);
+        var codecs = new HashSet<SealedCodec>();
+        for (long block = 0; block < file.BlockCount; block++)
+        {
+            codecs.Add(file.Block(block).Codec);
+        }
+
+        return codecs.Overlaps([SealedCodec.Ticks, SealedCodec.TickDeltas]) && codecs.Overlaps([SealedCodec.Decimals, SealedCodec.DecimalDeltas])
+            ? null
+            : $"harness: the sealed list's blocks take only the codecs {string.Join(", ", codecs)}, not both ticks and decimals";
     }
 
     /// <summary>
