@@ -379,13 +379,17 @@ def _decode_sealed(f, header, path):
         start = offsets[block]
         codec, width, values, payload, base, first, step, crc = struct.unpack_from("<BBHIqqdI", data, start)
         expected = min(per_block, count - block * per_block)
-        packed_length = _align8(-(-values * width // 8)) + 8
+        patches, patch_width = (first & 0xFFFF, (first >> 16) & 0xFF) if codec == 7 else (0, 0)
+        packed_length = _packed_length(values, width) + (
+            _packed_length(patches, _PATCH_POSITION_WIDTH) + _packed_length(patches, patch_width) if codec == 7 else 0)
         problem = None
         if values != expected or _SEALED_BLOCK_HEADER + payload > offsets[block + 1] - start:
             problem = f"its header ({values:,} values, {payload:,} payload bytes) does not fit the file"
         elif codec == 0 and payload != values * size or codec != 0 and (width > 56 or payload < packed_length):
             problem = f"its header (codec {codec}, width {width}, {payload:,} payload bytes) does not fit its values"
-        elif codec not in ((0, 3, 4, 5, 6) if header.code in _SEALED_FLOATS else (0, 1, 2) if header.code else (0,)):
+        elif codec == 7 and (first >> 24 or patches > values or not 0 < patch_width <= 56):
+            problem = f"its patches ({patches:,} of {patch_width} bits) do not fit its {values:,} values"
+        elif codec not in ((0, 3, 4, 5, 6) if header.code in _SEALED_FLOATS else (0, 1, 2, 7) if header.code else (0,)):
             problem = f"its codec {codec} does not apply to {header.type_name} items"
         elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
                         zlib.crc32(view[start:start + 32])) != crc:
@@ -401,7 +405,60 @@ def _decode_sealed(f, header, path):
             packed.append((block, at, codec, width, values, base & _MASK64, first & _MASK64, step))
     if packed:
         _sealed_blocks_numpy(data, packed, items, header, size)
+        _sealed_patches_numpy(data, [block for block in packed if block[2] == 7], items, size)
     return items
+
+
+_PATCH_POSITION_WIDTH = 10
+"""The bits of a patch's position in its block (codec 7)."""
+
+
+def _packed_length(values, width):
+    """The bytes of ``values`` packed integers of ``width`` bits, with their 8 bytes of padding."""
+    return _align8(-(-values * width // 8)) + 8
+
+
+def _patch_layout(at, width, values, first):
+    """Where a patched block's (codec 7) patches are: their count and the bits of their high parts (the header's
+    bytes 16-18), and where their packed positions and high parts start, after the ``values`` low parts at ``at``."""
+    patches, patch_width = first & 0xFFFF, (first >> 16) & 0xFF
+    positions = at + _packed_length(values, width)
+    return patches, patch_width, positions, positions + _packed_length(patches, _PATCH_POSITION_WIDTH)
+
+
+def _patches(read, at, width, values, first):
+    """A patched block's patches as (position, high bits) pairs, each packed integer read by ``read(start, width,
+    index)``; positions past the block are left out, as the library's reader leaves them (``verify`` finds them)."""
+    patches, patch_width, positions, highs = _patch_layout(at, width, values, first)
+    pairs = ((read(positions, _PATCH_POSITION_WIDTH, j), read(highs, patch_width, j)) for j in range(patches))
+    return [(position, high) for position, high in pairs if position < values]
+
+
+def _sealed_patches_numpy(data, patched, items, size):
+    """Writes the wide values of the patched blocks (codec 7) in ``patched`` over the low parts that
+    ``_sealed_blocks_numpy`` decoded there: base plus the low bits with the patch's high bits above them."""
+    if not patched:
+        return
+    window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+
+    def read(at, width, index):
+        bit = np.asarray(index, dtype=np.int64) * width
+        return (window[at + (bit >> 3)] >> (bit & 7).astype(np.uint64)) & np.uint64((1 << width) - 1)
+
+    typed = np.frombuffer(items, dtype=f"<u{size}") if size in (1, 2, 4, 8) else \
+        np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
+    for block, at, _, width, values, base, first, _ in patched:
+        patches, patch_width, positions_at, highs_at = _patch_layout(at, width, values, first)
+        every = np.arange(patches, dtype=np.int64)
+        positions = read(positions_at, _PATCH_POSITION_WIDTH, every).astype(np.int64)
+        inside = positions < values
+        positions, highs = positions[inside], read(highs_at, patch_width, every)[inside]
+        wide = np.uint64(base) + (read(at, width, positions) | (highs << np.uint64(width)))
+        rows = block * _SEALED_BLOCK_VALUES + positions
+        if typed.ndim == 1:
+            typed[rows] = wide.astype(typed.dtype)
+        else:
+            typed[rows] = wide.reshape(-1, 1).view(np.uint8)[:, :size]
 
 
 _SEALED_CHUNK_BLOCKS = 1024
@@ -454,14 +511,17 @@ def _sealed_blocks_numpy(data, packed, items, header, size):
 
 def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size):
     """One packed block's items as bytes, decoded value by value with the standard library."""
-    mask = (1 << width) - 1
+    def read(start, bits, index):
+        bit = index * bits
+        return (int.from_bytes(data[start + (bit >> 3):start + (bit >> 3) + 8], "little") >> (bit & 7)) & ((1 << bits) - 1)
+
+    highs = dict(_patches(read, at, width, values, first)) if codec == 7 else {}
     out = bytearray()
     value = first
     for i in range(values):
-        bit = i * width
-        u = (int.from_bytes(data[at + (bit >> 3):at + (bit >> 3) + 8], "little") >> (bit & 7)) & mask
-        value = (base + u) & _MASK64 if codec in (1, 3, 5) else first & _MASK64 if i == 0 else (value + base + u) & _MASK64
-        if codec >= 3:
+        u = read(at, width, i) | (highs.get(i, 0) << width)
+        value = (base + u) & _MASK64 if codec in (1, 3, 5, 7) else first & _MASK64 if i == 0 else (value + base + u) & _MASK64
+        if 3 <= codec <= 6:
             ticks = value - (1 << 64) if value >> 63 else value
             # A product by a power of two is exact in binary64 (|ticks| < 2^53), so packing as binary32 rounds once. A
             # quotient is rounded to binary64, then to binary32: with 53 bits against 2 * 24 + 2 that gives the

@@ -4,8 +4,9 @@ using ListMmf.Benchmarks.Data;
 namespace ListMmf.Benchmarks.Sealed;
 
 /// <summary>
-/// Decoding Int32 values of the two kinds a tick table's integer columns hold, both sealed as frame of reference:
-/// Unix-second times a few to a second (ascending, about 9 bits) and trade sizes of 1-200 (8 bits).
+/// Decoding Int32 values of the kinds a tick table's integer columns hold: Unix-second times a few to a second
+/// (ascending, about 9 bits, frame of reference), trade sizes of 1-200 (8 bits, frame of reference) and bursty sizes
+/// of 1-9 lots with one trade in ten of 100-999 (4 bits patched with the outliers apart, 10 bits unpatched).
 /// </summary>
 public class SealedIntegerBenchmarks : SealedDecodeBenchmarks<int>
 {
@@ -14,9 +15,10 @@ public class SealedIntegerBenchmarks : SealedDecodeBenchmarks<int>
     {
         Times,
         Sizes,
+        BurstySizes,
     }
 
-    [Params(IntegerColumn.Times, IntegerColumn.Sizes)]
+    [Params(IntegerColumn.Times, IntegerColumn.Sizes, IntegerColumn.BurstySizes)]
     public IntegerColumn Column { get; set; }
 
     protected override string ColumnName => $"integers-{Column}";
@@ -29,7 +31,12 @@ public class SealedIntegerBenchmarks : SealedDecodeBenchmarks<int>
         for (int i = 0; i < values.Length; i++)
         {
             time += random.Below(3) == 0 ? 1 : 0;
-            values[i] = Column == IntegerColumn.Times ? time : 1 + (int)random.Below(200);
+            values[i] = Column switch
+            {
+                IntegerColumn.Times => time,
+                IntegerColumn.Sizes => 1 + (int)random.Below(200),
+                _ => random.Below(10) == 0 ? 100 + (int)random.Below(900) : 1 + (int)random.Below(9),
+            };
         }
 
         return values;

@@ -23,6 +23,8 @@ internal sealed class BlockEncoder
     private readonly ulong[] _offsets = new ulong[SealedLayout.BlockValues];
     private readonly double[] _widened = new double[SealedLayout.BlockValues];
     private readonly long[] _scaled = new long[SealedLayout.BlockValues];
+    private readonly ulong[] _positions = new ulong[SealedLayout.BlockValues];
+    private readonly ulong[] _highs = new ulong[SealedLayout.BlockValues];
 
     public BlockEncoder(int itemSize, SealedValueKind kind)
     {
@@ -43,8 +45,7 @@ internal sealed class BlockEncoder
         Span<long> values = _values.AsSpan(0, count);
         bool encoded = _kind switch
         {
-            SealedValueKind.Signed or SealedValueKind.Unsigned => LoadIntegers(items, values) &&
-                TryPack(block, values, PackPlan.Of(values, _kind == SealedValueKind.Signed), SealedCodec.FrameOfReference, 0, items.Length),
+            SealedValueKind.Signed or SealedValueKind.Unsigned => LoadIntegers(items, values) && TryIntegers(block, values, items.Length),
             SealedValueKind.Double => TryFloats(block, MemoryMarshal.Cast<byte, double>(items), single: false, values, items.Length),
             SealedValueKind.Single => TryFloats(block, Widen(items), single: true, values, items.Length),
             _ => false,
@@ -111,6 +112,69 @@ internal sealed class BlockEncoder
 
                 return true;
         }
+    }
+
+    /// <summary>
+    /// Integers as frame of reference or deltas (<see cref="PackPlan"/>), or patched where the block does not ascend
+    /// and a few outliers widen its frame (<see cref="TryPatch"/>).
+    /// </summary>
+    private bool TryIntegers(Span<byte> block, Span<long> values, int plainLength)
+    {
+        BlockStatistics statistics = BlockStatistics.Of(values, _kind == SealedValueKind.Signed);
+        PackPlan plan = PackPlan.Of(statistics, values.Length);
+        int unpatched = plan.Width <= BitPacking.MaximumWidth ? Math.Min(plainLength, BitPacking.LengthOf(values.Length, plan.Width)) : plainLength;
+        return (!statistics.Ascending && TryPatch(block, values, statistics, unpatched))
+            || TryPack(block, values, plan, SealedCodec.FrameOfReference, 0, plainLength);
+    }
+
+    /// <summary>
+    /// <paramref name="values"/> as patched frame of reference, where that saves at least an eighth of the
+    /// <paramref name="unpatched"/> bytes the block would take otherwise: reading a value in place then searches the
+    /// patches, and decoding the block makes a second pass over them, which a few bytes would not repay.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private bool TryPatch(Span<byte> block, ReadOnlySpan<long> values, BlockStatistics statistics, int unpatched)
+    {
+        // Below 4 bits a frame has no outliers worth a list of positions.
+        int width = BitPacking.WidthOf((ulong)(statistics.Max - statistics.Min));
+        if (width < 4)
+        {
+            return false;
+        }
+
+        int count = values.Length;
+        Span<ulong> offsets = _offsets.AsSpan(0, count);
+        Subtract(values, default, statistics.Min, offsets);
+        PatchPlan patch = PatchPlan.Of(offsets, width);
+        if (patch.Length > unpatched - (unpatched >> 3))
+        {
+            return false;
+        }
+
+        Span<ulong> positions = _positions.AsSpan(0, patch.Patches);
+        Span<ulong> highs = _highs.AsSpan(0, patch.Patches);
+        ulong lowMask = (1UL << patch.LowWidth) - 1;
+        int found = 0;
+        for (int i = 0; i < count; i++)
+        {
+            ulong high = offsets[i] >> patch.LowWidth;
+            if (high != 0)
+            {
+                positions[found] = (ulong)i;
+                highs[found++] = high;
+                offsets[i] &= lowMask;
+            }
+        }
+
+        WriteHeader(block, SealedCodec.PatchedFrameOfReference, patch.LowWidth, count, patch.Length, statistics.Min,
+            SealedBlock.PatchFields(patch.Patches, patch.PatchWidth), 0);
+        Span<byte> payload = block.Slice(SealedLayout.BlockHeaderSize, patch.Length);
+        int lows = BitPacking.LengthOf(count, patch.LowWidth);
+        int positionBytes = BitPacking.LengthOf(patch.Patches, PatchPlan.PositionWidth);
+        BitPacking.Pack(offsets, patch.LowWidth, payload);
+        BitPacking.Pack(positions, PatchPlan.PositionWidth, payload[lows..]);
+        BitPacking.Pack(highs, patch.PatchWidth, payload[(lows + positionBytes)..]);
+        return true;
     }
 
     /// <summary>

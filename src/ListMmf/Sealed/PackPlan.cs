@@ -12,11 +12,13 @@ namespace ListMmf.Sealed;
 internal readonly record struct PackPlan(int Width, bool Deltas, long Base)
 {
     /// <summary>The plan for <paramref name="values"/>, read as signed or unsigned integers.</summary>
-    public static PackPlan Of(ReadOnlySpan<long> values, bool signed)
+    public static PackPlan Of(ReadOnlySpan<long> values, bool signed) => Of(BlockStatistics.Of(values, signed), values.Length);
+
+    /// <summary>The plan for <paramref name="count"/> values of <paramref name="statistics"/>.</summary>
+    public static PackPlan Of(BlockStatistics statistics, int count)
     {
-        BlockStatistics statistics = BlockStatistics.Of(values, signed);
         int width = BitPacking.WidthOf((ulong)(statistics.Max - statistics.Min));
-        int deltaWidth = values.Length == 1 ? 0 : BitPacking.WidthOf((ulong)(statistics.MaxDelta - statistics.MinDelta));
+        int deltaWidth = count == 1 ? 0 : BitPacking.WidthOf((ulong)(statistics.MaxDelta - statistics.MinDelta));
         return !statistics.Ascending && deltaWidth < width
             ? new PackPlan(deltaWidth, Deltas: true, statistics.MinDelta)
             : new PackPlan(width, Deltas: false, statistics.Min);

@@ -51,8 +51,20 @@ internal readonly unsafe struct SealedBlock
     /// <summary>The frame of reference: what every packed value is added to.</summary>
     public long Base { get; }
 
-    /// <summary>The first value in the integer domain (the start of the deltas).</summary>
+    /// <summary>
+    /// The first value in the integer domain (the start of the deltas); for <see cref="SealedCodec.PatchedFrameOfReference"/>,
+    /// <see cref="Patches"/> and <see cref="PatchWidth"/>.
+    /// </summary>
     public long First { get; }
+
+    /// <summary>How many values of a patched block are wider than <see cref="Width"/> (the header's bytes 16-17).</summary>
+    public int Patches => (int)(First & 0xFFFF);
+
+    /// <summary>The bits of each patch's high part (the header's byte 18).</summary>
+    public int PatchWidth => (int)((First >> 16) & 0xFF);
+
+    /// <summary>What a patched block's header holds where the others hold their first value.</summary>
+    public static long PatchFields(int patches, int patchWidth) => (long)(ushort)patches | ((long)(byte)patchWidth << 16);
 
     /// <summary>
     /// The power of two a tick stands for (<see cref="SealedCodec.Ticks"/>), or the power of ten the integers are
@@ -63,7 +75,8 @@ internal readonly unsafe struct SealedBlock
     public byte* Payload => Start + SealedLayout.BlockHeaderSize;
 
     /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
-    public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals;
+    public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals
+        or SealedCodec.PatchedFrameOfReference;
 
     /// <summary>
     /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/>,
@@ -121,6 +134,82 @@ internal readonly unsafe struct SealedBlock
         {
             PackedKernels.Decode(Payload, Width, Count, Base, deltas, First, new PackedKernels.NarrowSink(destination, itemSize));
         }
+
+        if (Codec == SealedCodec.PatchedFrameOfReference)
+        {
+            Patch(destination, itemSize);
+        }
+    }
+
+    /// <summary>
+    /// Whether a patched block's positions ascend strictly within the block, as the encoder writes them (<c>verify</c>
+    /// checks it; a reader skips a position past the block rather than write outside its destination).
+    /// </summary>
+    public bool PatchesInOrder()
+    {
+        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
+        int previous = -1;
+        for (int patch = 0; patch < Patches; patch++)
+        {
+            int position = (int)BitPacking.Get(positions, PatchPlan.PositionWidth, patch);
+            if (position <= previous || position >= Count)
+            {
+                return false;
+            }
+
+            previous = position;
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Value <paramref name="index"/> of a patched block in the integer domain: its low bits, and its high bits where a
+    /// patch names it (a binary search of the patches' positions).
+    /// </summary>
+    public long PatchedAt(int index)
+    {
+        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
+        ulong value = BitPacking.Get(Payload, Width, index);
+        int low = 0;
+        int high = Patches - 1;
+        while (low <= high)
+        {
+            int middle = (low + high) >>> 1;
+            int position = (int)BitPacking.Get(positions, PatchPlan.PositionWidth, middle);
+            if (position == index)
+            {
+                byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
+                return Base + (long)(value | (BitPacking.Get(highs, PatchWidth, middle) << Width));
+            }
+
+            if (position < index)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle - 1;
+            }
+        }
+
+        return Base + (long)value;
+    }
+
+    /// <summary>Writes a patched block's wide values over the low parts the frame-of-reference decode wrote.</summary>
+    private void Patch(byte* destination, int itemSize)
+    {
+        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
+        byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
+        for (int patch = 0; patch < Patches; patch++)
+        {
+            int position = (int)BitPacking.Get(positions, PatchPlan.PositionWidth, patch);
+            if (position < Count)
+            {
+                ulong value = BitPacking.Get(Payload, Width, position) | (BitPacking.Get(highs, PatchWidth, patch) << Width);
+                SealedValues.Narrow(destination + ((long)position * itemSize), itemSize, Base + (long)value);
+            }
+        }
     }
 
     /// <summary>
@@ -145,6 +234,9 @@ internal readonly unsafe struct SealedBlock
                 break;
             case SealedCodec.Decimals:
                 *(float*)destination = DecimalScaling.Decode(DomainAt(index), (float)Step);
+                break;
+            case SealedCodec.PatchedFrameOfReference:
+                SealedValues.Narrow(destination, itemSize, PatchedAt(index));
                 break;
             default:
                 SealedValues.Narrow(destination, itemSize, DomainAt(index));

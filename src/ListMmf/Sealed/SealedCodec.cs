@@ -26,4 +26,11 @@ internal enum SealedCodec : byte
 
     /// <summary>As <see cref="Decimals"/>, with the integers as deltas (<see cref="DeltaFrameOfReference"/>).</summary>
     DecimalDeltas = 6,
+
+    /// <summary>
+    /// Frame of reference with its outliers patched (PFOR): every offset's low bits packed narrow, and the few offsets
+    /// wider than that (a trade size a hundred times the usual) as a list of positions and high bits after them, so
+    /// that the outliers do not widen every value of the block.
+    /// </summary>
+    PatchedFrameOfReference = 7,
 }

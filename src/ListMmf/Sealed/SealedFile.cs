@@ -108,28 +108,13 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
     /// <summary>
     /// Whether the file at <paramref name="path"/> starts as a sealed file does (its version and mark), read through a
-    /// mapping that asks for large pages: a <c>read</c> of a sealed file's first bytes before its readers map it would
-    /// leave the start of the file in small page-cache folios, which every reader then maps in 4 KiB pages (2 to 4 of
-    /// the 12 MB of a 10M-row time column, measured in <c>/proc/self/smaps</c>).
+    /// mapping that asks for large pages (<see cref="MappedFileStart"/>), so that its readers keep them.
     /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     public static bool IsSealedAt(string path)
     {
-        using var start = new MappedStart(path);
+        using var start = new MappedFileStart(path, SealedLayout.MagicOffset + 8);
         return SealedHeader.IsSealed(start.Bytes);
-    }
-
-    /// <summary>
-    /// The header of the file at <paramref name="path"/> if it is a sealed file, or null if it is not; read through a
-    /// mapping that asks for large pages, for the reason <see cref="IsSealedAt"/> gives.
-    /// </summary>
-    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
-    /// <exception cref="ListMmfFormatException">The file is marked sealed and its header is damaged.</exception>
-    public static SealedHeader? ReadHeaderIfSealed(string path, out long length)
-    {
-        using var start = new MappedStart(path);
-        length = start.Length;
-        return SealedHeader.IsSealed(start.Bytes) ? SealedHeader.Read(start.Bytes, path, length) : null;
     }
 
     /// <summary>What the codecs make of items of <paramref name="dataType"/> and <paramref name="itemSize"/> bytes.</summary>
@@ -156,7 +141,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         bool packed = view.Codec is not SealedCodec.Plain;
         bool fits = count == SealedLayout.ValuesIn(block, Count) && payload >= 0 && SealedLayout.BlockHeaderSize + (long)payload <= space
             && (packed
-                ? width <= BitPacking.MaximumWidth && payload >= BitPacking.LengthOf(count, width) && Accepts(view.Codec)
+                ? width <= BitPacking.MaximumWidth && payload >= BitPacking.LengthOf(count, width) && Accepts(view.Codec) && PatchesFit(view)
                 : view.Codec == SealedCodec.Plain && payload == count * ItemSize);
         if (!fits)
         {
@@ -209,6 +194,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
             if (stored != BlockEncoder.ChecksumOf(bytes, view.PayloadLength))
             {
                 BlockDamaged(block, "its checksum does not match its bytes");
+            }
+
+            if (view.Codec == SealedCodec.PatchedFrameOfReference && !view.PatchesInOrder())
+            {
+                BlockDamaged(block, "its patches' positions do not ascend within the block");
             }
 
             Decode(block, items);
@@ -273,9 +263,18 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         RandomAccess.Write(_file.SafeFileHandle, bytes, SealedLayout.StateOffset);
     }
 
+    /// <summary>
+    /// Whether a patched block's patches fit its payload (every read of them stays in it); true for the other codecs.
+    /// </summary>
+    private static bool PatchesFit(SealedBlock view) =>
+        view.Codec != SealedCodec.PatchedFrameOfReference
+        || (view.Patches <= view.Count && view.PatchWidth is > 0 and <= BitPacking.MaximumWidth && (view.First >> 24) == 0
+            && view.PayloadLength >= PatchPlan.LengthOf(view.Count, view.Width, view.Patches, view.PatchWidth));
+
     private bool Accepts(SealedCodec codec) => codec switch
     {
-        SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
+        SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference =>
+            Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
         SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.Decimals or SealedCodec.DecimalDeltas =>
             Kind is SealedValueKind.Single or SealedValueKind.Double,
         _ => false,
@@ -311,44 +310,4 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private void BlockDamaged(long block, string problem) =>
         throw new ListMmfFormatException(Path, $"block {block:N0} of {BlockCount:N0} (items from {block << SealedLayout.BlockShift:N0}) " +
             $"is damaged: {problem}.");
-
-    /// <summary>
-    /// A file's first bytes (up to <see cref="SealedHeader.MaximumLength"/>) through a read-only mapping that asks for
-    /// large pages; none where the file is too short to hold the sealed mark.
-    /// </summary>
-    private sealed unsafe class MappedStart : IDisposable
-    {
-        private readonly FileStream _file;
-        private readonly FileMapping? _mapping;
-
-        public MappedStart(string path)
-        {
-            _file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
-            Length = _file.Length;
-            if (Length >= SealedLayout.MagicOffset + 8)
-            {
-                try
-                {
-                    _mapping = FileMappings.Open(
-                        _file, path, writable: false, FileMappings.Resolve(MappingBackend.Default), readsLargePages: true);
-                }
-                catch
-                {
-                    _file.Dispose();
-                    throw;
-                }
-            }
-        }
-
-        public long Length { get; }
-
-        public ReadOnlySpan<byte> Bytes =>
-            _mapping is null ? [] : new ReadOnlySpan<byte>(_mapping.Pointer, (int)Math.Min(Length, SealedHeader.MaximumLength));
-
-        public void Dispose()
-        {
-            _mapping?.Dispose();
-            _file.Dispose();
-        }
-    }
 }

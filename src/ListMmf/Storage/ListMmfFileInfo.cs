@@ -1,6 +1,5 @@
 using System;
 using System.IO;
-using ListMmf.Sealed;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
@@ -105,16 +104,19 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     }
 
     /// <summary>
-    /// A sealed file's information read through a mapping (<see cref="SealedFile.ReadHeaderIfSealed"/>), so that code
-    /// asking before its readers map the file leaves it in the large page-cache folios they map it with; null where the
-    /// file is not sealed, or cannot be opened: the path may be free for a moment during a replacement, which the
-    /// reading open that follows waits out, and that open says why a file cannot be read.
+    /// A sealed file's information read through a mapping (<see cref="MappedFileStart"/>), so that code asking before
+    /// its readers map the file leaves it in the large page-cache folios they map it with; null where the file is not
+    /// sealed, or cannot be opened: the path may be free for a moment during a replacement, which the reading open that
+    /// follows waits out, and that open says why a file cannot be read.
     /// </summary>
     private static ListMmfFileInfo? ReadSealed(string fullPath)
     {
         try
         {
-            return SealedFile.ReadHeaderIfSealed(fullPath, out long length) is SealedHeader header ? Sealed(fullPath, header, length) : null;
+            using var start = new MappedFileStart(fullPath, SealedHeader.MaximumLength);
+            return SealedHeader.IsSealed(start.Bytes)
+                ? Sealed(fullPath, SealedHeader.Read(start.Bytes, fullPath, start.FileLength), start.FileLength)
+                : null;
         }
         catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
         {

@@ -116,11 +116,14 @@ public sealed class PythonReaderTests : IDisposable
         WriteSealed("Double", Series(4_000, 0.25, 4_500, i => i * 2, [-2.5, double.MaxValue, double.Epsilon, 0.1]), v => v, v => v);
         WriteSealed("DoubleCents", Integers(-150_000, 18_734, i => i * 7, [0, long.MaxValue]), v => (double)v / 100, v => v);
         WriteSealed("SinglePips", Integers(-150_000, 108_731, i => i * 7, [0, int.MaxValue]), v => (float)v / 100_000f, v => v);
+        WriteSealed("Int32Sizes", Sizes(i => i % 9 + 1, i => 100 + (i * 37 % 900)), v => v, v => v);
+        WriteSealed("UInt64Outliers", Sizes(i => (ulong)(i % 9), i => ulong.MaxValue - (ulong)i), v => v, v => v);
+        WriteSealedSmallest("UInt24Sizes", Sizes(i => (long)(i % 9) + 1, i => 16_000_000L + i), DataType.UInt24);
         WriteSealedTimes();
 
         Assert.Equal(
             [SealedCodec.Plain, SealedCodec.FrameOfReference, SealedCodec.DeltaFrameOfReference, SealedCodec.Ticks, SealedCodec.TickDeltas,
-                SealedCodec.Decimals, SealedCodec.DecimalDeltas],
+                SealedCodec.Decimals, SealedCodec.DecimalDeltas, SealedCodec.PatchedFrameOfReference],
             _expected.Select(entry => _directory.File(entry.Key)).SelectMany(SealedCodecs.Of).Distinct().Order());
         (int exitCode, string output) = RunPython();
 
@@ -260,6 +263,33 @@ public sealed class PythonReaderTests : IDisposable
             ["code"] = (int)DataTypeInfo.Of<T>().DataType,
             ["version"] = 3,
             ["values"] = new JsonArray(values.Select(json).ToArray()),
+        };
+    }
+
+    /// <summary>3,000 trade sizes: <paramref name="usual"/> ones, and one in ten an <paramref name="outlier"/>.</summary>
+    private static T[] Sizes<T>(Func<int, T> usual, Func<int, T> outlier) =>
+        Enumerable.Range(0, 3_000).Select(i => i % 10 == 0 ? outlier(i) : usual(i)).ToArray();
+
+    /// <summary>A sealed integer file of the narrowest code that holds <paramref name="values"/>, which is <paramref name="code"/>.</summary>
+    private void WriteSealedSmallest(string name, long[] values, DataType code)
+    {
+        string path = _directory.File(name + ".sealed.bt");
+        using (IntegerListMmf list = IntegerListMmf.OpenSmallest(path))
+        {
+            foreach (long value in values)
+            {
+                list.Add(value);
+            }
+
+            Assert.Equal(code, list.DataType);
+        }
+
+        SealedListMmf.Seal(path);
+        _expected[name + ".sealed.bt"] = new JsonObject
+        {
+            ["code"] = (int)code,
+            ["version"] = 3,
+            ["values"] = new JsonArray(values.Select(value => (JsonNode)value).ToArray()),
         };
     }
 
