@@ -9,8 +9,10 @@ namespace ListMmf.Benchmarks.Sealed;
 /// <summary>
 /// The shape every sealed-codec benchmark shares: <see cref="Count"/> values of one column written to an appendable
 /// file and to a sealed copy in <c>[GlobalSetup]</c>, then decoding the sealed file beside copying the appendable file's
-/// span (the baseline), a run of 16,384 at a time into a buffer that stays in the cache, as a scan reads. Time per value
-/// (OperationsPerInvoke); the setup prints the sealed file's bytes per value.
+/// span (the baseline), a run of 16,384 at a time into a buffer that stays in the cache, as a scan reads; and sealing
+/// a fresh copy of the appendable file (read, encode, write and make durable), which needs one invocation an iteration
+/// (<c>[InvocationCount(1)]</c> on each class). Time per value (OperationsPerInvoke); the setup prints the sealed file's
+/// bytes per value.
 /// </summary>
 /// <typeparam name="T">The column's item type.</typeparam>
 public abstract class SealedDecodeBenchmarks<T>
@@ -26,6 +28,7 @@ public abstract class SealedDecodeBenchmarks<T>
     private readonly List<string> _paths = [];
     private ListMmf<T>? _appendable;
     private SealedListMmf<T>? _sealed;
+    private string _sealPath = "";
 
     /// <summary>The appendable file, written by the setup.</summary>
     protected string AppendablePath { get; private set; } = "";
@@ -48,6 +51,18 @@ public abstract class SealedDecodeBenchmarks<T>
         _appendable = new ListMmf<T>(AppendablePath, FileAccess.Read);
         _sealed = new SealedListMmf<T>(sealedPath);
         Console.WriteLine($"// {ColumnName}: sealed {_sealed.LengthOnDisk:N0} bytes, {(double)_sealed.LengthOnDisk / Count:F3} bytes a value");
+    }
+
+    [IterationSetup(Target = nameof(Seal))]
+    public void CopyToSeal()
+    {
+        if (_sealPath.Length == 0)
+        {
+            _sealPath = FreshPath($"{ColumnName}-seal");
+        }
+
+        BenchmarkFiles.Delete(_sealPath);
+        File.Copy(AppendablePath, _sealPath);
     }
 
     [GlobalCleanup]
@@ -78,6 +93,9 @@ public abstract class SealedDecodeBenchmarks<T>
             _sealed!.CopyTo(at, _destination);
         }
     }
+
+    [Benchmark(OperationsPerInvoke = Count)]
+    public bool Seal() => SealedListMmf.Seal(_sealPath);
 
     /// <summary>The column's <see cref="Count"/> values, the same in every process.</summary>
     protected abstract T[] Values();

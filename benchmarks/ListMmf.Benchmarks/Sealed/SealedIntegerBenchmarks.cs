@@ -8,6 +8,7 @@ namespace ListMmf.Benchmarks.Sealed;
 /// (ascending, about 9 bits, frame of reference), trade sizes of 1-200 (8 bits, frame of reference) and bursty sizes
 /// of 1-9 lots with one trade in ten of 100-999 (4 bits patched with the outliers apart, 10 bits unpatched).
 /// </summary>
+[InvocationCount(1)]
 public class SealedIntegerBenchmarks : SealedDecodeBenchmarks<int>
 {
     /// <summary>Which column.</summary>

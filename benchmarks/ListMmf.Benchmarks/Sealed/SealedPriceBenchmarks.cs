@@ -1,20 +1,15 @@
-using System.IO;
 using BenchmarkDotNet.Attributes;
-using ListMmf.Benchmarks.Core;
 using ListMmf.Benchmarks.Data;
 
 namespace ListMmf.Benchmarks.Sealed;
 
 /// <summary>
 /// Prices of each kind the sealed codecs meet (quarter points as ticks of a power of two, cents and five-place pips as
-/// decimals), each a walk of up to 3 units a trade: decoding them, and sealing a copy of the appendable file (read,
-/// encode, write and make durable).
+/// decimals), each a walk of up to 3 units a trade.
 /// </summary>
 [InvocationCount(1)]
 public class SealedPriceBenchmarks : SealedDecodeBenchmarks<double>
 {
-    private string _sealPath = "";
-
     /// <summary>How the prices are quoted.</summary>
     public enum PriceUnit
     {
@@ -27,21 +22,6 @@ public class SealedPriceBenchmarks : SealedDecodeBenchmarks<double>
     public PriceUnit Unit { get; set; }
 
     protected override string ColumnName => $"prices-{Unit}";
-
-    [IterationSetup(Target = nameof(Seal))]
-    public void CopyToSeal()
-    {
-        if (_sealPath.Length == 0)
-        {
-            _sealPath = FreshPath($"{ColumnName}-seal");
-        }
-
-        BenchmarkFiles.Delete(_sealPath);
-        File.Copy(AppendablePath, _sealPath);
-    }
-
-    [Benchmark(OperationsPerInvoke = Count)]
-    public bool Seal() => SealedListMmf.Seal(_sealPath);
 
     /// <summary>A walk of up to 3 units a trade from a price typical of the unit, each price as a parser makes it.</summary>
     protected override double[] Values()
