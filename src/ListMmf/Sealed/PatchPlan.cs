@@ -1,5 +1,5 @@
 using System;
-using System.Numerics;
+using System.Runtime.CompilerServices;
 
 namespace ListMmf.Sealed;
 
@@ -18,24 +18,27 @@ internal readonly record struct PatchPlan(int LowWidth, int Patches, int PatchWi
     public const int PositionWidth = SealedLayout.BlockShift;
 
     /// <summary>
-    /// The shortest patched packing of <paramref name="offsets"/>, whose widest needs <paramref name="width"/> bits;
-    /// its <see cref="Length"/> is <see cref="int.MaxValue"/> where no low width narrower than that can be read.
+    /// The shortest patched packing of <paramref name="offsets"/>, whose widest needs <paramref name="width"/> bits,
+    /// from every <paramref name="stride"/>-th offset: 1 for the plan itself, more for an estimate that costs that much
+    /// less (an offset sampled stands for <paramref name="stride"/>). Its <see cref="Length"/> is <see cref="int.MaxValue"/>
+    /// where no low width narrower than <paramref name="width"/> can be read.
     /// </summary>
-    public static PatchPlan Of(ReadOnlySpan<ulong> offsets, int width)
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public static PatchPlan Of(ReadOnlySpan<ulong> offsets, int width, int stride)
     {
         // How many offsets need each width; the patches of low width w are those that need more than w bits.
         Span<int> needing = stackalloc int[65];
         needing.Clear();
-        foreach (ulong offset in offsets)
+        for (int i = 0; i < offsets.Length; i += stride)
         {
-            needing[64 - BitOperations.LeadingZeroCount(offset)]++;
+            needing[BitPacking.WidthOf(offsets[i])] += stride;
         }
 
         var best = new PatchPlan(0, 0, 0, int.MaxValue);
         int wider = 0;
         for (int low = width - 1; low >= 0; low--)
         {
-            wider += needing[low + 1];
+            wider = Math.Min(wider + needing[low + 1], offsets.Length);
             int high = width - low;
             if (low > BitPacking.MaximumWidth || high > BitPacking.MaximumWidth)
             {

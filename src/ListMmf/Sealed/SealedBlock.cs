@@ -197,6 +197,7 @@ internal readonly unsafe struct SealedBlock
     }
 
     /// <summary>Writes a patched block's wide values over the low parts the frame-of-reference decode wrote.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Patch(byte* destination, int itemSize)
     {
         byte* positions = Payload + BitPacking.LengthOf(Count, Width);
