@@ -1,4 +1,5 @@
 using System;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace ListMmf.Sealed;
@@ -197,8 +198,55 @@ internal readonly unsafe struct SealedBlock
     }
 
     /// <summary>Writes a patched block's wide values over the low parts the frame-of-reference decode wrote.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Patch(byte* destination, int itemSize)
+    {
+        switch (itemSize)
+        {
+            case sizeof(long):
+                AddHighParts((long*)destination);
+                break;
+            case sizeof(int):
+                AddHighParts((int*)destination);
+                break;
+            case sizeof(short):
+                AddHighParts((short*)destination);
+                break;
+            case sizeof(byte):
+                AddHighParts(destination);
+                break;
+            default:
+                NarrowPatches(destination, itemSize);
+                break;
+        }
+    }
+
+    /// <summary>
+    /// Adds each patch's high part, shifted above the low bits, to the item the frame-of-reference decode wrote: that
+    /// item is the base plus the low bits, and the sum wraps in the item's width as the whole value's low bytes do.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void AddHighParts<TItem>(TItem* items)
+        where TItem : unmanaged, IBinaryInteger<TItem>
+    {
+        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
+        byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
+        int patches = Patches;
+        int patchWidth = PatchWidth;
+        int width = Width;
+        uint count = (uint)Count;
+        for (int patch = 0; patch < patches; patch++)
+        {
+            uint position = (uint)BitPacking.Get(positions, PatchPlan.PositionWidth, patch);
+            if (position < count)
+            {
+                items[position] += TItem.CreateTruncating(BitPacking.Get(highs, patchWidth, patch) << width);
+            }
+        }
+    }
+
+    /// <summary>The patches of items of 3, 5, 6 or 7 bytes, each whole value written again.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void NarrowPatches(byte* destination, int itemSize)
     {
         byte* positions = Payload + BitPacking.LengthOf(Count, Width);
         byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
