@@ -379,7 +379,7 @@ def _decode_sealed(f, header, path):
         start = offsets[block]
         codec, width, values, payload, base, first, step, crc = struct.unpack_from("<BBHIqqdI", data, start)
         expected = min(per_block, count - block * per_block)
-        patches, patch_width = (first & 0xFFFF, (first >> 16) & 0xFF) if codec == 7 else (0, 0)
+        patches, patch_width = _patch_layout(0, width, values, first)[:2] if codec == 7 else (0, 0)
         packed_length = _packed_length(values, width) + (
             _packed_length(patches, _PATCH_POSITION_WIDTH) + _packed_length(patches, patch_width) if codec == 7 else 0)
         problem = None

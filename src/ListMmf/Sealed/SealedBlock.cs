@@ -64,6 +64,12 @@ internal readonly unsafe struct SealedBlock
     /// <summary>The bits of each patch's high part (the header's byte 18).</summary>
     public int PatchWidth => (int)((First >> 16) & 0xFF);
 
+    /// <summary>A patched block's packed positions, after its low parts.</summary>
+    public byte* PatchPositions => Payload + BitPacking.LengthOf(Count, Width);
+
+    /// <summary>A patched block's packed high parts, after its positions.</summary>
+    public byte* PatchHighs => PatchPositions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
+
     /// <summary>What a patched block's header holds where the others hold their first value.</summary>
     public static long PatchFields(int patches, int patchWidth) => (long)(ushort)patches | ((long)(byte)patchWidth << 16);
 
@@ -148,7 +154,7 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     public bool PatchesInOrder()
     {
-        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
+        byte* positions = PatchPositions;
         int previous = -1;
         for (int patch = 0; patch < Patches; patch++)
         {
@@ -170,7 +176,7 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     public long PatchedAt(int index)
     {
-        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
+        byte* positions = PatchPositions;
         ulong value = BitPacking.Get(Payload, Width, index);
         int low = 0;
         int high = Patches - 1;
@@ -180,8 +186,7 @@ internal readonly unsafe struct SealedBlock
             int position = (int)BitPacking.Get(positions, PatchPlan.PositionWidth, middle);
             if (position == index)
             {
-                byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
-                return Base + (long)(value | (BitPacking.Get(highs, PatchWidth, middle) << Width));
+                return Base + (long)(value | (BitPacking.Get(PatchHighs, PatchWidth, middle) << Width));
             }
 
             if (position < index)
@@ -228,8 +233,8 @@ internal readonly unsafe struct SealedBlock
     private void AddHighParts<TItem>(TItem* items)
         where TItem : unmanaged, IBinaryInteger<TItem>
     {
-        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
-        byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
+        byte* positions = PatchPositions;
+        byte* highs = PatchHighs;
         int patches = Patches;
         int patchWidth = PatchWidth;
         int width = Width;
@@ -248,8 +253,8 @@ internal readonly unsafe struct SealedBlock
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void NarrowPatches(byte* destination, int itemSize)
     {
-        byte* positions = Payload + BitPacking.LengthOf(Count, Width);
-        byte* highs = positions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
+        byte* positions = PatchPositions;
+        byte* highs = PatchHighs;
         for (int patch = 0; patch < Patches; patch++)
         {
             int position = (int)BitPacking.Get(positions, PatchPlan.PositionWidth, patch);

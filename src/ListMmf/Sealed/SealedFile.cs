@@ -80,7 +80,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     {
         options ??= ListMmfOptions.Default;
         FileAccess access = replacing ? FileAccess.ReadWrite : FileAccess.Read;
-        var file = new FileStream(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+        FileStream file = ListMmfStorage.OpenExistingStream(path, access);
         FileMapping? mapping = null;
         try
         {

@@ -340,8 +340,15 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
+    /// Opens an existing file as <see cref="OpenExisting"/> does, as a stream without a buffer: for the readers that map
+    /// a file through <see cref="FileMappings"/> (a sealed file, the start of any file).
+    /// </summary>
+    public static FileStream OpenExistingStream(string path, FileAccess access) => Wrap(OpenExisting(path, access, FileOptions.None), access);
+
+    /// <summary>
     /// Opens an existing file for the list or a file reader, with the errors the library documents: a missing file or
-    /// directory is <see cref="FileNotFoundException"/>, a directory is a <see cref="ListMmfException"/>.
+    /// directory is <see cref="FileNotFoundException"/>, a directory is a <see cref="ListMmfException"/>; a sidecar this
+    /// process holds as a writer's lock is refused, since closing the open would release the lock.
     /// </summary>
     public static SafeFileHandle OpenExisting(string path, FileAccess access, FileOptions options)
     {

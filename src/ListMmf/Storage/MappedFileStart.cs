@@ -20,9 +20,10 @@ internal sealed unsafe class MappedFileStart : IDisposable
 
     /// <summary>Maps the start of the file at <paramref name="path"/>, up to <paramref name="maximumLength"/> bytes.</summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    /// <exception cref="ListMmfException">The path is a directory, or a writer's lock this process holds.</exception>
     public MappedFileStart(string path, int maximumLength)
     {
-        _file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+        _file = ListMmfStorage.OpenExistingStream(path, FileAccess.Read);
         FileLength = _file.Length;
         if (FileLength < Shortest)
         {

@@ -131,10 +131,14 @@ public sealed class WriterLockTests : IDisposable
         var info = Assert.Throws<ListMmfException>(() => ListMmfFileInfo.Read(sidecar));
         var list = Assert.Throws<ListMmfException>(() => new ListMmf<long>(sidecar, FileAccess.Read));
         var integers = Assert.Throws<ListMmfException>(() => IntegerListMmf.Open(sidecar, FileAccess.Read));
+        var sealedMark = Assert.Throws<ListMmfException>(() => SealedListMmf.IsSealed(sidecar));
+        var sealedList = Assert.Throws<ListMmfException>(() => new SealedListMmf<long>(sidecar));
 
         Assert.Contains("writer lock", info.Message, StringComparison.Ordinal);
         Assert.Contains("writer lock", list.Message, StringComparison.Ordinal);
         Assert.Contains("writer lock", integers.Message, StringComparison.Ordinal);
+        Assert.Contains("writer lock", sealedMark.Message, StringComparison.Ordinal);
+        Assert.Contains("writer lock", sealedList.Message, StringComparison.Ordinal);
         Assert.Equal(5, OtherProcessCreating(FilePath));
     }
 

@@ -130,6 +130,22 @@ public sealed class SealedPatchedTests : IDisposable
         Assert.Contains("patches' positions do not ascend", exception.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void APatchedBlockClaimingMorePatchesThanValuesIsRefusedAsDamaged()
+    {
+        Seal(Sizes(2_000, seed: 8));
+        byte[] bytes = File.ReadAllBytes(FilePath);
+        int block0 = BitConverter.ToInt32(bytes, SealedLayout.BlocksOffsetOffset);
+        BitConverter.TryWriteBytes(bytes.AsSpan(block0 + SealedLayout.BlockFirstOffset, sizeof(ushort)), (ushort)1_025);
+        File.WriteAllBytes(FilePath, bytes);
+
+        using var sealedList = new SealedListMmf<int>(FilePath);
+        var exception = Assert.Throws<ListMmfFormatException>(() => sealedList[0]);
+
+        Assert.Contains("block 0 ", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("does not fit", exception.Message, StringComparison.Ordinal);
+    }
+
     /// <summary>Sizes of 1-9 lots, one in ten of 100-999.</summary>
     private static int[] Sizes(int count, int seed)
     {
@@ -164,9 +180,9 @@ public sealed class SealedPatchedTests : IDisposable
         byte[] bytes = File.ReadAllBytes(FilePath);
         fixed (byte* file = bytes)
         {
-            byte* start = file + 4096;
+            byte* start = file + BitConverter.ToInt32(bytes, SealedLayout.BlocksOffsetOffset);
             SealedBlock block = SealedBlock.At(start);
-            byte* positions = block.Payload + BitPacking.LengthOf(block.Count, block.Width);
+            byte* positions = block.PatchPositions;
             ulong first = BitPacking.Get(positions, PatchPlan.PositionWidth, 0);
             ulong second = BitPacking.Get(positions, PatchPlan.PositionWidth, 1);
             ulong both = *(ulong*)positions;
