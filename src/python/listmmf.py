@@ -42,19 +42,31 @@ Functions:
 
 Every problem with a file raises ``ListMmfError`` (a ``ValueError``) whose message starts with the file's path.
 
+A folder may be shared with other users, who can plant names in it; the reader is as strict as the C# library there.
+A table's column names and file names are plain file names (``_name_problem``), so a manifest never leads a read
+out of its folder. The small files read whole, a manifest and a version 1 file's description, are opened without
+following a symbolic link, must be regular files and at most ``SIDE_FILE_LIMIT`` bytes, so a link to /dev/zero or
+a FIFO neither reads forever nor blocks; a data file must be a regular file too, checked before it is read. Malformed
+input (JSON too deep, fields of the wrong kind, impossible sizes) raises ``ListMmfError``, whose message never
+quotes a file's bytes.
+
 Command line: ``python3 listmmf.py FILE...`` prints each file's header and its first and last few items; it exits
 1, with one line on stderr per bad file, if any file could not be read.
 """
 
 import collections
 import datetime
+import errno
 import json
+import math
 import mmap
 import os
 import re
+import stat
 import struct
 import sys
 import time
+import unicodedata
 import zlib
 
 try:
@@ -85,6 +97,13 @@ _MASK64 = (1 << 64) - 1
 
 _V2_FIXED = 64
 """The bytes of a version 2 header before its description: every field that changes after creation."""
+
+_HEADER_LIMIT = 1 << 20
+"""The largest version 2 or sealed header read, description included (1 MiB), as the C# library caps it: a damaged
+or hostile header cannot make this reader read a description of gigabytes."""
+
+_MAX_INT64 = (1 << 63) - 1
+"""The largest Int64, the bound of a file's sizes and counts in the C# library."""
 
 REPLACED_VERSION = -1
 """The version a writer stores in a file it is about to replace (TruncateBeginning, widening) by a new file renamed
@@ -134,6 +153,19 @@ _UNSUPPORTED = {
 DESCRIPTION_SUFFIX = ".listmmf.json"
 """What a file's description adds to its name: the item size and, for structs, the fields (name, offset, size,
 type), the order of a sorted file and whether its times are UTC. Files of ListMmf 1.x have none."""
+
+SIDE_FILE_LIMIT = 1 << 20
+"""The most bytes of a side file this reader reads (1 MiB): a table's ``table.json``, a version 1 file's
+description. The C# library writes them a few hundred bytes long; a larger one is refused before it is read, so a
+name planted in a shared folder cannot make the reader fill memory."""
+
+_SIDE_FILE_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+"""How a side file is opened, where the system has the flags: a symbolic link at its name fails (ELOOP) instead of
+being followed to another user's file or a device; a FIFO opens at once instead of waiting for a writer."""
+
+_DATA_FILE_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+"""What a data file's open adds to ``open``'s flags: a FIFO at its name opens at once, and is then refused."""
 
 _FIELD_DTYPES = {
     "SByte": "i1", "Byte": "u1", "Int16": "<i2", "UInt16": "<u2", "Int32": "<i4", "UInt32": "<u4",
@@ -188,6 +220,107 @@ def boot_session():
 _BOOT_SESSION = boot_session()
 
 
+def _file_kind(mode):
+    """What a file that is not a regular file is, for an error message."""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "neither a regular file, a directory nor a device"
+
+
+def _require_regular(fd, path, what):
+    """Refuses the open file ``fd`` unless it is a regular file: a FIFO would block the reader or feed it what another
+    process writes, a device (/dev/zero) never ends; returns its ``os.stat_result``."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise ListMmfError(f"{path}: {what} is not a regular file (it is {_file_kind(info.st_mode)}); "
+                           f"this reader reads only regular files")
+    return info
+
+
+def _read_side_file(path, what):
+    """The bytes of the side file at ``path`` (``what`` names it in errors): a table's manifest, a version 1 file's
+    description, read whole. It is opened without following a symbolic link (another user may have planted one
+    toward a file of theirs or a device), without blocking on a FIFO, and read only when it is a regular file of at
+    most ``SIDE_FILE_LIMIT`` bytes; at most one byte more is read, should it grow meanwhile.
+
+    Raises ``FileNotFoundError`` when nothing is at ``path`` (the callers say what that means), ``ListMmfError`` for a
+    symbolic link, a file that is not a regular file or one too large, ``OSError`` when it cannot be opened."""
+    try:
+        fd = os.open(path, _SIDE_FILE_FLAGS)
+    except OSError as error:
+        # O_NOFOLLOW fails a link at the last name with ELOOP (EMLINK on FreeBSD).
+        if hasattr(os, "O_NOFOLLOW") and error.errno in (errno.ELOOP, errno.EMLINK):
+            raise ListMmfError(f"{path}: {what} is a symbolic link; this reader does not follow a link at the name of "
+                               f"a side file, which another user of a shared folder may have planted") from None
+        raise
+    try:
+        info = _require_regular(fd, path, what)
+        if info.st_size > SIDE_FILE_LIMIT:
+            raise ListMmfError(f"{path}: {what} is {info.st_size:,} bytes long, more than the {SIDE_FILE_LIMIT:,} "
+                               f"bytes this reader reads of it")
+        if _SIDE_FILE_FLAGS & getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(fd, True)
+        chunks, left = [], SIDE_FILE_LIMIT + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    if left <= 0:
+        raise ListMmfError(f"{path}: {what} grew past the {SIDE_FILE_LIMIT:,} bytes this reader reads of it while it "
+                           f"was read")
+    return b"".join(chunks)
+
+
+def _open_data_file(path, flags):
+    """The opener of a data file for ``open``: opened without blocking, so that a FIFO planted at the name opens at
+    once instead of waiting for a writer that never comes, then refused unless it is a regular file, before a byte is
+    read or mapped; a regular file is put back to blocking reads. A symbolic link at the name is followed, as the C#
+    library follows it for a reader."""
+    fd = os.open(path, flags | _DATA_FILE_FLAGS)
+    try:
+        _require_regular(fd, path, "the file")
+        if _DATA_FILE_FLAGS & getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _load_json(raw, where, what):
+    """The JSON value in the bytes ``raw`` (UTF-8; a byte order mark is skipped); ``where`` and ``what`` name them in
+    errors, which say what is wrong and where without quoting the bytes: they may be any file someone planted.
+
+    Refused as the C# library's parser refuses them: text that is not UTF-8, NaN and Infinity, nesting deeper than
+    Python's recursion limit (``json`` raises RecursionError), and numbers of more digits than ``int`` converts."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ListMmfError(f"{where}: {what} is not valid JSON: it is not UTF-8 (byte {error.start:,} of "
+                           f"{len(raw):,})") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ListMmfError(f"{where}: {what} is not valid JSON: {error.msg} at line {error.lineno:,}, column "
+                           f"{error.colno:,}") from None
+    except RecursionError:
+        raise ListMmfError(f"{where}: {what} is not valid JSON for this reader: it nests too deeply") from None
+    except ValueError:
+        raise ListMmfError(f"{where}: {what} is not valid JSON for this reader: it holds NaN or Infinity, or a number "
+                           f"of too many digits") from None
+
+
+def _refuse_constant(name):
+    """``json``'s hook for NaN, Infinity and -Infinity, which JSON does not have."""
+    raise ValueError(f"{name} is not JSON")
+
+
 def _read_raw_header(f, path):
     """Reads the header of the open file ``f``: a tuple (version, code, count, replaced, items_offset, durable,
     session, item_size, description bytes), or None for a version 2 header whose checksum fails (a writer may be
@@ -207,7 +340,7 @@ def _read_raw_header(f, path):
     if len(raw) < _V2_FIXED:
         raise ListMmfError(f"{path}: the file is too short for its version 2 header")
     state, items_offset, durable, session, _, item_size, length = struct.unpack_from("<iiqQiii", raw, 16)
-    if items_offset < 4096 or items_offset % 4096 or not 0 <= length <= items_offset - _V2_FIXED:
+    if not 4096 <= items_offset <= _HEADER_LIMIT or items_offset % 4096 or not 0 <= length <= items_offset - _V2_FIXED:
         raise ListMmfError(f"{path}: the version 2 header is damaged: it places the items at byte {items_offset:,} "
                            f"and holds a description of {length:,} bytes")
     description = f.read(length)
@@ -233,7 +366,8 @@ def _read_sealed_header(f, path, raw):
     if len(raw) < _SEALED_FIXED:
         raise ListMmfError(f"{path}: the file is too short for its sealed header")
     _, code, count, state, blocks_offset, _, item_size, length = struct.unpack_from("<iiqiiq12xii", raw)
-    if blocks_offset < 4096 or blocks_offset % 4096 or not 0 <= length <= blocks_offset - _SEALED_FIXED:
+    if blocks_offset < 4096 or blocks_offset % 4096 \
+            or not 0 <= length <= min(blocks_offset, _HEADER_LIMIT) - _SEALED_FIXED:
         raise ListMmfError(f"{path}: the sealed header is damaged: it places the blocks at byte {blocks_offset:,} "
                            f"and holds a description of {length:,} bytes")
     description = f.read(length)
@@ -295,6 +429,9 @@ def _read_header(f, path, accept_replaced=True):
                 raise ListMmfError(
                     f"{path}: the header claims {value:,} items of {size} bytes but the file is only "
                     f"{length:,} bytes long (room for {room:,}); it was truncated or the count is damaged")
+    # The C# library's bound: the items' bytes, count times item size, stay far inside an Int64.
+    if version == SEALED_VERSION and count > _MAX_INT64 // 2 // size:
+        raise ListMmfError(f"{path}: the sealed header's count ({count:,}) of {size:,}-byte items is impossible")
     return Header(version, code, info.name, size, count, length, items_offset, durable, description)
 
 
@@ -313,9 +450,10 @@ def read_header(path):
 
 def _open_current(path):
     """Opens the file at ``path`` and reads its header, following a replacement made meanwhile: returns (file,
-    header), the file open for the caller to map or close."""
+    header), the file open for the caller to map or close. A file that is not a regular file (a FIFO planted at the
+    name) is refused before a byte is read (``_open_data_file``)."""
     for attempt in range(1, _REPLACED_OPENS + 1):
-        f = open(path, "rb")
+        f = open(path, "rb", opener=_open_data_file)
         try:
             header = _read_header(f, path, accept_replaced=attempt == _REPLACED_OPENS)
         except BaseException:
@@ -357,6 +495,9 @@ def _decode_sealed(f, header, path):
     f.seek(0)
     data = f.read()
     size, count = header.item_size, header.count
+    if len(data) < _SEALED_FIXED:
+        raise ListMmfError(f"{path}: the file is {len(data):,} bytes long, too short for its sealed header: it was cut "
+                           f"short while being read")
     magic, layout, per_block, blocks, directory, directory_crc, raw_bytes = struct.unpack_from("<8siiqqI4xq", data, 64)
     if magic != b"LMSEALED" or layout != 1 or per_block != _SEALED_BLOCK_VALUES or blocks != -(-count // per_block) \
             or raw_bytes != count * size or directory % 8 or not header.items_offset <= directory <= len(data):
@@ -366,6 +507,11 @@ def _decode_sealed(f, header, path):
     if directory + firsts + 8 * (blocks + 1) != len(data):
         raise ListMmfError(f"{path}: the file is {len(data):,} bytes long, but its sealed directory at byte "
                            f"{directory:,} ends at byte {directory + firsts + 8 * (blocks + 1):,}: it was cut short or damaged")
+    # Struct items are stored plain (codec 0 only), so their bytes are all in the file: a count claiming more is
+    # damage, found before a buffer of count * item_size bytes is allocated for them.
+    if header.code == 0 and count * size > len(data):
+        raise ListMmfError(f"{path}: the sealed header claims {count:,} items of {size:,} bytes, more than the file's "
+                           f"{len(data):,} bytes hold: it is damaged")
     if zlib.crc32(data[directory:]) != directory_crc:
         raise ListMmfError(f"{path}: the sealed directory's checksum does not match its bytes: the directory is damaged")
     offsets = struct.unpack_from(f"<{blocks + 1}Q", data, directory + firsts)
@@ -526,10 +672,27 @@ def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, head
             # A product by a power of two is exact in binary64 (|ticks| < 2^53), so packing as binary32 rounds once. A
             # quotient is rounded to binary64, then to binary32: with 53 bits against 2 * 24 + 2 that gives the
             # binary32 quotient the format says.
-            out += struct.pack(_SEALED_FLOATS[header.code][0], ticks * step if codec < 5 else ticks / step)
+            out += _pack_float(_SEALED_FLOATS[header.code][0], ticks * step if codec < 5 else _quotient(ticks, step))
         else:
             out += (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     return out
+
+
+def _quotient(ticks, step):
+    """``ticks / step`` as IEEE 754 divides, as numpy and the C# library do: a step of zero, which no writer stores
+    but a damaged or planted block may, gives an infinity (NaN for 0 / 0) instead of ZeroDivisionError."""
+    if step == 0:
+        return math.nan if ticks == 0 else math.copysign(math.inf, ticks) * math.copysign(1.0, step)
+    return ticks / step
+
+
+def _pack_float(fmt, value):
+    """``value`` packed as ``fmt`` ('<f' or '<d'); a value beyond binary32 becomes an infinity, as numpy's and the C#
+    library's conversion makes it, where ``struct`` raises OverflowError."""
+    try:
+        return struct.pack(fmt, value)
+    except OverflowError:
+        return struct.pack(fmt, math.copysign(math.inf, value))
 
 
 def read_description(path):
@@ -545,32 +708,85 @@ def read_description(path):
         if header.version in (VERSION_2, SEALED_VERSION):
             return header.description
     try:
-        with open(path + DESCRIPTION_SUFFIX, "rb") as f:
-            raw = f.read()
+        raw = _read_side_file(path + DESCRIPTION_SUFFIX, "the description")
     except FileNotFoundError:
         return None
     return _parse_description(raw, path + DESCRIPTION_SUFFIX, "the description")
 
 
+_ORDERS = ("None", "Ascending", "AscendingOrEqual")
+"""The orders a manifest or a description records (TimeSeriesOrder)."""
+
+
+def _is_int32(value):
+    """Whether a JSON value is a whole number that fits an Int32, as the C# library reads a size or an offset (a
+    JSON true is not 1, nor 1.0 a whole number)."""
+    return type(value) is int and -2**31 <= value < 2**31
+
+
 def _parse_description(raw, where, what):
-    """A description's JSON as a dict; ``where`` and ``what`` name it in the error."""
-    try:
-        description = json.loads(raw)
-    except ValueError as error:
-        raise ListMmfError(f"{where}: {what} is not valid JSON: {error}") from None
-    if not isinstance(description, dict) or description.get("format") != "listmmf-description" \
-            or description.get("version") != 1 or not isinstance(description.get("itemSize"), int):
-        raise ListMmfError(f"{where}: {what} is not a ListMmf description of version 1")
+    """A description's JSON as a dict; ``where`` and ``what`` name it in the error. Checked as the C# library checks
+    it, so that what the reader builds from it (a numpy dtype, a mapping's size) never meets a value of the wrong kind:
+    ``itemType`` a string; ``itemSize`` a positive Int32; ``fields``, when present, a list of objects each with a
+    string ``name`` and ``type`` and an Int32 ``offset`` and ``size`` that lie inside the item; ``order`` one of the
+    orders and ``timesAreUtc`` a boolean, when present."""
+    description = _load_json(raw, where, what)
+    problem = _description_problem(description)
+    if problem:
+        raise ListMmfError(f"{where}: {what} is not a ListMmf description of version 1: {problem}")
     return description
 
 
+def _description_problem(description):
+    """What is wrong with a parsed description, or None; see ``_parse_description``."""
+    if not isinstance(description, dict) or description.get("format") != "listmmf-description":
+        return '"format" is not "listmmf-description"'
+    if not _is_int32(description.get("version")) or description["version"] != 1:
+        return '"version" is missing or not 1'
+    if not isinstance(description.get("itemType"), str):
+        return '"itemType" is missing or not a string'
+    size = description.get("itemSize")
+    if not _is_int32(size) or size <= 0:
+        return '"itemSize" is missing or not a whole number above 0'
+    fields = description.get("fields", [])
+    if not isinstance(fields, list):
+        return '"fields" is not a list'
+    for index, field in enumerate(fields):
+        if not isinstance(field, dict):
+            return f"field {index:,} is not an object"
+        for key, check, kind in (("name", _is_str, "a string"), ("type", _is_str, "a string"),
+                                 ("offset", _is_int32, "a whole number"), ("size", _is_int32, "a whole number")):
+            if not check(field.get(key)):
+                return f'field {index:,}: "{key}" is missing or not {kind}'
+        if field["offset"] < 0 or field["size"] <= 0 or field["offset"] + field["size"] > size:
+            return (f"an item of {size:,} bytes cannot hold field {index:,} ({field['size']:,} bytes at offset "
+                    f"{field['offset']:,})")
+    if "order" in description and description["order"] not in _ORDERS:
+        return '"order" is not "None", "Ascending" or "AscendingOrEqual"'
+    if "timesAreUtc" in description and not isinstance(description["timesAreUtc"], bool):
+        return '"timesAreUtc" is not true or false'
+    return None
+
+
+def _is_str(value):
+    return isinstance(value, str)
+
+
+_ARRAY_FIELD = re.compile(r"(.+)\[([0-9]{1,9})\]", re.DOTALL)
+"""A field type ``T[n]``: n elements of T."""
+
+
 def _field_dtype(field):
-    """The numpy dtype of one field of a description; see ``_FIELD_DTYPES``."""
+    """The numpy dtype of one field of a checked description; see ``_FIELD_DTYPES``. A ``T[n]`` whose elements do
+    not divide the field's size evenly is its bytes."""
     kind, size = field["type"], field["size"]
-    if kind.endswith("]") and "[" in kind:
-        element, count = kind[:-1].split("[")
-        base = np.dtype(_FIELD_DTYPES.get(element, f"V{size // int(count)}"))
-        return np.dtype((base, (int(count),))) if base.itemsize * int(count) == size else np.dtype(f"V{size}")
+    match = _ARRAY_FIELD.fullmatch(kind)
+    if match is not None:
+        count = int(match.group(2))
+        if count == 0 or size % count:
+            return np.dtype(f"V{size}")
+        base = np.dtype(_FIELD_DTYPES.get(match.group(1), f"V{size // count}"))
+        return np.dtype((base, (count,))) if base.itemsize * count == size else np.dtype(f"V{size}")
     dtype = np.dtype(_FIELD_DTYPES.get(kind, f"V{size}"))
     return dtype if dtype.itemsize == size else np.dtype(f"V{size}")
 
@@ -587,17 +803,44 @@ def struct_dtype(description):
 
 
 def _open_structs(f, header, path):
-    """A struct file's items as a numpy memmap of the dtype its description records."""
+    """A struct file's items as a numpy memmap of the dtype its description records; the description must give the
+    item size a version 2 or sealed header records, and fields numpy takes."""
     description = header.description if header.version != VERSION else read_description(path)
     if description is None or np is None:
         return None
     size = description["itemSize"]
+    if header.version != VERSION and size != header.item_size:
+        raise ListMmfError(f"{path}: the description records items of {size:,} bytes, the header {header.item_size:,}; "
+                           f"the file is damaged")
+    names = [field["name"] for field in description.get("fields", [])]
+    if len(set(names)) != len(names):
+        raise ListMmfError(f"{path}: the description names two fields alike; numpy needs a field's name to be its own")
+    try:
+        dtype = struct_dtype(description)
+    except (ValueError, TypeError) as error:
+        raise ListMmfError(f"{path}: the description's fields make no numpy dtype ({type(error).__name__})") from None
     if header.version == SEALED_VERSION:
-        return np.frombuffer(_decode_sealed(f, header, path), dtype=struct_dtype(description))
+        return np.frombuffer(_decode_sealed(f, header, path), dtype=dtype)
     if header.items_offset + header.count * size > header.file_length:
         raise ListMmfError(f"{path}: count {header.count:,} of {size}-byte items runs past the end of the file "
                            f"({header.file_length:,} bytes); the file is damaged")
-    return np.memmap(f, dtype=struct_dtype(description), mode="r", offset=header.items_offset, shape=(header.count,))
+    return _memmap(f, dtype, header, path)
+
+
+def _memmap(f, dtype, header, path):
+    """A read-only ``numpy.memmap`` of the header's ``count`` items of ``dtype`` in the open file ``f``. No items are
+    an empty read-only array viewed as a memmap: mmap refuses to map nothing at an offset at the file's end (a version
+    2 file of no capacity past its header). A file that shrank below the items after its header was read (another
+    user truncating it) raises ``ListMmfError``, not numpy's ValueError."""
+    if header.count == 0:
+        items = np.empty(0, dtype=dtype)
+        items.flags.writeable = False
+        return items.view(np.memmap)
+    try:
+        return np.memmap(f, dtype=dtype, mode="r", offset=header.items_offset, shape=(header.count,))
+    except ValueError:
+        raise ListMmfError(f"{path}: the file is shorter than the {header.count:,} items its header counts: it was cut "
+                           f"short while being read") from None
 
 
 def _open(path):
@@ -617,12 +860,16 @@ def _open(path):
             items = _decode_sealed(f, header, path)
             return header, np.frombuffer(items, dtype=info.dtype) if np is not None else memoryview(items).cast(info.fmt)
         if np is not None:
-            return header, np.memmap(f, dtype=info.dtype, mode="r", offset=header.items_offset, shape=(header.count,))
+            return header, _memmap(f, info.dtype, header, path)
         if sys.byteorder != "little" or struct.calcsize(info.fmt) != info.size:
             raise ListMmfError(
                 f"{path}: without numpy this reader needs a little-endian host whose '{info.fmt}' items are "
                 f"{info.size} bytes; this one is {sys.byteorder}-endian with {struct.calcsize(info.fmt)}-byte items")
-        mapped = mmap.mmap(f.fileno(), header.items_offset + header.count * info.size, access=mmap.ACCESS_READ)
+        try:
+            mapped = mmap.mmap(f.fileno(), header.items_offset + header.count * info.size, access=mmap.ACCESS_READ)
+        except ValueError:
+            raise ListMmfError(f"{path}: the file is shorter than the {header.count:,} items its header counts: it "
+                               f"was cut short while being read") from None
         return header, memoryview(mapped)[header.items_offset:].cast(info.fmt)
 
 
@@ -716,22 +963,119 @@ TABLE_MANIFEST = "table.json"
 """The manifest a table folder holds: its time column, its value columns and their files."""
 
 
+_NAME_LIMIT = 200
+"""The most UTF-16 code units of a column's name or file name, as the C# library counts a string's length."""
+
+_FORBIDDEN_IN_NAMES = frozenset('/\\:*?"<>|')
+"""The characters no column name or file name holds: separators, and those Windows forbids in a file name."""
+
+_TABLE_OWN_SUFFIXES = (".writer-lock", ".listmmf.tmp")
+"""The ends of the names of a table's own files beside its columns: a writer's lock, a file being replaced."""
+
+_TIME_TYPES = ("UnixSeconds", "DateTime")
+_NUMBER_TYPES = tuple(TYPES[code].name for code in range(2, 14))
+"""The types of a table's time column, and of its value columns (the .NET number types, times included)."""
+
+
+def _name_problem(value):
+    """What keeps ``value`` from being a plain file name on every system the C# library runs on, or None, as its
+    TimeSeriesTableSchema judges a column's name and file name: joined to a table folder, such a name stays in the
+    folder, whatever another user of a shared folder wrote in its manifest. Not empty; at most 200 UTF-16 code units;
+    not "." or ".."; no separator, no character Windows forbids and no control character; not ending in a space or a
+    dot, which Windows drops. A lone surrogate (JSON's "\\udcxx"), which no file name of the C# library holds and
+    which Python would write as a raw byte, is refused with the control characters."""
+    if not value:
+        return "is empty"
+    if len(value.encode("utf-16-le", "surrogatepass")) // 2 > _NAME_LIMIT:
+        return f"is longer than {_NAME_LIMIT} characters"
+    if value in (".", ".."):
+        return "is not a file name"
+    if any(c in _FORBIDDEN_IN_NAMES or unicodedata.category(c) in ("Cc", "Cs") for c in value):
+        return 'holds a character that cannot be in a file name (/ \\ : * ? " < > | or a control character)'
+    if value[-1] in " .":
+        return "ends with a space or a dot, which Windows drops from file names"
+    return None
+
+
+def _shown(value, limit=64):
+    """A name from a file, quoted for a message: escaped (``repr``), and cut after ``limit`` characters."""
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
+
+
+def _ignoring_case(value):
+    """``value`` with each character upper-cased by itself, as .NET's OrdinalIgnoreCase compares names: 'ß' stays
+    'ß' (Python's upper() makes it 'SS', which would call the columns 'ß' and 'ss' one name)."""
+    return "".join(upper if len(upper := c.upper()) == 1 else c for c in value)
+
+
+def _manifest_column(entry, what, types):
+    """The problem with one column of a manifest (``what``: "the time column" or "value column N"), or None: an
+    object whose name, type and file are strings, the type one of ``types``, the name and the file plain file names,
+    the file none of the table's own."""
+    if not isinstance(entry, dict):
+        return f"{what} is not an object"
+    for key in ("name", "type", "file"):
+        if not isinstance(entry.get(key), str):
+            return f'{what}: "{key}" is missing or not a string'
+    if entry["type"] not in types:
+        return f"{what}: the type {_shown(entry['type'])} is not one of {', '.join(types)}"
+    for key, kind in (("name", "name"), ("file", "file name")):
+        problem = _name_problem(entry[key])
+        if problem:
+            return f"{what}: the column {kind} {_shown(entry[key])} {problem}"
+    file = _ignoring_case(entry["file"])
+    if file == TABLE_MANIFEST.upper() or file.endswith(tuple(suffix.upper() for suffix in _TABLE_OWN_SUFFIXES)):
+        return f"{what}: the file name {_shown(entry['file'])} is a name the table uses for its own files"
+    return None
+
+
 def _read_manifest(table_dir, with_order=False):
     """The manifest of ``table_dir`` as (time column, value columns), each column a dict with name, type and file;
-    with ``with_order``, (time column, value columns, order, whether the times are recorded as UTC)."""
+    with ``with_order``, (time column, value columns, order, whether the times are recorded as UTC).
+
+    The manifest is checked as the C# library checks it before anything it names is opened: another user of a
+    shared folder may have written it. Its format and version; its order; the time column's type a time and the
+    value columns' types numbers; every name and file name a plain file name (``_name_problem``), so that a file
+    joined to the folder is in the folder ("../x", "/etc/passwd" or "a/b" never is); no file one of the table's own;
+    no two names, and no two files, alike ignoring case. Any problem raises ``ListMmfError`` naming the manifest."""
     path = os.path.join(table_dir, TABLE_MANIFEST)
     try:
-        with open(path, "rb") as f:
-            manifest = json.load(f)
+        raw = _read_side_file(path, "the table manifest")
     except FileNotFoundError:
         raise ListMmfError(f"{table_dir}: not a table folder, it has no {TABLE_MANIFEST}") from None
-    except ValueError as error:
-        raise ListMmfError(f"{path}: not valid JSON ({error})") from None
-    if manifest.get("format") != "ListMmf.TimeSeriesTable" or manifest.get("version") != 1:
-        raise ListMmfError(f"{path}: not a version 1 ListMmf.TimeSeriesTable manifest")
+    manifest = _load_json(raw, path, "the table manifest")
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise ListMmfError(f"{path}: not a valid version 1 ListMmf.TimeSeriesTable manifest: {problem}")
     if with_order:
-        return manifest["time"], manifest["columns"], manifest.get("order"), manifest.get("timesAreUtc") is True
+        return manifest["time"], manifest["columns"], manifest["order"], manifest.get("timesAreUtc") is True
     return manifest["time"], manifest["columns"]
+
+
+def _manifest_problem(manifest):
+    """What is wrong with a parsed manifest, or None; see ``_read_manifest``."""
+    if not isinstance(manifest, dict) or manifest.get("format") != "ListMmf.TimeSeriesTable":
+        return '"format" is not "ListMmf.TimeSeriesTable"'
+    if not _is_int32(manifest.get("version")) or manifest["version"] != 1:
+        return '"version" is missing or not 1'
+    if manifest.get("order") not in _ORDERS:
+        return '"order" is not "None", "Ascending" or "AscendingOrEqual"'
+    if not isinstance(manifest.get("columns"), list):
+        return '"columns" is missing or not a list'
+    columns = [(manifest.get("time"), "the time column", _TIME_TYPES)] + [
+        (entry, f"value column {index:,}", _NUMBER_TYPES) for index, entry in enumerate(manifest["columns"])]
+    names, files = {}, {}
+    for entry, what, types in columns:
+        problem = _manifest_column(entry, what, types)
+        if problem:
+            return problem
+        for key, kind, seen in (("name", "name", names), ("file", "file", files)):
+            alike = _ignoring_case(entry[key])
+            if alike in seen:
+                return (f"{what}: its {kind} {_shown(entry[key])} is already the {kind} of {seen[alike]} "
+                        f"({kind}s are compared ignoring case)")
+            seen[alike] = what
+    return None
 
 
 def _frame_times(path, header, raw, numpy, first=0):
@@ -792,13 +1136,23 @@ def _raw_bound(table_dir, header, raw, bound, numpy):
     return raw.dtype.type(min(max(value, limits.min), limits.max))
 
 
-def _row_range(table_dir, start, end, numpy):
-    """(time file header, raw times over the mapping, first row, end row) for the rows with start <= time < end."""
-    time, _, order, utc = _read_manifest(table_dir, with_order=True)
-    path = os.path.join(table_dir, time["file"])
-    header, raw = _open(path)
-    if header.code not in (DATETIME, UNIX_SECONDS):
-        raise ListMmfError(f"{path}: the time column holds {header.type_name} items, not times")
+def _open_column(table_dir, column, what):
+    """(header, items) of a column's file, refused when it holds another type than the manifest records, as the C#
+    library refuses it (``what``: "time column" or "column"). The name is checked (``_read_manifest``), so the
+    file is in the folder."""
+    path = os.path.join(table_dir, column["file"])
+    header, items = _open(path)
+    if header.type_name != column["type"]:
+        raise ListMmfError(f"{path}: the {what} '{column['name']}' holds {header.type_name} items, but the table's "
+                           f"{TABLE_MANIFEST} records {column['type']}")
+    return header, items
+
+
+def _row_range(table_dir, time, order, utc, start, end, numpy):
+    """(time file header, raw times over the mapping, first row, end row) for the rows with start <= time < end, from
+    the manifest's time column, order and UTC flag (read once by the caller, so the columns and the time come from
+    one manifest)."""
+    header, raw = _open_column(table_dir, time, "time column")
     if (start is not None or end is not None) and order not in ("Ascending", "AscendingOrEqual"):
         raise ListMmfError(f"{table_dir}: the table's order is {order}, so its times are not sorted and a time range "
                            f"cannot be found by a search; read it whole")
@@ -812,7 +1166,7 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
     """The rows of a table with start <= time < end (none when ``empty``), and the value columns named (all when
     None), as a DataFrame."""
     table_dir = os.fspath(table_dir)
-    time, value_columns = _read_manifest(table_dir)
+    time, value_columns, order, utc = _read_manifest(table_dir, with_order=True)
     if isinstance(columns, str):
         columns = [columns]
     if columns is not None:
@@ -821,7 +1175,7 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
             raise ListMmfError(f"{table_dir}: no value column {', '.join(map(repr, unknown))}; its value columns are "
                                f"{', '.join(c['name'] for c in value_columns)}")
         value_columns = [c for c in value_columns if c["name"] in columns]
-    header, raw, first, last = _row_range(table_dir, start, end, numpy)
+    header, raw, first, last = _row_range(table_dir, time, order, utc, start, end, numpy)
     if empty:
         last = first
     time_path = os.path.join(table_dir, time["file"])
@@ -829,7 +1183,7 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
     rows = len(raw)
     for column in value_columns:
         path = os.path.join(table_dir, column["file"])
-        values = open_items(path)
+        _, values = _open_column(table_dir, column, "column")
         if len(values) < rows:
             raise ListMmfError(
                 f"{path}: column '{column['name']}' holds {len(values):,} values, fewer than the table's {rows:,} rows")

@@ -34,7 +34,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
+import zlib
 from unittest import mock
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -77,6 +79,72 @@ def write_file(path, payload=b"", version=0, code=6, count=0, capacity_bytes=0):
     with open(path, "wb") as f:
         f.write(struct.pack("<iiq", version, code, count) + payload + filler)
     return path
+
+
+def write_v2(path, code, item_size, count, payload=b"", items_offset=4096):
+    """Writes a version 2 file: its 64 fixed bytes, sealed by their CRC-32 (the counts, state, session and generation
+    as zeros), no description, zeros up to ``items_offset``, then ``payload``. Its session is this boot's, so its
+    live count is read."""
+    fixed = bytearray(64)
+    struct.pack_into("<iiqiiqQiii", fixed, 0, 2, code, count, 0, items_offset, count, listmmf._BOOT_SESSION, 0,
+                     item_size, 0)
+    sealed = bytearray(fixed)
+    for start, end in ((8, 20), (24, 44), (56, 64)):
+        sealed[start:end] = bytes(end - start)
+    struct.pack_into("<I", fixed, 56, zlib.crc32(bytes(sealed)))
+    with open(path, "wb") as f:
+        f.write(bytes(fixed) + bytes(items_offset - 64) + payload)
+    return path
+
+
+def write_sealed(path, code, item_size, count, codec, base, step):
+    """Writes a sealed file of ``count`` (at most 1,024) values in one block of ``codec`` packed at width 0, so every
+    value is ``base``, scaled by ``step`` for the float codecs; every checksum right, as a hand-made file planted in a
+    shared folder would have them."""
+    values = min(count, 1024)
+    payload = bytes(8)  # zero bits a value, plus the packing's 8 bytes of padding
+    block = bytearray(struct.pack("<BBHIqqdI", codec, 0, values, len(payload), base, 0, step, 0) + bytes(4))
+    struct.pack_into("<I", block, 32, zlib.crc32(payload, zlib.crc32(bytes(block[:32]))))
+    blocks_offset = 4096
+    directory = blocks_offset + len(block) + len(payload)
+    tail = bytes((item_size + 7) & ~7) + struct.pack("<2Q", blocks_offset, directory)
+    head = bytearray(128)
+    struct.pack_into("<iiqiiq", head, 0, 3, code, count, 0, blocks_offset, count)
+    struct.pack_into("<ii", head, 44, item_size, 0)
+    raw_bytes = min(count * item_size, 2**63 - 1)  # a count whose bytes pass an Int64 has it cut, as damage would
+    struct.pack_into("<8siiqqI4xq", head, 64, b"LMSEALED", 1, 1024, 1, directory, zlib.crc32(tail), raw_bytes)
+    zeroed = bytearray(head)
+    zeroed[16:20], zeroed[56:60] = bytes(4), bytes(4)
+    struct.pack_into("<I", head, 56, zlib.crc32(bytes(zeroed)))
+    with open(path, "wb") as f:
+        f.write(bytes(head) + bytes(blocks_offset - 128) + bytes(block) + payload + tail)
+    return path
+
+
+def call_with_deadline(test, call, seconds=10.0, release=None):
+    """Runs ``call()`` in a thread and returns the exception it raised (None if it returned); fails ``test`` if it is
+    still running after ``seconds``, so a reader that blocks (on a FIFO) fails the test instead of hanging the suite.
+    ``release``, a FIFO's path, is then opened for writing to unblock the reader."""
+    outcome = []
+
+    def run():
+        try:
+            call()
+            outcome.append(None)
+        except BaseException as error:  # noqa: B902  (handed to the test, which checks what it is)
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        if release is not None:
+            try:
+                os.close(os.open(release, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        test.fail(f"still blocked after {seconds:g} s")
+    return outcome[0]
 
 
 class TempDirTestCase(unittest.TestCase):
@@ -491,6 +559,359 @@ class TableTests(TempDirTestCase):
             with self.assertRaises(ImportError) as caught:
                 listmmf.to_pandas(self.write_table(1))
         self.assertIn("to_pandas needs pandas", str(caught.exception))
+
+
+try:
+    import dask.dataframe  # noqa: F401  (only to know whether to_dask can be tested)
+    _HAS_DASK = _HAS_PANDAS
+except ImportError:
+    _HAS_DASK = False
+
+
+class ManifestTests(TempDirTestCase):
+    """A table's ``table.json`` as another user of a shared folder may have written it: every column's name and file
+    name is a plain file name, as the C# library requires, so no read leaves the folder; the manifest's shape is
+    checked before anything it names is opened. Each refusal is checked where the manifest is read
+    (``_read_manifest``, without pandas) and through ``to_pandas`` and ``to_dask`` when they import."""
+
+    def write_table(self, time=None, columns=None, **fields):
+        """A table folder "ticks" with two rows, time.mmf and price.mmf, and a manifest whose time column, value
+        columns and other fields may be replaced; returns its path."""
+        folder = self.path("ticks")
+        os.makedirs(folder, exist_ok=True)
+        write_file(os.path.join(folder, "time.mmf"), struct.pack("<2i", 1704187800, 1704187801), code=13, count=2)
+        write_file(os.path.join(folder, "price.mmf"), struct.pack("<2d", 4500.0, 4500.25), code=11, count=2)
+        manifest = {
+            "format": "ListMmf.TimeSeriesTable", "version": 1, "order": "AscendingOrEqual", "timesAreUtc": False,
+            "time": time if time is not None else {"name": "time", "type": "UnixSeconds", "file": "time.mmf"},
+            "columns": columns if columns is not None else [{"name": "price", "type": "Double", "file": "price.mmf"}],
+        }
+        manifest.update(fields)
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump(manifest, f)
+        return folder
+
+    def price(self, file, name="price"):
+        """The value columns of a table whose price column is stored in ``file``."""
+        return [{"name": name, "type": "Double", "file": file}]
+
+    def readers(self):
+        readers = [("_read_manifest", listmmf._read_manifest)]
+        if _HAS_PANDAS:
+            readers.append(("to_pandas", listmmf.to_pandas))
+        if _HAS_DASK:
+            readers.append(("to_dask", lambda folder: listmmf.to_dask([folder])))
+        return readers
+
+    def assert_refused(self, folder, *words):
+        """Every reader of the table raises ListMmfError naming the manifest and containing ``words``."""
+        manifest = os.path.join(folder, "table.json")
+        for name, read in self.readers():
+            with self.subTest(reader=name):
+                with self.assertRaises(listmmf.ListMmfError) as caught:
+                    read(folder)
+                message = str(caught.exception)
+                self.assertTrue(message.startswith(manifest + ": "), message)
+                for word in words:
+                    self.assertIn(word, message)
+
+    def test_a_manifest_of_plain_names_is_read(self):
+        columns = [{"name": "bid size é", "type": "Int32", "file": "b" * 196 + ".mmf"},
+                   {"name": "price", "type": "Double", "file": "price.mmf"}]
+        folder = self.write_table(columns=columns)
+        write_file(os.path.join(folder, "b" * 196 + ".mmf"), struct.pack("<2i", 5, 6), code=6, count=2)
+        time, value_columns = listmmf._read_manifest(folder)
+        self.assertEqual(("time", ["bid size é", "price"]), (time["name"], [c["name"] for c in value_columns]))
+
+    def test_a_file_name_that_climbs_out_of_the_folder_is_refused(self):
+        # A column file one folder up, which a reader joining the name unchecked would read.
+        write_file(self.path("x"), struct.pack("<2d", 1.0, 2.0), code=11, count=2)
+        self.assert_refused(self.write_table(columns=self.price("../x")), "'../x'", "cannot be in a file name")
+
+    def test_an_absolute_file_name_is_refused(self):
+        folder = self.write_table(columns=self.price("/etc/passwd"))
+        self.assert_refused(folder, "'/etc/passwd'", "cannot be in a file name")
+
+    def test_a_file_name_with_a_separator_is_refused(self):
+        folder = self.write_table(columns=self.price("a/b"))
+        os.mkdir(os.path.join(folder, "a"))
+        write_file(os.path.join(folder, "a", "b"), struct.pack("<2d", 1.0, 2.0), code=11, count=2)
+        self.assert_refused(folder, "'a/b'", "cannot be in a file name")
+
+    def test_a_file_name_with_a_backslash_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price("a\\b")), "cannot be in a file name")
+
+    def test_the_file_name_dot_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price(".")), "'.'", "is not a file name")
+
+    def test_the_file_name_dot_dot_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price("..")), "'..'", "is not a file name")
+
+    def test_the_time_columns_file_name_is_checked_too(self):
+        write_file(self.path("time.mmf"), struct.pack("<2i", 1, 2), code=13, count=2)
+        time = {"name": "time", "type": "UnixSeconds", "file": "../time.mmf"}
+        self.assert_refused(self.write_table(time=time), "the time column", "cannot be in a file name")
+
+    def test_an_empty_file_name_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price("")), "is empty")
+
+    def test_a_column_name_with_a_control_character_is_refused(self):
+        folder = self.write_table(columns=self.price("price.mmf", name="pri\x1bce"))
+        self.assert_refused(folder, "column name 'pri\\x1bce'")
+
+    def test_a_file_name_with_a_lone_surrogate_is_refused(self):
+        # "\udcff" would become the raw byte 0xFF in a Python path; no C# column file is named so.
+        self.assert_refused(self.write_table(columns=self.price("\udcff.mmf")), "cannot be in a file name")
+
+    def test_a_name_ending_in_a_dot_or_a_space_is_refused(self):
+        for file in ("price.", "price "):
+            with self.subTest(file=file):
+                self.assert_refused(self.write_table(columns=self.price(file)), "ends with a space or a dot")
+
+    def test_a_name_of_more_than_200_characters_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price("p" * 201)), "longer than 200 characters")
+
+    def test_a_file_name_the_table_uses_for_its_own_files_is_refused(self):
+        for file in ("TABLE.json", "price.mmf.Writer-Lock", "price.mmf.listmmf.TMP"):
+            with self.subTest(file=file):
+                self.assert_refused(self.write_table(columns=self.price(file)), "its own files")
+
+    def test_two_columns_of_one_file_ignoring_case_are_refused(self):
+        columns = self.price("price.mmf") + [{"name": "size", "type": "Double", "file": "PRICE.mmf"}]
+        self.assert_refused(self.write_table(columns=columns), "'PRICE.mmf' is already the file of value column 0")
+
+    def test_two_columns_of_one_name_ignoring_case_are_refused(self):
+        columns = self.price("price.mmf") + [{"name": "Price", "type": "Double", "file": "size.mmf"}]
+        self.assert_refused(self.write_table(columns=columns), "'Price' is already the name of value column 0")
+
+    def test_a_value_column_of_the_time_columns_file_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price("Time.mmf")), "is already the file of the time column")
+
+    def test_names_that_differ_only_by_a_full_case_mapping_are_two_names_as_in_dotnet(self):
+        # .NET's OrdinalIgnoreCase upper-cases one character at a time: 'ß' stays 'ß', so 'ß' and 'SS' differ.
+        columns = [{"name": "ß", "type": "Double", "file": "a.mmf"}, {"name": "SS", "type": "Double", "file": "b.mmf"}]
+        _, value_columns = listmmf._read_manifest(self.write_table(columns=columns))
+        self.assertEqual(["ß", "SS"], [c["name"] for c in value_columns])
+
+    def test_a_manifest_that_is_not_an_object_is_refused(self):
+        folder = self.write_table()
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump([1, 2], f)
+        self.assert_refused(folder, '"format"')
+
+    def test_columns_that_are_not_a_list_are_refused(self):
+        self.assert_refused(self.write_table(columns={"name": "price"}), '"columns" is missing or not a list')
+
+    def test_a_column_that_is_not_an_object_is_refused(self):
+        self.assert_refused(self.write_table(columns=["price.mmf"]), "value column 0 is not an object")
+
+    def test_a_time_that_is_not_an_object_is_refused(self):
+        self.assert_refused(self.write_table(time="time.mmf"), "the time column is not an object")
+
+    def test_a_file_that_is_not_a_string_is_refused(self):
+        self.assert_refused(self.write_table(columns=self.price(7)), '"file" is missing or not a string')
+
+    def test_a_value_column_of_an_unknown_type_is_refused(self):
+        self.assert_refused(self.write_table(columns=[{"name": "p", "type": "Decimal", "file": "p.mmf"}]), "'Decimal'")
+
+    def test_an_unknown_order_is_refused(self):
+        self.assert_refused(self.write_table(order="Descending"), '"order"')
+
+    def test_a_version_of_true_is_not_version_1(self):
+        self.assert_refused(self.write_table(version=True), '"version"')
+
+    def test_a_deeply_nested_manifest_is_refused(self):
+        folder = self.write_table()
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            f.write("[" * 100000)
+        self.assert_refused(folder, "nests too deeply")
+
+    def test_a_manifest_over_the_size_limit_is_refused(self):
+        folder = self.write_table()
+        with open(os.path.join(folder, "table.json"), "a") as f:
+            f.write(" " * listmmf.SIDE_FILE_LIMIT)
+        self.assert_refused(folder, "more than the 1,048,576 bytes")
+
+    def test_a_manifest_that_is_not_utf8_is_refused_without_quoting_it(self):
+        folder = self.write_table()
+        with open(os.path.join(folder, "table.json"), "wb") as f:
+            f.write(b'{"secret": "\xff\xfe hunter2"}')
+        self.assert_refused(folder, "not UTF-8")
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._read_manifest(folder)
+        self.assertNotIn("hunter2", str(caught.exception))
+
+    def test_a_manifest_that_is_not_json_is_refused_without_quoting_it(self):
+        folder = self.write_table()
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            f.write("root:x:0:0:hunter2:/root:/bin/bash\n")
+        self.assert_refused(folder, "not valid JSON", "line 1, column 1")
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._read_manifest(folder)
+        self.assertNotIn("hunter2", str(caught.exception))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_column_file_of_another_type_than_the_manifest_records_is_refused(self):
+        folder = self.write_table(columns=[{"name": "price", "type": "Int64", "file": "price.mmf"}])
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.to_pandas(folder)
+        self.assertIn("holds Double items, but the table's table.json records Int64", str(caught.exception))
+
+
+class SideFileTests(TempDirTestCase):
+    """The small files read whole, a table's manifest and a version 1 file's description, and the data files, at
+    names another user of a shared folder may have planted: a FIFO must not block the reader, a symbolic link at a
+    side file's name is not followed (to /dev/zero it would read forever), and only regular files are read."""
+
+    def table(self):
+        folder = self.path("ticks")
+        os.mkdir(folder)
+        return folder
+
+    def assert_error(self, error, path, *words):
+        self.assertIsInstance(error, listmmf.ListMmfError)
+        message = str(error)
+        self.assertTrue(message.startswith(path + ": "), message)
+        for word in words:
+            self.assertIn(word, message)
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_at_the_manifest_name_is_refused_without_waiting(self):
+        manifest = os.path.join(self.table(), "table.json")
+        os.mkfifo(manifest)
+        error = call_with_deadline(self, lambda: listmmf._read_manifest(self.path("ticks")), release=manifest)
+        self.assert_error(error, manifest, "not a regular file", "a FIFO")
+
+    @unittest.skipUnless(hasattr(os, "O_NOFOLLOW") and os.path.exists("/dev/zero"), "needs O_NOFOLLOW and /dev/zero")
+    def test_a_symbolic_link_to_dev_zero_at_the_manifest_name_is_refused(self):
+        manifest = os.path.join(self.table(), "table.json")
+        os.symlink("/dev/zero", manifest)
+        error = call_with_deadline(self, lambda: listmmf._read_manifest(self.path("ticks")))
+        self.assert_error(error, manifest, "is a symbolic link")
+
+    def test_a_directory_at_the_manifest_name_is_refused(self):
+        manifest = os.path.join(self.table(), "table.json")
+        os.mkdir(manifest)
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._read_manifest(self.path("ticks"))
+        self.assert_error(caught.exception, manifest, "not a regular file (it is a directory)")
+
+    @unittest.skipUnless(hasattr(os, "O_NOFOLLOW"), "needs O_NOFOLLOW")
+    def test_a_symbolic_link_at_a_description_name_is_refused(self):
+        # The link leads to a valid description, which a reader following it would return.
+        path = write_file(self.path("s.bt"), b"\0" * 16, code=0, count=2)
+        with open(self.path("elsewhere.json"), "w") as f:
+            json.dump({"format": "listmmf-description", "version": 1, "itemType": "S", "itemSize": 8}, f)
+        os.symlink(self.path("elsewhere.json"), path + listmmf.DESCRIPTION_SUFFIX)
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.read_description(path)
+        self.assert_error(caught.exception, path + listmmf.DESCRIPTION_SUFFIX, "is a symbolic link")
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_at_a_description_name_is_refused_without_waiting(self):
+        path = write_file(self.path("s.bt"), b"\0" * 16, code=0, count=2)
+        os.mkfifo(path + listmmf.DESCRIPTION_SUFFIX)
+        description = path + listmmf.DESCRIPTION_SUFFIX
+        error = call_with_deadline(self, lambda: listmmf.read_description(path), release=description)
+        self.assert_error(error, description, "a FIFO")
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_at_a_data_file_name_is_refused_without_waiting(self):
+        path = self.path("list.bt")
+        os.mkfifo(path)
+        for call in (listmmf.read_header, listmmf.open_items):
+            for name in BACKENDS:
+                with self.subTest(call=call.__name__, backend=name), backend(name):
+                    error = call_with_deadline(self, lambda: call(path), release=path)
+                    self.assert_error(error, path, "not a regular file", "a FIFO")
+
+
+class MalformedInputTests(TempDirTestCase):
+    """Hand-made files of impossible sizes and descriptions of the wrong shape raise ListMmfError, never an error of
+    the arithmetic or the parsing under it (ZeroDivisionError, RecursionError, TypeError, OverflowError)."""
+
+    def assert_bad(self, call, path, *words, where=None):
+        """``call(path)`` raises ListMmfError on both paths, naming ``where`` (``path`` when None) and ``words``."""
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                with self.assertRaises(listmmf.ListMmfError) as caught:
+                    call(path)
+                message = str(caught.exception)
+                self.assertTrue(message.startswith((where or path) + ": "), message)
+                for word in words:
+                    self.assertIn(word, message)
+
+    def describe(self, **fields):
+        """A version 1 struct file of two 8-byte items and its description, with ``fields`` over the valid ones."""
+        path = write_file(self.path("s.bt"), b"\0" * 16, code=0, count=2)
+        description = {"format": "listmmf-description", "version": 1, "itemType": "S", "itemSize": 8,
+                       "fields": [{"name": "a", "offset": 0, "size": 4, "type": "Int32"}]}
+        description.update(fields)
+        with open(path + listmmf.DESCRIPTION_SUFFIX, "w") as f:
+            json.dump(description, f)
+        return path
+
+    def test_a_version_2_header_of_item_size_0_is_refused(self):
+        path = write_v2(self.path("zero.bt"), code=0, item_size=0, count=1, payload=b"\0" * 16)
+        self.assert_bad(listmmf.open_items, path, "items of 0 bytes")
+
+    def test_a_sealed_header_of_a_count_beyond_int64_bytes_is_refused(self):
+        path = write_sealed(self.path("huge.sealed"), code=11, item_size=8, count=2**62, codec=3, base=0, step=1.0)
+        self.assert_bad(listmmf.open_items, path, "is impossible")
+
+    def test_an_empty_version_2_file_of_no_capacity_has_no_items(self):
+        path = write_v2(self.path("empty.bt"), code=6, item_size=4, count=0)
+        self.assertEqual(4096, os.path.getsize(path))
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                items = listmmf.open_items(path)
+                self.assertEqual([], plain(items))
+                self.assertTrue(is_read_only(items))
+
+    def test_a_sealed_block_scaled_by_zero_decodes_to_infinities_without_numpy(self):
+        # Decimals (codec 5) divide by the block's step; a step of 0 is no writer's, but IEEE 754 still answers.
+        path = write_sealed(self.path("zero-step.sealed"), code=11, item_size=8, count=3, codec=5, base=5, step=0.0)
+        with backend("stdlib"):
+            self.assertEqual([float("inf")] * 3, plain(listmmf.open_items(path)))
+
+    def test_a_sealed_single_beyond_binary32_decodes_to_infinity_without_numpy(self):
+        path = write_sealed(self.path("huge-step.sealed"), code=10, item_size=4, count=2, codec=3, base=-7, step=1e300)
+        with backend("stdlib"):
+            self.assertEqual([float("-inf")] * 2, plain(listmmf.open_items(path)))
+
+    def test_a_deeply_nested_description_is_refused(self):
+        path = write_file(self.path("s.bt"), b"\0" * 16, code=0, count=2)
+        with open(path + listmmf.DESCRIPTION_SUFFIX, "w") as f:
+            f.write("[" * 100000)
+        self.assert_bad(listmmf.read_description, path, "nests too deeply", where=path + listmmf.DESCRIPTION_SUFFIX)
+
+    def test_a_description_whose_fields_are_not_a_list_is_refused(self):
+        path = self.describe(fields=5)
+        self.assert_bad(listmmf.open_items, path, '"fields" is not a list', where=path + listmmf.DESCRIPTION_SUFFIX)
+
+    def test_a_description_field_that_is_not_an_object_is_refused(self):
+        path = self.describe(fields=[5])
+        self.assert_bad(listmmf.open_items, path, "field 0 is not an object", where=path + listmmf.DESCRIPTION_SUFFIX)
+
+    def test_a_description_of_item_size_0_is_refused(self):
+        path = self.describe(itemSize=0, fields=[])
+        self.assert_bad(listmmf.open_items, path, '"itemSize"', where=path + listmmf.DESCRIPTION_SUFFIX)
+
+    def test_a_description_field_past_the_item_is_refused(self):
+        path = self.describe(fields=[{"name": "a", "offset": 6, "size": 4, "type": "Int32"}])
+        self.assert_bad(listmmf.open_items, path, "cannot hold field 0", where=path + listmmf.DESCRIPTION_SUFFIX)
+
+    @unittest.skipIf(listmmf.np is None, "needs numpy")
+    def test_an_array_field_of_no_elements_is_its_bytes(self):
+        path = self.describe(fields=[{"name": "a", "offset": 0, "size": 8, "type": "Int32[0]"}])
+        self.assertEqual("|V8", listmmf.open_items(path).dtype["a"].str)
+
+    @unittest.skipIf(listmmf.np is None, "needs numpy")
+    def test_two_description_fields_of_one_name_are_refused(self):
+        path = self.describe(fields=[{"name": "a", "offset": 0, "size": 4, "type": "Int32"},
+                                     {"name": "a", "offset": 4, "size": 4, "type": "Int32"}])
+        with self.assertRaisesRegex(listmmf.ListMmfError, "names two fields alike"):
+            listmmf.open_items(path)
 
 
 _FIXTURES = os.environ.get("LISTMMF_PY_FIXTURES")

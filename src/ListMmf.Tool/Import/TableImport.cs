@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Linq;
 using System.Runtime.InteropServices;
+using ListMmf.Storage;
 
 namespace ListMmf.Tool.Import;
 
@@ -25,17 +26,17 @@ internal sealed class TableImport : IDisposable
     private readonly TimeSeriesTable _table;
     private readonly long _startRows;
     private readonly string[]? _created;
-    private readonly bool _createdFolder;
+    private readonly HeldFolder _folder;
     private readonly TimeSeriesOrder _order;
     private long _previous;
     private bool _completed;
 
-    private TableImport(ImportTarget target, TimeSeriesTable table, string[]? created, bool createdFolder)
+    private TableImport(ImportTarget target, TimeSeriesTable table, string[]? created, HeldFolder folder)
     {
         _target = target;
         _table = table;
         _created = created;
-        _createdFolder = createdFolder;
+        _folder = folder;
         _startRows = table.RowCount;
         _order = table.Schema.Order;
         HoldsSeconds = table.Schema.Time.DataType == DataType.UnixSeconds;
@@ -63,15 +64,18 @@ internal sealed class TableImport : IDisposable
     /// <exception cref="DataException">The folder holds a table that the target does not match.</exception>
     public static TableImport Open(ImportTarget target, bool ticksIfNew, bool? utc, TimeSeriesOrder orderIfNew = TimeSeriesOrder.Ascending)
     {
-        bool createdFolder = !Directory.Exists(target.Output);
-        string manifest = Path.Combine(target.Output, TimeSeriesTable.ManifestFileName);
+        // Held by descriptor from here on: what a failed import created is removed from this folder, by name, never
+        // through a folder or link another user of a shared folder renamed over its path meanwhile.
+        HeldFolder folder = HeldFolder.Open(target.Output);
+        string manifest = Path.Combine(folder.Path, TimeSeriesTable.ManifestFileName);
+        string[] created = [];
         try
         {
             if (File.Exists(manifest))
             {
-                TimeSeriesTable existing = TimeSeriesTable.Open(target.Output, FileAccess.ReadWrite, Filling);
+                TimeSeriesTable existing = TimeSeriesTable.Open(folder.Path, FileAccess.ReadWrite, Filling);
                 CheckSchema(target, existing, utc);
-                return new TableImport(target, existing, created: null, createdFolder: false);
+                return new TableImport(target, existing, created: null, folder);
             }
 
             bool ticks = target.TicksTime ?? ticksIfNew;
@@ -84,15 +88,21 @@ internal sealed class TableImport : IDisposable
                 schema.Add(name, type);
             }
 
-            string[] files = [.. schema.Columns.Prepend(schema.Time).Select(column => Path.Combine(
-                target.Output,
-                column.FileName)).Where(path => !File.Exists(path))];
-            TimeSeriesTable table = TimeSeriesTable.Create(target.Output, schema, Filling);
-            return new TableImport(target, table, [manifest, .. files], createdFolder);
+            created = [TimeSeriesTable.ManifestFileName, .. schema.Columns.Prepend(schema.Time).Select(column => column.FileName)
+                .Where(name => !File.Exists(Path.Combine(folder.Path, name)))];
+            TimeSeriesTable table = TimeSeriesTable.Create(folder.Path, schema, Filling);
+            return new TableImport(target, table, created, folder);
         }
-        catch when (createdFolder)
+        catch
         {
-            RemoveFolder(target.Output);
+            // Only in a folder this import created: in another, a writer that got in first may have made the names.
+            if (folder.Created)
+            {
+                folder.RemoveNames(created);
+                folder.RemoveIfCreatedAndEmpty();
+            }
+
+            folder.Dispose();
             throw;
         }
     }
@@ -216,48 +226,30 @@ internal sealed class TableImport : IDisposable
     }
 
     /// <summary>
-    /// Closes the table. Before <see cref="Complete"/>, first takes back the rows this import added, and removes a
-    /// table it created (its manifest and the column files it created, not files it adopted) while it still holds the
-    /// table's lock, so that no other writer can have opened it meanwhile; then a folder it created, lock files too.
+    /// Closes the table. Before <see cref="Complete"/>, first takes back the rows this import added, and removes the
+    /// files of a table it created (its manifest and the column files it created, not files it adopted) while it
+    /// still holds the table's lock, so that no other writer can have opened it meanwhile; then a folder it created,
+    /// if that is then empty. Each by name from the folder held since the import began (<see cref="HeldFolder"/>).
     /// </summary>
     public void Dispose()
     {
-        if (!_completed && _table.IsWritable)
-        {
-            _table.Truncate(Math.Min(_startRows, _table.RowCount));
-            foreach (string path in _created ?? [])
-            {
-                try
-                {
-                    File.Delete(path);
-                }
-                catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-                {
-                    // Windows refuses to delete a file another process has open; the empty file does no harm.
-                }
-            }
-        }
-
-        _table.Dispose();
-        if (!_completed && _createdFolder)
-        {
-            RemoveFolder(_target.Output);
-        }
-    }
-
-    /// <summary>
-    /// A folder this import created goes whole when the import fails, lock files included, once the table is
-    /// closed: no other writer can have opened a table in it, because it never held a manifest that survived.
-    /// </summary>
-    private static void RemoveFolder(string folder)
-    {
         try
         {
-            Directory.Delete(folder, recursive: true);
+            if (!_completed && _table.IsWritable)
+            {
+                _table.Truncate(Math.Min(_startRows, _table.RowCount));
+                _folder.RemoveNames(_created ?? []);
+            }
+
+            _table.Dispose();
+            if (!_completed)
+            {
+                _folder.RemoveIfCreatedAndEmpty();
+            }
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        finally
         {
-            // Windows refuses to delete a file another process has open; the failure reported matters more.
+            _folder.Dispose();
         }
     }
 

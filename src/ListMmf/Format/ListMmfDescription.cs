@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Text.Json;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
@@ -61,17 +62,9 @@ public sealed class ListMmfDescription
         }
 
         string file = PathFor(path);
-        byte[] bytes;
-        try
-        {
-            bytes = File.ReadAllBytes(file);
-        }
-        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
-        {
-            return null;
-        }
-
-        return FromJson(bytes, file, $"the description of '{path}'");
+        return SideFile.ReadAll(file, $"the description of '{path}'") is { } bytes
+            ? FromJson(bytes, file, $"the description of '{path}'")
+            : null;
     }
 
     /// <summary>
@@ -82,9 +75,8 @@ public sealed class ListMmfDescription
     {
         try
         {
-            using Microsoft.Win32.SafeHandles.SafeFileHandle file = File.OpenHandle(
-                path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
             string full = Path.GetFullPath(path);
+            using Microsoft.Win32.SafeHandles.SafeFileHandle file = ListMmfStorage.OpenExisting(full, FileAccess.Read, FileOptions.None);
             ListMmfHeader header = ListMmfHeader.ReadConsistent(file, full, out long length);
             return (header, header.IsSealed ? SealedHeader.Read(file, full, length).Description : null);
         }

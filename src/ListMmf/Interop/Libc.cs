@@ -163,6 +163,9 @@ internal static unsafe partial class Libc
     /// <summary>What statx says of the name <paramref name="path"/> itself, a symbolic link not followed (Linux).</summary>
     public static FileStatus? LinuxStatus(string path) => LinuxStatus(CurrentDirectory, path, flags: 0x100);
 
+    /// <summary>What statx says of the file at <paramref name="path"/>, symbolic links followed (Linux).</summary>
+    public static FileStatus? LinuxStatusFollowed(string path) => LinuxStatus(CurrentDirectory, path, flags: 0);
+
     private static FileStatus? LinuxStatus(int directory, string path, int flags)
     {
         const uint TypeModeLinksOwnerMask = 0x1 | 0x2 | 0x4 | 0x8;
@@ -188,7 +191,29 @@ internal static unsafe partial class Libc
         private const uint TypeMask = 0xF000;
         private const uint RegularFile = 0x8000;
 
+        private const uint SymbolicLink = 0xA000;
+        private const uint Fifo = 0x1000;
+        private const uint CharacterDevice = 0x2000;
+        private const uint Directory = 0x4000;
+        private const uint BlockDevice = 0x6000;
+        private const uint Socket = 0xC000;
+
         public bool IsRegularFile => (Mode & TypeMask) == RegularFile;
+
+        public bool IsSymbolicLink => (Mode & TypeMask) == SymbolicLink;
+
+        /// <summary>What the file is, in words, for a message: "a FIFO", "a character device (such as /dev/zero)"...</summary>
+        public string Kind => (Mode & TypeMask) switch
+        {
+            RegularFile => "a regular file",
+            SymbolicLink => "a symbolic link",
+            Fifo => "a FIFO (a named pipe)",
+            CharacterDevice => "a character device (such as /dev/zero)",
+            Directory => "a folder",
+            BlockDevice => "a block device",
+            Socket => "a socket",
+            _ => $"a file of type {Mode & TypeMask:x}",
+        };
     }
 
     /// <summary>
@@ -227,6 +252,25 @@ internal static unsafe partial class Libc
     /// <summary><c>unlink(path)</c>: the name goes; the file lives on while a descriptor holds it.</summary>
     [LibraryImport(LibraryName, EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Unlink(string path);
+
+    /// <summary>
+    /// <c>openat(dirfd, path, flags)</c> without O_CREAT, which alone needs the variadic mode: a name opened in the
+    /// folder the descriptor holds, whatever was renamed over the folder's own name since.
+    /// </summary>
+    [LibraryImport(LibraryName, EntryPoint = "openat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int OpenAt(int directory, string path, int flags);
+
+    /// <summary><c>unlinkat(dirfd, name, flags)</c>: the name goes from the folder the descriptor holds; a link there goes as a name.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "unlinkat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int UnlinkAt(int directory, string name, int flags);
+
+    /// <summary><c>rmdir(path)</c>: removes an empty folder, and only an empty one.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "rmdir", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int RemoveDirectory(string path);
+
+    /// <summary><c>geteuid()</c>: the user whose permissions this process's opens use.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "geteuid")]
+    public static partial uint EffectiveUserId();
 
     [LibraryImport(LibraryName, EntryPoint = "close", SetLastError = true)]
     public static partial int Close(int fd);
@@ -329,6 +373,12 @@ internal static unsafe partial class Libc
         public const int WouldBlock = 11;
         public const int TooManyLinks = 40;
 
+        /// <summary>O_NONBLOCK: an open of a FIFO returns at once instead of waiting for its writer.</summary>
+        public const int OpenNonBlocking = 0x800;
+
+        /// <summary>O_DIRECTORY: the open fails unless the name is a folder; arm64 moved it, as it moved O_NOFOLLOW.</summary>
+        public static int OpenDirectory => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x4000 : 0x10000;
+
         /// <summary>O_NOFOLLOW, the one flag here that differs between Linux's architectures (arm64 took x64's O_DIRECT bit).</summary>
         public static int OpenNoFollow => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x8000 : 0x20000;
 
@@ -363,14 +413,19 @@ internal static unsafe partial class Libc
         public const int FullFSync = 51;
         public const int OpenNoFollow = 0x100;
         public const int TooManyLinks = 62;
+        public const int OpenNonBlocking = 0x4;
+        public const int OpenDirectory = 0x100000;
     }
 
     /// <summary>The errno values that mean "this file system or object does not support the call" (same on both systems).</summary>
     public static class Errors
     {
+        public const int NoSuchFile = 2;
         public const int Interrupted = 4;
         public const int AccessDenied = 13;
         public const int Exists = 17;
+        public const int NotDirectory = 20;
+        public const int IsDirectory = 21;
         public const int InvalidArgument = 22;
         public const int NotTty = 25;
         public const int NotSupportedLinux = 95;

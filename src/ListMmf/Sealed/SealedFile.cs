@@ -20,6 +20,9 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private readonly ulong* _offsets;
     private bool _disposed;
 
+    /// <summary>Whether this open holds the lock on the file's own descriptor (an unseal: <see cref="StoragePlatform.LockData"/>).</summary>
+    private bool _dataLocked;
+
     private SealedFile(string path, FileStream file, FileMapping mapping)
     {
         Path = path;
@@ -43,6 +46,8 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
     /// <inheritdoc/>
     public string RealPath { get; }
+
+    public (ulong Device, ulong File)? Identity => StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
 
     public SealedHeader Header { get; }
 
@@ -80,17 +85,30 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     {
         options ??= ListMmfOptions.Default;
         FileAccess access = replacing ? FileAccess.ReadWrite : FileAccess.Read;
-        FileStream file = ListMmfStorage.OpenExistingStream(path, access);
+        FileStream file = ListMmfStorage.OpenExistingStream(path, access, options.InTableFolder);
         FileMapping? mapping = null;
+        bool dataLocked = false;
         try
         {
+            // The caller holds the writer lock of the name; this one keeps out a writer that reached the same file by
+            // another name (it was renamed, or another file was put at the name between the lock and this open).
+            if (replacing)
+            {
+                dataLocked = StoragePlatform.Current.LockData(file.SafeFileHandle);
+                if (!dataLocked)
+                {
+                    throw new ListMmfLockedException(path, "another writer has the file open for writing under another " +
+                        "name (it was renamed, or is reached through a hard link or a bind mount); it is not unsealed.");
+                }
+            }
+
             if (file.Length < SealedLayout.DescriptionOffset)
             {
                 throw new ListMmfFormatException(path, $"the file is {file.Length:N0} bytes long, shorter than a sealed header.");
             }
 
             mapping = FileMappings.Open(file, path, writable: false, FileMappings.Resolve(options.Backend), readsLargePages: true);
-            var sealedFile = new SealedFile(path, file, mapping);
+            var sealedFile = new SealedFile(path, file, mapping) { _dataLocked = replacing };
             if (options.PopulateOnOpen)
             {
                 mapping.Populate(0, mapping.Length);
@@ -101,6 +119,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         catch
         {
             mapping?.Dispose();
+            if (dataLocked)
+            {
+                StoragePlatform.Current.UnlockData(file.SafeFileHandle);
+            }
+
             file.Dispose();
             throw;
         }
@@ -241,6 +264,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         if (releaseCachedPages)
         {
             StoragePlatform.Current.ReleaseCachedPages(_file.SafeFileHandle);
+        }
+
+        if (_dataLocked)
+        {
+            StoragePlatform.Current.UnlockData(_file.SafeFileHandle);
         }
 
         _file.Dispose();

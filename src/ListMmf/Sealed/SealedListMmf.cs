@@ -66,6 +66,7 @@ public static class SealedListMmf
                 $"its {count:N0} items, sealed",
                 temporary => SealedWriter.Create(temporary, full, current.Pointer + current.ItemsOffset, count, itemSize, info.DataType, description),
                 target => SealedFile.Open(target),
+                sealedFile => sealedFile,
                 sealedFile => sealedFile.DisposeReleasingCachedPages(),
                 _ => { });
         }
@@ -115,6 +116,7 @@ public static class SealedListMmf
                 copy.Flush(0, header.Count);
             },
             target => ListMmfStorage.OpenItems(target, writable: true, header.ItemSize, header.DataType, WriterOpening.LockHeld),
+            appendable => appendable,
             appendable => appendable.Dispose(),
             _ => { });
         return true;

@@ -91,7 +91,12 @@ internal sealed unsafe class FenceFile<T> : IDisposable
         try
         {
             string path = PathFor(listPath);
-            file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            file = SideFile.OpenRead(path);
+            if (file is null)
+            {
+                return null;
+            }
+
             reader = new ColdReader(file, path);
             if (reader.Read(0, head, PageBytes) != PageBytes || ReadHeader(head, itemSize, itemsOffset) is not var (fences, indexed, top))
             {

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 
 namespace ListMmf.Storage;
@@ -40,7 +41,40 @@ internal static class ExclusiveFile
             options.UnixCreateMode = mode;
         }
 
-        return new FileStream(path, options);
+        LinkRule.ThrowIfForeign(Path.GetDirectoryName(Path.GetFullPath(path)) ?? path);
+        var stream = new FileStream(path, options);
+        if (t_recording is { } recording)
+        {
+            recording[Path.GetFullPath(path)] = StoragePlatform.Current.IdentityOf(stream.SafeFileHandle);
+        }
+
+        return stream;
+    }
+
+    /// <summary>The files this thread created while <see cref="Record"/> ran, by full path, with their identities.</summary>
+    [ThreadStatic]
+    private static Dictionary<string, (ulong, ulong)?>? t_recording;
+
+    /// <summary>
+    /// Runs <paramref name="create"/> and returns the identity of the file it created at <paramref name="path"/>, taken
+    /// from the descriptor that created it: what a name says later may be a file another user renamed there. Null where
+    /// the system does not say, or nothing was created at that name.
+    /// </summary>
+    public static (ulong Device, ulong File)? Record(string path, Action<string> create)
+    {
+        Dictionary<string, (ulong, ulong)?>? outer = t_recording;
+        var recording = new Dictionary<string, (ulong, ulong)?>(StringComparer.Ordinal);
+        t_recording = recording;
+        try
+        {
+            create(path);
+        }
+        finally
+        {
+            t_recording = outer;
+        }
+
+        return recording.TryGetValue(Path.GetFullPath(path), out (ulong, ulong)? identity) ? identity : null;
     }
 
     /// <summary>

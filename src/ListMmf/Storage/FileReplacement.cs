@@ -35,6 +35,7 @@ internal static class FileReplacement
     /// <param name="newContents">What the new file holds, for messages ("the 900 items after the first 100").</param>
     /// <param name="writeCopy">Creates and fills the new file at the temporary path given, durably.</param>
     /// <param name="openNew">Opens the file at the real path given, once renamed.</param>
+    /// <param name="storageOf">The storage of the opened file, whose identity must be the copy's.</param>
     /// <param name="adopt">Makes the opened file the list's.</param>
     /// <param name="fault">Told, before it is thrown, the failure that leaves the list unable to go on: the new file
     /// is in place but could not be opened.</param>
@@ -46,8 +47,10 @@ internal static class FileReplacement
         string newContents,
         Action<string> writeCopy,
         Func<string, TNew> openNew,
+        Func<TNew, IReplaceableStorage> storageOf,
         Action<TNew> adopt,
         Action<ListMmfException> fault)
+        where TNew : IDisposable
     {
         // The file this writer holds, where it was at the open: a symbolic link at the path may name another file now,
         // which another writer may hold.
@@ -67,16 +70,25 @@ internal static class FileReplacement
             // A temporary file that a failed replacement could not remove must not become part of this one.
             DurableFile.TryDelete(temporary);
             Step(ReplacementStep.WriteCopy);
-            writeCopy(temporary);
-            copy = StoragePlatform.Current.IdentityOf(temporary);
+            copy = ExclusiveFile.Record(temporary, writeCopy);
+
             Step(ReplacementStep.MarkOld);
             old.MarkReplaced();
             marked = true;
             renaming = true;
             Step(ReplacementStep.Rename);
+
+            // The last look before the rename; a name swapped after it is caught when the path is opened below.
+            if (copy is not null && StoragePlatform.Current.IdentityOfName(temporary) != copy)
+            {
+                renaming = false;
+                throw new IOException($"another file or link was put at the new file's temporary name '{temporary}' " +
+                    $"after it was written (someone who can write the folder renamed it), so it is not put in place.");
+            }
+
             StoragePlatform.Current.ReplaceFile(temporary, target);
         }
-        catch (Exception) when (renaming && copy is not null && StoragePlatform.Current.IdentityOf(target) == copy)
+        catch (Exception) when (renaming && copy is not null && StoragePlatform.Current.IdentityOfName(target) == copy)
         {
             // The rename was carried out although it was reported failed (a network file system whose reply was lost):
             // the new file is at the path, so the replacement goes on as after a rename that succeeded.
@@ -124,6 +136,12 @@ internal static class FileReplacement
         {
             Step(ReplacementStep.OpenNew);
             next = openNew(target);
+            if (copy is not null && storageOf(next).Identity is { } opened && opened != copy)
+            {
+                next.Dispose();
+                throw new IOException($"the file now at the path is not the new file written (someone who can write " +
+                    $"the folder renamed another file or a link over it), so the list does not move onto it.");
+            }
         }
         catch (Exception exception)
         {
@@ -162,7 +180,7 @@ internal static class FileReplacement
     /// that file, whole, with its header's version as the current one. A path
     /// that a replacement has freed between its two renames (Windows without POSIX renames) is waited for.
     /// </summary>
-    public static SafeFileHandle OpenForReading(string path, int attempts, out ListMmfHeader header, out long length)
+    public static SafeFileHandle OpenForReading(string path, int attempts, out ListMmfHeader header, out long length, bool nameMustBeFile = false)
     {
         var spin = default(SpinWait);
         long freeUntil = Environment.TickCount64 + FreePathWaitMilliseconds;
@@ -171,7 +189,7 @@ internal static class FileReplacement
             SafeFileHandle file;
             try
             {
-                file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None);
+                file = ListMmfStorage.OpenExisting(path, FileAccess.Read, FileOptions.None, nameMustBeFile);
             }
             catch (FileNotFoundException) when (attempts > 1 && Environment.TickCount64 < freeUntil
                 && (StoragePlatform.Current.MayBeReplacing(StoragePlatform.Current.CanonicalPath(path)) || File.Exists(path)))

@@ -60,6 +60,7 @@ internal static class FormatUpgrade
                     copy.Flush(0, count);
                 },
                 target => ListMmfStorage.OpenItems(target, writable: true, itemSize, info.DataType, WriterOpening.LockHeld),
+                next => next,
                 next =>
                 {
                     current.HandLockTo(next);

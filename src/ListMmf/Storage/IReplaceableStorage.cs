@@ -9,6 +9,9 @@ internal interface IReplaceableStorage
     /// <summary>Where the file was when it was opened, links resolved: the new file is renamed over this name.</summary>
     string RealPath { get; }
 
+    /// <summary>The identity (device and file number) of the file this holds open; null where the system does not say.</summary>
+    (ulong Device, ulong File)? Identity { get; }
+
     /// <summary>Whether the file at <see cref="RealPath"/> is still this one; true where the system cannot tell.</summary>
     bool IsStillAtRealPath();
 

@@ -91,4 +91,10 @@ public sealed record ListMmfOptions
     /// table's manifest describes them.
     /// </summary>
     internal bool Described { get; init; } = true;
+
+    /// <summary>
+    /// Whether the file is a table's column: a regular file in its table's folder, never reached through a symbolic
+    /// link at its own name (a link there is refused, whoever made it).
+    /// </summary>
+    internal bool InTableFolder { get; init; }
 }

@@ -50,6 +50,9 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     private readonly FileMapping _mapping;
     private readonly BackgroundPrefault? _ahead;
     private WriterLock? _writerLock;
+
+    /// <summary>Whether this writer holds the lock on the data file's own descriptor (<see cref="StoragePlatform.LockData"/>).</summary>
+    private bool _dataLocked;
     private readonly bool _prefault;
     private readonly bool _populate;
     private long _writebackStarted;
@@ -187,6 +190,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         ThrowIfDirectory(path);
         WriterLock? writerLock = null;
         FileStream? file = null;
+        bool dataLocked = false;
         try
         {
             ListMmfHeader header;
@@ -207,13 +211,25 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
                         throw new FileNotFoundException($"'{path}' does not exist, and ListMmfOptions.CreateIfMissing is false.", path);
                     }
 
-                    // Created where a symbolic link at the path leads, as an open that creates a file does, not over the link.
-                    string created = new FileInfo(path).LinkTarget is null ? path : StoragePlatform.Current.CanonicalPath(path);
+                    // A replacement's copy is created at its own name, never where a link planted there leads; a list's
+                    // new file is created where a link at the path leads (as an open that creates a file does), if the
+                    // link is one the user may follow (LinkRule).
+                    LinkRule.ThrowIfForeign(path);
+                    string created = opening == WriterOpening.Copy || new FileInfo(path).LinkTarget is null
+                        ? path
+                        : StoragePlatform.Current.CanonicalPath(path);
                     Create(created, dataType, itemSize, initialLength, format, inPlace: opening == WriterOpening.Copy);
                 }
 
-                file = OpenStream(path);
+                file = OpenStream(path, options.InTableFolder);
                 writerLock?.ThrowUnlessGuards(file.SafeFileHandle, path);
+                if (opening != WriterOpening.Copy && !StoragePlatform.Current.LockData(file.SafeFileHandle))
+                {
+                    throw new ListMmfLockedException(path, "another writer has the file open for writing under another " +
+                        "name (it was renamed, or is reached through a hard link or a bind mount); a file has one writer at a time.");
+                }
+
+                dataLocked = opening != WriterOpening.Copy;
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
 
                 // Checked before anything is changed: a bad file is never written to.
@@ -230,7 +246,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             }
             else
             {
-                SafeFileHandle handle = FileReplacement.OpenForReading(path, replacedAttempts, out header, out length);
+                SafeFileHandle handle = FileReplacement.OpenForReading(path, replacedAttempts, out header, out length, options.InTableFolder);
                 file = Wrap(handle, FileAccess.Read);
             }
 
@@ -242,10 +258,15 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             }
 
             FileMapping mapping = FileMappings.Open(file, path, writable, backend);
-            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, itemSize, backend, options);
+            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, itemSize, backend, options) { _dataLocked = dataLocked };
         }
         catch
         {
+            if (dataLocked)
+            {
+                StoragePlatform.Current.UnlockData(file!.SafeFileHandle);
+            }
+
             file?.Dispose();
             writerLock?.Dispose();
             throw;
@@ -324,7 +345,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         File.Exists(path)
         && (new FileInfo(path).LinkTarget is null || File.ResolveLinkTarget(path, returnFinalTarget: true) is { Exists: true });
 
-    private static FileStream OpenStream(string path) => Wrap(OpenForWriting(path), FileAccess.ReadWrite);
+    private static FileStream OpenStream(string path, bool nameMustBeFile) => Wrap(OpenForWriting(path, nameMustBeFile), FileAccess.ReadWrite);
 
     private static FileStream Wrap(SafeFileHandle handle, FileAccess access)
     {
@@ -343,20 +364,24 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// Opens an existing file as <see cref="OpenExisting"/> does, as a stream without a buffer: for the readers that map
     /// a file through <see cref="FileMappings"/> (a sealed file, the start of any file).
     /// </summary>
-    public static FileStream OpenExistingStream(string path, FileAccess access) => Wrap(OpenExisting(path, access, FileOptions.None), access);
+    public static FileStream OpenExistingStream(string path, FileAccess access, bool nameMustBeFile = false) =>
+        Wrap(OpenExisting(path, access, FileOptions.None, nameMustBeFile), access);
 
     /// <summary>
     /// Opens an existing file for the list or a file reader, with the errors the library documents: a missing file or
     /// directory is <see cref="FileNotFoundException"/>, a directory is a <see cref="ListMmfException"/>; a sidecar this
-    /// process holds as a writer's lock is refused, since closing the open would release the lock.
+    /// process holds as a writer's lock is refused, since closing the open would release the lock. Only a regular
+    /// file is opened, through no link another user planted (<see cref="LinkRule"/>), and with
+    /// <paramref name="nameMustBeFile"/> (a table's column) through no link at the name at all.
     /// </summary>
-    public static SafeFileHandle OpenExisting(string path, FileAccess access, FileOptions options)
+    public static SafeFileHandle OpenExisting(string path, FileAccess access, FileOptions options, bool nameMustBeFile = false)
     {
         ThrowIfDirectory(path);
         WriterLock.ThrowIfHeld(path);
+        LinkRule.ThrowIfForeign(path);
         try
         {
-            return File.OpenHandle(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+            return StoragePlatform.Current.OpenExistingFile(path, access, options, nameMustBeFile);
         }
         catch (DirectoryNotFoundException exception)
         {
@@ -368,11 +393,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// The writer's open: a file that cannot be written (a read-only file system, or no permission) is a
     /// <see cref="ListMmfException"/>.
     /// </summary>
-    private static SafeFileHandle OpenForWriting(string path)
+    private static SafeFileHandle OpenForWriting(string path, bool nameMustBeFile)
     {
         try
         {
-            return OpenExisting(path, FileAccess.ReadWrite, FileOptions.None);
+            return OpenExisting(path, FileAccess.ReadWrite, FileOptions.None, nameMustBeFile);
         }
         catch (Exception exception)
             when (exception is UnauthorizedAccessException or (IOException and not FileNotFoundException and not ListMmfException))
@@ -566,9 +591,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// <summary>Whether this storage and <paramref name="other"/> map the same file; false where the system cannot tell.</summary>
     public bool IsSameFileAs(ListMmfStorage other)
     {
-        (ulong, ulong)? mine = StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
-        return mine is null || mine == StoragePlatform.Current.IdentityOf(other._file.SafeFileHandle);
+        (ulong, ulong)? mine = Identity;
+        return mine is null || mine == other.Identity;
     }
+
+    public (ulong Device, ulong File)? Identity => StoragePlatform.Current.IdentityOf(_file.SafeFileHandle);
 
     /// <summary>
     /// Whether the file at <see cref="RealPath"/> is still this one (checked by device and inode, without opening
@@ -787,6 +814,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         }
         finally
         {
+            if (_dataLocked)
+            {
+                StoragePlatform.Current.UnlockData(_file.SafeFileHandle);
+            }
+
             _file.Dispose();
             _writerLock?.Dispose();
         }

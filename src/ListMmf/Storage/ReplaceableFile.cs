@@ -57,7 +57,8 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
     /// <exception cref="ListMmfException">A step failed; the message says whether the file is unchanged, the new file
     /// is in place, or the list refuses every later call.</exception>
     public void Replace(string what, string newContents, Action<string> writeCopy, Func<string, TFile> openNew) =>
-        FileReplacement.Replace(_path, _storageOf(Current), what, newContents, writeCopy, openNew, MoveTo, failure => Failure = failure);
+        FileReplacement.Replace(_path, _storageOf(Current), what, newContents, writeCopy, openNew, next => _storageOf(next), MoveTo,
+            failure => Failure = failure);
 
     /// <summary>
     /// A reader whose file is marked replaced: when it is time to look, opens the path with

@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Linq;
 using System.Text.Json;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
@@ -57,19 +58,10 @@ internal static class TableManifest
     /// <exception cref="ListMmfFormatException">The manifest is not a valid table manifest; the message says what is wrong.</exception>
     public static TimeSeriesTableSchema Read(string path)
     {
-        byte[] bytes;
-        try
-        {
-            bytes = File.ReadAllBytes(path);
-        }
-        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
-        {
-            throw new FileNotFoundException(
-                $"'{Path.GetDirectoryName(path)}' is not a table: it has no {TimeSeriesTable.ManifestFileName}. " +
-                    $"Create a table with TimeSeriesTable.Create; a table being created has no manifest until all its columns exist.",
-                path,
-                exception);
-        }
+        byte[] bytes = SideFile.ReadAll(path, "the table manifest") ?? throw new FileNotFoundException(
+            $"'{Path.GetDirectoryName(path)}' is not a table: it has no {TimeSeriesTable.ManifestFileName}. " +
+                $"Create a table with TimeSeriesTable.Create; a table being created has no manifest until all its columns exist.",
+            path);
 
         try
         {

@@ -77,6 +77,7 @@ public sealed class TimeSeriesTable : IDisposable
                 CreateIfMissing = create,
                 UtcTimes = Schema.TimesAreUtc,
                 Described = false,
+                InTableFolder = true,
             };
             TableColumnInfo timeInfo = Schema.Time;
             string timePath = PathOf(timeInfo);

@@ -73,9 +73,10 @@ public sealed class SharedFolder : IDisposable
     /// Starts the planter swapping links at <paramref name="name"/> as fast as it can: a link to
     /// <paramref name="first"/>, then (with <paramref name="second"/>) a link to that, or (without) no name at all, each
     /// put in place by one rename. Python's loop takes microseconds per swap, so the swaps land between a writer's
-    /// system calls; the caller kills it.
+    /// system calls; the caller kills it. With <paramref name="asPlanter"/> false the links are this user's own, which
+    /// the library follows (a link of the user's that another of the user's processes flips).
     /// </summary>
-    public static Process StartLinkSwapper(string name, string first, string? second)
+    public static Process StartLinkSwapper(string name, string first, string? second, bool asPlanter = true)
     {
         const string Script = """
             import os, sys
@@ -95,7 +96,9 @@ public sealed class SharedFolder : IDisposable
                         except OSError:
                             pass
             """;
-        return StartAsPlanter("python3", "-c", Script, name, first, second ?? "");
+        return asPlanter
+            ? StartAsPlanter("python3", "-c", Script, name, first, second ?? "")
+            : Process.Start("python3", ["-c", Script, name, first, second ?? ""]);
     }
 
     /// <summary>

@@ -23,6 +23,25 @@ public sealed class OtherWriterFactAttribute : FactAttribute
     }
 }
 
+/// <summary>
+/// A test whose links must belong to another user (LISTMMF_SHARED_FOLDER_USERS names the planter, whom .ci/run creates
+/// as root): a link this process makes is its user's own, which the library follows.
+/// </summary>
+public sealed class PlanterFactAttribute : FactAttribute
+{
+    public PlanterFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Skip = "needs Linux: only there does the library learn who owns a link (statx), and only there does runuser plant as another user";
+        }
+        else if (SharedFolder.Planter is null)
+        {
+            Skip = "needs LISTMMF_SHARED_FOLDER_USERS=planter,writer naming a user who is not this one (.ci/run creates them as root)";
+        }
+    }
+}
+
 /// <summary>A Windows test that plants a symbolic link: skipped where this process may not create one (no privilege, or Wine without them).</summary>
 public sealed class WindowsSymbolicLinkFactAttribute : FactAttribute
 {

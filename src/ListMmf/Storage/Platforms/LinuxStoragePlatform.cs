@@ -26,6 +26,10 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     protected override int TooManyLinks => Libc.Linux.TooManyLinks;
 
+    protected override int OpenNonBlocking => Libc.Linux.OpenNonBlocking;
+
+    protected override int OpenDirectory => Libc.Linux.OpenDirectory;
+
     /// <summary>
     /// An open file description lock (F_OFD_SETLK, Linux 3.15 and later): it belongs to the descriptor this writer
     /// opened, so no other descriptor of the sidecar in the process (a second copy of the library in another
@@ -168,6 +172,90 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     public override (ulong Device, ulong File)? IdentityOfName(string path) => Libc.LinuxIdentityOfName(path);
 
     protected override bool FindsFilesByPath => true;
+
+    public override (bool IsLink, uint Owner)? NameOwner(string path) =>
+        Libc.LinuxStatus(path) is { } status ? (status.IsSymbolicLink, status.Owner) : null;
+
+    public override uint? FolderOwner(string path) => Libc.LinuxStatusFollowed(path)?.Owner;
+
+    protected override string? NotRegular(int fd) => Libc.LinuxStatus(fd) is { IsRegularFile: false } status ? status.Kind : null;
+
+    /// <summary>
+    /// A probe first: open(O_RDONLY | O_NONBLOCK | O_CLOEXEC, and O_NOFOLLOW where the name must be the file), which
+    /// returns at once on a FIFO, checked to be a regular file and to be what the path names now, links and all
+    /// (<see cref="LinkRule"/> again); then .NET opens that very file through <c>/proc/self/fd</c>, so that nothing
+    /// renamed over the path in between is opened instead. Without /proc, the path itself, checked the same way
+    /// after the open.
+    /// </summary>
+    public override SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile)
+    {
+        int flags = Libc.OpenReadOnly | Libc.Linux.OpenNonBlocking | Libc.Linux.OpenCloseOnExec | (nameMustBeFile ? Libc.Linux.OpenNoFollow : 0);
+        int fd = Libc.Open(path, flags);
+        if (fd < 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            if (errno == Libc.Linux.TooManyLinks && nameMustBeFile)
+            {
+                throw NotData(path, "is a symbolic link, and a table's column files must be regular files in its folder");
+            }
+
+            // No read permission (a write-only file), or nothing there: .NET's own open reports it as it always has.
+            return base.OpenExistingFile(path, access, options, nameMustBeFile);
+        }
+
+        using var probe = new SafeFileHandle(fd, ownsHandle: true);
+        if (NotRegular(fd) is { } kind)
+        {
+            throw NotData(path, $"is {kind}");
+        }
+
+        LinkRule.ThrowIfForeign(path);
+        if (IdentityOf(probe) is { } identity && IdentityOf(path) != identity)
+        {
+            throw new ListMmfException(path, "another file was put at the path while it was opened (a rename or a " +
+                "symbolic link in it changed); nothing was read or written. Open it again.");
+        }
+
+        string reopen = $"/proc/self/fd/{fd}";
+        if (!File.Exists(reopen))
+        {
+            return base.OpenExistingFile(path, access, options, nameMustBeFile);
+        }
+
+        try
+        {
+            return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+        }
+        catch (UnauthorizedAccessException exception)
+        {
+            throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
+        }
+        catch (IOException exception) when (exception is not FileNotFoundException)
+        {
+            throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
+        }
+    }
+
+    /// <summary>
+    /// An open file description lock over the whole data file (F_OFD_SETLK), as the sidecar's (<see cref="TryLock"/>):
+    /// it goes with the file's inode, whatever name reaches it, and no other descriptor's close drops it.
+    /// </summary>
+    public override bool LockData(SafeFileHandle file)
+    {
+        using var lease = new DescriptorLease(file);
+        return TryLock(lease.Descriptor, out int errno) || !(errno == Libc.Linux.WouldBlock || errno == Libc.Errors.AccessDenied);
+    }
+
+    public override void UnlockData(SafeFileHandle file)
+    {
+        if (file.IsClosed)
+        {
+            return;
+        }
+
+        using var lease = new DescriptorLease(file);
+        Unlock(lease.Descriptor);
+    }
 
     protected override void Allocate(FileStream file, long oldLength, long newLength, string path)
     {

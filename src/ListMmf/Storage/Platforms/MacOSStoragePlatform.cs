@@ -32,6 +32,10 @@ internal sealed class MacOSStoragePlatform : UnixStoragePlatform
 
     protected override int TooManyLinks => Libc.MacOS.TooManyLinks;
 
+    protected override int OpenNonBlocking => Libc.MacOS.OpenNonBlocking;
+
+    protected override int OpenDirectory => Libc.MacOS.OpenDirectory;
+
     /// <summary>kern.bootsessionuuid, a UUID drawn at each boot.</summary>
     public override ulong ReadBootSession() => SessionFromUuid(Libc.SystemString("kern.bootsessionuuid"));
 

@@ -218,6 +218,99 @@ internal abstract unsafe class StoragePlatform
     /// </summary>
     public virtual bool RenamesOpenFiles => true;
 
+    /// <summary>
+    /// What the name <paramref name="path"/> itself is (a symbolic link not followed): whether it is a link, and its
+    /// owner's user id, for <see cref="LinkRule"/>; null where nothing is there or the system does not say.
+    /// </summary>
+    public virtual (bool IsLink, uint Owner)? NameOwner(string path) => null;
+
+    /// <summary>The owner's user id of the folder at <paramref name="path"/> (links followed); null where the system does not say.</summary>
+    public virtual uint? FolderOwner(string path) => null;
+
+    /// <summary>The user id this process's opens act as; null where the system has no such id (Windows).</summary>
+    public virtual uint? CurrentUser => null;
+
+    /// <summary>
+    /// Opens the existing file at <paramref name="path"/> as data: a regular file, never a FIFO (whose open would wait
+    /// for a writer forever) or a device, and with <paramref name="nameMustBeFile"/> never through a symbolic link at
+    /// the name itself. Refusals are <see cref="ListMmfException"/>s naming the file; a missing file is
+    /// <see cref="FileNotFoundException"/>, as <see cref="File.OpenHandle"/> reports it.
+    /// </summary>
+    public virtual SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile) =>
+        File.OpenHandle(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+
+    /// <summary>
+    /// Opens a side file (a manifest, a description, fences) for reading as data: never through a symbolic link, never
+    /// a FIFO or a device; null where nothing is at the name.
+    /// </summary>
+    /// <exception cref="ListMmfException">Something other than a regular file is at the name.</exception>
+    public virtual SafeFileHandle? OpenSideFile(string path)
+    {
+        try
+        {
+            if ((File.GetAttributes(path) & FileAttributes.ReparsePoint) != 0)
+            {
+                throw NotData(path, "is a symbolic link or another reparse point");
+            }
+
+            return File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The refusal of a name that is not a regular file where the library reads or writes data.</summary>
+    protected static ListMmfException NotData(string path, string problem) =>
+        new(path, $"it {problem}, not a regular file: the library reads and writes data only in regular files, so " +
+            $"that nothing put at the name (by another user of a shared folder, say) can make it wait forever, read " +
+                $"without end or write elsewhere. Nothing was read or written through it.");
+
+    /// <summary>
+    /// Holds the folder this process just created at <paramref name="path"/>, so that what it created there can later
+    /// be removed from that very folder (<see cref="RemoveName"/>) even if another user renamed another folder or a
+    /// link over its name; null where the system removes only by path (Windows, where names of open files cannot be
+    /// swapped).
+    /// </summary>
+    public virtual SafeHandle? HoldFolder(string path) => null;
+
+    /// <summary>
+    /// Removes the name <paramref name="name"/> from the folder <paramref name="folder"/> holds (by path where it is
+    /// null): a link there goes as a name, a folder there stays. Whether something is left there is not reported.
+    /// </summary>
+    public virtual void RemoveName(SafeHandle? folder, string folderPath, string name) =>
+        DurableFile.TryDelete(System.IO.Path.Combine(folderPath, name));
+
+    /// <summary>
+    /// Removes the folder at <paramref name="folderPath"/> if it is empty and is still the one <paramref name="folder"/>
+    /// holds; a folder with anything in it stays, with all it holds.
+    /// </summary>
+    public virtual void RemoveFolderIfEmpty(SafeHandle? folder, string folderPath)
+    {
+        try
+        {
+            Directory.Delete(folderPath, recursive: false);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            // Not empty, or in use: what is in it is not this process's to remove.
+        }
+    }
+
+    /// <summary>
+    /// Takes a writer's lock on the data file's own open description, besides the sidecar's, so that a second writer
+    /// reaching the same file through another name (the file renamed, a hard link, a bind mount, a sidecar deleted)
+    /// is refused; false where another writer holds it. Readers take no lock and are never refused. Where the system
+    /// has no such lock (macOS, Windows, which refuses renaming an open file), true.
+    /// </summary>
+    public virtual bool LockData(SafeFileHandle file) => true;
+
+    /// <summary>Gives back <see cref="LockData"/>'s lock before the file is closed (a child started by vfork shares the description until its exec).</summary>
+    public virtual void UnlockData(SafeFileHandle file)
+    {
+    }
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 

@@ -36,6 +36,82 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// <summary>This system's value of MAP_ANONYMOUS (MAP_ANON).</summary>
     protected abstract int MapAnonymous { get; }
 
+    /// <summary>This system's value of O_NONBLOCK: the open of a FIFO returns at once.</summary>
+    protected abstract int OpenNonBlocking { get; }
+
+    /// <summary>This system's value of O_DIRECTORY: the open fails unless the name is a folder.</summary>
+    protected abstract int OpenDirectory { get; }
+
+    public override uint? CurrentUser => Libc.EffectiveUserId();
+
+    /// <summary>
+    /// open(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC): a link at the name fails with ELOOP, and a FIFO opens at
+    /// once (a blocking open would wait for a writer forever); what it opened is then checked to be a regular file
+    /// where the system says (<see cref="NotRegular"/>).
+    /// </summary>
+    public override SafeFileHandle? OpenSideFile(string path)
+    {
+        int fd = Libc.Open(path, Libc.OpenReadOnly | OpenNoFollow | OpenNonBlocking | OpenCloseOnExec);
+        if (fd < 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            if (errno is NoSuchFile or Libc.Errors.NotDirectory)
+            {
+                return null;
+            }
+
+            throw errno == TooManyLinks ? NotData(path, "is a symbolic link")
+                : errno == Libc.Errors.AccessDenied ? new UnauthorizedAccessException($"Access to the path '{path}' is denied.")
+                : Libc.Failure("open", path, errno);
+        }
+
+        var handle = new SafeFileHandle(fd, ownsHandle: true);
+        if (NotRegular(fd) is { } kind)
+        {
+            handle.Dispose();
+            throw NotData(path, $"is {kind}");
+        }
+
+        return handle;
+    }
+
+    /// <summary>What the open descriptor is when it is not a regular file ("a FIFO"), or null; null where the system does not say.</summary>
+    protected virtual string? NotRegular(int fd) => null;
+
+    /// <summary>open(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) of the folder just created: a link at its name is not held.</summary>
+    public override SafeHandle? HoldFolder(string path)
+    {
+        int fd = Libc.Open(path, Libc.OpenReadOnly | OpenDirectory | OpenNoFollow | OpenCloseOnExec);
+        return fd < 0 ? null : new SafeFileHandle(fd, ownsHandle: true);
+    }
+
+    /// <summary>unlinkat(folder, name, 0): the name in the folder held, whatever is at the folder's path now.</summary>
+    public override void RemoveName(SafeHandle? folder, string folderPath, string name)
+    {
+        if (folder is null)
+        {
+            // Never by path in a folder that could not be held: its name may lead elsewhere by now.
+            return;
+        }
+
+        using var lease = new DescriptorLease(folder);
+        _ = Libc.UnlinkAt(lease.Descriptor, name, 0);
+    }
+
+    /// <summary>
+    /// rmdir of the path, only while the path names the folder held (by identity, links not followed): rmdir removes
+    /// only an empty folder, so a folder swapped in at the last moment loses nothing.
+    /// </summary>
+    public override void RemoveFolderIfEmpty(SafeHandle? folder, string folderPath)
+    {
+        if (folder is not SafeFileHandle held || IdentityOf(held) is not { } identity || IdentityOfName(folderPath) != identity)
+        {
+            return;
+        }
+
+        _ = Libc.RemoveDirectory(folderPath);
+    }
+
     public override bool SupportsPosixMapping => true;
 
     /// <summary>How many pages <see cref="IsMostlyResident"/> asks mincore about.</summary>

@@ -1,0 +1,65 @@
+using System;
+using System.IO;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf.Storage;
+
+/// <summary>
+/// The one door through which the library reads the small files beside its data (a table's manifest, a version 1
+/// file's description, fences): opened as data, never through a symbolic link, never a FIFO or a device
+/// (<see cref="StoragePlatform.OpenSideFile"/>), and read only up to a size cap. A name another user of a shared
+/// folder planted there can then make a read fail, never wait forever, read without end or read another file.
+/// </summary>
+internal static class SideFile
+{
+    /// <summary>The most a manifest or a description may hold: far above any real one (a table of 10,000 columns).</summary>
+    public const int MaximumBytes = 1 << 20;
+
+    /// <summary>
+    /// Opens the side file at <paramref name="path"/> for reading; null where nothing is at the name.
+    /// </summary>
+    /// <exception cref="ListMmfException">Something other than a regular file is at the name, or a link another user
+    /// owns is in the folders above it (<see cref="LinkRule"/>).</exception>
+    public static SafeFileHandle? OpenRead(string path)
+    {
+        LinkRule.ThrowIfForeign(Path.GetDirectoryName(Path.GetFullPath(path)) ?? path);
+        return StoragePlatform.Current.OpenSideFile(path);
+    }
+
+    /// <summary>
+    /// The whole side file at <paramref name="path"/>, at most <see cref="MaximumBytes"/>; null where nothing is at the
+    /// name. <paramref name="what"/> names it in a refusal ("the table manifest").
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">It is larger than <see cref="MaximumBytes"/>.</exception>
+    /// <exception cref="ListMmfException">It is not a regular file, or cannot be read.</exception>
+    public static byte[]? ReadAll(string path, string what)
+    {
+        using SafeFileHandle? file = OpenRead(path);
+        if (file is null)
+        {
+            return null;
+        }
+
+        long length = RandomAccess.GetLength(file);
+        if (length > MaximumBytes)
+        {
+            throw new ListMmfFormatException(path, $"{what} holds {length:N0} bytes, more than the {MaximumBytes:N0} " +
+                $"any real one holds; it is not read.");
+        }
+
+        byte[] bytes = new byte[(int)length];
+        int read = 0;
+        while (read < bytes.Length)
+        {
+            int chunk = RandomAccess.Read(file, bytes.AsSpan(read), read);
+            if (chunk == 0)
+            {
+                break;
+            }
+
+            read += chunk;
+        }
+
+        return read == bytes.Length ? bytes : bytes[..read];
+    }
+}
