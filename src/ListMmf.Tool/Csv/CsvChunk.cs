@@ -176,7 +176,7 @@ internal sealed class CsvChunk(int index, long start, long end)
             lines++;
             if (!line.IsEmpty && rows++ == row)
             {
-                return (lines, System.Text.Encoding.UTF8.GetString(line[fields[layout.TimeField]]));
+                return (lines, CsvLayout.Excerpt(line[fields[layout.TimeField]]));
             }
         }
 

@@ -57,13 +57,21 @@ internal sealed class CsvLayout
     public string FieldCountProblem(int fieldCount) =>
         $"has {fieldCount} field{(fieldCount == 1 ? "" : "s")}; the header has {HeaderFields}";
 
-    public static string TimeProblem(ReadOnlySpan<byte> text, string problem) => $"time '{Encoding.UTF8.GetString(text)}' {problem}";
+    public static string TimeProblem(ReadOnlySpan<byte> text, string problem) => $"time '{Excerpt(text)}' {problem}";
+
+    /// <summary>The most of a field a message quotes: a field of hundreds of megabytes is not printed whole.</summary>
+    private const int QuotedBytes = 64;
+
+    /// <summary>The field's text for a message: whole up to <see cref="QuotedBytes"/>, its start and its length beyond.</summary>
+    public static string Excerpt(ReadOnlySpan<byte> field) => field.Length <= QuotedBytes
+        ? Encoding.UTF8.GetString(field)
+        : $"{Encoding.UTF8.GetString(field[..QuotedBytes])}... ({field.Length:N0} bytes)";
 
     /// <summary>Why a field did not parse: a whole number beyond the column type's range is out of range, anything else not a number of it.</summary>
     public string ValueProblem(int column, ReadOnlySpan<byte> value)
     {
         (string name, string type) = Request.Columns[column];
-        string text = Encoding.UTF8.GetString(value);
+        string text = Excerpt(value);
         string article = type[0] is 'a' or 'e' or 'i' or 'o' or 'u' ? "an" : "a";
         return long.TryParse(text, System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out _)
             || ulong.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out _)

@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.IO.Hashing;
+using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Tool.Files;
@@ -41,14 +42,22 @@ internal sealed class StructFile : IDisposable
             $"'{path}' holds {info.DataType} items (code {(int)info.DataType}) and records neither their size nor their " +
             $"layout (it has no {ListMmfDescription.FileSuffix} description, as files of ListMmf 1.x have none); open it " +
             "in code as a ListMmf of its struct.");
-        if (info.ItemsOffset + (info.Count * description.ItemSize) > info.FileLength)
+        if (info.ItemSize > 0 && info.ItemSize != description.ItemSize)
+        {
+            throw new DataException($"'{path}' records items of {info.ItemSize} bytes in its header and of " +
+                $"{description.ItemSize} bytes in its description; the file is damaged.");
+        }
+
+        // Divided rather than multiplied: a damaged count of 2^62 items of 32 bytes wraps to 0 bytes in a product.
+        if (description.ItemSize <= 0 || info.Count < 0 || info.FileLength < info.ItemsOffset
+            || info.Count > (info.FileLength - info.ItemsOffset) / description.ItemSize)
         {
             throw new DataException($"'{path}' counts {info.Count:N0} items of {description.ItemSize} bytes, more than its " +
                 $"{info.FileLength:N0} bytes hold; the file is damaged.");
         }
 
         // The items of the count read above; those a writer appends later are not shown.
-        SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        SafeFileHandle file = ListMmfStorage.OpenExisting(System.IO.Path.GetFullPath(path), FileAccess.Read, FileOptions.None);
         return new StructFile(path, description, file, info.Count, info.ItemsOffset);
     }
 

@@ -28,6 +28,8 @@ public sealed class TimeSeriesTableSchema
     public const string DefaultFileExtension = ".mmf";
 
     private readonly List<TableColumnInfo> _columns = [];
+    private readonly Dictionary<string, TableColumnInfo> _byName = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, TableColumnInfo> _byFileName = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Describes a table whose time column is <paramref name="timeColumn"/>.</summary>
     /// <param name="timeColumn">The time column's name.</param>
@@ -53,6 +55,8 @@ public sealed class TimeSeriesTableSchema
 
         Time = Describe(timeColumn, timeType, fileName);
         Order = order;
+        _byName.Add(Time.Name, Time);
+        _byFileName.Add(Time.FileName, Time);
     }
 
     /// <summary>The time column.</summary>
@@ -92,22 +96,23 @@ public sealed class TimeSeriesTableSchema
         }
 
         TableColumnInfo column = Describe(name, dataType, fileName);
-        foreach (TableColumnInfo existing in _columns.Prepend(Time))
-        {
-            if (string.Equals(existing.Name, column.Name, StringComparison.OrdinalIgnoreCase))
-            {
-                throw new ArgumentException($"Column '{name}': the table already has a column named '{existing.Name}' " +
-                    $"(names are compared ignoring case).", nameof(name));
-            }
 
-            if (string.Equals(existing.FileName, column.FileName, StringComparison.OrdinalIgnoreCase))
-            {
-                throw new ArgumentException($"Column '{name}': its file '{column.FileName}' is already the file of " +
-                    $"column '{existing.Name}' (file names are compared ignoring case).", nameof(fileName));
-            }
+        // Looked up rather than compared with each column in turn: a manifest of 40,000 columns took 42 s to refuse.
+        if (_byName.TryGetValue(column.Name, out TableColumnInfo? sameName))
+        {
+            throw new ArgumentException($"Column '{name}': the table already has a column named '{sameName.Name}' " +
+                $"(names are compared ignoring case).", nameof(name));
+        }
+
+        if (_byFileName.TryGetValue(column.FileName, out TableColumnInfo? sameFile))
+        {
+            throw new ArgumentException($"Column '{name}': its file '{column.FileName}' is already the file of " +
+                $"column '{sameFile.Name}' (file names are compared ignoring case).", nameof(fileName));
         }
 
         _columns.Add(column);
+        _byName.Add(column.Name, column);
+        _byFileName.Add(column.FileName, column);
         return this;
     }
 

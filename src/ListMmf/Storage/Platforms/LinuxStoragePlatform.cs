@@ -190,51 +190,69 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     public override SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile)
     {
         int flags = Libc.OpenReadOnly | Libc.Linux.OpenNonBlocking | Libc.Linux.OpenCloseOnExec | (nameMustBeFile ? Libc.Linux.OpenNoFollow : 0);
-        int fd = Libc.Open(path, flags);
-        if (fd < 0)
+        for (int attempt = 1; ; attempt++)
         {
-            int errno = Marshal.GetLastPInvokeError();
-            if (errno == Libc.Linux.TooManyLinks && nameMustBeFile)
+            int fd = Libc.Open(path, flags);
+            if (fd < 0)
             {
-                throw NotData(path, "is a symbolic link, and a table's column files must be regular files in its folder");
+                int errno = Marshal.GetLastPInvokeError();
+                if (errno == Libc.Linux.TooManyLinks && nameMustBeFile)
+                {
+                    throw NotData(path, "is a symbolic link, and a table's column files must be regular files in its folder");
+                }
+
+                // No read permission (a write-only file), or nothing there: .NET's own open reports it as it always has.
+                if (errno is Libc.Errors.AccessDenied or Libc.Errors.NoSuchFile or Libc.Errors.NotDirectory)
+                {
+                    return base.OpenExistingFile(path, access, options, nameMustBeFile);
+                }
+
+                throw Libc.Failure("open", path, errno);
             }
 
-            // No read permission (a write-only file), or nothing there: .NET's own open reports it as it always has.
-            return base.OpenExistingFile(path, access, options, nameMustBeFile);
-        }
+            using var probe = new SafeFileHandle(fd, ownsHandle: true);
+            if (NotRegular(fd) is { } kind)
+            {
+                throw NotData(path, $"is {kind}");
+            }
 
-        using var probe = new SafeFileHandle(fd, ownsHandle: true);
-        if (NotRegular(fd) is { } kind)
-        {
-            throw NotData(path, $"is {kind}");
-        }
+            // A replacement renamed over the path since the probe (a writer's TruncateBeginning, a seal) is opened
+            // again; a path that keeps naming another file than the one just opened is refused.
+            LinkRule.ThrowIfForeign(path);
+            if (IdentityOf(probe) is { } identity && IdentityOf(path) != identity)
+            {
+                if (attempt < ChangedPathAttempts)
+                {
+                    continue;
+                }
 
-        LinkRule.ThrowIfForeign(path);
-        if (IdentityOf(probe) is { } identity && IdentityOf(path) != identity)
-        {
-            throw new ListMmfException(path, "another file was put at the path while it was opened (a rename or a " +
-                "symbolic link in it changed); nothing was read or written. Open it again.");
-        }
+                throw new ListMmfException(path, $"another file was put at the path while it was opened, {ChangedPathAttempts} " +
+                    $"times in a row (a rename or a symbolic link in it keeps changing); nothing was read or written.");
+            }
 
-        string reopen = $"/proc/self/fd/{fd}";
-        if (!File.Exists(reopen))
-        {
-            return base.OpenExistingFile(path, access, options, nameMustBeFile);
-        }
+            string reopen = $"/proc/self/fd/{fd}";
+            if (!File.Exists(reopen))
+            {
+                return base.OpenExistingFile(path, access, options, nameMustBeFile);
+            }
 
-        try
-        {
-            return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
-        }
-        catch (UnauthorizedAccessException exception)
-        {
-            throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
-        }
-        catch (IOException exception) when (exception is not FileNotFoundException)
-        {
-            throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
+            try
+            {
+                return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+            }
+            catch (UnauthorizedAccessException exception)
+            {
+                throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
+            }
+            catch (IOException exception) when (exception is not FileNotFoundException)
+            {
+                throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
+            }
         }
     }
+
+    /// <summary>How often an open starts again because the path named another file than the one it had just opened.</summary>
+    private const int ChangedPathAttempts = 64;
 
     /// <summary>
     /// An open file description lock over the whole data file (F_OFD_SETLK), as the sidecar's (<see cref="TryLock"/>):

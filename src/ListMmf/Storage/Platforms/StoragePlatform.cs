@@ -306,7 +306,10 @@ internal abstract unsafe class StoragePlatform
     /// </summary>
     public virtual bool LockData(SafeFileHandle file) => true;
 
-    /// <summary>Gives back <see cref="LockData"/>'s lock before the file is closed (a child started by vfork shares the description until its exec).</summary>
+    /// <summary>
+    /// Gives back <see cref="LockData"/>'s lock before the file is closed: a child started by vfork shares the
+    /// description until its exec.
+    /// </summary>
     public virtual void UnlockData(SafeFileHandle file)
     {
     }

@@ -250,7 +250,9 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
                     handle.Dispose();
                     if (errno == WouldBlock || errno == Libc.Errors.AccessDenied)
                     {
-                        throw new ListMmfLockedException(path, "another writer has the file open for writing; a file has one writer at a time.");
+                        // Its owner named: a sidecar another user planted and holds locked looks like a writer's.
+                        throw new ListMmfLockedException(path, $"another writer has the file open for writing (its lock " +
+                            $"'{lockPath}': {DescribedIfThere(lockPath)}); a file has one writer at a time.");
                     }
 
                     throw new ListMmfException(
@@ -443,6 +445,19 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     /// <summary>What is wrong with an open sidecar for a lock file, or null: checked where the system says (Linux).</summary>
     protected virtual string? LockFileProblem(int fd) => null;
+
+    /// <summary>As <see cref="Described"/>, or "gone" where the file went meanwhile.</summary>
+    private string DescribedIfThere(string path)
+    {
+        try
+        {
+            return Described(path);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            return "since removed";
+        }
+    }
 
     /// <summary>The owner and mode of the file at the path, for a message.</summary>
     protected virtual string Described(string path) =>
