@@ -6,6 +6,7 @@ using System.Runtime.Versioning;
 using System.Threading.Tasks;
 using ListMmf.Search;
 using ListMmf.Storage;
+using ListMmf.Tests.MultiProcess;
 using ListMmf.Tests.Platform;
 using ListMmf.Tool.Import;
 using Xunit;
@@ -235,18 +236,14 @@ public sealed class TeamFolderTests : IDisposable
         Assert.Contains("a FIFO", refusal.Message, StringComparison.Ordinal);
     }
 
-    /// <summary>A FIFO at a list's fence file: a search waited forever before; now it searches without fences.</summary>
+    /// <summary>A FIFO at a list's fence file: a cold search waited forever before; now it searches without fences.</summary>
     [UnixFact]
     public void AFifoAtTheFencesLeavesSearchesRight()
     {
         string path = _folder.File("times.bt");
-        using (var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending))
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.Ascending))
         {
-            var start = new DateTime(2024, 3, 12, 13, 30, 0, DateTimeKind.Utc);
-            for (int i = 0; i < 100_000; i++)
-            {
-                series.Add(start.AddSeconds(i));
-            }
+            writer.AddRange(Enumerable.Range(0, 100_000).ToArray());
         }
 
         File.Delete(FenceFile<int>.PathFor(path));
@@ -254,8 +251,14 @@ public sealed class TeamFolderTests : IDisposable
 
         long index = WithinDeadline(() =>
         {
-            using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
-            return reader.LowerBound(new DateTime(2024, 3, 12, 13, 45, 0, DateTimeKind.Utc));
+            // Searched as a cold file is, which reads the fences first (a warm one never opens them).
+            using var reader = new SortedListMmf<int>(path, TimeSeriesOrder.Ascending, FileAccess.Read)
+            {
+                IndexMinimumPages = 1,
+                AssumeCold = true,
+                ColdSearchesBeforeIndex = long.MaxValue,
+            };
+            return reader.LowerBound(900);
         });
 
         Assert.Equal(900, index);
@@ -281,24 +284,30 @@ public sealed class TeamFolderTests : IDisposable
     public void ASecondWriterOnARenamedLiveFileIsRefused()
     {
         string path = _folder.File("ES.bt");
-        using var writer = new ListMmf<long>(path);
-        writer.Add(1);
+        using var holder = ChildProcess.Start("hold", path);
+        Assert.Equal("holding", holder.ReadLine());
         string renamed = _folder.File("ES-renamed.bt");
         File.Move(path, renamed);
 
         Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(renamed));
+
+        holder.CloseInput();
+        Assert.Equal(0, holder.WaitForExit(HangDeadline));
     }
 
-    /// <summary>A live writer's sidecar removed, and a second writer opened: it got in before.</summary>
+    /// <summary>A live writer's sidecar removed (a folder without the sticky bit), and a second writer opened: it got in before.</summary>
     [LinuxFact]
     public void ASecondWriterAfterTheSidecarWasRemovedIsRefused()
     {
         string path = _folder.File("ES.bt");
-        using var writer = new ListMmf<long>(path);
-        writer.Add(1);
+        using var holder = ChildProcess.Start("hold", path);
+        Assert.Equal("holding", holder.ReadLine());
         File.Delete(path + WriterLock.SidecarSuffix);
 
         Assert.Throws<ListMmfLockedException>(() => new ListMmf<long>(path));
+
+        holder.CloseInput();
+        Assert.Equal(0, holder.WaitForExit(HangDeadline));
     }
 
     /// <summary>The data file's lock goes with its writer: the next writer gets in once the first is disposed.</summary>
