@@ -281,8 +281,27 @@ def _open_data_file(path, flags):
     """The opener of a data file for ``open``: opened without blocking, so that a FIFO planted at the name opens at
     once instead of waiting for a writer that never comes, then refused unless it is a regular file, before a byte is
     read or mapped; a regular file is put back to blocking reads. A symbolic link at the name is followed, as the C#
-    library follows it for a reader."""
+    library follows its user's own links (``_open_column_file`` follows none)."""
     fd = os.open(path, flags | _DATA_FILE_FLAGS)
+    return _checked_data_file(fd, path)
+
+
+def _open_column_file(path, flags):
+    """The opener of a table's column file: as ``_open_data_file``, but never through a symbolic link at the name,
+    since a table's column files are regular files in its folder (the C# library refuses such a link whoever made it;
+    one planted by another user of a shared folder would show that user's file as the column)."""
+    try:
+        fd = os.open(path, flags | _DATA_FILE_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as error:
+        if hasattr(os, "O_NOFOLLOW") and error.errno in (errno.ELOOP, errno.EMLINK):
+            raise ListMmfError(f"{path}: it is a symbolic link, and a table's column files must be regular files in "
+                               f"its folder; nothing was read through it") from None
+        raise
+    return _checked_data_file(fd, path)
+
+
+def _checked_data_file(fd, path):
+    """``fd`` if it is a regular file, put back to blocking reads; closed and refused otherwise."""
     try:
         _require_regular(fd, path, "the file")
         if _DATA_FILE_FLAGS & getattr(os, "O_NONBLOCK", 0):
@@ -448,12 +467,12 @@ def read_header(path):
         return header
 
 
-def _open_current(path):
+def _open_current(path, opener=_open_data_file):
     """Opens the file at ``path`` and reads its header, following a replacement made meanwhile: returns (file,
     header), the file open for the caller to map or close. A file that is not a regular file (a FIFO planted at the
-    name) is refused before a byte is read (``_open_data_file``)."""
+    name) is refused before a byte is read (``opener``: ``_open_data_file``, or ``_open_column_file``)."""
     for attempt in range(1, _REPLACED_OPENS + 1):
-        f = open(path, "rb", opener=_open_data_file)
+        f = open(path, "rb", opener=opener)
         try:
             header = _read_header(f, path, accept_replaced=attempt == _REPLACED_OPENS)
         except BaseException:
@@ -843,11 +862,11 @@ def _memmap(f, dtype, header, path):
                            f"short while being read") from None
 
 
-def _open(path):
+def _open(path, opener=_open_data_file):
     """Returns (header, items) of the file at ``path`` from one header snapshot; items is None for Bit files and
-    for struct files without a description or without numpy."""
+    for struct files without a description or without numpy. ``opener`` as for ``_open_current``."""
     path = os.fspath(path)
-    f, header = _open_current(path)
+    f, header = _open_current(path, opener)
     with f:
         info = TYPES[header.code]
         if header.code == 0:
@@ -1141,7 +1160,7 @@ def _open_column(table_dir, column, what):
     library refuses it (``what``: "time column" or "column"). The name is checked (``_read_manifest``), so the
     file is in the folder."""
     path = os.path.join(table_dir, column["file"])
-    header, items = _open(path)
+    header, items = _open(path, _open_column_file)
     if header.type_name != column["type"]:
         raise ListMmfError(f"{path}: the {what} '{column['name']}' holds {header.type_name} items, but the table's "
                            f"{TABLE_MANIFEST} records {column['type']}")

@@ -628,6 +628,20 @@ class ManifestTests(TempDirTestCase):
         write_file(self.path("x"), struct.pack("<2d", 1.0, 2.0), code=11, count=2)
         self.assert_refused(self.write_table(columns=self.price("../x")), "'../x'", "cannot be in a file name")
 
+    @unittest.skipUnless(hasattr(os, "O_NOFOLLOW") and hasattr(os, "symlink"), "needs O_NOFOLLOW and symbolic links")
+    def test_a_column_file_that_is_a_symbolic_link_is_refused(self):
+        # Another user's column behind the link: a reader following it would return that user's values as the column.
+        write_file(self.path("other.mmf"), struct.pack("<2d", 1.0, 2.0), code=11, count=2)
+        folder = self.write_table()
+        os.remove(os.path.join(folder, "price.mmf"))
+        os.symlink(self.path("other.mmf"), os.path.join(folder, "price.mmf"))
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._open_column(folder, self.price("price.mmf")[0], "column")
+        self.assertIn("is a symbolic link", str(caught.exception))
+        if _HAS_PANDAS:
+            with self.assertRaises(listmmf.ListMmfError):
+                listmmf.to_pandas(folder)
+
     def test_an_absolute_file_name_is_refused(self):
         folder = self.write_table(columns=self.price("/etc/passwd"))
         self.assert_refused(folder, "'/etc/passwd'", "cannot be in a file name")
