@@ -2,6 +2,7 @@ using System;
 using System.Diagnostics;
 using System.IO;
 using System.Runtime.Versioning;
+using Xunit;
 
 namespace ListMmf.Tests.SharedFolder;
 
@@ -16,9 +17,43 @@ public sealed class SharedFolder : IDisposable
 {
     private readonly TempDirectory _directory = new();
 
-    public SharedFolder()
+    /// <param name="team">
+    /// A team folder as the docs advise instead of the open one: group-owned by LISTMMF_TEAM_GROUP (the planter's and
+    /// the other writer's group, which .ci/run creates as root), mode 3770 (setgid, sticky, the group's alone).
+    /// </param>
+    public SharedFolder(bool team = false)
     {
-        System.IO.File.SetUnixFileMode(_directory.Path, (UnixFileMode)0b111_111_111);
+        if (!team)
+        {
+            System.IO.File.SetUnixFileMode(_directory.Path, (UnixFileMode)0b111_111_111);
+            return;
+        }
+
+        using (Process chgrp = Process.Start("chgrp", [TeamGroup ?? throw new InvalidOperationException("no LISTMMF_TEAM_GROUP"), _directory.Path])!)
+        {
+            chgrp.WaitForExit();
+            if (chgrp.ExitCode != 0)
+            {
+                throw new InvalidOperationException($"chgrp {TeamGroup} failed with {chgrp.ExitCode}");
+            }
+        }
+
+        System.IO.File.SetUnixFileMode(_directory.Path, (UnixFileMode)0b011_111_111_000);
+    }
+
+    /// <summary>The team's group, whose members are the planter and the other writer; null where there is none.</summary>
+    public static string? TeamGroup => Environment.GetEnvironmentVariable("LISTMMF_TEAM_GROUP") is { Length: > 0 } group ? group : null;
+
+    /// <summary>The kinds of folder a planter test runs in: the open 0777 folder, and the 3770 team folder where there is a team group.</summary>
+    public static TheoryData<bool> Kinds()
+    {
+        var kinds = new TheoryData<bool> { false };
+        if (TeamGroup is not null)
+        {
+            kinds.Add(true);
+        }
+
+        return kinds;
     }
 
     /// <summary>The second user, who plants names; null where this process plants them.</summary>

@@ -42,6 +42,12 @@ public sealed class PlanterFactAttribute : FactAttribute
     }
 }
 
+/// <summary>A <see cref="PlanterFactAttribute"/> run in each kind of folder (<see cref="SharedFolder.Kinds"/>).</summary>
+public sealed class PlanterTheoryAttribute : TheoryAttribute
+{
+    public PlanterTheoryAttribute() => Skip = new PlanterFactAttribute().Skip;
+}
+
 /// <summary>A Windows test that plants a symbolic link: skipped where this process may not create one (no privilege, or Wine without them).</summary>
 public sealed class WindowsSymbolicLinkFactAttribute : FactAttribute
 {

@@ -70,11 +70,12 @@ public sealed class TeamFolderTests : IDisposable
     }
 
     /// <summary>A link another member planted at a data file's name, to a file of the writer's: never written through.</summary>
-    [PlanterFact]
-    public void AWriterRefusesALinkAnotherMemberPlantedAtTheDataFile()
+    [PlanterTheory, MemberData(nameof(SharedFolder.Kinds), MemberType = typeof(SharedFolder))]
+    public void AWriterRefusesALinkAnotherMemberPlantedAtTheDataFile(bool team)
     {
+        using var folder = new SharedFolder(team);
         using var victim = new SharedFolder.Victim();
-        string path = _folder.File("ES.bt");
+        string path = folder.File("ES.bt");
         SharedFolder.Plant("ln", "-s", victim.Path, path);
 
         var refusal = Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
@@ -84,11 +85,12 @@ public sealed class TeamFolderTests : IDisposable
     }
 
     /// <summary>A dangling link another member planted at a new file's name: the file is not created where it points.</summary>
-    [PlanterFact]
-    public void AWriterCreatesNothingThroughADanglingLinkAnotherMemberPlanted()
+    [PlanterTheory, MemberData(nameof(SharedFolder.Kinds), MemberType = typeof(SharedFolder))]
+    public void AWriterCreatesNothingThroughADanglingLinkAnotherMemberPlanted(bool team)
     {
+        using var folder = new SharedFolder(team);
         using var victim = new SharedFolder.Victim(create: false);
-        string path = _folder.File("CL.bt");
+        string path = folder.File("CL.bt");
         SharedFolder.Plant("ln", "-s", victim.Path, path);
 
         Assert.Throws<ListMmfException>(() => new ListMmf<long>(path));
@@ -97,16 +99,17 @@ public sealed class TeamFolderTests : IDisposable
     }
 
     /// <summary>A reader refuses such a link too: it would read another file under the name the user gave.</summary>
-    [PlanterFact]
-    public void AReaderRefusesALinkAnotherMemberPlantedAtTheDataFile()
+    [PlanterTheory, MemberData(nameof(SharedFolder.Kinds), MemberType = typeof(SharedFolder))]
+    public void AReaderRefusesALinkAnotherMemberPlantedAtTheDataFile(bool team)
     {
+        using var folder = new SharedFolder(team);
         string other = _elsewhere.File("private.bt");
         using (var list = new ListMmf<long>(other))
         {
             list.Add(42);
         }
 
-        string path = _folder.File("ES.bt");
+        string path = folder.File("ES.bt");
         SharedFolder.Plant("ln", "-s", other, path);
 
         Assert.Throws<ListMmfException>(() => new ListMmf<long>(path, FileAccess.Read));
@@ -133,12 +136,13 @@ public sealed class TeamFolderTests : IDisposable
     /// A link another member planted at a table's folder name, to another team's table: importing into the name
     /// appended rows to that table before.
     /// </summary>
-    [PlanterFact]
-    public void ATableFolderLinkAnotherMemberPlantedIsRefused()
+    [PlanterTheory, MemberData(nameof(SharedFolder.Kinds), MemberType = typeof(SharedFolder))]
+    public void ATableFolderLinkAnotherMemberPlantedIsRefused(bool team)
     {
+        using var folder = new SharedFolder(team);
         string otherTable = _elsewhere.File("other-team-table");
         CreateTable(otherTable, rows: 3).Dispose();
-        string path = _folder.File("nqTable");
+        string path = folder.File("nqTable");
         SharedFolder.Plant("ln", "-s", otherTable, path);
 
         Assert.Throws<ListMmfException>(() => TimeSeriesTable.Open(path));
