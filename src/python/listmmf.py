@@ -884,6 +884,9 @@ def _open(path, opener=_open_data_file):
             raise ListMmfError(
                 f"{path}: without numpy this reader needs a little-endian host whose '{info.fmt}' items are "
                 f"{info.size} bytes; this one is {sys.byteorder}-endian with {struct.calcsize(info.fmt)}-byte items")
+        if header.count == 0:
+            # As ``_memmap``: no items map nothing (a version 2 file may end before its items offset, as C# reads it).
+            return header, memoryview(b"").cast(info.fmt)
         try:
             mapped = mmap.mmap(f.fileno(), header.items_offset + header.count * info.size, access=mmap.ACCESS_READ)
         except ValueError:
@@ -1158,9 +1161,13 @@ def _raw_bound(table_dir, header, raw, bound, numpy):
 def _open_column(table_dir, column, what):
     """(header, items) of a column's file, refused when it holds another type than the manifest records, as the C#
     library refuses it (``what``: "time column" or "column"). The name is checked (``_read_manifest``), so the
-    file is in the folder."""
+    file is in the folder. A file the manifest names that does not exist is damage, as the C# library says."""
     path = os.path.join(table_dir, column["file"])
-    header, items = _open(path, _open_column_file)
+    try:
+        header, items = _open(path, _open_column_file)
+    except FileNotFoundError:
+        raise ListMmfError(f"{table_dir}: the manifest names the {what} '{column['name']}', stored in "
+                           f"'{column['file']}', which does not exist: the table is damaged") from None
     if header.type_name != column["type"]:
         raise ListMmfError(f"{path}: the {what} '{column['name']}' holds {header.type_name} items, but the table's "
                            f"{TABLE_MANIFEST} records {column['type']}")
@@ -1207,7 +1214,13 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
             raise ListMmfError(
                 f"{path}: column '{column['name']}' holds {len(values):,} values, fewer than the table's {rows:,} rows")
         data[column["name"]] = numpy.asarray(values[first:last])
-    return pandas.DataFrame(data)
+    try:
+        return pandas.DataFrame(data)
+    except pandas.errors.OutOfBoundsDatetime:
+        # pandas 1.x holds every time as int64 nanoseconds: 0001-01-01 (DateTime.MinValue) or 9999 do not fit.
+        raise ListMmfError(f"{time_path}: the time column holds times outside 1677-2262, which pandas "
+                           f"{pandas.__version__} cannot hold (it keeps times as nanoseconds; pandas 2 keeps them "
+                           f"at their own resolution)") from None
 
 
 def _pandas(caller):

@@ -27,15 +27,26 @@ Every code 2 to 13 must appear in at least one file. The header count of each fi
 length may (and should) exceed 16 + count * item size.
 """
 
+import contextlib
+import copy
 import datetime
+import errno
+import io
 import json
 import os
+import random
+import re
+import shutil
+import socket
 import struct
 import subprocess
 import sys
 import tempfile
 import threading
+import traceback
+import tracemalloc
 import unittest
+import warnings
 import zlib
 from unittest import mock
 
@@ -554,6 +565,22 @@ class TableTests(TempDirTestCase):
             listmmf.to_pandas(self.dir)
         self.assertIn("not a table folder", str(caught.exception))
 
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_times_pandas_cannot_hold_are_kept_or_refused_never_a_pandas_error(self):
+        # Found by HostileInputFuzzTests: pandas 1.x keeps times as nanoseconds, and its OutOfBoundsDatetime escaped
+        # for DateTime.MinValue, which the C# library stores in a UnixSeconds column as -2**31.
+        folder = self.write_table(2)
+        write_file(self.path("ticks/time.mmf"), struct.pack("<2i", -2**31, 1704187800), code=13, count=2)
+        try:
+            frame = listmmf.to_pandas(folder)
+        except listmmf.ListMmfError as error:
+            self.assertTrue(pandas.__version__.startswith("1."), f"pandas {pandas.__version__} holds year 1: {error}")
+            self.assertEqual(f"{self.path('ticks/time.mmf')}: the time column holds times outside 1677-2262, which "
+                             f"pandas {pandas.__version__} cannot hold (it keeps times as nanoseconds; pandas 2 keeps "
+                             f"them at their own resolution)", str(error))
+        else:
+            self.assertEqual(datetime.datetime(1, 1, 1), frame["time"].iloc[0].to_pydatetime())
+
     def test_without_pandas_the_error_says_what_is_missing(self):
         with mock.patch.dict(sys.modules, {"pandas": None}):
             with self.assertRaises(ImportError) as caught:
@@ -764,6 +791,18 @@ class ManifestTests(TempDirTestCase):
             listmmf._read_manifest(folder)
         self.assertNotIn("hunter2", str(caught.exception))
 
+    def test_a_column_file_the_manifest_names_that_does_not_exist_is_damage(self):
+        # Found by HostileInputFuzzTests: FileNotFoundError escaped; the C# library calls the table damaged.
+        folder = self.write_table()
+        os.remove(os.path.join(folder, "price.mmf"))
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._open_column(folder, self.price("price.mmf")[0], "column")
+        self.assertEqual(f"{folder}: the manifest names the column 'price', stored in 'price.mmf', which does not "
+                         f"exist: the table is damaged", str(caught.exception))
+        for name, read in self.readers()[1:]:
+            with self.subTest(reader=name), self.assertRaisesRegex(listmmf.ListMmfError, "which does not exist"):
+                read(folder).compute() if name == "to_dask" else read(folder)
+
     @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
     def test_a_column_file_of_another_type_than_the_manifest_records_is_refused(self):
         folder = self.write_table(columns=[{"name": "price", "type": "Int64", "file": "price.mmf"}])
@@ -882,6 +921,18 @@ class MalformedInputTests(TempDirTestCase):
                 self.assertEqual([], plain(items))
                 self.assertTrue(is_read_only(items))
 
+    def test_a_version_2_file_that_ends_before_its_items_offset_has_no_items_on_both_paths(self):
+        # Found by HostileInputFuzzTests: numpy gave no items (as C#, whose capacity is max(0, length - offset) /
+        # size), the standard library refused, saying the file was "shorter than the 0 items" its header counts.
+        path = write_v2(self.path("cut.bt"), code=12, item_size=8, count=0)
+        os.truncate(path, 64)
+        for name in BACKENDS:
+            with self.subTest(backend=name), backend(name):
+                items = listmmf.open_items(path)
+                self.assertEqual([], plain(items))
+                self.assertTrue(is_read_only(items))
+                self.assertEqual([], as_datetimes(listmmf.open_times(path)))
+
     def test_a_sealed_block_scaled_by_zero_decodes_to_infinities_without_numpy(self):
         # Decimals (codec 5) divide by the block's step; a step of 0 is no writer's, but IEEE 754 still answers.
         path = write_sealed(self.path("zero-step.sealed"), code=11, item_size=8, count=3, codec=5, base=5, step=0.0)
@@ -926,6 +977,971 @@ class MalformedInputTests(TempDirTestCase):
                                      {"name": "a", "offset": 4, "size": 4, "type": "Int32"}])
         with self.assertRaisesRegex(listmmf.ListMmfError, "names two fields alike"):
             listmmf.open_items(path)
+
+
+# The fuzz stage (issue 63): hostile files built by hand, mutated with a fixed seed, fed to every entry point.
+
+_FUZZ_EDGES = (0, 1, -1, 2, 3, 4, 7, 8, 15, 16, 17, 63, 64, 127, 128, 255, 1023, 1024, 1025, 4095, 4096, 4097, 8192,
+               (1 << 20) - 64, 1 << 20, (1 << 20) + 4096, 2**15, 2**16, 2**24, 2**31 - 1, -2**31, 2**31, 2**32,
+               2**32 + 1, 2**53, 2**56, 2**62, 2**63 - 1, -2**63, -2**62)
+"""Values a fuzzed header field takes most often: the edges of the sizes, counts and offsets the reader checks."""
+
+_FUZZ_BITS = {"B": (8, False), "H": (16, False), "i": (32, True), "I": (32, False), "q": (64, True),
+              "Q": (64, False)}
+
+_FUZZ_FLOATS = (0.0, -0.0, 1.0, -2.0, 0.25, 10.0, 1e22, 1e-320, 5e-324, 1e300, -1e300, float("inf"), float("-inf"),
+                float("nan"), 2.0**-60, 3.0)
+
+_FUZZ_JSON_VALUES = (
+    0, 1, -1, 2, 7, 8, 16, 2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**63, 10**30, 1.5, -0.0, 1e308, 8.0, True, False,
+    None, "", "x" * 300, "Int32", "Int32[3]", "Int32[0]", "Int32[2]", "Byte[999999999]", "Double[1]", "Decimal",
+    "Guid", "DateTime[2]", "Half", "Char", "Boolean", "TimeSpan", "a\x00b", "\udcff", "\ud83d\ude00", "../x",
+    "/etc/passwd", "a/b", "a\\b", "..", ".", "TABLE.json", "table.json", "price.mmf", "PRICE.MMF", "time.mmf",
+    "size.mmf", "price.mmf.writer-lock", "x.listmmf.tmp", "price ", "price.", "pri\x1bce", "ß", "SS", "p" * 201,
+    "UnixSeconds", "DateTime", "Double", "Single", "Int64", "Bit", "AnyStruct", "Int24", "None", "Ascending",
+    "AscendingOrEqual", "Descending", "listmmf-description", "ListMmf.TimeSeriesTable", [], {}, [1, 2], [None],
+    {"name": "x"}, {"name": "price", "type": "Double", "file": "price.mmf"},
+    {"name": "a", "offset": 0, "size": 4, "type": "Int32"}, {"name": "b", "offset": 2147483647, "size": 1,
+                                                             "type": "Byte"})
+"""Values a fuzzed JSON slot takes: numbers at and past the Int32 edges, kinds the reader does not expect, names the
+manifest check refuses, field types numpy may or may not take."""
+
+_FUZZ_JSON_KEYS = ("format", "version", "order", "timesAreUtc", "time", "columns", "name", "type", "file",
+                   "itemType", "itemSize", "fields", "offset", "size", "Format", "VERSION", "extra", "")
+
+
+def _fuzz_signed(value, bits, signed):
+    value %= 1 << bits
+    return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+def _fuzz_number(rng, fmt, near=()):
+    """A value for a header field of struct format ``fmt``: next to the field's right value (``near``), an edge, or
+    random bits."""
+    bits, signed = _FUZZ_BITS[fmt]
+    pick = rng.random()
+    if near and pick < 0.35:
+        value = rng.choice(near) + rng.choice((-4096, -8, -1, 0, 1, 2, 8, 1024, 4096))
+    elif pick < 0.8:
+        value = rng.choice(_FUZZ_EDGES)
+    else:
+        value = rng.getrandbits(bits)
+    return _fuzz_signed(value, bits, signed)
+
+
+def _fuzz_field(rng, data, notes, name, offset, fmt, near=()):
+    """Sets the field ``name`` (struct format ``fmt`` at ``offset`` of the bytearray ``data``) to a fuzzed value, when
+    the data reaches that far, and notes it."""
+    if offset < 0 or offset + struct.calcsize("<" + fmt) > len(data):
+        return
+    value = rng.choice(_FUZZ_FLOATS) if fmt == "d" else _fuzz_number(rng, fmt, near)
+    struct.pack_into("<" + fmt, data, offset, value)
+    notes.append(f"{name} (byte {offset:,}) = {value!r}")
+
+
+def _fuzz_bytes(rng, data, notes, focus=0):
+    """One byte-level mutation of the bytearray ``data``: a bit flipped, a byte set, the data cut, bytes appended,
+    removed or inserted; at a place in its first ``focus`` bytes more often than not."""
+    def place(extra=0):
+        limit = len(data) + extra
+        if limit <= 0:
+            return 0
+        return rng.randrange(min(focus, limit)) if focus and rng.random() < 0.6 else rng.randrange(limit)
+
+    kind = rng.randrange(6)
+    if kind == 0 and data:
+        at, bit = place(), rng.randrange(8)
+        data[at] ^= 1 << bit
+        notes.append(f"bit {bit} of byte {at:,} flipped")
+    elif kind == 1 and data:
+        at, value = place(), rng.choice((0, 0xFF, 0x7F, 0x80, rng.randrange(256)))
+        data[at] = value
+        notes.append(f"byte {at:,} = {value:#04x}")
+    elif kind == 2:
+        length = place(1)
+        del data[length:]
+        notes.append(f"cut to {length:,} bytes")
+    elif kind == 3:
+        extra = rng.randbytes(rng.choice((1, 7, 64, 4096)))
+        data += extra
+        notes.append(f"{len(extra):,} random bytes appended")
+    elif kind == 4 and data:
+        at, length = place(), rng.randrange(1, 64)
+        del data[at:at + length]
+        notes.append(f"bytes {at:,} to {at + length:,} removed")
+    else:
+        at, extra = place(1), rng.randbytes(rng.randrange(1, 16))
+        data[at:at] = extra
+        notes.append(f"{len(extra)} random bytes inserted at byte {at:,}")
+
+
+def _fuzz_short(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _fuzz_json_value(rng):
+    """A JSON value for a slot of a document: one of ``_FUZZ_JSON_VALUES``, a list or an object of them, or a list
+    nested a few hundred deep."""
+    pick = rng.random()
+    if pick < 0.75:
+        return copy.deepcopy(rng.choice(_FUZZ_JSON_VALUES))
+    if pick < 0.85:
+        return [copy.deepcopy(rng.choice(_FUZZ_JSON_VALUES)) for _ in range(rng.randrange(1, 5))]
+    if pick < 0.95:
+        return {rng.choice(_FUZZ_JSON_KEYS): copy.deepcopy(rng.choice(_FUZZ_JSON_VALUES)) for _ in range(3)}
+    value = 0
+    for _ in range(rng.choice((10, 200))):
+        value = [value]
+    return value
+
+
+def _fuzz_json(rng, document, notes):
+    """One structural mutation of a JSON document: a slot (an object's key or a list's index, at any depth) set to
+    another value, removed, repeated or given another slot's value, or the document replaced; returns the document."""
+    slots, stack = [], [(document, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, (dict, list)) and len(where) < 200:
+            for key, child in (node.items() if isinstance(node, dict) else enumerate(node)):
+                slots.append((node, key, f"{where}/{key}"))
+                stack.append((child, f"{where}/{key}"))
+    if not slots or rng.random() < 0.03:
+        document = _fuzz_json_value(rng)
+        notes.append(f"the document = {_fuzz_short(document)}")
+        return document
+    node, key, where = rng.choice(slots)
+    kind = rng.randrange(6)
+    if kind <= 2:
+        node[key] = _fuzz_json_value(rng)
+        notes.append(f"{where} = {_fuzz_short(node[key])}")
+    elif kind == 3:
+        del node[key]
+        notes.append(f"{where} removed")
+    elif kind == 4 and isinstance(node, list):
+        node.append(copy.deepcopy(node[key]))
+        notes.append(f"{where} repeated at the end of its list")
+    elif kind == 4:
+        new_key = rng.choice(_FUZZ_JSON_KEYS)
+        node[new_key] = copy.deepcopy(node[key])
+        notes.append(f"{where} copied to key {new_key!r}")
+    else:
+        other_node, other_key, other_where = rng.choice(slots)
+        node[key] = copy.deepcopy(other_node[other_key])
+        notes.append(f"{where} = the value of {other_where}")
+    return document
+
+
+def _fuzz_json_bytes(rng, document, notes, mutate_text):
+    """The document as the bytes of a file: JSON, with a text-level mutation when ``mutate_text`` (a byte mutation,
+    a number of 5,000 digits, NaN or Infinity, 1e400, a byte order mark, nesting 100,000 deep, bytes that are not
+    UTF-8, a key given twice, something after the value)."""
+    try:
+        raw = json.dumps(document, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+    except (ValueError, RecursionError):
+        raw, document = b"null", None
+        notes.append("the document became null (json.dumps refused it)")
+    if not mutate_text:
+        return raw
+    raw = bytearray(raw)
+    kind = rng.randrange(9)
+    if kind == 0:
+        _fuzz_bytes(rng, raw, notes)
+    elif kind == 1:
+        raw = re.sub(rb"\d+", b"9" * 5000, raw, count=1)
+        notes.append("a number of 5,000 digits")
+    elif kind == 2:
+        constant = rng.choice((b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1e400", b"1.0", b"0x10"))
+        raw = re.sub(rb"-?\d+", constant, raw, count=1)
+        notes.append(f"a number replaced by {constant.decode()}")
+    elif kind == 3:
+        raw = b"\xef\xbb\xbf" + raw
+        notes.append("a byte order mark before the text")
+    elif kind == 4:
+        opener = rng.choice((b"[", b'{"a":', b'{"fields":['))
+        raw = opener * 100000 + raw
+        notes.append(f"{opener.decode()!r} 100,000 times before the text")
+    elif kind == 5:
+        at, junk = rng.randrange(len(raw) + 1), rng.choice((b"\xff\xfe", b"\xed\xa0\x80", b"\xc0\xaf", b"\x80"))
+        raw[at:at] = junk
+        notes.append(f"bytes {junk!r}, not UTF-8, at byte {at:,}")
+    elif kind == 6 and raw.rstrip().endswith(b"}"):
+        key, value = rng.choice(_FUZZ_JSON_KEYS), rng.choice((b"2", b'"x"', b"null", b"[]", b"-1"))
+        end = raw.rstrip().rindex(b"}")
+        raw[end:end] = b', "' + key.encode() + b'": ' + value
+        notes.append(f"key {key!r} given again, as {value.decode()}, at the end of the object")
+    elif kind == 7:
+        tail = rng.choice((b" x", b"\x00", b"}", b" {}", b"\n\n"))
+        raw += tail
+        notes.append(f"{tail!r} after the value")
+    else:
+        raw = raw[:rng.randrange(len(raw) + 1)]
+        notes.append(f"the text cut to {len(raw):,} bytes")
+    return bytes(raw)
+
+
+def _fuzz_item_size(code):
+    return 16 if code == 0 else listmmf.TYPES[code].size
+
+
+def _fuzz_items(rng, code, count, sorted_times=True):
+    """The bytes of ``count`` items of type ``code``: times near 2024 (ascending when ``sorted_times``), now and then
+    an extreme one (DateTime.MinValue's -2**31, ticks past 9999 or negative); random bytes for every other type."""
+    if code == 13:
+        values = [1704187800 + 7 * i for i in range(count)]
+        if values and rng.random() < 0.25:
+            values[rng.randrange(count)] = rng.choice((-2**31, 2**31 - 1, 0, -1))
+    elif code == 12:
+        values = [638397846000000000 + 10**7 * i + rng.randrange(10) for i in range(count)]
+        if values and rng.random() < 0.25:
+            values[rng.randrange(count)] = rng.choice((0, 1, listmmf._MAX_TICKS, listmmf._MAX_TICKS + 1, -1,
+                                                       2**63 - 1, -2**63, 400000000000000000))
+    else:
+        size = 1 if code == 1 else _fuzz_item_size(code)
+        return rng.randbytes(count * size if code != 1 else (count + 7) // 8)
+    if not sorted_times:
+        rng.shuffle(values)
+    return struct.pack(f"<{count}{'i' if code == 13 else 'q'}", *values)
+
+
+_FUZZ_STRUCT = {"format": "listmmf-description", "version": 1, "itemType": "Tick", "itemSize": 16,
+                "fields": [{"name": "time", "offset": 0, "size": 8, "type": "DateTime"},
+                           {"name": "price", "offset": 8, "size": 4, "type": "Single"},
+                           {"name": "size", "offset": 12, "size": 2, "type": "Int16"},
+                           {"name": "flags", "offset": 14, "size": 2, "type": "Byte[2]"}],
+                "order": "Ascending", "timesAreUtc": True}
+"""The description of the struct files the fuzz stage builds: 16-byte items of four fields."""
+
+
+def _fuzz_description(code):
+    """A valid description of items of ``code``, as the C# library writes one."""
+    if code == 0:
+        return copy.deepcopy(_FUZZ_STRUCT)
+    info = listmmf.TYPES[code]
+    return {"format": "listmmf-description", "version": 1, "itemType": info.name, "itemSize": info.size,
+            "order": "AscendingOrEqual", "timesAreUtc": False}
+
+
+def _fuzz_reseal_v2(data):
+    """Stores in the bytearray ``data`` (a version 2 file) the CRC-32 of its header as the reader computes it, over
+    whatever its fields now hold, so that a mutation reaches the checks past the checksum."""
+    if len(data) < 64:
+        return
+    length = struct.unpack_from("<i", data, 48)[0]
+    fixed = bytearray(data[:64])
+    for start, end in ((8, 20), (24, 44), (56, 64)):
+        fixed[start:end] = bytes(end - start)
+    description = bytes(data[64:64 + length]) if length > 0 else b""
+    struct.pack_into("<I", data, 56, zlib.crc32(description, zlib.crc32(bytes(fixed))))
+
+
+def _fuzz_v2(code, item_size, count, payload, description=b"", items_offset=4096, durable=None, session=None,
+             state=0, capacity=0):
+    """The bytes of a version 2 file: its header and description, sealed by their CRC-32, zeros up to
+    ``items_offset``, the ``payload`` and ``capacity`` bytes of room."""
+    fixed = bytearray(64)
+    struct.pack_into("<iiqiiqQiii", fixed, 0, 2, code, count, state, items_offset,
+                     count if durable is None else durable, listmmf._BOOT_SESSION if session is None else session,
+                     3, item_size, len(description))
+    data = bytearray(fixed + description)
+    data += bytes(max(0, items_offset - len(data))) + payload + b"\xa5" * capacity
+    _fuzz_reseal_v2(data)
+    return data
+
+
+def _fuzz_packed(values, width):
+    """The bytes of ``values`` packed integers of ``width`` bits, padding included (docs/file-format.md)."""
+    return -(-values * width // 64) * 8 + 8
+
+
+_FUZZ_SEALED_CODECS = {0: (0,), 10: (0, 3, 4, 5, 6), 11: (0, 3, 4, 5, 6)}
+"""The codecs of a sealed block for each code (the other integer codes: 0, 1, 2 and 7)."""
+
+
+def _fuzz_sealed_block(rng, code, values):
+    """[codec, width, base, first, step, payload] of a sealed block of ``values`` items of ``code``: a codec the code
+    takes, a width, base, first value and step a writer might choose, and random packed bits (every bit pattern
+    decodes to some values)."""
+    size = _fuzz_item_size(code)
+    codec = rng.choice(_FUZZ_SEALED_CODECS.get(code, (0, 1, 2, 7)))
+    if codec == 0:
+        return [0, 0, 0, 0, 0.0, rng.randbytes(values * size)]
+    width = rng.choice((0, 1, 3, 8, 13, 24, 32, 56))
+    base = rng.choice((0, -1, 1, 1704187800, 638397846000000000, -2**40, rng.getrandbits(63) - 2**62))
+    first = rng.getrandbits(64) - 2**63 if codec in (2, 4, 6) else 0
+    length = _fuzz_packed(values, width)
+    if codec == 7:
+        patches, high = rng.randrange(min(values, 8) + 1), rng.randint(1, 56)
+        first = patches | high << 16
+        length += _fuzz_packed(patches, 10) + _fuzz_packed(patches, high)
+    step = 2.0 ** rng.randint(-20, 4) if codec in (3, 4) else 10.0 ** rng.randint(1, 10) if codec in (5, 6) else 0.0
+    return [codec, width, base, first, step, rng.randbytes(length)]
+
+
+def _fuzz_sealed(code, item_size, count, blocks, description=b"", blocks_offset=4096, state=0):
+    """The bytes of a sealed file of ``count`` items of ``item_size`` bytes in ``blocks`` (as
+    ``_fuzz_sealed_block`` gives them), laid out as docs/file-format.md says, every checksum right."""
+    body, offsets = bytearray(), []
+    for index, (codec, width, base, first, step, payload) in enumerate(blocks):
+        values = min(1024, count - index * 1024)
+        block = bytearray(struct.pack("<BBHIqqdI", codec, width, values & 0xFFFF, len(payload), base, first, step, 0)
+                          + bytes(4) + payload)
+        block += bytes(-len(block) % 8)
+        offsets.append(blocks_offset + len(body))
+        body += block
+    directory = blocks_offset + len(body)
+    offsets.append(directory)
+    tail = bytes(-(-len(blocks) * item_size // 8) * 8) + struct.pack(f"<{len(offsets)}Q", *offsets)
+    head = bytearray(128)
+    struct.pack_into("<iiqiiq", head, 0, 3, code, count, state, blocks_offset, count)
+    struct.pack_into("<ii", head, 44, item_size, len(description))
+    struct.pack_into("<8siiqqI4xq", head, 64, b"LMSEALED", 1, 1024, len(blocks), directory, 0,
+                     _fuzz_signed(count * item_size, 64, True))
+    data = bytearray(head + description)
+    data += bytes(max(0, blocks_offset - len(data))) + body + tail
+    _fuzz_reseal_sealed(data, header=True, blocks=True, directory=True)
+    return data
+
+
+def _fuzz_reseal_sealed(data, header, blocks, directory):
+    """Stores in the bytearray ``data`` (a sealed file) the checksums the reader checks, over whatever the fields now
+    hold: each block's where the directory places it (``blocks``), the directory's (``directory``), the header's
+    (``header``), in that order, as far as the fields let them be found."""
+    if len(data) < 128:
+        return
+    count_of_blocks, at = struct.unpack_from("<qq", data, 80)
+    size = struct.unpack_from("<i", data, 44)[0]
+    if 0 <= count_of_blocks <= 4096 and 0 < size <= 4096 and 0 <= at <= len(data):
+        start = at + -(-count_of_blocks * size // 8) * 8
+        if blocks and start + 8 * (count_of_blocks + 1) <= len(data):
+            for offset in struct.unpack_from(f"<{count_of_blocks}Q", data, start):
+                if offset + 40 <= len(data):
+                    payload = struct.unpack_from("<I", data, offset + 4)[0]
+                    crc = zlib.crc32(bytes(data[offset + 40:offset + 40 + payload]), zlib.crc32(bytes(data[offset:offset + 32])))
+                    struct.pack_into("<I", data, offset + 32, crc)
+        if directory:
+            struct.pack_into("<I", data, 96, zlib.crc32(bytes(data[at:])))
+    if header:
+        length = struct.unpack_from("<i", data, 48)[0]
+        fixed = bytearray(data[:128])
+        fixed[16:20], fixed[56:60] = bytes(4), bytes(4)
+        description = bytes(data[128:128 + length]) if length > 0 else b""
+        struct.pack_into("<I", data, 56, zlib.crc32(description, zlib.crc32(bytes(fixed))))
+
+
+def _fuzz_item_bytes(header, kind, value):
+    """The items a read returned (as ``HostileInputFuzzTests.stored`` keeps them), as the bytes they are stored as:
+    odd widths encoded back, little-endian."""
+    if kind == "list":
+        return b"".join(v.to_bytes(header.item_size, "little", signed=header.code <= 17) for v in value)
+    return value
+
+
+class HostileInputFuzzTests(TempDirTestCase):
+    """The fuzz stage of issue 63: hand-made files, each built valid as the other tests build them and then mutated,
+    with a fixed seed, are fed to every entry point of the reader, which must return the right answer or refuse.
+
+    What is fuzzed, per family (``COUNTS``): 400 table folders (their ``table.json`` mutated as a JSON tree and as
+    text, their column files replaced, cut, of another type, unsorted or of extreme times); 400 version 1 files of
+    every kind of item (the version, code and count fields set to edges and random values, bytes flipped, set, cut,
+    removed, inserted, appended); 400 version 2 files (every header field, the description in the header mutated as
+    JSON, the checksum recomputed over the mutation three times in four, so that it reaches the checks behind it);
+    400 sealed files of none to three blocks of every codec with random bits as their packed values (every header,
+    block and directory field, a bit of a payload, and the block, directory and header checksums each recomputed
+    over the mutation four times in five); 200 version 1 struct files whose ``FILE.listmmf.json`` description is
+    mutated as a JSON tree and as text. Then, at each name a reader opens (a data file, a description, a table's
+    manifest, its time column and a value column): a FIFO, a symbolic link to /dev/zero, a directory, a symbolic link
+    to a directory, an empty file, a symbolic link to a FIFO and a socket (35 cases); the command line is also run in
+    its own process over every planted data file.
+
+    Case ``i`` of family ``f`` draws from ``random.Random(f"63/{f}/{i}")`` alone (``SEED`` 63), so a failure names the
+    case and its mutations, and ``build_case(f, i, folder)`` writes its files again to reproduce it.
+
+    The entry points, under each backend (the standard library, and numpy when it imports): ``read_header``,
+    ``open_items``, ``open_times``, ``read_description``, the command line's ``main``; ``_read_manifest``, each
+    column through ``_open_column``, and ``to_pandas`` (whole, over a time range, one column) and ``to_dask``
+    (every fourth table) when pandas and dask import. Each must return or raise ``ListMmfError`` whose message starts
+    with the path of the file it refuses (the folder's, for a table); the command line must exit 0 or 1. Any other
+    exception (TypeError, OverflowError, struct.error, a numpy or pandas error, a plain ValueError...) fails the test
+    with the case's traceback. The one exception: a socket cannot be opened at all, and the open's ``OSError``
+    (ENXIO) is what ``read_header`` documents ("Raises OSError if the file cannot be opened").
+
+    Right answers: the unmutated files read whole; a version 1 or 2 file's items, whenever returned, are its bytes at
+    the items offset, ``count`` items long; a sealed file's items are ``count`` long and, with numpy, the same from
+    both backends (Doubles with every NaN alike; a sealed Single file's items not compared, since for a ``k`` of
+    2**24 or more, which no encoder writes, numpy converts it to binary32 first, as the format says, and the standard
+    library computes in binary64); every entry point refuses alike or returns alike under both backends (but struct
+    items, which need numpy); a frame from ``to_pandas`` has the manifest's columns, the time file's count of rows,
+    and the times and values of the column files; ``to_dask``'s frame is ``to_pandas``'s.
+
+    Deadline: each case (all its entry points, both backends) runs in a thread given ``DEADLINE`` seconds (10); a
+    FIFO's case then opens the FIFO for writing to release a reader blocked on it. Allocation: the peak of what
+    ``tracemalloc`` traces during a case, above what was allocated before it, must stay under ``ALLOCATION_BOUND``
+    (64 MiB); the files are at most a few tens of KiB, so a case near it is a defect (the largest peak seen is about
+    1.1 MiB, json parsing a description nested 100,000 deep). tracemalloc sees Python's allocations and numpy's array
+    buffers (numpy reports them to it); a file's mapping (mmap, numpy.memmap) is not an allocation and is not counted.
+    The class runs in about 15 s on a 2-core machine.
+    """
+
+    SEED = 63
+    COUNTS = {"table": 400, "v1": 400, "v2": 400, "sealed": 400, "description": 200}
+    DEADLINE = 10.0
+    ALLOCATION_BOUND = 64 << 20
+    DASK_EVERY = 4
+
+    def setUp(self):
+        super().setUp()
+        if not tracemalloc.is_tracing():
+            tracemalloc.start()
+            self.addCleanup(tracemalloc.stop)
+
+    # -- the cases -------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def build_case(cls, family, index, folder):
+        """Writes case ``index`` of ``family`` into the empty folder ``folder``; returns (its mutations, the path the
+        entry points read: the data file, or the table folder)."""
+        rng = random.Random(f"{cls.SEED}/{family}/{index}")
+        notes = []
+        build = {"table": cls._build_table, "v1": cls._build_v1, "v2": cls._build_v2, "sealed": cls._build_sealed,
+                 "description": cls._build_description}[family]
+        return notes, build(rng, folder, notes)
+
+    @staticmethod
+    def _build_v1(rng, folder, notes, mutate=True):
+        code = rng.choice((0, 1, 2, 3, 5, 6, 8, 9, 10, 11, 12, 13, 14, 16, 18, 21))
+        count = rng.choice((0, 1, 3, 17))
+        items = _fuzz_items(rng, code, count)
+        data = bytearray(struct.pack("<iiq", 0, code, count) + items + b"\xa5" * rng.choice((0, 5, 32)))
+        path = os.path.join(folder, "list.bt")
+        description = _fuzz_description(code) if code == 0 or rng.random() < 0.2 else None
+        notes.append(f"version 1, code {code}, count {count}, {len(data):,} bytes"
+                     + (", a description beside it" if description else ""))
+        for _ in range(rng.randint(1, 3) if mutate else 0):
+            kind = rng.randrange(6)
+            if kind == 0:
+                _fuzz_field(rng, data, notes, "version", 0, "i", (0, -1, 2, 3))
+            elif kind == 1:
+                _fuzz_field(rng, data, notes, "code", 4, "i", (code,))
+            elif kind == 2:
+                room = (len(data) - 16) // _fuzz_item_size(code) if code > 1 else len(data)
+                _fuzz_field(rng, data, notes, "count", 8, "q", (count, room))
+            elif kind == 3 and description is not None:
+                description = _fuzz_json(rng, description, notes)
+            else:
+                _fuzz_bytes(rng, data, notes, focus=16)
+        with open(path, "wb") as f:
+            f.write(data)
+        if description is not None:
+            with open(path + listmmf.DESCRIPTION_SUFFIX, "wb") as f:
+                f.write(_fuzz_json_bytes(rng, description, notes, False))
+        return path
+
+    @staticmethod
+    def _build_description(rng, folder, notes, mutate=True):
+        count = rng.choice((0, 1, 3))
+        data = bytearray(struct.pack("<iiq", 0, 0, count) + rng.randbytes(16 * count) + b"\xa5" * 16)
+        description = copy.deepcopy(_FUZZ_STRUCT)
+        notes.append(f"version 1 struct file of {count} 16-byte items")
+        text = False
+        for _ in range(rng.randint(1, 3) if mutate else 0):
+            pick = rng.random()
+            if pick < 0.7:
+                description = _fuzz_json(rng, description, notes)
+            elif pick < 0.9:
+                text = True
+            else:
+                _fuzz_field(rng, data, notes, "count", 8, "q", (count,))
+        path = os.path.join(folder, "s.bt")
+        with open(path, "wb") as f:
+            f.write(data)
+        with open(path + listmmf.DESCRIPTION_SUFFIX, "wb") as f:
+            f.write(_fuzz_json_bytes(rng, description, notes, text))
+        return path
+
+    @staticmethod
+    def _build_v2(rng, folder, notes, mutate=True):
+        code = rng.choice((0, 3, 6, 8, 10, 11, 12, 13, 14, 21))
+        size, count = _fuzz_item_size(code), rng.choice((0, 1, 3, 17))
+        description = _fuzz_description(code) if code == 0 or rng.random() < 0.5 else None
+        capacity = rng.choice((0, 8, 100))
+        notes.append(f"version 2, code {code}, count {count}, capacity {capacity} bytes"
+                     + (", a description in the header" if description else ""))
+        raw_description, text = b"", False
+        if description is not None and mutate and rng.random() < 0.3:
+            for _ in range(rng.randint(1, 2)):
+                if rng.random() < 0.8:
+                    description = _fuzz_json(rng, description, notes)
+                else:
+                    text = True
+        if description is not None:
+            raw_description = _fuzz_json_bytes(rng, description, notes, text)
+        session = None
+        if mutate and rng.random() < 0.15:
+            session = rng.choice((0, 1, rng.getrandbits(64)))
+            notes.append(f"boot session {session:#x}: its durable count is read")
+        data = _fuzz_v2(code, size, count, _fuzz_items(rng, code, count), raw_description, session=session,
+                        capacity=capacity)
+        fields = (("code", 4, "i", (code,)), ("count", 8, "q", (count,)), ("state", 16, "i", (0, -1)),
+                  ("items offset", 20, "i", (4096,)), ("durable count", 24, "q", (count,)),
+                  ("boot session", 32, "Q", (listmmf._BOOT_SESSION,)), ("generation", 40, "i", ()),
+                  ("item size", 44, "i", (size,)), ("description length", 48, "i", (len(raw_description),)))
+        for _ in range(rng.randint(1, 3) if mutate else 0):
+            if rng.random() < 0.6:
+                name, offset, fmt, near = rng.choice(fields)
+                _fuzz_field(rng, data, notes, name, offset, fmt, near)
+            else:
+                _fuzz_bytes(rng, data, notes, focus=64 + len(raw_description))
+        if mutate and rng.random() < 0.75:
+            _fuzz_reseal_v2(data)
+            notes.append("the header's checksum recomputed")
+        path = os.path.join(folder, "list.bt")
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    @staticmethod
+    def _build_sealed(rng, folder, notes, mutate=True):
+        code = rng.choice((0, 3, 6, 8, 9, 10, 11, 12, 13, 14, 17, 21))
+        size, count = _fuzz_item_size(code), rng.choice((0, 1, 5, 1023, 1024, 1025, 2100))
+        blocks = [_fuzz_sealed_block(rng, code, min(1024, count - i * 1024)) for i in range(-(-count // 1024))]
+        description = _fuzz_description(code) if code == 0 or rng.random() < 0.3 else None
+        notes.append(f"sealed, code {code}, count {count}, codecs {[block[0] for block in blocks]}, "
+                     f"widths {[block[1] for block in blocks]}" + (", a description in the header" if description else ""))
+        text = False
+        if description is not None and mutate and rng.random() < 0.2:
+            description = _fuzz_json(rng, description, notes)
+            text = rng.random() < 0.3
+        raw_description = _fuzz_json_bytes(rng, description, notes, text) if description is not None else b""
+        data = _fuzz_sealed(code, size, count, blocks, raw_description)
+        directory = struct.unpack_from("<q", data, 88)[0]
+        firsts = -(-len(blocks) * size // 8) * 8
+        for _ in range(rng.choice((1, 1, 2, 3)) if mutate else 0):
+            pick = rng.random()
+            if pick < 0.3:
+                name, offset, fmt, near = rng.choice((
+                    ("code", 4, "i", (code,)), ("count", 8, "q", (count,)), ("state", 16, "i", (0, -1)),
+                    ("blocks offset", 20, "i", (4096,)), ("durable count", 24, "q", (count,)),
+                    ("item size", 44, "i", (size,)), ("description length", 48, "i", (len(raw_description),)),
+                    ("layout", 72, "i", (1,)), ("values per block", 76, "i", (1024,)),
+                    ("blocks", 80, "q", (len(blocks),)), ("directory", 88, "q", (directory,)),
+                    ("directory checksum", 96, "I", ()), ("raw bytes", 104, "q", (count * size,))))
+                _fuzz_field(rng, data, notes, name, offset, fmt, near)
+            elif pick < 0.6 and blocks and directory + firsts + 8 * len(blocks) <= len(data):
+                block = rng.randrange(len(blocks))
+                start = struct.unpack_from("<Q", data, directory + firsts + 8 * block)[0]
+                name, offset, fmt, near = rng.choice((
+                    ("codec", 0, "B", tuple(range(9))), ("width", 1, "B", (56, 57, 64)),
+                    ("values", 2, "H", (1024,)), ("payload length", 4, "I", (len(blocks[block][5]),)),
+                    ("base", 8, "q", ()), ("first", 16, "q", (1 << 16, 56 << 16, 57 << 16, 1 << 24)),
+                    ("step", 24, "d", ()), ("checksum", 32, "I", ())))
+                _fuzz_field(rng, data, notes, f"block {block}'s {name}", start + offset, fmt, near)
+            elif pick < 0.7 and blocks and directory + firsts + 8 * len(blocks) <= len(data):
+                # Random bits in a block's payload: with its checksum recomputed, other values to decode.
+                block = rng.randrange(len(blocks))
+                start = struct.unpack_from("<Q", data, directory + firsts + 8 * block)[0]
+                at = start + 40 + rng.randrange(max(1, len(blocks[block][5])))
+                if at < len(data):
+                    data[at] ^= 1 << rng.randrange(8)
+                    notes.append(f"a bit of block {block}'s payload flipped, at byte {at:,}")
+            elif pick < 0.8 and blocks:
+                entry = rng.randrange(len(blocks) + 1)
+                _fuzz_field(rng, data, notes, f"directory offset {entry}", directory + firsts + 8 * entry, "Q",
+                            (4096, directory, 0))
+            else:
+                _fuzz_bytes(rng, data, notes, focus=128)
+        if mutate:
+            header, block_sums, directory_sum = (rng.random() < 0.8 for _ in range(3))
+            _fuzz_reseal_sealed(data, header, block_sums, directory_sum)
+            notes.append("checksums recomputed: " + ", ".join(
+                what for what, done in (("blocks", block_sums), ("directory", directory_sum), ("header", header))
+                if done))
+        path = os.path.join(folder, "list.sealed")
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    @classmethod
+    def _build_table(cls, rng, folder, notes, mutate=True):
+        table = os.path.join(folder, "ticks")
+        os.mkdir(table)
+        time_code = rng.choice((12, 13))
+        rows = rng.choice((0, 1, 2, 5, 33))
+        files = {"time.mmf": (time_code, rows, _fuzz_items(rng, time_code, rows)),
+                 "price.mmf": (11, rows, _fuzz_items(rng, 11, rows)),
+                 "size.mmf": (6, rows, _fuzz_items(rng, 6, rows))}
+        manifest = {"format": "ListMmf.TimeSeriesTable", "version": 1, "order": "AscendingOrEqual",
+                    "timesAreUtc": rng.random() < 0.5,
+                    "time": {"name": "time", "type": listmmf.TYPES[time_code].name, "file": "time.mmf"},
+                    "columns": [{"name": "price", "type": "Double", "file": "price.mmf"},
+                                {"name": "size", "type": "Int32", "file": "size.mmf"}]}
+        notes.append(f"table of {rows} rows, times {listmmf.TYPES[time_code].name}")
+        text = False
+        built = {}
+        for _ in range(rng.randint(1, 3) if mutate else 0):
+            pick = rng.random()
+            if pick < 0.45:
+                manifest = _fuzz_json(rng, manifest, notes)
+            elif pick < 0.55:
+                text = True
+            else:
+                name = rng.choice(sorted(files))
+                code, count, items = files[name]
+                kind = rng.randrange(7)
+                if kind == 0:
+                    files[name] = (code, max(0, count - 1), items[:max(0, count - 1) * _fuzz_item_size(code)])
+                    notes.append(f"{name} holds one item fewer")
+                elif kind == 1:
+                    other = rng.choice((3, 6, 8, 10, 11, 12, 13, 14))
+                    files[name] = (other, count, _fuzz_items(rng, other, count))
+                    notes.append(f"{name} holds code {other}")
+                elif kind == 2 and code in (12, 13):
+                    files[name] = (code, count, _fuzz_items(rng, code, count, sorted_times=False))
+                    notes.append(f"{name}'s times shuffled")
+                elif kind == 3:
+                    size = _fuzz_item_size(code)
+                    built[name] = _fuzz_v2(code, size, count, items)
+                    notes.append(f"{name} is a version 2 file")
+                elif kind == 4:
+                    size = _fuzz_item_size(code)
+                    built[name] = _fuzz_sealed(code, size, count, [
+                        _fuzz_sealed_block(rng, code, min(1024, count - i * 1024)) for i in range(-(-count // 1024))])
+                    notes.append(f"{name} is a sealed file")
+                else:
+                    data = bytearray(struct.pack("<iiq", 0, code, count) + items)
+                    for _ in range(rng.randint(1, 2)):
+                        if rng.random() < 0.5:
+                            _fuzz_field(rng, data, notes, f"{name}'s count", 8, "q", (count,))
+                        else:
+                            _fuzz_bytes(rng, data, notes, focus=16)
+                    built[name] = data
+        for name, (code, count, items) in files.items():
+            with open(os.path.join(table, name), "wb") as f:
+                f.write(built.get(name) or struct.pack("<iiq", 0, code, count) + items)
+        with open(os.path.join(table, "table.json"), "wb") as f:
+            f.write(_fuzz_json_bytes(rng, manifest, notes, text))
+        return table
+
+    # -- running them --------------------------------------------------------------------------------------------
+
+    def run_case(self, what, call, release=None):
+        """Runs ``call()`` (a case's entry points) under the deadline, and fails naming ``what`` if it did not end in
+        time, raised anything (``call`` catches the refusals it expects), or allocated past the bound."""
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        with warnings.catch_warnings():
+            # A float block's step may overflow or make NaN, as IEEE 754 says: numpy warns of it; not a refusal.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            try:
+                error = call_with_deadline(self, call, self.DEADLINE, release)
+            except self.failureException as failure:
+                raise self.failureException(f"{what}: {failure}") from None
+        peak = tracemalloc.get_traced_memory()[1] - before
+        if error is not None:
+            self.fail(f"{what}: raised {type(error).__name__}, neither an answer nor ListMmfError:\n"
+                      + "".join(traceback.format_exception(error)))
+        self.assertLess(peak, self.ALLOCATION_BOUND, f"{what}: allocated {peak:,} bytes at its peak")
+        return peak
+
+    @staticmethod
+    def attempt(results, key, call, prefixes, unopenable=False):
+        """Records in ``results[key]`` what ``call()`` returned, or its ListMmfError, whose message must start with
+        one of ``prefixes``; with ``unopenable`` (a socket planted), also the OSError ENXIO of an open that cannot be
+        made, as ``read_header`` documents. Any other exception propagates."""
+        try:
+            results[key] = ("returned", call())
+        except listmmf.ListMmfError as error:
+            message = str(error)
+            if not message.startswith(prefixes):
+                raise AssertionError(f"{key}'s refusal does not start with the file's path: {message[:300]}")
+            results[key] = ("refused", message)
+        except OSError as error:
+            if not (unopenable and error.errno == errno.ENXIO):
+                raise
+            results[key] = ("unopenable", str(error))
+
+    @staticmethod
+    def stored(path):
+        """The items ``open_items(path)`` returns, as (kind, value, item size) to compare and check: ("list", ints,
+        None) for the odd widths (numpy's int64 array made a list), else (format or dtype, bytes, item size)."""
+        items = listmmf.open_items(path)
+        if isinstance(items, list) or 14 <= listmmf.read_header(path).code <= 21:
+            return ("list", items if isinstance(items, list) else items.tolist(), None)
+        if isinstance(items, memoryview):
+            return (items.format, items.tobytes(), items.itemsize)
+        return (str(items.dtype), items.tobytes(), items.dtype.itemsize)
+
+    def read_data_file(self, path, unopenable=False):
+        """Every entry point that reads the data file at ``path``, under each backend: {backend: {entry: result}}."""
+        prefixes = (path + ": ", path + listmmf.DESCRIPTION_SUFFIX + ": ")
+        results = {}
+
+        def run():
+            for name in BACKENDS:
+                with backend(name):
+                    got = results[name] = {}
+                    for entry, call in (("read_header", listmmf.read_header), ("open_items", self.stored),
+                                        ("open_times", lambda p: as_datetimes(listmmf.open_times(p))),
+                                        ("read_description", listmmf.read_description)):
+                        self.attempt(got, entry, lambda: call(path), prefixes, unopenable)
+                    out, err = io.StringIO(), io.StringIO()
+                    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                        status = listmmf.main([path])
+                    got["main"] = ("exited", status, err.getvalue())
+
+        return results, run
+
+    def check_data_file(self, what, path, results):
+        """The right answers of a data file's case (see the class's docstring)."""
+        with open(path, "rb") as f:
+            data = f.read()
+        for name, got in results.items():
+            _, status, errors = got["main"]
+            self.assertIn(status, (0, 1), f"{what}: main under {name}")
+            self.assertEqual(status == 1, errors.startswith(f"listmmf: {path}"), f"{what}: main under {name}: {errors}")
+            if got["read_header"][0] != "returned":
+                for entry in ("open_items", "open_times", "read_description"):
+                    if entry != "read_description" or os.path.exists(path):
+                        self.assertEqual("refused", got[entry][0], f"{what}: {entry} under {name}")
+                continue
+            header = got["read_header"][1]
+            self.assertGreaterEqual(header.count, 0, what)
+            if got["open_items"][0] == "returned":
+                kind, value, size = got["open_items"][1]
+                stored = _fuzz_item_bytes(header, kind, value)
+                if kind == "list":
+                    size = header.item_size
+                elif header.item_size is None:  # a version 1 struct file: the description gives the size
+                    self.assertEqual(got["read_description"][1]["itemSize"], size, f"{what}: {name}: item size")
+                else:
+                    self.assertEqual(header.item_size, size, f"{what}: {name}: open_items' item size")
+                self.assertEqual(header.count * size, len(stored), f"{what}: {name}: open_items' length")
+                if header.version != listmmf.SEALED_VERSION:
+                    self.assertEqual(data[header.items_offset:header.items_offset + len(stored)], stored,
+                                     f"{what}: {name}: open_items is not the file's items")
+            if got["open_times"][0] == "returned":
+                self.assertEqual(header.count, len(got["open_times"][1]), f"{what}: {name}: open_times' length")
+        if len(results) < 2:
+            return
+        stdlib, numpy = results["stdlib"], results["numpy"]
+        header = stdlib["read_header"][1] if stdlib["read_header"][0] == "returned" else None
+        for entry in ("read_header", "open_items", "open_times", "read_description", "main"):
+            if header is not None and header.code == 0 and entry in ("open_items", "main"):
+                continue  # struct items need numpy: the standard library refuses them (or the command line skips them)
+            a, b = stdlib[entry], numpy[entry]
+            self.assertEqual(a[0], b[0], f"{what}: {entry} under the standard library: {str(a[-1])[:300]}; "
+                                         f"under numpy: {str(b[-1])[:300]}")
+            if entry == "main":
+                self.assertEqual(a[1], b[1], f"{what}: main's exit status differs by backend")
+            elif a[0] == "returned" and entry != "open_items":
+                self.assertEqual(a[1], b[1], f"{what}: {entry} differs by backend")
+            elif a[0] == "returned":
+                self.assert_same_items(what, header, a[1], b[1])
+
+    def assert_same_items(self, what, header, stdlib, numpy):
+        np = listmmf.np
+        left, right = _fuzz_item_bytes(header, *stdlib[:2]), _fuzz_item_bytes(header, *numpy[:2])
+        if header.code in (10, 11) and header.version == listmmf.SEALED_VERSION:
+            if header.code == 10:
+                return  # see the class's docstring: binary32 arithmetic for a k no encoder writes
+            left, right = np.frombuffer(left, "<f8"), np.frombuffer(right, "<f8")
+            self.assertTrue(np.array_equal(np.isnan(left), np.isnan(right)), f"{what}: NaNs differ by backend")
+            keep = ~np.isnan(left)
+            left, right = left[keep].tobytes(), right[keep].tobytes()
+        self.assertEqual(left, right, f"{what}: the items differ by backend")
+
+    def run_data_family(self, family):
+        for index in range(self.COUNTS[family]):
+            folder = self.path(f"{family}-{index}")
+            os.mkdir(folder)
+            notes, path = self.build_case(family, index, folder)
+            what = (f"{family} case {index} (HostileInputFuzzTests.build_case({family!r}, {index}, folder)): "
+                    + "; ".join(notes))
+            results, run = self.read_data_file(path)
+            self.run_case(what, run)
+            self.check_data_file(what, path, results)
+            shutil.rmtree(folder)
+
+    def read_table(self, folder, index, unopenable=False):
+        """Every entry point that reads the table ``folder``: {entry: result}, right answers checked as it goes."""
+        results = {}
+        prefix = (folder + os.sep, folder + ": "), unopenable
+
+        def run():
+            self.attempt(results, "_read_manifest", lambda: listmmf._read_manifest(folder, with_order=True), *prefix)
+            if results["_read_manifest"][0] == "returned":
+                time, columns, _, _ = results["_read_manifest"][1]
+                for name in BACKENDS:
+                    with backend(name):
+                        for column in [time] + columns:
+                            self.attempt(results, f"_open_column {column['file']} {name}",
+                                         lambda: listmmf._open_column(folder, column, "column")[0], *prefix)
+            if not _HAS_PANDAS:
+                return
+            self.attempt(results, "to_pandas", lambda: listmmf.to_pandas(folder), *prefix)
+            if results["to_pandas"][0] == "returned":
+                self.check_frame(folder, results["to_pandas"][1])
+            bounds = random.Random(f"{self.SEED}/bounds/{index}").choice((
+                ("2024-01-02T09:30:01", "2024-01-02T09:30:30"), ("0001-01-01", "9999-12-31"),
+                (datetime.datetime(2024, 1, 2, 9, 30, 2, tzinfo=datetime.timezone.utc), None),
+                (None, "2024-01-02T09:30:03Z"), (listmmf.np.datetime64("2024-01-02T09:30:00.000000100"), None),
+                ("1600-01-01", "2300-01-01")))
+            self.attempt(results, "to_pandas range", lambda: listmmf.to_pandas(folder, *bounds), *prefix)
+            self.attempt(results, "to_pandas price", lambda: listmmf.to_pandas(folder, columns="price"), *prefix)
+            if _HAS_DASK and index % self.DASK_EVERY == 0:
+                self.attempt(results, "to_dask", lambda: listmmf.to_dask([folder]).compute(scheduler="synchronous"),
+                             *prefix)
+                if results["to_dask"][0] == "returned" and results["to_pandas"][0] == "returned":
+                    frame = results["to_dask"][1].drop(columns="table").reset_index(drop=True)
+                    pandas.testing.assert_frame_equal(results["to_pandas"][1], frame)
+
+        return results, run
+
+    def check_frame(self, folder, frame):
+        """A frame ``to_pandas`` returned holds the manifest's columns, the time file's rows and the files' values."""
+        np = listmmf.np
+        time, columns = listmmf._read_manifest(folder)
+        time_path = os.path.join(folder, time["file"])
+        self.assertEqual([time["name"]] + [c["name"] for c in columns], list(frame.columns))
+        rows = listmmf.read_header(time_path).count
+        self.assertEqual(rows, len(frame))
+        self.assertTrue(np.array_equal(np.asarray(listmmf.open_times(time_path)).astype("datetime64[us]"),
+                                       np.asarray(frame[time["name"]]).astype("datetime64[us]")), "the times")
+        for column in columns:
+            values = np.asarray(listmmf.open_items(os.path.join(folder, column["file"])))[:rows]
+            self.assertEqual(values.tobytes(), np.asarray(frame[column["name"]]).tobytes(), column["name"])
+
+    # -- the tests -----------------------------------------------------------------------------------------------
+
+    def test_unmutated_base_files_are_read_whole(self):
+        for family in ("v1", "v2", "sealed", "description"):
+            for index in range(40):
+                folder = self.path(f"base-{family}-{index}")
+                os.mkdir(folder)
+                notes = []
+                build = {"v1": self._build_v1, "v2": self._build_v2, "sealed": self._build_sealed,
+                         "description": self._build_description}[family]
+                path = build(random.Random(f"{self.SEED}/base/{family}/{index}"), folder, notes, mutate=False)
+                what = f"unmutated {family} file {index}: {'; '.join(notes)}"
+                results, run = self.read_data_file(path)
+                self.run_case(what, run)
+                self.check_data_file(what, path, results)
+                for name, got in results.items():
+                    self.assertEqual("returned", got["read_header"][0], f"{what}: {got['read_header'][-1]}")
+                    refused = got["open_items"][0] == "refused"
+                    expected = got["read_header"][1].code == 1 or got["read_header"][1].code == 0 and name == "stdlib"
+                    self.assertEqual(expected, refused, f"{what}: under {name}: {got['open_items'][-1]}")
+                    self.assertEqual("returned", got["read_description"][0], what)
+        for index in range(20):
+            folder = self.path(f"base-table-{index}")
+            os.mkdir(folder)
+            table = self._build_table(random.Random(f"{self.SEED}/base/table/{index}"), folder, [], mutate=False)
+            results, run = self.read_table(table, index)
+            self.run_case(f"unmutated table {index}", run)
+            self.assertEqual("returned", results["_read_manifest"][0], results["_read_manifest"][-1])
+
+    def test_mutated_version_1_files_are_read_right_or_refused_in_time_and_memory(self):
+        self.run_data_family("v1")
+
+    def test_mutated_version_2_headers_are_read_right_or_refused_in_time_and_memory(self):
+        self.run_data_family("v2")
+
+    def test_mutated_sealed_files_are_read_right_or_refused_in_time_and_memory(self):
+        self.run_data_family("sealed")
+
+    def test_mutated_version_1_descriptions_are_read_right_or_refused_in_time_and_memory(self):
+        self.run_data_family("description")
+
+    def test_mutated_manifests_and_columns_are_read_right_or_refused_in_time_and_memory(self):
+        for index in range(self.COUNTS["table"]):
+            folder = self.path(f"table-{index}")
+            os.mkdir(folder)
+            notes, table = self.build_case("table", index, folder)
+            what = f"table case {index} (HostileInputFuzzTests.build_case('table', {index}, folder)): " + "; ".join(notes)
+            results, run = self.read_table(table, index)
+            self.run_case(what, run)
+            shutil.rmtree(folder)
+
+    # -- special files at every name -------------------------------------------------------------------------------
+
+    def plant(self, path, kind):
+        """Puts a file of ``kind`` at ``path`` (replacing what is there); returns the FIFO to release, if any."""
+        if os.path.lexists(path):
+            os.remove(path)
+        if kind == "a FIFO":
+            os.mkfifo(path)
+            return path
+        if kind == "a symbolic link to /dev/zero":
+            os.symlink("/dev/zero", path)
+        elif kind == "a directory":
+            os.mkdir(path)
+        elif kind == "a symbolic link to a directory":
+            os.symlink(self.dir, path)
+        elif kind == "an empty file":
+            open(path, "wb").close()
+        elif kind == "a symbolic link to a FIFO":
+            fifo = path + ".fifo"
+            os.mkfifo(fifo)
+            os.symlink(fifo, path)
+            return fifo
+        else:
+            with socket.socket(socket.AF_UNIX) as listener:
+                listener.bind(path)
+        return None
+
+    SPECIAL_KINDS = ("a FIFO", "a symbolic link to /dev/zero", "a directory", "a symbolic link to a directory",
+                     "an empty file", "a symbolic link to a FIFO", "a socket")
+
+    @unittest.skipUnless(hasattr(os, "mkfifo") and hasattr(socket, "AF_UNIX") and os.path.exists("/dev/zero"),
+                         "needs FIFOs, Unix sockets and /dev/zero")
+    def test_special_files_at_every_name_are_refused_without_blocking(self):
+        planted_data_files = []
+        for number, kind in enumerate(self.SPECIAL_KINDS):
+            for name in ("data file", "description", "manifest", "time column", "value column"):
+                what = f"{kind} at the {name}'s name"
+                folder = self.path(f"special-{number}-{name.replace(' ', '-')}")
+                os.mkdir(folder)
+                if name in ("data file", "description"):
+                    path = write_file(os.path.join(folder, "s.bt"), b"\0" * 32, code=0, count=2)
+                    with open(path + listmmf.DESCRIPTION_SUFFIX, "w") as f:
+                        json.dump({"format": "listmmf-description", "version": 1, "itemType": "S", "itemSize": 16}, f)
+                    planted = path if name == "data file" else path + listmmf.DESCRIPTION_SUFFIX
+                    release = self.plant(planted, kind)
+                    results, run = self.read_data_file(path, unopenable=kind == "a socket")
+                    self.run_case(what, run, release)
+                    refusing = ("read_header", "open_items", "read_description") if name == "data file" else \
+                        ("open_items", "read_description")
+                    if name == "data file":
+                        planted_data_files.append(path)
+                else:
+                    ManifestTests.write_table(self, columns=[{"name": "price", "type": "Double", "file": "price.mmf"}])
+                    table = os.path.join(folder, "ticks")
+                    shutil.move(self.path("ticks"), table)
+                    planted = os.path.join(table, {"manifest": "table.json", "time column": "time.mmf",
+                                                   "value column": "price.mmf"}[name])
+                    release = self.plant(planted, kind)
+                    results, run = self.read_table(table, 0, unopenable=kind == "a socket")
+                    self.run_case(what, run, release)
+                    refusing = ("_read_manifest",) if name == "manifest" else ()
+                    refusing += ("to_pandas",) if _HAS_PANDAS else ()
+                    if name != "manifest":
+                        refusing += tuple(key for key in results if key.startswith("_open_column " + os.path.basename(planted)))
+                by_backend = results if name in ("data file", "description") else {"": results}
+                for got in by_backend.values():
+                    for entry in refusing:
+                        self.assert_planted_refused(what, entry, got[entry], planted, kind)
+
+        # The command line itself, in its own process, named every planted data file: it neither blocks nor reads.
+        result = subprocess.run([sys.executable, os.path.join(_MODULE_DIR, "listmmf.py"), *planted_data_files],
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(1, result.returncode, result.stderr)
+        self.assertEqual(len(planted_data_files), result.stderr.count("\n"), result.stderr)
+
+    def assert_planted_refused(self, what, entry, got, planted, kind):
+        if kind == "a socket" and got[0] == "unopenable":
+            return
+        self.assertEqual("refused", got[0], f"{what}: {entry} returned")
+        self.assertTrue(got[1].startswith(planted + ": "), f"{what}: {entry}: {got[1]}")
 
 
 _FIXTURES = os.environ.get("LISTMMF_PY_FIXTURES")

@@ -3,6 +3,7 @@ using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
@@ -22,7 +23,7 @@ internal sealed class FileStreamSortedReader<T> : SortedFileReader<T>
     {
         try
         {
-            _stream = new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            _stream = new FileStream(ListMmfStorage.OpenExisting(Path, FileAccess.Read, FileOptions.None), FileAccess.Read);
         }
         catch
         {

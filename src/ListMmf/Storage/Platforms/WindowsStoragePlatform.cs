@@ -293,7 +293,9 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
     /// <summary>The aside path an intent file records; it names a file beside the target, nothing else.</summary>
     private static string ReadIntent(string intent, string target)
     {
-        string name = File.ReadAllText(intent).Trim();
+        byte[] text = SideFile.ReadAll(intent, "the replacement's intent file")
+            ?? throw new FileNotFoundException($"Could not find file '{intent}'.", intent);
+        string name = System.Text.Encoding.UTF8.GetString(text).Trim();
         for (int i = 0; i < AsideNames; i++)
         {
             string aside = AsideFor(target, i);
