@@ -78,8 +78,9 @@ internal static class FileReplacement
             renaming = true;
             Step(ReplacementStep.Rename);
 
-            // The last look before the rename; a name swapped after it is caught when the path is opened below.
-            if (copy is not null && StoragePlatform.Current.IdentityOfName(temporary) != copy)
+            // The last look before the rename, where the system finds a name's identity (Linux); a name swapped after
+            // it, or where it cannot be looked at, is caught when the path is opened below.
+            if (copy is not null && StoragePlatform.Current.IdentityOfName(temporary) is { } named && named != copy)
             {
                 renaming = false;
                 throw new IOException($"another file or link was put at the new file's temporary name '{temporary}' " +
