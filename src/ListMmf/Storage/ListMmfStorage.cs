@@ -378,7 +378,6 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     {
         ThrowIfDirectory(path);
         WriterLock.ThrowIfHeld(path);
-        LinkRule.ThrowIfForeign(path);
         try
         {
             return StoragePlatform.Current.OpenExistingFile(path, access, options, nameMustBeFile);

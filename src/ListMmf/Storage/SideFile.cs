@@ -20,11 +20,7 @@ internal static class SideFile
     /// </summary>
     /// <exception cref="ListMmfException">Something other than a regular file is at the name, or a link another user
     /// owns is in the folders above it (<see cref="LinkRule"/>).</exception>
-    public static SafeFileHandle? OpenRead(string path)
-    {
-        LinkRule.ThrowIfForeign(Path.GetDirectoryName(Path.GetFullPath(path)) ?? path);
-        return StoragePlatform.Current.OpenSideFile(path);
-    }
+    public static SafeFileHandle? OpenRead(string path) => StoragePlatform.Current.OpenSideFile(Path.GetFullPath(path));
 
     /// <summary>
     /// The whole side file at <paramref name="path"/>, at most <see cref="MaximumBytes"/>; null where nothing is at the

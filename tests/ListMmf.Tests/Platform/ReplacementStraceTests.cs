@@ -75,7 +75,7 @@ public sealed class ReplacementStraceTests : IDisposable
 
     private string RunFailingTheOpen(int when, string command)
     {
-        using var child = ChildProcess.StartUnderStrace(["-P", FilePath, "-e", "trace=openat", "-e", $"inject=openat:error=EMFILE:when={when}"], command, FilePath);
+        using var child = ChildProcess.StartUnderStrace(["-P", FilePath, "-e", "trace=openat,openat2", "-e", $"inject=openat,openat2:error=EMFILE:when={when}"], command, FilePath);
         int exit = child.WaitForExit(Deadline);
         Assert.True(exit == 0, $"exit {exit}: {child.ErrorText()}");
         return child.ReadLine() ?? "";

@@ -181,21 +181,34 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     protected override string? NotRegular(int fd) => Libc.LinuxStatus(fd) is { IsRegularFile: false } status ? status.Kind : null;
 
     /// <summary>
-    /// A probe first: open(O_RDONLY | O_NONBLOCK | O_CLOEXEC, and O_NOFOLLOW where the name must be the file), which
-    /// returns at once on a FIFO, checked to be a regular file and to be what the path names now, links and all
-    /// (<see cref="LinkRule"/> again); then .NET opens that very file through <c>/proc/self/fd</c>, so that nothing
-    /// renamed over the path in between is opened instead. Without /proc, the path itself, checked the same way
-    /// after the open.
+    /// A probe first, open(O_RDONLY | O_NONBLOCK | O_CLOEXEC), which returns at once on a FIFO and must be a regular
+    /// file; then .NET opens that very file through <c>/proc/self/fd</c>, so that nothing renamed over the path in
+    /// between is opened instead. A path with no symbolic link in it (the usual case) is probed in one call that
+    /// proves it (openat2 with RESOLVE_NO_SYMLINKS). Any other is walked by <see cref="LinkRule"/> before the probe,
+    /// and again after it, when the path must still name the file probed.
     /// </summary>
     public override SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile)
     {
-        int flags = Libc.OpenReadOnly | Libc.Linux.OpenNonBlocking | Libc.Linux.OpenCloseOnExec | (nameMustBeFile ? Libc.Linux.OpenNoFollow : 0);
+        int flags = Libc.OpenReadOnly | Libc.Linux.OpenNonBlocking | Libc.Linux.OpenCloseOnExec;
+        int fd = TryOpenWithoutLinks(path, flags, out int errno);
+        if (fd >= 0)
+        {
+            return Reopened(fd, path, access, options, nameMustBeFile);
+        }
+
+        if (errno is not (Libc.Linux.TooManyLinks or NoSystemCall or Libc.Errors.AccessDenied or Libc.Errors.NoSuchFile
+            or Libc.Errors.NotDirectory) && errno != PermissionDenied)
+        {
+            throw Libc.Failure("open", path, errno);
+        }
+
         for (int attempt = 1; ; attempt++)
         {
-            int fd = Libc.Open(path, flags);
+            LinkRule.ThrowIfForeign(path);
+            fd = Libc.Open(path, flags | (nameMustBeFile ? Libc.Linux.OpenNoFollow : 0));
             if (fd < 0)
             {
-                int errno = Marshal.GetLastPInvokeError();
+                errno = Marshal.GetLastPInvokeError();
                 if (errno == Libc.Linux.TooManyLinks && nameMustBeFile)
                 {
                     throw NotData(path, "is a symbolic link, and a table's column files must be regular files in its folder");
@@ -210,17 +223,12 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
                 throw Libc.Failure("open", path, errno);
             }
 
-            using var probe = new SafeFileHandle(fd, ownsHandle: true);
-            if (NotRegular(fd) is { } kind)
-            {
-                throw NotData(path, $"is {kind}");
-            }
-
             // A replacement renamed over the path since the probe (a writer's TruncateBeginning, a seal) is opened
             // again; a path that keeps naming another file than the one just opened is refused.
             LinkRule.ThrowIfForeign(path);
-            if (IdentityOf(probe) is { } identity && IdentityOf(path) != identity)
+            if (IdentityOf(fd) is { } identity && IdentityOf(path) != identity)
             {
+                _ = Libc.Close(fd);
                 if (attempt < ChangedPathAttempts)
                 {
                     continue;
@@ -230,26 +238,49 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
                     $"times in a row (a rename or a symbolic link in it keeps changing); nothing was read or written.");
             }
 
-            string reopen = $"/proc/self/fd/{fd}";
-            if (!File.Exists(reopen))
-            {
-                return base.OpenExistingFile(path, access, options, nameMustBeFile);
-            }
-
-            try
-            {
-                return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
-            }
-            catch (UnauthorizedAccessException exception)
-            {
-                throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
-            }
-            catch (IOException exception) when (exception is not FileNotFoundException)
-            {
-                throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
-            }
+            return Reopened(fd, path, access, options, nameMustBeFile);
         }
     }
+
+    /// <summary>EPERM, which a sandbox (seccomp) answers for a system call it does not allow.</summary>
+    private const int PermissionDenied = 1;
+
+    protected override int TryOpenWithoutLinks(string path, int flags, out int errno) => Libc.OpenWithoutLinks(path, flags, out errno);
+
+    /// <summary>
+    /// The file the probe <paramref name="fd"/> holds, checked to be a regular file, opened by .NET through
+    /// <c>/proc/self/fd</c> with the access asked for; the probe is closed.
+    /// </summary>
+    private SafeFileHandle Reopened(int fd, string path, FileAccess access, FileOptions options, bool nameMustBeFile)
+    {
+        using var probe = new SafeFileHandle(fd, ownsHandle: true);
+        if (NotRegular(fd) is { } kind)
+        {
+            throw NotData(path, $"is {kind}");
+        }
+
+        string reopen = $"/proc/self/fd/{fd}";
+        try
+        {
+            return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
+        {
+            // No /proc mounted: the path itself, checked by the rule.
+            return base.OpenExistingFile(path, access, options, nameMustBeFile);
+        }
+        catch (UnauthorizedAccessException exception)
+        {
+            throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
+        }
+        catch (IOException exception)
+        {
+            throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
+        }
+    }
+
+    /// <summary>The device and inode of a raw descriptor.</summary>
+    private static (ulong Device, ulong File)? IdentityOf(int fd) => Libc.LinuxIdentity(fd);
 
     /// <summary>How often an open starts again because the path named another file than the one it had just opened.</summary>
     private const int ChangedPathAttempts = 64;

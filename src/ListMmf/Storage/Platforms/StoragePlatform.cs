@@ -236,8 +236,11 @@ internal abstract unsafe class StoragePlatform
     /// the name itself. Refusals are <see cref="ListMmfException"/>s naming the file; a missing file is
     /// <see cref="FileNotFoundException"/>, as <see cref="File.OpenHandle"/> reports it.
     /// </summary>
-    public virtual SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile) =>
-        File.OpenHandle(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+    public virtual SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile)
+    {
+        LinkRule.ThrowIfForeign(path);
+        return File.OpenHandle(path, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+    }
 
     /// <summary>
     /// Opens a side file (a manifest, a description, fences) for reading as data: never through a symbolic link, never
@@ -246,6 +249,7 @@ internal abstract unsafe class StoragePlatform
     /// <exception cref="ListMmfException">Something other than a regular file is at the name.</exception>
     public virtual SafeFileHandle? OpenSideFile(string path)
     {
+        LinkRule.ThrowIfForeign(System.IO.Path.GetDirectoryName(path) ?? path);
         try
         {
             if ((File.GetAttributes(path) & FileAttributes.ReparsePoint) != 0)

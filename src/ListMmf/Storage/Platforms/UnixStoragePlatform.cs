@@ -47,14 +47,23 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// <summary>
     /// open(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC): a link at the name fails with ELOOP, and a FIFO opens at
     /// once (a blocking open would wait for a writer forever); what it opened is then checked to be a regular file
-    /// where the system says (<see cref="NotRegular"/>).
+    /// where the system says (<see cref="NotRegular"/>). A path with no link in it at all is opened in one call where
+    /// the system proves that (<see cref="TryOpenWithoutLinks"/>); any other has its folders walked by
+    /// <see cref="LinkRule"/> first.
     /// </summary>
     public override SafeFileHandle? OpenSideFile(string path)
     {
-        int fd = Libc.Open(path, Libc.OpenReadOnly | OpenNoFollow | OpenNonBlocking | OpenCloseOnExec);
+        int flags = Libc.OpenReadOnly | OpenNoFollow | OpenNonBlocking | OpenCloseOnExec;
+        int fd = TryOpenWithoutLinks(path, flags, out int errno);
+        if (fd < 0 && errno is not (NoSuchFile or Libc.Errors.NotDirectory or Libc.Errors.AccessDenied))
+        {
+            LinkRule.ThrowIfForeign(System.IO.Path.GetDirectoryName(path) ?? path);
+            fd = Libc.Open(path, flags);
+            errno = fd < 0 ? Marshal.GetLastPInvokeError() : 0;
+        }
+
         if (fd < 0)
         {
-            int errno = Marshal.GetLastPInvokeError();
             if (errno is NoSuchFile or Libc.Errors.NotDirectory)
             {
                 return null;
@@ -74,6 +83,19 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
         return handle;
     }
+
+    /// <summary>
+    /// Opens <paramref name="path"/> (no O_CREAT) only if no name in it is a symbolic link: the descriptor, or -1 with
+    /// the errno (ELOOP where a link is in the path); ENOSYS where the system cannot tell in one call (macOS).
+    /// </summary>
+    protected virtual int TryOpenWithoutLinks(string path, int flags, out int errno)
+    {
+        errno = NoSystemCall;
+        return -1;
+    }
+
+    /// <summary>ENOSYS: what <see cref="TryOpenWithoutLinks"/> answers where it cannot.</summary>
+    protected const int NoSystemCall = 38;
 
     /// <summary>What the open descriptor is when it is not a regular file ("a FIFO"), or null; null where the system does not say.</summary>
     protected virtual string? NotRegular(int fd) => null;
