@@ -62,7 +62,7 @@ internal sealed class ParallelCsvImport : IDisposable
     {
         int workers = Environment.ProcessorCount;
         long length = RandomAccess.GetLength(file);
-        if (workers < 2 || !TryFirstLines(file, length, out long dataStart, out byte[] firstRow))
+        if (workers < 2 || !TryFirstLines(file, length, layout, out long dataStart, out byte[] firstRow))
         {
             return null;
         }
@@ -79,6 +79,11 @@ internal sealed class ParallelCsvImport : IDisposable
         while (start < length)
         {
             long end = start + chunkBytes >= length ? length : LineStartAtOrAfter(file, length, start + chunkBytes);
+            if (end - start > chunkBytes + MaximumLineBytes)
+            {
+                throw LineTooLong(layout, start + chunkBytes);
+            }
+
             chunks.Add(new CsvChunk(chunks.Count, start, end));
             start = end;
         }
@@ -223,24 +228,39 @@ internal sealed class ParallelCsvImport : IDisposable
     private CsvBatch Rent() => _batches.TryTake(out CsvBatch? batch) ? batch : new CsvBatch(_layout, Batch);
 
     /// <summary>Where the data starts (just past the header line) and the first data line; false when the file has no data line.</summary>
-    private static bool TryFirstLines(SafeFileHandle file, long length, out long dataStart, out byte[] firstRow)
+    private static bool TryFirstLines(SafeFileHandle file, long length, CsvLayout layout, out long dataStart, out byte[] firstRow)
     {
         dataStart = 0;
         firstRow = [];
         long headerEnd = LineStartAtOrAfter(file, length, 1);
-        if (headerEnd >= length || Line(file, 0, headerEnd).AsSpan().IndexOfAny((byte)'"', (byte)'\r') >= 0)
+        if (headerEnd >= length || Line(file, 0, headerEnd, layout).AsSpan().IndexOfAny((byte)'"', (byte)'\r') >= 0)
         {
             return false;
         }
 
         dataStart = headerEnd;
-        firstRow = Line(file, headerEnd, LineStartAtOrAfter(file, length, headerEnd + 1));
+        firstRow = Line(file, headerEnd, LineStartAtOrAfter(file, length, headerEnd + 1), layout);
         return true;
     }
 
+    /// <summary>
+    /// The most a line may hold: far above any row of market data, so that a line of hundreds of megabytes (a file
+    /// that is no CSV of rows, or a planted one) is refused before it is read into memory whole.
+    /// </summary>
+    private const long MaximumLineBytes = 64L << 20;
+
+    private static DataException LineTooLong(CsvLayout layout, long at) =>
+        new($"'{layout.Request.Csv}': the line at byte {at:N0} is longer than {MaximumLineBytes >> 20} MiB, which no row " +
+            $"of a table is; nothing was imported.");
+
     /// <summary>The bytes of the line in [<paramref name="start"/>, <paramref name="end"/>) without its '\n' and a '\r' before it.</summary>
-    private static byte[] Line(SafeFileHandle file, long start, long end)
+    private static byte[] Line(SafeFileHandle file, long start, long end, CsvLayout layout)
     {
+        if (end - start > MaximumLineBytes)
+        {
+            throw LineTooLong(layout, start);
+        }
+
         var bytes = new byte[end - start];
         int read = RandomAccess.Read(file, bytes, start);
         return CsvLineReader.WithoutLineEnd(bytes.AsSpan(0, read)).ToArray();

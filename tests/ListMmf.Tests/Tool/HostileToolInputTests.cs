@@ -45,6 +45,28 @@ public sealed class HostileToolInputTests : IDisposable
         Assert.Contains("the file is damaged", head.Error, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// A line of 80 MB: refused before it is read whole (a 400 MB field took 5.3 GB before, most of it the message
+    /// that quoted it).
+    /// </summary>
+    [Fact]
+    public void ALineLongerThanAnyRowIsRefusedBeforeItIsRead()
+    {
+        string csv = _directory.File("ticks.csv");
+        using (var writer = new StreamWriter(csv, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false)))
+        {
+            writer.Write("time,price\n1704187800,4500.25\n1704187801,");
+            writer.Write(new string('9', 80_000_000));
+            writer.Write("\n1704187802,4500.5\n");
+        }
+
+        ToolResult import = ToolRunner.Run("import", "csv", csv, "--out", _directory.File("table"), "--time", "time", "--column", "price:double");
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.Contains("longer than 64 MiB", import.Error, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(_directory.File("table")));
+    }
+
     /// <summary>A field of a megabyte that is not a number: the refusal quotes its start and says its length, not all of it.</summary>
     [Fact]
     public void ARefusalQuotesAtMostTheStartOfAHugeField()
