@@ -239,6 +239,68 @@ def _require_regular(fd, path, what):
     return info
 
 
+_MAXIMUM_LINKS = 40
+"""As the kernel's ELOOP: a longer chain of symbolic links is left to the open, which refuses it."""
+
+
+def _user_name(uid):
+    """The user's name and id for a message, or the id alone."""
+    if uid is None:
+        return "unknown"
+    try:
+        import pwd
+        return f"'{pwd.getpwuid(uid).pw_name}' (uid {uid})"
+    except (ImportError, KeyError):
+        return f"uid {uid}"
+
+
+def _check_links(path):
+    """Walks every name of ``path`` and follows a symbolic link only where it belongs to this user, to root, or to the
+    owner of the folder holding it: the C# library's rule (the kernel's ``protected_symlinks``, which does not act in a
+    folder only a group can write), so that another member of a team folder cannot point a read at another file.
+    Returns whether the path holds a link at all; raises ``ListMmfError`` naming a link the rule refuses. A name that
+    does not exist ends the walk. Nothing is checked where the system has no user ids (Windows)."""
+    if not hasattr(os, "geteuid"):
+        return False
+    me = os.geteuid()
+    full = os.path.abspath(path)
+    pending = [name for name in reversed(full.split(os.sep)) if name and name != "."]
+    resolved, links = os.sep, 0
+    while pending:
+        name = pending.pop()
+        if name == "..":
+            resolved = os.path.dirname(resolved)
+            continue
+        candidate = os.path.join(resolved, name)
+        try:
+            info = os.lstat(candidate)
+        except OSError:
+            break
+        if not stat.S_ISLNK(info.st_mode):
+            resolved = candidate
+            continue
+        try:
+            folder_owner = os.stat(resolved).st_uid
+        except OSError:
+            folder_owner = None
+        if info.st_uid not in (me, 0, folder_owner):
+            raise ListMmfError(f"{path}: the symbolic link '{candidate}' belongs to user {_user_name(info.st_uid)}, who "
+                               f"is neither you, root nor the owner of the folder it is in ({_user_name(folder_owner)}); "
+                               f"this reader follows only links made by one of them, so that no other member of a shared "
+                               f"folder can point your reads at another file. Nothing was read through it")
+        links += 1
+        if links > _MAXIMUM_LINKS:
+            break
+        try:
+            target = os.readlink(candidate)
+        except OSError:
+            break
+        if os.path.isabs(target):
+            resolved = os.sep
+        pending.extend(name for name in reversed(target.split(os.sep)) if name and name != ".")
+    return links > 0
+
+
 def _read_side_file(path, what):
     """The bytes of the side file at ``path`` (``what`` names it in errors): a table's manifest, a version 1 file's
     description, read whole. It is opened without following a symbolic link (another user may have planted one
@@ -247,6 +309,7 @@ def _read_side_file(path, what):
 
     Raises ``FileNotFoundError`` when nothing is at ``path`` (the callers say what that means), ``ListMmfError`` for a
     symbolic link, a file that is not a regular file or one too large, ``OSError`` when it cannot be opened."""
+    _check_links(os.path.dirname(os.path.abspath(path)))
     try:
         fd = os.open(path, _SIDE_FILE_FLAGS)
     except OSError as error:
@@ -280,16 +343,34 @@ def _read_side_file(path, what):
 def _open_data_file(path, flags):
     """The opener of a data file for ``open``: opened without blocking, so that a FIFO planted at the name opens at
     once instead of waiting for a writer that never comes, then refused unless it is a regular file, before a byte is
-    read or mapped; a regular file is put back to blocking reads. A symbolic link at the name is followed, as the C#
-    library follows its user's own links (``_open_column_file`` follows none)."""
-    fd = os.open(path, flags | _DATA_FILE_FLAGS)
-    return _checked_data_file(fd, path)
+    read or mapped; a regular file is put back to blocking reads. A symbolic link in the path is followed only as the
+    C# library follows one (``_check_links``), and the path must still name the file opened (``_open_column_file``
+    follows none at the name)."""
+    for _ in range(_REPLACED_OPENS):
+        has_links = _check_links(path)
+        fd = os.open(path, flags | _DATA_FILE_FLAGS)
+        if not has_links:
+            return _checked_data_file(fd, path)
+        # A link changed between the walk and the open is caught here; a replacement renamed over the path meanwhile
+        # is opened again.
+        try:
+            _check_links(path)
+            opened, now = os.fstat(fd), os.stat(path)
+        except BaseException:
+            os.close(fd)
+            raise
+        if (opened.st_dev, opened.st_ino) == (now.st_dev, now.st_ino):
+            return _checked_data_file(fd, path)
+        os.close(fd)
+    raise ListMmfError(f"{path}: another file was put at the path each time it was opened (a symbolic link in it keeps "
+                       f"changing); nothing was read")
 
 
 def _open_column_file(path, flags):
     """The opener of a table's column file: as ``_open_data_file``, but never through a symbolic link at the name,
     since a table's column files are regular files in its folder (the C# library refuses such a link whoever made it;
     one planted by another user of a shared folder would show that user's file as the column)."""
+    _check_links(os.path.dirname(os.path.abspath(path)))
     try:
         fd = os.open(path, flags | _DATA_FILE_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except OSError as error:

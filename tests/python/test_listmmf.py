@@ -811,6 +811,47 @@ class ManifestTests(TempDirTestCase):
         self.assertIn("holds Double items, but the table's table.json records Int64", str(caught.exception))
 
 
+class LinkRuleTests(TempDirTestCase):
+    """A symbolic link is followed only where it belongs to this user, to root, or to the folder's owner, as the C#
+    library follows one: another member of a team folder cannot point a read at another file. A link of another
+    user is made by root with lchown, so these run as root only."""
+
+    def planted(self, target, name):
+        link = self.path(name)
+        os.symlink(target, link)
+        os.lchown(link, 4242, 4242)
+        return link
+
+    @unittest.skipUnless(hasattr(os, "geteuid") and os.geteuid() == 0, "needs root, to give a link to another user")
+    def test_a_link_another_user_planted_at_a_data_file_is_refused(self):
+        target = self.path("private.bt")
+        write_file(target, struct.pack("<2q", 1, 2), code=8, count=2)
+        link = self.planted(target, "ES.bt")
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.read_header(link)
+        self.assertIn("belongs to user", str(caught.exception))
+        self.assertIn("uid 4242", str(caught.exception))
+
+    @unittest.skipUnless(hasattr(os, "geteuid") and os.geteuid() == 0, "needs root, to give a link to another user")
+    def test_a_table_folder_another_user_linked_is_refused(self):
+        other = self.path("other-team")
+        os.mkdir(other)
+        with open(os.path.join(other, "table.json"), "w") as f:
+            f.write("{}")
+        link = self.planted(other, "nqTable")
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._read_manifest(link)
+        self.assertIn("belongs to user", str(caught.exception))
+
+    @unittest.skipUnless(hasattr(os, "symlink") and hasattr(os, "geteuid"), "needs symbolic links and user ids")
+    def test_a_link_of_ones_own_is_followed(self):
+        target = self.path("mine.bt")
+        write_file(target, struct.pack("<2q", 1, 2), code=8, count=2)
+        link = self.path("ES.bt")
+        os.symlink(target, link)
+        self.assertEqual(2, listmmf.read_header(link).count)
+
+
 class SideFileTests(TempDirTestCase):
     """The small files read whole, a table's manifest and a version 1 file's description, and the data files, at
     names another user of a shared folder may have planted: a FIFO must not block the reader, a symbolic link at a
