@@ -18,7 +18,8 @@ namespace ListMmf.Tests.SharedFolder;
 /// and devices at side files, a rename or a removed sidecar under a live writer, a link renamed over a replacement's
 /// copy, a swapped folder under a failed import) never turns the library against its user: each is refused with a
 /// message that names it, or has no effect, and nothing outside what the user asked for is read, written or removed.
-/// Each case failed on 5abfe22 (issue 63).
+/// Each case failed on 5abfe22 (issue 63), but the two that guard what keeps working: one's own links, and the data
+/// file's lock given back.
 /// </summary>
 [UnsupportedOSPlatform("windows")]
 public sealed class TeamFolderTests : IDisposable
