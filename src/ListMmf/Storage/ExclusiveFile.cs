@@ -25,9 +25,8 @@ internal static class ExclusiveFile
     /// <param name="path">The file to create.</param>
     /// <param name="access">The access the stream has.</param>
     /// <param name="bufferSize">The stream's buffer; 0 for none.</param>
-    /// <param name="unixMode">The mode before the umask (Unix only); null for rw-rw-rw-.</param>
     /// <exception cref="IOException">Something is at the name already, or the file could not be created.</exception>
-    public static FileStream CreateNew(string path, FileAccess access = FileAccess.ReadWrite, int bufferSize = 0, UnixFileMode? unixMode = null)
+    public static FileStream CreateNew(string path, FileAccess access = FileAccess.ReadWrite, int bufferSize = 0)
     {
         var options = new FileStreamOptions
         {
@@ -36,10 +35,6 @@ internal static class ExclusiveFile
             Share = FileShare.ReadWrite | FileShare.Delete,
             BufferSize = bufferSize,
         };
-        if (unixMode is { } mode && !OperatingSystem.IsWindows())
-        {
-            options.UnixCreateMode = mode;
-        }
 
         LinkRule.ThrowIfForeign(Path.GetDirectoryName(Path.GetFullPath(path)) ?? path);
         var stream = new FileStream(path, options);

@@ -29,7 +29,7 @@ internal static class FileMappings
     /// of a file that no writer maps asks for large pages with <paramref name="readsLargePages"/>.
     /// </summary>
     public static FileMapping Open(FileStream file, string path, bool writable, MappingBackend backend, bool readsLargePages = false) =>
-        backend == MappingBackend.Posix && (OperatingSystem.IsLinux() || OperatingSystem.IsMacOS())
+        backend == MappingBackend.Posix && StoragePlatform.Current.SupportsPosixMapping
             ? new PosixFileMapping(file, path, writable, readsLargePages)
             : new MemoryMappedFileMapping(file, path, writable);
 }

@@ -16,13 +16,12 @@ namespace ListMmf.Storage;
 internal sealed class HeldFolder : IDisposable
 {
     private readonly SafeHandle? _handle;
-    private readonly bool _created;
 
     private HeldFolder(string path, SafeHandle? handle, bool created)
     {
         Path = path;
         _handle = handle;
-        _created = created;
+        Created = created;
     }
 
     /// <summary>The folder's full path, links resolved.</summary>
@@ -64,14 +63,14 @@ internal sealed class HeldFolder : IDisposable
     /// <summary>Removes the folder where <see cref="Open"/> created it, it is empty and it is still at its path.</summary>
     public void RemoveIfCreatedAndEmpty()
     {
-        if (_created)
+        if (Created)
         {
             StoragePlatform.Current.RemoveFolderIfEmpty(_handle, Path);
         }
     }
 
     /// <summary>Whether <see cref="Open"/> created the folder.</summary>
-    public bool Created => _created;
+    public bool Created { get; }
 
     public void Dispose() => _handle?.Dispose();
 }

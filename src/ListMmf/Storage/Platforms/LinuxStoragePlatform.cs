@@ -226,7 +226,7 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
             // A replacement renamed over the path since the probe (a writer's TruncateBeginning, a seal) is opened
             // again; a path that keeps naming another file than the one just opened is refused.
             LinkRule.ThrowIfForeign(path);
-            if (IdentityOf(fd) is { } identity && IdentityOf(path) != identity)
+            if (Libc.LinuxIdentity(fd) is { } identity && IdentityOf(path) != identity)
             {
                 _ = Libc.Close(fd);
                 if (attempt < ChangedPathAttempts)
@@ -278,9 +278,6 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
             throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
         }
     }
-
-    /// <summary>The device and inode of a raw descriptor.</summary>
-    private static (ulong Device, ulong File)? IdentityOf(int fd) => Libc.LinuxIdentity(fd);
 
     /// <summary>How often an open starts again because the path named another file than the one it had just opened.</summary>
     private const int ChangedPathAttempts = 64;

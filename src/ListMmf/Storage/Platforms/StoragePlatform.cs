@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;
@@ -19,6 +20,8 @@ internal abstract unsafe class StoragePlatform
     public static StoragePlatform Current => s_current ??= Select();
 
     /// <summary>Whether the <see cref="MappingBackend.Posix"/> backend (libc <c>mmap</c>) runs here.</summary>
+    [SupportedOSPlatformGuard("linux")]
+    [SupportedOSPlatformGuard("macos")]
     public abstract bool SupportsPosixMapping { get; }
 
     /// <summary>
