@@ -62,6 +62,13 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// <summary>The stored keys, with the same searches keyed by <typeparamref name="TKey"/>.</summary>
     public SortedListMmf<TKey> Keys { get; }
 
+    /// <summary>
+    /// Disposes the keys' searches with the series: their page index's fence file is written on the thread pool, and
+    /// without this a write could still land in the folder after the series was disposed (a test's folder removal
+    /// met one). The list under both is one, and is disposed once.
+    /// </summary>
+    private protected override void Release() => Keys.Dispose();
+
     /// <summary>The order the series keeps.</summary>
     public TimeSeriesOrder Order => Keys.Order;
 
