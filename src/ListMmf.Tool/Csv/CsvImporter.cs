@@ -83,6 +83,10 @@ internal static class CsvImporter
             throw new DataException($"'{request.Csv}' after line {line:N0}: the gzip data is damaged or cut short " +
                 $"({exception.Message}). Nothing was imported.", exception);
         }
+        catch (CsvFormatException exception) when (IsRecordTooLarge(exception))
+        {
+            throw layout.LineTooLong(exception.ByteOffset);
+        }
         catch (CsvFormatException exception)
         {
             throw new DataException($"'{request.Csv}': {exception.Message} Nothing was imported.", exception);
@@ -100,7 +104,15 @@ internal static class CsvImporter
         TrackLineNumbers = true,
         MalformedData = CsvMalformedDataHandling.Throw,
         TrimWhitespace = false,
+        MaxRecordSize = CsvLayout.MaximumLineBytes,
     };
+
+    /// <summary>
+    /// The reader's refusal of a record past <see cref="CsvReaderOptions.MaxRecordSize"/>, told apart by its words:
+    /// CsvHelper gives it no type or code of its own (a test pins the words).
+    /// </summary>
+    private static bool IsRecordTooLarge(CsvFormatException exception) =>
+        exception.Message.Contains(nameof(CsvReaderOptions.MaxRecordSize), StringComparison.Ordinal);
 
     /// <summary>
     /// Reads the rows <paramref name="reader"/> gives, lines numbered after <paramref name="linesBefore"/>, into the

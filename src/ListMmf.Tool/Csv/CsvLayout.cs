@@ -59,6 +59,17 @@ internal sealed class CsvLayout
 
     public static string TimeProblem(ReadOnlySpan<byte> text, string problem) => $"time '{Excerpt(text)}' {problem}";
 
+    /// <summary>
+    /// The most a line may hold, on either reader: far above any row of market data, so that a line of hundreds of
+    /// megabytes (a file that is no CSV of rows, or a planted one) is refused before it is read into memory whole.
+    /// </summary>
+    public const int MaximumLineBytes = 64 << 20;
+
+    /// <summary>The refusal of a line longer than <see cref="MaximumLineBytes"/>, found at byte <paramref name="at"/>.</summary>
+    public DataException LineTooLong(long at) =>
+        new($"'{Request.Csv}': the line at byte {at:N0} is longer than {MaximumLineBytes >> 20} MiB, which no row " +
+            $"of a table is; nothing was imported.");
+
     /// <summary>The most of a field a message quotes: a field of hundreds of megabytes is not printed whole.</summary>
     private const int QuotedBytes = 64;
 

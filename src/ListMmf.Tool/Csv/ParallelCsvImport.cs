@@ -79,9 +79,9 @@ internal sealed class ParallelCsvImport : IDisposable
         while (start < length)
         {
             long end = start + chunkBytes >= length ? length : LineStartAtOrAfter(file, length, start + chunkBytes);
-            if (end - start > chunkBytes + MaximumLineBytes)
+            if (end - start > chunkBytes + CsvLayout.MaximumLineBytes)
             {
-                throw LineTooLong(layout, start + chunkBytes);
+                throw layout.LineTooLong(start + chunkBytes);
             }
 
             chunks.Add(new CsvChunk(chunks.Count, start, end));
@@ -243,22 +243,12 @@ internal sealed class ParallelCsvImport : IDisposable
         return true;
     }
 
-    /// <summary>
-    /// The most a line may hold: far above any row of market data, so that a line of hundreds of megabytes (a file
-    /// that is no CSV of rows, or a planted one) is refused before it is read into memory whole.
-    /// </summary>
-    private const long MaximumLineBytes = 64L << 20;
-
-    private static DataException LineTooLong(CsvLayout layout, long at) =>
-        new($"'{layout.Request.Csv}': the line at byte {at:N0} is longer than {MaximumLineBytes >> 20} MiB, which no row " +
-            $"of a table is; nothing was imported.");
-
     /// <summary>The bytes of the line in [<paramref name="start"/>, <paramref name="end"/>) without its '\n' and a '\r' before it.</summary>
     private static byte[] Line(SafeFileHandle file, long start, long end, CsvLayout layout)
     {
-        if (end - start > MaximumLineBytes)
+        if (end - start > CsvLayout.MaximumLineBytes)
         {
-            throw LineTooLong(layout, start);
+            throw layout.LineTooLong(start);
         }
 
         var bytes = new byte[end - start];

@@ -8,9 +8,9 @@ using ParquetSharp;
 namespace ListMmf.Tool.Parquet;
 
 /// <summary>
-/// Reads one column of one row group into the values a table column holds, through Arrow C++'s Parquet reader
-/// (ParquetSharp), which decodes every encoding the format defines (dictionary, RLE, DELTA_BINARY_PACKED,
-/// DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) and every codec. Its buffers are kept from one row group to the next.
+/// Reads the next rows of one column of a row group into the values a table column holds, through Arrow C++'s Parquet
+/// reader (ParquetSharp), which decodes every encoding the format defines (dictionary, RLE, DELTA_BINARY_PACKED,
+/// DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) and every codec. Its buffers are kept from one slice to the next.
 /// </summary>
 internal sealed class ParquetChunkReader
 {
@@ -26,22 +26,21 @@ internal sealed class ParquetChunkReader
     private Half?[] _nullableHalves = [];
 
     /// <summary>
-    /// Reads <paramref name="destination"/>.Length rows of <paramref name="field"/> from <paramref name="rowGroup"/>:
+    /// Reads the next <paramref name="destination"/>.Length rows of <paramref name="field"/> from <paramref name="group"/>:
     /// numbers as they are (a value outside the column's annotated width is refused), times as ticks into a
     /// <see cref="long"/> destination or as Unix seconds into an <see cref="int"/> one. Returns the first row whose
     /// value is null, or -1.
     /// </summary>
     /// <exception cref="ParquetValueException">A value the table column cannot hold.</exception>
-    public int Read<T>(RowGroupReader rowGroup, ParquetField field, Span<T> destination)
+    public int Read<T>(ParquetGroupReader group, ParquetField field, Span<T> destination)
         where T : unmanaged, INumberBase<T>
     {
-        using ColumnReader column = rowGroup.Column(field.Index);
         int rows = destination.Length;
         switch (field.Kind)
         {
             case ParquetValueKind.Timestamp or ParquetValueKind.Int96Timestamp:
             {
-                int nullAt = ReadTicks(column, field, rows);
+                int nullAt = ReadTicks(group, field, rows);
                 Convert(field, _longs.AsSpan(0, nullAt < 0 ? rows : nullAt), destination);
                 return nullAt;
             }
@@ -49,7 +48,7 @@ internal sealed class ParquetChunkReader
             case ParquetValueKind.Int64:
             {
                 Span<long> values = Buffer(ref _longs, rows);
-                int nullAt = ReadPhysical(column, field.MaxDefinitionLevel, values);
+                int nullAt = ReadPhysical(group.Physical<long>(field.Index), field.MaxDefinitionLevel, values);
                 ConvertIntegers(values[..(nullAt < 0 ? rows : nullAt)], destination);
                 return nullAt;
             }
@@ -57,41 +56,40 @@ internal sealed class ParquetChunkReader
             case ParquetValueKind.Int32:
             {
                 Span<int> values = Buffer(ref _ints, rows);
-                int nullAt = ReadPhysical(column, field.MaxDefinitionLevel, values);
+                int nullAt = ReadPhysical(group.Physical<int>(field.Index), field.MaxDefinitionLevel, values);
                 ConvertIntegers(values[..(nullAt < 0 ? rows : nullAt)], destination);
                 return nullAt;
             }
 
             case ParquetValueKind.Single:
-                return ReadPhysical(column, field.MaxDefinitionLevel, MemoryMarshal.Cast<T, float>(destination));
+                return ReadPhysical(group.Physical<float>(field.Index), field.MaxDefinitionLevel, MemoryMarshal.Cast<T, float>(destination));
             case ParquetValueKind.Double:
-                return ReadPhysical(column, field.MaxDefinitionLevel, MemoryMarshal.Cast<T, double>(destination));
+                return ReadPhysical(group.Physical<double>(field.Index), field.MaxDefinitionLevel, MemoryMarshal.Cast<T, double>(destination));
             case ParquetValueKind.Half:
-                return ReadHalves(column, field.MaxDefinitionLevel, MemoryMarshal.Cast<T, float>(destination));
+                return ReadHalves(group, field, MemoryMarshal.Cast<T, float>(destination));
             default:
                 throw new InvalidOperationException($"column '{field.Name}' {field.Refusal}");
         }
     }
 
     /// <summary>
-    /// Reads a time column's rows as ticks into a buffer of this reader's, returned as <paramref name="ticks"/>;
-    /// returns the first row whose time is null, or -1.
+    /// Reads a time column's next <paramref name="rows"/> rows as ticks into a buffer of this reader's, returned as
+    /// <paramref name="ticks"/>; returns the first row whose time is null, or -1.
     /// </summary>
-    public int ReadTicks(RowGroupReader rowGroup, ParquetField field, int rows, out ReadOnlySpan<long> ticks)
+    public int ReadTicks(ParquetGroupReader group, ParquetField field, int rows, out ReadOnlySpan<long> ticks)
     {
-        using ColumnReader column = rowGroup.Column(field.Index);
-        int nullAt = ReadTicks(column, field, rows);
+        int nullAt = ReadTicks(group, field, rows);
         ticks = _longs.AsSpan(0, rows);
         return nullAt;
     }
 
-    private int ReadTicks(ColumnReader column, ParquetField field, int rows)
+    private int ReadTicks(ParquetGroupReader group, ParquetField field, int rows)
     {
         Span<long> ticks = Buffer(ref _longs, rows);
         if (field.Kind == ParquetValueKind.Int96Timestamp)
         {
             Span<Int96> stamps = Buffer(ref _int96, rows);
-            int nullAt96 = ReadPhysical(column, field.MaxDefinitionLevel, stamps);
+            int nullAt96 = ReadPhysical(group.Physical<Int96>(field.Index), field.MaxDefinitionLevel, stamps);
             int valid96 = nullAt96 < 0 ? rows : nullAt96;
             for (int i = 0; i < valid96; i++)
             {
@@ -101,7 +99,7 @@ internal sealed class ParquetChunkReader
             return nullAt96;
         }
 
-        int nullAt = ReadPhysical(column, field.MaxDefinitionLevel, ticks);
+        int nullAt = ReadPhysical(group.Physical<long>(field.Index), field.MaxDefinitionLevel, ticks);
         int valid = nullAt < 0 ? rows : nullAt;
         long perUnit = field.Unit switch
         {
@@ -206,10 +204,9 @@ internal sealed class ParquetChunkReader
     /// Reads <paramref name="values"/>.Length rows of a physical column; returns the first row whose value is null,
     /// or -1 (the values before it are the rows' own: a nullable column's values come packed, nulls left out).
     /// </summary>
-    private int ReadPhysical<TPhysical>(ColumnReader column, short maxDefinitionLevel, Span<TPhysical> values)
+    private int ReadPhysical<TPhysical>(ColumnReader<TPhysical> typed, short maxDefinitionLevel, Span<TPhysical> values)
         where TPhysical : unmanaged
     {
-        var typed = (ColumnReader<TPhysical>)column;
         int rows = values.Length;
         Span<short> levels = maxDefinitionLevel > 0 ? Buffer(ref _levels, rows) : default;
         int done = 0, valuesRead = 0;
@@ -232,13 +229,13 @@ internal sealed class ParquetChunkReader
     }
 
     /// <summary>FLOAT16 values as floats, through the reader's own conversion of the two bytes to a <see cref="Half"/>.</summary>
-    private int ReadHalves(ColumnReader column, short maxDefinitionLevel, Span<float> destination)
+    private int ReadHalves(ParquetGroupReader group, ParquetField field, Span<float> destination)
     {
         int rows = destination.Length;
-        if (maxDefinitionLevel == 0)
+        if (field.MaxDefinitionLevel == 0)
         {
             Span<Half> halves = Buffer(ref _halves, rows);
-            ReadLogical(column, halves);
+            ReadLogical(group.Logical<Half>(field.Index), halves);
             for (int i = 0; i < rows; i++)
             {
                 destination[i] = (float)halves[i];
@@ -248,7 +245,7 @@ internal sealed class ParquetChunkReader
         }
 
         Span<Half?> nullable = Buffer(ref _nullableHalves, rows);
-        ReadLogical(column, nullable);
+        ReadLogical(group.Logical<Half?>(field.Index), nullable);
         for (int i = 0; i < rows; i++)
         {
             if (nullable[i] is not { } half)
@@ -262,9 +259,8 @@ internal sealed class ParquetChunkReader
         return -1;
     }
 
-    private static void ReadLogical<TElement>(ColumnReader column, Span<TElement> values)
+    private static void ReadLogical<TElement>(LogicalColumnReader<TElement> reader, Span<TElement> values)
     {
-        using LogicalColumnReader<TElement> reader = column.LogicalReader<TElement>();
         for (int done = 0; done < values.Length;)
         {
             int read = reader.ReadBatch(values[done..]);

@@ -18,8 +18,8 @@ namespace ListMmf.Tool.Parquet;
 internal sealed record ParquetImportRequest(string Parquet, string Output, string? TimeColumn, bool? TicksTime, TimeSeriesOrder? Order);
 
 /// <summary>
-/// Imports a Parquet file's rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>, a row
-/// group at a time: memory stays bounded by the largest row group whatever the file's size. The file must be flat:
+/// Imports a Parquet file's rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>, a slice
+/// of a row group at a time: memory stays bounded by the slice, whatever the file's size or the rows its footer claims. The file must be flat:
 /// timestamp columns (one of them the time) and columns of numbers, no nulls, times in the table's order. Anything
 /// else stops the import with the column or row named, and the import is taken back. The file is read by Arrow C++'s
 /// Parquet reader (ParquetSharp), so every encoding and codec the format defines is read.
@@ -27,10 +27,10 @@ internal sealed record ParquetImportRequest(string Parquet, string Output, strin
 internal static class ParquetImporter
 {
     /// <summary>
-    /// The most rows a row group may hold: its batch per column is an array, and larger groups are rare (pyarrow
-    /// writes 1M, DuckDB 122,880).
+    /// The rows read from each column at a time. A footer's count of rows is a claim, not an allocation: a damaged or
+    /// hostile one claiming billions is refused where its pages end, having held no more than this many.
     /// </summary>
-    private const long MaxGroupRows = 1 << 28;
+    private const int SliceRows = 1 << 17;
 
     /// <summary>Arrow's reader's words for a DELTA_BINARY_PACKED page whose deltas are wider than the column's type.</summary>
     private const string WideDeltas = "delta bit width larger than integer bit width";
@@ -41,7 +41,7 @@ internal static class ParquetImporter
         using var stream = new FileStream(request.Parquet, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
         using ParquetFileReader file = Open(request, stream);
         ImportPlan plan = Plan(request, file);
-        int largest = (int)plan.GroupRows.DefaultIfEmpty(0).Max();
+        int largest = (int)Math.Min(SliceRows, plan.GroupRows.DefaultIfEmpty(0).Max());
         ColumnSink[] sinks = plan.Target.Columns.Select(column => ColumnSink.For(
             column.Name,
             Array.FindIndex(plan.Fields, field => field.Name == column.Name),
@@ -51,23 +51,28 @@ internal static class ParquetImporter
         var ticks = new long[largest];
         using TableImport import = TableImport.Open(plan.Target, plan.TicksIfNew, plan.Time.Utc, plan.OrderIfNew);
         long row = 0;
-        long total = plan.GroupRows.Sum();
+        long total = plan.Rows;
         for (int g = 0; g < plan.GroupRows.Length; g++)
         {
-            int count = (int)plan.GroupRows[g];
-            ReadGroup(request, file, g, count, plan, sinks, chunks, ticks, row);
-            for (int i = 0; i < count; i++)
+            using var group = new ParquetGroupReader(file, g);
+            for (long done = 0; done < plan.GroupRows[g];)
             {
-                if (import.TimeProblem(ticks[i]) is { } problem)
+                int count = (int)Math.Min(largest, plan.GroupRows[g] - done);
+                ReadSlice(request, file, g, group, count, plan, sinks, chunks, ticks, row);
+                for (int i = 0; i < count; i++)
                 {
-                    throw new DataException($"'{request.Parquet}' row {row + i:N0}: time " +
-                        $"{TimeText.Ticks(ticks[i])} {problem}. Nothing was imported.");
+                    if (import.TimeProblem(ticks[i]) is { } problem)
+                    {
+                        throw new DataException($"'{request.Parquet}' row {row + i:N0}: time " +
+                            $"{TimeText.Ticks(ticks[i])} {problem}. Nothing was imported.");
+                    }
                 }
-            }
 
-            import.Stage(sinks, ticks, count);
-            row += count;
-            progress?.Invoke(row, total);
+                import.Stage(sinks, ticks, count);
+                done += count;
+                row += count;
+                progress?.Invoke(row, total);
+            }
         }
 
         import.Complete();
@@ -114,11 +119,20 @@ internal static class ParquetImporter
                 using RowGroupReader group = file.RowGroup(g);
                 return group.MetaData.NumRows;
             }).ToArray();
-            int bad = Array.FindIndex(groupRows, rows => rows is < 0 or > MaxGroupRows);
-            return bad < 0
-                ? new ImportPlan(target, time, fields, ticksIfNew, ordered ? kept : TimeSeriesOrder.Ascending, groupRows)
-                : throw new DataException($"'{request.Parquet}': row group {bad:N0} claims {groupRows[bad]:N0} rows; " +
-                    $"this import reads row groups of up to {MaxGroupRows:N0} rows, one at a time. Nothing was imported.");
+            int bad = Array.FindIndex(groupRows, rows => rows < 0);
+            long rows = 0;
+            foreach (long groupRowCount in groupRows)
+            {
+                rows = groupRowCount <= long.MaxValue - rows ? rows + groupRowCount : -1;
+            }
+
+            return bad >= 0
+                ? throw new DataException($"'{request.Parquet}': row group {bad:N0} claims {groupRows[bad]:N0} rows, " +
+                    $"the file is damaged. Nothing was imported.")
+                : rows < 0
+                ? throw new DataException($"'{request.Parquet}': its row groups claim more than {long.MaxValue:N0} rows " +
+                    $"together, the file is damaged. Nothing was imported.")
+                : new ImportPlan(target, time, fields, ticksIfNew, ordered ? kept : TimeSeriesOrder.Ascending, groupRows, rows);
         }
         catch (Exception exception) when (exception is not DataException)
         {
@@ -165,13 +179,15 @@ internal static class ParquetImporter
     }
 
     /// <summary>
-    /// Reads one row group's times (as ticks, into <paramref name="ticks"/>) and values; a null, a value the table
-    /// cannot hold, or a chunk that cannot be decoded stops the import.
+    /// Reads the next <paramref name="count"/> rows of row group <paramref name="index"/>: times (as ticks, into
+    /// <paramref name="ticks"/>) and values; a null, a value the table cannot hold, or a chunk that cannot be decoded
+    /// (or that ends before the rows its footer claims) stops the import.
     /// </summary>
-    private static void ReadGroup(
+    private static void ReadSlice(
         ParquetImportRequest request,
         ParquetFileReader file,
         int index,
+        ParquetGroupReader group,
         int count,
         ImportPlan plan,
         ColumnSink[] sinks,
@@ -182,7 +198,6 @@ internal static class ParquetImporter
         string column = plan.Time.Name;
         try
         {
-            using RowGroupReader group = file.RowGroup(index);
             int nullAt = chunks.ReadTicks(group, plan.Time, count, out ReadOnlySpan<long> times);
             times.CopyTo(ticks);
             foreach (ColumnSink sink in sinks)
@@ -275,8 +290,8 @@ internal static class ParquetImporter
     private static DataType ValueType(ParquetImportRequest request, ParquetField field) =>
         field.TableType ?? throw new DataException($"'{request.Parquet}': column '{field.Name}' {field.Refusal}. Nothing was imported.");
 
-    /// <summary>One value column of a row group, read into a sink's batch.</summary>
-    private sealed record ColumnChunk(ParquetChunkReader Chunks, RowGroupReader Group, ParquetField Field) : IBatchReader
+    /// <summary>The next rows of one value column of a row group, read into a sink's batch.</summary>
+    private sealed record ColumnChunk(ParquetChunkReader Chunks, ParquetGroupReader Group, ParquetField Field) : IBatchReader
     {
         public int Read<T>(Span<T> batch)
             where T : unmanaged, INumberBase<T> =>
@@ -290,5 +305,6 @@ internal static class ParquetImporter
         ParquetField[] Fields,
         bool TicksIfNew,
         TimeSeriesOrder OrderIfNew,
-        long[] GroupRows);
+        long[] GroupRows,
+        long Rows);
 }
