@@ -72,6 +72,15 @@ internal static class ThrowHelper
         }
     }
 
+    /// <summary>
+    /// A writer refused because another holds the data file's own lock (<c>StoragePlatform.LockData</c>): it reached the
+    /// file by another name. <paramref name="outcome"/> says what the refused call leaves.
+    /// </summary>
+    [DoesNotReturn]
+    public static void WriterUnderAnotherName(string path, string outcome) =>
+        throw new ListMmfLockedException(path, "another writer has the file open for writing under another name (it was " +
+            $"renamed, or is reached through a hard link or a bind mount); {outcome}");
+
     [DoesNotReturn]
     public static void ReadOnly(string path) =>
         throw new NotSupportedException($"'{path}' was opened read-only; open it with FileAccess.ReadWrite to change it.");

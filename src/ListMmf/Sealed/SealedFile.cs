@@ -97,8 +97,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
                 dataLocked = StoragePlatform.Current.LockData(file.SafeFileHandle);
                 if (!dataLocked)
                 {
-                    throw new ListMmfLockedException(path, "another writer has the file open for writing under another " +
-                        "name (it was renamed, or is reached through a hard link or a bind mount); it is not unsealed.");
+                    ThrowHelper.WriterUnderAnotherName(path, "it is not unsealed.");
                 }
             }
 
