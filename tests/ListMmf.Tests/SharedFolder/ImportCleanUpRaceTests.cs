@@ -16,7 +16,7 @@ namespace ListMmf.Tests.SharedFolder;
 /// Issue 63's critical case, raced for real: another member plants a folder and a link to the importer's home inside
 /// the folder a failing import created, and swaps them (<c>renameat2(RENAME_EXCHANGE)</c>) without pause while the
 /// import takes itself back. On 5abfe22 the clean-up deleted the folder recursively by path and, through the link,
-/// files of the home folder in 11 of 100 rounds (five runs of 20), so these 60 rounds fail there but for a chance
+/// files of the home folder in 13 of 100 rounds (five runs of 20), so these 60 rounds fail there but for a chance
 /// below 0.1%; now it removes only the names it created, by descriptor.
 /// </summary>
 [UnsupportedOSPlatform("windows")]
