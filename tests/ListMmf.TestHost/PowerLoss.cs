@@ -27,7 +27,8 @@ namespace ListMmf.TestHost;
 /// Workloads: <c>append</c> (ListMmf&lt;long&gt; appends across growths, flushed), <c>window</c> (consecutive values,
 /// TruncateBeginning as a rolling window), <c>table</c> (a TimeSeriesTable of four columns), <c>widen</c>
 /// (IntegerListMmf widening from Byte through Int32), <c>seal</c> (a list sealed, unsealed and sealed again),
-/// <c>seal-table</c> (the same for the tick table, column by column).
+/// <c>seal-table</c> (the same for the tick table, column by column), <c>empty</c> (replacements whose copy holds
+/// no item: a window emptied, an empty list sealed and unsealed, an empty version 1 list upgraded).
 /// </summary>
 public static class PowerLoss
 {
@@ -167,6 +168,43 @@ public static class PowerLoss
 
                     writer.Flush();
                     Mark($"flushed:{count}:{limit}");
+                }
+
+                return 0;
+            }
+
+            case "empty":
+            {
+                // Replacements whose copy holds no item, whose flush raises no count: a window emptied, an empty list
+                // sealed and unsealed, and (version 1) an empty list upgraded.
+                using (var writer = new ListMmf<long>(list, FileAccess.ReadWrite, small))
+                {
+                    Mark("created");
+                    for (int i = 0; i < 1_000; i++)
+                    {
+                        writer.Add(Program.ValueAt(i));
+                    }
+
+                    writer.Flush();
+                    Mark("flushed:1000");
+                    writer.TruncateBeginning(writer.Count);
+                    Mark("empty:emptied");
+                }
+
+                SealedListMmf.Seal(list);
+                Mark("empty:sealed");
+                SealedListMmf.Unseal(list);
+                Mark("empty:unsealed");
+                if (FormatOf(format) == ListMmfFormatVersion.Version1)
+                {
+                    string old = Path.Combine(directory, "old.bin");
+                    using (new ListMmf<long>(old, FileAccess.ReadWrite, small))
+                    {
+                    }
+
+                    Mark("empty:old-created");
+                    ListMmfFileInfo.Upgrade(old);
+                    Mark("empty:upgraded");
                 }
 
                 return 0;
@@ -362,6 +400,14 @@ public static class PowerLoss
             "append" or "window" => sizeof(long),
             _ => sizeof(int),
         };
+        // A live count written back before the growth of its file was committed: the file refused, past its end.
+        System.Text.RegularExpressions.Match pastEnd = System.Text.RegularExpressions.Regex.Match(verdict, @"the header claims ([\d,]+) items of \d+ bytes but the file is only");
+        if (pastEnd.Success)
+        {
+            long claimed = long.Parse(pastEnd.Groups[1].Value, NumberStyles.AllowThousands, CultureInfo.InvariantCulture);
+            return claimed > promised ? "a count written back before its file's growth" : null;
+        }
+
         System.Text.RegularExpressions.Match lostItem = System.Text.RegularExpressions.Regex.Match(verdict, @"^lost: flushed \w+ ([\d,]+) is");
         if (lostItem.Success)
         {
@@ -383,6 +429,7 @@ public static class PowerLoss
             "widen" => CheckWiden(Path.Combine(image, ListName), promise),
             "series" or "series-writeback" => CheckSeries(Path.Combine(image, ListName), promise),
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
+            "empty" => CheckEmpty(image, promise),
             "seal" => CheckSeal(Path.Combine(image, ListName), promise),
             "seal-table" => CheckSealedTable(Path.Combine(image, TableName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
@@ -678,6 +725,76 @@ public static class PowerLoss
     /// flushed, the path holds either the appendable list or the sealed one, with every item, and the sealed one
     /// passes <c>Verify</c>. Once the last seal returned, the path holds the sealed form.
     /// </summary>
+    /// <summary>
+    /// The empty workload: once the window was emptied, the list holds no item, in whichever form (appendable or
+    /// sealed) the seal and unseal after it left; before, its flushed items or none. The upgraded file, once created,
+    /// is an empty list of longs, version 1 or 2.
+    /// </summary>
+    private static string CheckEmpty(string image, string[] promise)
+    {
+        string path = Path.Combine(image, ListName);
+        if (BeforeCreation(path, promise, () => ReadAsEmptyOrFlushed(path, emptied: false, 0)) is { } early)
+        {
+            return early;
+        }
+
+        if (!File.Exists(path))
+        {
+            return "lost: the path holds no file";
+        }
+
+        bool emptied = promise[0] == "empty";
+        if (ReadAsEmptyOrFlushed(path, emptied, Flushed(promise)) is { } problem)
+        {
+            return problem;
+        }
+
+        string old = Path.Combine(image, "old.bin");
+        if (promise is ["empty", "old-created" or "upgraded"])
+        {
+            if (!File.Exists(old))
+            {
+                return "lost: the empty list to upgrade is gone";
+            }
+
+            using var upgraded = new ListMmf<long>(old, FileAccess.Read);
+            if (upgraded.Count != 0)
+            {
+                return $"undetected: the upgraded empty list opens with {upgraded.Count:N0} items";
+            }
+
+            if (promise[1] == "upgraded" && ListMmfFileInfo.Read(old).Version != 2)
+            {
+                return "lost: the upgrade returned, and the file is not version 2";
+            }
+        }
+
+        return "ok";
+    }
+
+    /// <summary>
+    /// The list as a list of longs, appendable or sealed: no item once <paramref name="emptied"/>, else its
+    /// <paramref name="flushed"/> items as written or none at all (the emptying under way).
+    /// </summary>
+    private static string? ReadAsEmptyOrFlushed(string path, bool emptied, long flushed)
+    {
+        if (ListMmfFileInfo.Read(path).IsSealed)
+        {
+            using var sealedList = new SealedListMmf<long>(path);
+            return sealedList.Count == 0 ? null : $"undetected: the sealed empty list holds {sealedList.Count:N0} items";
+        }
+
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        if (reader.Count == 0)
+        {
+            return null;
+        }
+
+        return emptied
+            ? $"lost: the list was emptied, and it opens with {reader.Count:N0} items"
+            : CheckItems("item", reader.Count, flushed, i => reader[i], Program.ValueAt, 0L);
+    }
+
     private static string CheckSeal(string path, string[] promise)
     {
         if (BeforeCreation(path, promise, () => ReadSealWorkload(path, 0)) is { } early)

@@ -8,13 +8,17 @@ POSIX allows: metadata is ordered per directory, not across the whole file syste
   one of its parent's: it survives only as its parent's prefix allows, and with it everything inside.
 - A file's data writes before its last fsync survive. Any subset of the later ones may survive, and each may be
   torn: any subset of its 512-byte sectors.
-- A write past a file's end extends it only if that write survives.
+- A write past a file's end extends it only if that write survives. A write into a length that a change of length
+  gave (growth by ftruncate or fallocate, then pages written back from a mapping) never extends the file by itself:
+  where the growth did not survive, what was written past the surviving end is gone with it.
+- Growth is metadata, as a journaling file system makes it: glibc's emulation of fallocate on FUSE (a zero byte
+  written per block, the last one at the new end) is read back as the one change of length it stands for, ordered
+  with the file's truncations (as_growth).
 The state at a crash point is the recording's operations up to that point, filtered so; the crash point's mark is
 the last mark the workload had passed, i.e. what the library had promised by then.
 
     python3 crashimages.py LOG WORKLOAD FORMAT IMAGES SEED CHECKER...
-builds IMAGES images (every crash point first, then random ones; a run of one-byte writes, glibc's emulation of
-fallocate on FUSE, counts as one point), each in a scratch folder, runs CHECKER (a command line taking "IMAGE_DIR TAB
+builds IMAGES images (every crash point first, then random ones), each in a scratch folder, runs CHECKER (a command line taking "IMAGE_DIR TAB
 MARK" lines after "power-check WORKLOAD FORMAT") over them, and prints one summary line, with the number of distinct
 images, plus every finding. A recording without marks fails: the workload promised nothing the images could check.
 """
@@ -52,9 +56,46 @@ def owner(entry):
     return ("dir", os.path.dirname(path))
 
 
+def is_growth_byte(entry):
+    return entry[0] == "write" and entry[3] == b"\0"
+
+
+def as_growth(entries):
+    """The recording with each run of one-byte zero writes to one file (glibc's fallocate on FUSE, which has none)
+    replaced by what fallocate is on ext4 or XFS: one change of the file's length, if it grew, and nothing else (the
+    bytes glibc writes are zeros where the file held zeros). Returns the entries and, for each write, whether it
+    extended the file as recorded."""
+    result, extends, length = [], {}, {}
+    index = 0
+    while index < len(entries):
+        entry = entries[index]
+        if is_growth_byte(entry):
+            inode, end = entry[1], length.get(entry[1], 0)
+            while index < len(entries) and is_growth_byte(entries[index]) and entries[index][1] == inode:
+                end = max(end, entries[index][2] + 1)
+                index += 1
+            if end > length.get(inode, 0):
+                length[inode] = end
+                result.append(("truncate", inode, end))
+            continue
+        kind = entry[0]
+        if kind == "create":
+            length[entry[1]] = 0
+        elif kind == "truncate":
+            length[entry[1]] = entry[2]
+        elif kind == "write":
+            end = entry[2] + len(entry[3])
+            extends[len(result)] = end > length.get(entry[1], 0)
+            length[entry[1]] = max(length.get(entry[1], 0), end)
+        result.append(entry)
+        index += 1
+    return result, extends
+
+
 class Recording:
     def __init__(self, entries):
-        self.entries = entries
+        self.entries, self.extends = as_growth(entries)
+        entries = self.entries
         self.marks = sum(1 for entry in entries if entry[0] == "mark")
         # For each metadata operation: its owner and its rank among the owner's operations.
         self.rank = {}
@@ -131,6 +172,8 @@ class Recording:
                 if not durable and not keep_all and rng.random() < 0.5:
                     continue
                 content = data.setdefault(inode, bytearray())
+                if not self.extends[index]:
+                    payload = payload[:max(0, len(content) - offset)]
                 torn = not durable and not keep_all and rng.random() < 0.2
                 for start in range(0, len(payload), SECTOR):
                     if torn and rng.random() < 0.5:
@@ -161,17 +204,9 @@ class Recording:
         return self.last_mark[crash], digest.hexdigest()
 
 
-def is_single_byte_write(entry):
-    return entry[0] == "write" and len(entry[3]) == 1
-
-
 def crash_points(recording, images, rng):
-    """Every crash point once (up to the number of images), then random ones. Inside a run of one-byte writes (glibc
-    emulating fallocate, which FUSE lacks, by writing a byte per block) only the run's ends are points: its middle
-    adds nothing a power loss could leave that its ends do not, and drew most of the samples."""
-    entries = recording.entries
-    positions = [i for i in range(len(entries) + 1)
-                 if not (0 < i < len(entries) and is_single_byte_write(entries[i - 1]) and is_single_byte_write(entries[i]))]
+    """Every crash point once (up to the number of images), then random ones."""
+    positions = list(range(len(recording.entries) + 1))
     points = positions[:images] if len(positions) <= images else sorted(rng.sample(positions, images))
     while len(points) < images:
         points.append(rng.choice(positions))

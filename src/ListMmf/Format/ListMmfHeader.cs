@@ -429,6 +429,20 @@ internal readonly struct ListMmfHeader
         }
     }
 
+    /// <summary>
+    /// Where a count a writer's open reads (the live count of version 1, the durable count of version 2; a writer
+    /// sets the live count back to the durable count in another boot) passes the end of a file of
+    /// <paramref name="fileLength"/> bytes: the words for a table's Repairs; null where none does.
+    /// </summary>
+    public string? CountsPastFile(long fileLength, int itemSize)
+    {
+        long room = Math.Max(0, fileLength - ItemsOffset) / itemSize;
+        long count = Format == 2 ? DurableCount : Count;
+        return count > room
+            ? $"held a count of {count:N0} but its file room for only {room:N0} (its growth lost to a power loss); the count was lowered to {room:N0}."
+            : null;
+    }
+
     private void ValidateOne(string path, long fileLength, int itemSize, long count, string name)
     {
         if (count < 0)

@@ -97,4 +97,10 @@ public sealed record ListMmfOptions
     /// link at its own name (a link there is refused, whoever made it).
     /// </summary>
     internal bool InTableFolder { get; init; }
+
+    /// <summary>
+    /// Whether a writer lowers counts that pass the file's end to the items it holds instead of refusing the file: a
+    /// table's value column, whose count publishes nothing by itself (its table's time column does).
+    /// </summary>
+    internal bool FitCountsToFile { get; init; }
 }

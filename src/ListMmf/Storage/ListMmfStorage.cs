@@ -1,4 +1,5 @@
 using System;
+using System.Buffers.Binary;
 using System.IO;
 using System.Threading;
 using CommunityToolkit.HighPerformance.Buffers;
@@ -53,6 +54,9 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 
     /// <summary>Whether this writer holds the lock on the data file's own descriptor (<see cref="StoragePlatform.LockData"/>).</summary>
     private bool _dataLocked;
+
+    /// <summary>Whether the file grew since its length was last made durable (<see cref="MakeGrowthDurable"/>).</summary>
+    private bool _growthPending;
     private readonly bool _prefault;
     private readonly bool _populate;
     private long _writebackStarted;
@@ -191,6 +195,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         WriterLock? writerLock = null;
         FileStream? file = null;
         bool dataLocked = false;
+        string? repair = null;
         try
         {
             ListMmfHeader header;
@@ -225,12 +230,16 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
                 writerLock?.ThrowUnlessGuards(file.SafeFileHandle, path);
                 if (opening != WriterOpening.Copy && !StoragePlatform.Current.LockData(file.SafeFileHandle))
                 {
-                    throw new ListMmfLockedException(path, "another writer has the file open for writing under another " +
-                        "name (it was renamed, or is reached through a hard link or a bind mount); a file has one writer at a time.");
+                    ThrowHelper.WriterUnderAnotherName(path, "a file has one writer at a time.");
                 }
 
                 dataLocked = opening != WriterOpening.Copy;
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
+                if (options.FitCountsToFile && header.CountsPastFile(length, itemSize) is { } fitted)
+                {
+                    header = FitCountsToFile(file.SafeFileHandle, path, header, length, itemSize);
+                    repair = fitted;
+                }
 
                 // Checked before anything is changed: a bad file is never written to.
                 validate(header.Unmarked(), path, length);
@@ -258,7 +267,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             }
 
             FileMapping mapping = FileMappings.Open(file, path, writable, backend);
-            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, itemSize, backend, options) { _dataLocked = dataLocked };
+            return new ListMmfStorage(path, writable, file, mapping, writerLock, header, itemSize, backend, options)
+            {
+                _dataLocked = dataLocked,
+                Repair = repair,
+            };
         }
         catch
         {
@@ -309,6 +322,47 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 
         return header.Unmarked();
     }
+
+    /// <summary>
+    /// Lowers counts that pass the file's end to the items it holds, durably, for a writer of a file whose counts
+    /// publish nothing by themselves (a table's value column, <see cref="ListMmfOptions.FitCountsToFile"/>): its
+    /// growth was lost to a power loss after a count past it reached the disk (a file written before issue 64's
+    /// fix). What the table published is whatever its time column says; a row among the values lost is then lowered
+    /// by the table, in its Repairs.
+    /// </summary>
+    private static ListMmfHeader FitCountsToFile(SafeFileHandle file, string path, ListMmfHeader header, long length, int itemSize)
+    {
+        long room = Math.Max(0, length - header.ItemsOffset) / itemSize;
+        Span<byte> count = stackalloc byte[sizeof(long)];
+        BinaryPrimitives.WriteInt64LittleEndian(count, room);
+        try
+        {
+            if (header.Count > room)
+            {
+                RandomAccess.Write(file, count, ListMmfHeader.CountOffset);
+            }
+
+            if (header.Format == 2 && header.DurableCount > room)
+            {
+                RandomAccess.Write(file, count, ListMmfHeader.DurableCountOffset);
+            }
+
+            StoragePlatform.Current.FlushFile(file, path);
+        }
+        catch (IOException exception) when (exception is not ListMmfException)
+        {
+            throw new ListMmfException(path, $"the header's counts pass the file's end and could not be lowered to the " +
+                $"{room:N0} items it holds: {exception.Message}", exception);
+        }
+
+        return ListMmfHeader.ReadConsistent(file, path, out _);
+    }
+
+    /// <summary>
+    /// What a writer's open repaired in the file, for the table's Repairs: counts past its end lowered
+    /// (<see cref="FitCountsToFile"/>); null for nothing.
+    /// </summary>
+    public string? Repair { get; private init; }
 
     /// <summary>
     /// A version 2 writer's open, under its lock: where the live count was written in another boot (a power loss may
@@ -420,6 +474,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         CancelBackgroundPrefault();
         byte* before = _mapping.Pointer;
         _mapping.Grow(newLength);
+        _growthPending = true;
         if (_mapping.Pointer != before)
         {
             // A new view has its own page tables: nothing of it is faulted in yet.
@@ -673,13 +728,34 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     private bool SetDurableCount(long count)
     {
         long* durable = (long*)(Pointer + ListMmfHeader.DurableCountOffset);
-        if (Volatile.Read(ref *durable) == count)
+        long before = Volatile.Read(ref *durable);
+        if (before == count)
         {
             return false;
         }
 
+        if (count > before)
+        {
+            MakeGrowthDurable();
+        }
+
         Volatile.Write(ref *durable, count);
         return true;
+    }
+
+    /// <summary>
+    /// Makes the file's growth since the last call durable, before a durable count that relies on it is stored. On
+    /// ext4 and XFS a new length is metadata, committed with the journal, while the header is a data page the system
+    /// may write back at any time: a durable count written back before that commit lay past the file's end after a
+    /// power loss, and the table was refused (issue 64). One file barrier per growth, and growth doubles.
+    /// </summary>
+    private void MakeGrowthDurable()
+    {
+        if (_growthPending)
+        {
+            StoragePlatform.Current.FlushFile(_file.SafeFileHandle, Path);
+            _growthPending = false;
+        }
     }
 
     /// <summary>Writes the mapped range to the file and makes it durable: one barrier where the view's flush is one.</summary>
@@ -845,13 +921,12 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         try
         {
             SyncRange(ItemsOffset, count * ItemSize);
+            SetDurableCount(count);
         }
         catch (ListMmfException)
         {
-            return;
+            // A writer closing throws nothing: the durable count stays where its items were last made durable.
         }
-
-        SetDurableCount(count);
     }
 
     /// <summary>
@@ -894,8 +969,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 
         try
         {
+            // The copy's header made durable now: a copy whose flush raises no count (an empty one) never synchronizes
+            // its header later, and came back as zeros after a power loss (issue 64).
             using FileStream file = ExclusiveFile.CreateNew(path);
             WriteEmpty(file, dataType, itemSize, length, format, path);
+            StoragePlatform.Current.FlushFile(file.SafeFileHandle, path);
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)
         {

@@ -343,7 +343,14 @@ public sealed class TableColumn<T> : TableColumn
         {
             try
             {
-                var list = new ListMmf<T>(path, access, options, info.DataType, requireDataType: true, description: null);
+                // A writer fits counts past the file's end to it: the time column says what was published.
+                var list = new ListMmf<T>(
+                    path, access, options with { FitCountsToFile = access != FileAccess.Read }, info.DataType, requireDataType: true, description: null);
+                if (list.Storage.Repair is { } repair)
+                {
+                    table.NoteRepair($"column '{info.Name}' {repair}");
+                }
+
                 return new(table, info, list, isTime: false);
             }
             catch (ListMmfFormatException) when (table.OpensSealed(info, path, access))

@@ -264,9 +264,14 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <summary>
     /// What this writer's open repaired, one line per column: values a writer that stopped (a crash, a kill) had
-    /// stored past the published rows, now trimmed. Empty for readers and after a clean shutdown.
+    /// stored past the published rows, now trimmed; a column's count that a power loss left past its file's end (the
+    /// file's growth lost), lowered to what the file holds; rows a column lacks, lowered. Empty for readers and after
+    /// a clean shutdown.
     /// </summary>
     public IReadOnlyList<string> Repairs => _repairs;
+
+    /// <summary>Adds what a column's open repaired to <see cref="Repairs"/>.</summary>
+    internal void NoteRepair(string repair) => _repairs.Add(repair);
 
     /// <summary>
     /// The published rows: the time column's count, read with acquire semantics. Every value of every row below it

@@ -1,4 +1,5 @@
 using System;
+using System.Buffers.Binary;
 using System.IO;
 using System.Linq;
 using ListMmf.TestHost;
@@ -280,6 +281,46 @@ public sealed class TimeSeriesTableTests : IDisposable
         using TimeSeriesTable reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
         Assert.Equal(7, reader.RowCount);
         Assert.Equal(TickTable.Price(6), reader.Column<double>("price")[6]);
+    }
+
+    /// <summary>
+    /// A value column whose counts a power loss left past its file's end (the header written back before the file's
+    /// growth was committed, issue 64): the next writer lowers them to what the file holds and says so, and no
+    /// published row is lost. Before, every open refused the table.
+    /// </summary>
+    [Theory]
+    [InlineData(ListMmfFormatVersion.Version1)]
+    [InlineData(ListMmfFormatVersion.Version2)]
+    public void TheNextWriterLowersAValueColumnsCountLeftPastItsFilesEnd(ListMmfFormatVersion version)
+    {
+        using (TimeSeriesTable created = TimeSeriesTable.Create(Folder, TickTable.Schema(), new ListMmfOptions { FormatVersion = version }))
+        {
+            for (long row = 0; row < 10; row++)
+            {
+                TickTable.AddRow(created, row);
+            }
+        }
+
+        string price = _directory.File("ticks/price.mmf");
+        long room = (new FileInfo(price).Length - ListMmfFileInfo.Read(price).ItemsOffset) / sizeof(double);
+        using (FileStream file = File.OpenWrite(price))
+        {
+            Span<byte> count = stackalloc byte[sizeof(long)];
+            BinaryPrimitives.WriteInt64LittleEndian(count, room + 1_000);
+            RandomAccess.Write(file.SafeFileHandle, count, 8);
+            RandomAccess.Write(file.SafeFileHandle, count, version == ListMmfFormatVersion.Version2 ? 24 : 8);
+        }
+
+        using (TimeSeriesTable writer = TimeSeriesTable.Open(Folder))
+        {
+            Assert.Equal(10, writer.RowCount);
+            Assert.Contains(writer.Repairs, repair => repair.Contains(
+                $"column 'price' held a count of {room + 1_000:N0} but its file room for only {room:N0}", StringComparison.Ordinal));
+        }
+
+        using TimeSeriesTable reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        Assert.Equal(10, reader.RowCount);
+        Assert.Equal(TickTable.Price(9), reader.Column<double>("price")[9]);
     }
 
     /// <summary>A table of 10 rows whose size column's count on disk is 7, as a power loss can leave it.</summary>
