@@ -57,6 +57,12 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// </summary>
     private long* _count;
 
+    /// <summary>What <see cref="_count"/> is read with: a version 2 live count's guard bit off (<see cref="ListMmfStorage.CountMask"/>).</summary>
+    private long _countMask = -1;
+
+    /// <summary>What the writer stores its counts with: a version 2 file's guard bit (<see cref="ListMmfStorage.CountGuard"/>).</summary>
+    private long _countGuard;
+
     private T* _items;
 
     /// <summary>How many items the mapping covers.</summary>
@@ -188,7 +194,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            long count = Volatile.Read(ref *_count);
+            long count = Volatile.Read(ref *_count) & _countMask;
             return (ulong)count <= (ulong)_capacity && *_version == 0 ? count : FollowWriter(count);
         }
     }
@@ -215,7 +221,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             // Not Count: the indexer skips the check for a replaced file (TruncateBeginning), so that a read costs
             // what it did; it reads the file it has, whole and consistent, until Count, a search or AsSpan moves the
             // list to the new file.
-            long count = Volatile.Read(ref *_count);
+            long count = Volatile.Read(ref *_count) & _countMask;
             if ((ulong)count > (ulong)_capacity)
             {
                 count = FollowWriter(count);
@@ -259,14 +265,14 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Add(T item)
     {
-        long count = *_count;
+        long count = *_count & _countMask;
         if ((ulong)count >= (ulong)_appendLimit)
         {
             PrepareAppend(count, 1);
         }
 
         _items[count] = item;
-        Volatile.Write(ref *_count, count + 1);
+        Volatile.Write(ref *_count, (count + 1) | _countGuard);
     }
 
     /// <summary>
@@ -305,7 +311,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     {
         // Unsigned, and no sum that can wrap: a negative or oversized count, a reader (limit 0) or a disposed list
         // (count -1) fails the first test; only a count below the limit reaches the subtraction.
-        long count = *_count + pending;
+        long count = (*_count & _countMask) + pending;
         if ((ulong)count >= (ulong)_appendLimit || (ulong)length > (ulong)(_appendLimit - count))
         {
             PrepareAppend(count, length);
@@ -317,8 +323,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// <summary>Publishes the first <paramref name="length"/> items reserved past the count, with one count update.</summary>
     internal void PublishReserved(long length)
     {
-        long count = *_count;
-        Volatile.Write(ref *_count, count + length);
+        long count = *_count & _countMask;
+        Volatile.Write(ref *_count, (count + length) | _countGuard);
     }
 
     /// <summary>Grows the file, if needed, so that it holds at least <paramref name="capacity"/> items.</summary>
@@ -360,7 +366,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         _lowered |= newCount < count;
         _unflushedFrom = Math.Min(_unflushedFrom, newCount);
         _file.Current.LowerDurableCount(newCount);
-        Volatile.Write(ref *_count, newCount);
+        Volatile.Write(ref *_count, newCount | _countGuard);
     }
 
     /// <summary>
@@ -751,6 +757,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         byte* start = storage.Pointer;
         _version = (int*)(start + storage.MarkOffset);
         _count = (long*)(start + storage.PublishedCountOffset);
+        _countMask = storage.CountMask;
+        _countGuard = storage.CountGuard;
         _items = (T*)(start + storage.ItemsOffset);
         _capacity = Math.Max(0, storage.Length - storage.ItemsOffset) / sizeof(T);
         _appendLimit = IsWritable ? AppendLimit(_file.Current) : 0;
@@ -832,13 +840,15 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
         UpdatePointers();
         _unflushedFrom = 0;
-        _file.Current.Opened(_file.Current.ItemsOffset + (Math.Clamp(Volatile.Read(ref *_count), 0, _capacity) * sizeof(T)));
+        _file.Current.Opened(_file.Current.ItemsOffset + (Math.Clamp(Volatile.Read(ref *_count) & _countMask, 0, _capacity) * sizeof(T)));
     }
 
     /// <summary>Points the list at the disposed count, so that every member's first read of it takes the slow path, which throws.</summary>
     private void Unpoint()
     {
         _count = DisposedCount.Pointer;
+        _countMask = -1;
+        _countGuard = 0;
         _version = (int*)DisposedCount.Pointer;
         _items = null;
         _capacity = 0;

@@ -11,13 +11,13 @@ A ListMmf file is a little-endian header followed by the items, in one of two fo
     version 2, a multiple of 4,096 bytes:
     offset 0   Int32  version (2)        offset 24  Int64  durable count
     offset 4   Int32  data-type code     offset 32  UInt64 boot session of the live count
-    offset 8   Int64  live count         offset 40  Int32  writer generation
+    offset 8   Int64  live count + 2^62  offset 40  Int32  writer generation
     offset 16  Int32  state (0; -1 replaced)   offset 44  Int32  item size
     offset 20  Int32  items offset       offset 48  Int32  description length
     offset 56  UInt32 CRC-32 of what never changes;  offset 64  the description (JSON);  the items at the items offset
 
-    version 3, the sealed form of a finished list (``listmmf seal``): the same first 64 bytes (count at 8, state at
-    16, item size at 44), ``LMSEALED`` at 64, then blocks of 1,024 values, compressed, and a directory at the end.
+    version 3, the sealed form of a finished list (``listmmf seal``): the same first 64 bytes (count + 2^62 at 8,
+    state at 16, item size at 44), ``LMSEALED`` at 64, then blocks of 1,024 values, compressed, and a directory at the end.
     This module decodes it (docs/file-format.md, "The sealed form"), checking every checksum on the way, into the
     same kind of items an unsealed file gives.
 
@@ -85,6 +85,10 @@ VERSION_2 = 2
 
 SEALED_VERSION = 3
 """The version field of a sealed file."""
+
+LIVE_COUNT_GUARD = 1 << 62
+"""Bit 62, always set in the count field of a version 2 or sealed file and taken off by readers: ListMmf 1.x reads
+that field as its count and refuses a count past its file's capacity, so it never reads or writes these files."""
 
 _SEALED_FIXED = 128
 """The bytes of a sealed header before its description."""
@@ -434,7 +438,9 @@ def _read_raw_header(f, path):
     version, code, count = struct.unpack_from("<iiq", raw)
     if version == SEALED_VERSION:
         return _read_sealed_header(f, path, raw)
-    if version != VERSION_2:
+    if version == VERSION_2:
+        count &= ~LIVE_COUNT_GUARD
+    else:
         return (VERSION if version == REPLACED_VERSION else version, code, count, version == REPLACED_VERSION,
                 HEADER_SIZE, None, None, None, b"")
     if len(raw) < _V2_FIXED:
@@ -466,6 +472,7 @@ def _read_sealed_header(f, path, raw):
     if len(raw) < _SEALED_FIXED:
         raise ListMmfError(f"{path}: the file is too short for its sealed header")
     _, code, count, state, blocks_offset, _, item_size, length = struct.unpack_from("<iiqiiq12xii", raw)
+    count &= ~LIVE_COUNT_GUARD
     if blocks_offset < 4096 or blocks_offset % 4096 \
             or not 0 <= length <= min(blocks_offset, _HEADER_LIMIT) - _SEALED_FIXED:
         raise ListMmfError(f"{path}: the sealed header is damaged: it places the blocks at byte {blocks_offset:,} "

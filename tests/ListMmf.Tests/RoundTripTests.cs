@@ -60,11 +60,12 @@ public sealed class RoundTripTests : IDisposable
             list.Add(43);
         }
 
-        // Version 2 (docs/file-format.md): version, code, live count, state, items offset, durable count; items at 4 KiB.
+        // Version 2 (docs/file-format.md): version, code, live count with bit 62 set (which ListMmf 1.x refuses),
+        // state, items offset, durable count; items at 4 KiB.
         byte[] bytes = File.ReadAllBytes(path);
         Assert.Equal(2, BitConverter.ToInt32(bytes, 0));
         Assert.Equal((int)DataType.Int64, BitConverter.ToInt32(bytes, 4));
-        Assert.Equal(2L, BitConverter.ToInt64(bytes, 8));
+        Assert.Equal(2L | (1L << 62), BitConverter.ToInt64(bytes, 8));
         Assert.Equal(0, BitConverter.ToInt32(bytes, 16));
         Assert.Equal(4096, BitConverter.ToInt32(bytes, 20));
         Assert.Equal(2L, BitConverter.ToInt64(bytes, 24));

@@ -950,7 +950,7 @@ class MalformedInputTests(TempDirTestCase):
         self.assert_bad(listmmf.open_items, path, "items of 0 bytes")
 
     def test_a_sealed_header_of_a_count_beyond_int64_bytes_is_refused(self):
-        path = write_sealed(self.path("huge.sealed"), code=11, item_size=8, count=2**62, codec=3, base=0, step=1.0)
+        path = write_sealed(self.path("huge.sealed"), code=11, item_size=8, count=2**61, codec=3, base=0, step=1.0)
         self.assert_bad(listmmf.open_items, path, "is impossible")
 
     def test_an_empty_version_2_file_of_no_capacity_has_no_items(self):

@@ -41,6 +41,18 @@ internal readonly struct ListMmfHeader
     /// <summary>Offset of the Int64 live count, the published length of the list, in both versions.</summary>
     public const int CountOffset = 8;
 
+    /// <summary>
+    /// Bit 62 of a version 2 (and sealed) file's live count field, always set: ListMmf 1.x reads that field as its
+    /// count and refuses a count past its file's capacity, so every 1.x release refuses these files instead of reading
+    /// their header as items or writing over it (issue 64). Readers take it off (<see cref="LiveCountOf"/>); a writer
+    /// stores every count with it. A version 1 count never has it.
+    /// </summary>
+    public const long LiveCountGuard = 1L << 62;
+
+    /// <summary>The live count a version 2 or sealed file's field holds: the field without <see cref="LiveCountGuard"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long LiveCountOf(long field) => field & ~LiveCountGuard;
+
     /// <summary>Version 2: the Int32 state, 0 or <see cref="ReplacedMark"/>.</summary>
     public const int StateOffset2 = 16;
 
@@ -170,6 +182,7 @@ internal readonly struct ListMmfHeader
         bytes.Clear();
         BinaryPrimitives.WriteInt32LittleEndian(bytes, Version2);
         BinaryPrimitives.WriteInt32LittleEndian(bytes[4..], (int)dataType);
+        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], LiveCountGuard);
         BinaryPrimitives.WriteInt32LittleEndian(bytes[ItemsOffsetOffset..], bytes.Length);
         BinaryPrimitives.WriteUInt64LittleEndian(bytes[SessionOffset..], session);
         BinaryPrimitives.WriteInt32LittleEndian(bytes[ItemSizeOffset..], itemSize);
@@ -184,7 +197,7 @@ internal readonly struct ListMmfHeader
     /// </summary>
     public static void BeginSession(Span<byte> bytes, long count, ulong session)
     {
-        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], count);
+        BinaryPrimitives.WriteInt64LittleEndian(bytes[CountOffset..], count | LiveCountGuard);
         BinaryPrimitives.WriteUInt64LittleEndian(bytes[SessionOffset..], session);
         BinaryPrimitives.WriteInt32LittleEndian(bytes[GenerationOffset..], BinaryPrimitives.ReadInt32LittleEndian(bytes[GenerationOffset..]) + 1);
     }
@@ -341,7 +354,7 @@ internal readonly struct ListMmfHeader
             2,
             state == ReplacedMark,
             BinaryPrimitives.ReadInt32LittleEndian(span[4..]),
-            BinaryPrimitives.ReadInt64LittleEndian(span[CountOffset..]),
+            LiveCountOf(BinaryPrimitives.ReadInt64LittleEndian(span[CountOffset..])),
             BinaryPrimitives.ReadInt64LittleEndian(span[DurableCountOffset..]),
             BinaryPrimitives.ReadUInt64LittleEndian(span[SessionOffset..]),
             BinaryPrimitives.ReadInt32LittleEndian(span[GenerationOffset..]),
@@ -439,7 +452,8 @@ internal readonly struct ListMmfHeader
         long room = Math.Max(0, fileLength - ItemsOffset) / itemSize;
         long count = Format == 2 ? DurableCount : Count;
         return count > room
-            ? $"held a count of {count:N0} but its file room for only {room:N0} (its growth lost to a power loss); the count was lowered to {room:N0}."
+            ? $"held a count of {count:N0} but its file room for only {room:N0} (its growth lost to a power loss); the " +
+                $"count was lowered to {room:N0}."
             : null;
     }
 

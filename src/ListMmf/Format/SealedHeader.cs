@@ -70,7 +70,7 @@ internal readonly struct SealedHeader
         page.Clear();
         BinaryPrimitives.WriteInt32LittleEndian(page, SealedLayout.Version);
         BinaryPrimitives.WriteInt32LittleEndian(page[SealedLayout.DataTypeOffset..], (int)DataType);
-        BinaryPrimitives.WriteInt64LittleEndian(page[SealedLayout.CountOffset..], Count);
+        BinaryPrimitives.WriteInt64LittleEndian(page[SealedLayout.CountOffset..], Count | ListMmfHeader.LiveCountGuard);
         BinaryPrimitives.WriteInt32LittleEndian(page[SealedLayout.BlocksOffsetOffset..], BlocksOffset);
         BinaryPrimitives.WriteInt64LittleEndian(page[SealedLayout.DurableCountOffset..], Count);
         BinaryPrimitives.WriteInt32LittleEndian(page[SealedLayout.ItemSizeOffset..], ItemSize);
@@ -123,7 +123,7 @@ internal readonly struct SealedHeader
         var header = new SealedHeader(
             (DataType)BinaryPrimitives.ReadInt32LittleEndian(page[SealedLayout.DataTypeOffset..]),
             BinaryPrimitives.ReadInt32LittleEndian(page[SealedLayout.ItemSizeOffset..]),
-            BinaryPrimitives.ReadInt64LittleEndian(page[SealedLayout.CountOffset..]),
+            ListMmfHeader.LiveCountOf(BinaryPrimitives.ReadInt64LittleEndian(page[SealedLayout.CountOffset..])),
             BinaryPrimitives.ReadInt64LittleEndian(page[SealedLayout.DirectoryOffsetOffset..]),
             BinaryPrimitives.ReadUInt32LittleEndian(page[SealedLayout.DirectoryChecksumOffset..]),
             page.Slice(SealedLayout.DescriptionOffset, descriptionLength).ToArray());

@@ -90,6 +90,14 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         _ahead = _prefault && writable ? new BackgroundPrefault(mapping) : null;
         _populate = options.PopulateOnOpen;
         WritesBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;
+        CountMask = Format == 2 ? ~ListMmfHeader.LiveCountGuard : -1;
+        CountGuard = Format == 2 && writable ? ListMmfHeader.LiveCountGuard : 0;
+        if (CountGuard != 0 && mapping.Length >= ItemsOffset)
+        {
+            // A version 2 file a writer of an earlier build left without the guard gets it at once, at rest as well.
+            long* field = (long*)(Pointer + ListMmfHeader.CountOffset);
+            Volatile.Write(ref *field, Volatile.Read(ref *field) | CountGuard);
+        }
     }
 
     public string Path { get; }
@@ -132,7 +140,23 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     public int PublishedCountOffset => TrustsLiveCount ? ListMmfHeader.CountOffset : ListMmfHeader.DurableCountOffset;
 
     /// <summary>The count this open reads now, at <see cref="PublishedCountOffset"/>.</summary>
-    public long PublishedCount => Volatile.Read(ref *(long*)(Pointer + PublishedCountOffset));
+    public long PublishedCount => Volatile.Read(ref *(long*)(Pointer + PublishedCountOffset)) & CountMask;
+
+    /// <summary>
+    /// What a count read from the header is masked with: a version 2 file's live count field carries
+    /// <see cref="ListMmfHeader.LiveCountGuard"/>, taken off; a version 1 count is read as it is.
+    /// </summary>
+    public long CountMask { get; }
+
+    /// <summary>What this writer stores its live counts with: <see cref="ListMmfHeader.LiveCountGuard"/> in a version 2 file.</summary>
+    public long CountGuard { get; }
+
+    /// <summary>The live count, as this writer reads and publishes it (<see cref="CountMask"/>, <see cref="CountGuard"/>).</summary>
+    private long LiveCount
+    {
+        get => Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.CountOffset)) & CountMask;
+        set => Volatile.Write(ref *(long*)(Pointer + ListMmfHeader.CountOffset), value | CountGuard);
+    }
 
     /// <summary>The format of a new file made from this one (a replacement's copy, a widening): the same format and description.</summary>
     public NewFileFormat SameFormat => new(Format == 1 ? ListMmfFormatVersion.Version1 : ListMmfFormatVersion.Version2, DescriptionJson);
@@ -334,16 +358,17 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     {
         long room = Math.Max(0, length - header.ItemsOffset) / itemSize;
         Span<byte> count = stackalloc byte[sizeof(long)];
-        BinaryPrimitives.WriteInt64LittleEndian(count, room);
         try
         {
             if (header.Count > room)
             {
+                BinaryPrimitives.WriteInt64LittleEndian(count, header.Format == 2 ? room | ListMmfHeader.LiveCountGuard : room);
                 RandomAccess.Write(file, count, ListMmfHeader.CountOffset);
             }
 
             if (header.Format == 2 && header.DurableCount > room)
             {
+                BinaryPrimitives.WriteInt64LittleEndian(count, room);
                 RandomAccess.Write(file, count, ListMmfHeader.DurableCountOffset);
             }
 
@@ -591,7 +616,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// </summary>
     public void AppendItems(byte* source, long count)
     {
-        long live = Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.CountOffset));
+        long live = LiveCount;
         long bytes = count * ItemSize;
         long end = ItemsOffset + (live * ItemSize) + bytes;
         if (end > _mapping.Length)
@@ -600,7 +625,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         }
 
         Buffer.MemoryCopy(source, Pointer + ItemsOffset + (live * ItemSize), bytes, bytes);
-        Volatile.Write(ref *(long*)(Pointer + ListMmfHeader.CountOffset), live + count);
+        LiveCount = live + count;
     }
 
     /// <summary>Whether <see cref="Shrink"/> can cut this file where it is, while mapped (see <see cref="FileMapping.CanShrinkInPlace"/>).</summary>
@@ -912,7 +937,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             return;
         }
 
-        long count = Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.CountOffset));
+        long count = LiveCount;
         if (count <= Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset)) || count > (_mapping.Length - ItemsOffset) / ItemSize)
         {
             return;

@@ -344,8 +344,8 @@ public sealed class TableColumn<T> : TableColumn
             try
             {
                 // A writer fits counts past the file's end to it: the time column says what was published.
-                var list = new ListMmf<T>(
-                    path, access, options with { FitCountsToFile = access != FileAccess.Read }, info.DataType, requireDataType: true, description: null);
+                ListMmfOptions fitting = options with { FitCountsToFile = access != FileAccess.Read };
+                var list = new ListMmf<T>(path, access, fitting, info.DataType, requireDataType: true, description: null);
                 if (list.Storage.Repair is { } repair)
                 {
                     table.NoteRepair($"column '{info.Name}' {repair}");
