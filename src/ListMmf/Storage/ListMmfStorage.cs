@@ -52,6 +52,9 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     private readonly BackgroundPrefault? _ahead;
     private WriterLock? _writerLock;
 
+    /// <summary>ListMmf 1.x's lock file, which this writer of a version 1 file holds beside its own lock (<see cref="ListMmf1xLock"/>).</summary>
+    private ListMmf1xLock? _legacyLock;
+
     /// <summary>Whether this writer holds the lock on the data file's own descriptor (<see cref="StoragePlatform.LockData"/>).</summary>
     private bool _dataLocked;
 
@@ -219,6 +222,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         WriterLock? writerLock = null;
         FileStream? file = null;
         bool dataLocked = false;
+        ListMmf1xLock? legacyLock = null;
         string? repair = null;
         try
         {
@@ -259,6 +263,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 
                 dataLocked = opening != WriterOpening.Copy;
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
+                if (header.Format == 1 && opening == WriterOpening.Locked)
+                {
+                    legacyLock = ListMmf1xLock.Acquire(path);
+                }
+
                 if (options.FitCountsToFile && header.CountsPastFile(length, itemSize) is { } fitted)
                 {
                     header = FitCountsToFile(file.SafeFileHandle, path, header, length, itemSize);
@@ -294,6 +303,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             return new ListMmfStorage(path, writable, file, mapping, writerLock, header, itemSize, backend, options)
             {
                 _dataLocked = dataLocked,
+                _legacyLock = legacyLock,
                 Repair = repair,
             };
         }
@@ -305,6 +315,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             }
 
             file?.Dispose();
+            legacyLock?.Dispose();
             writerLock?.Dispose();
             throw;
         }
@@ -693,6 +704,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     {
         next._writerLock = _writerLock;
         _writerLock = null;
+        next._legacyLock ??= _legacyLock;
+        _legacyLock = null;
     }
 
     /// <summary>Maps what a writer has added to the file since; returns the mapped length.</summary>
@@ -920,6 +933,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
             }
 
             _file.Dispose();
+            _legacyLock?.Dispose();
             _writerLock?.Dispose();
         }
     }

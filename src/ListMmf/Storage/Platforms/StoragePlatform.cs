@@ -222,6 +222,13 @@ internal abstract unsafe class StoragePlatform
     public virtual bool RenamesOpenFiles => true;
 
     /// <summary>
+    /// Whether ListMmf 1.x's writers here lock a file with a lock file beside it (<see cref="ListMmf1xLock"/>): on
+    /// Linux and macOS; on Windows they open the data file without write sharing instead, which this library's writer
+    /// conflicts with by its own open.
+    /// </summary>
+    public virtual bool HasListMmf1xLockFiles => false;
+
+    /// <summary>
     /// What the name <paramref name="path"/> itself is (a symbolic link not followed): whether it is a link, and its
     /// owner's user id, for <see cref="LinkRule"/>; null where nothing is there or the system does not say.
     /// </summary>

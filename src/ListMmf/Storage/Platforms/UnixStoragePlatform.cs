@@ -163,6 +163,8 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
         return resident * 4 > samples * 3;
     }
 
+    public override bool HasListMmf1xLockFiles => true;
+
     /// <summary>EEXIST, which .NET puts in the exception's HResult on Unix.</summary>
     public override bool MeansNameTaken(IOException exception) => exception.HResult == Libc.Errors.Exists;
 
