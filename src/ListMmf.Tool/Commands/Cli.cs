@@ -29,6 +29,7 @@ internal static class Cli
             ExportCommand.Create(output),
             CompactCommand.Create(output),
             UpgradeCommand.Create(output),
+            RevertCommand.Create(output),
             SealCommand.Create(output),
             SealCommand.CreateUnseal(output),
         };

@@ -49,6 +49,34 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     public static bool Upgrade(string path) => FormatUpgrade.Upgrade(path);
 
     /// <summary>
+    /// Sets the version 2 file at <paramref name="path"/> back to its last flush, for when its page cache was lost
+    /// without a reboot (a disk detached and attached again, a virtual machine's disk snapshot restored, a removable
+    /// disk pulled): the live count on the disk may then be ahead of the items that reached it, and readers of the
+    /// same boot, which trust the live count, would read zeros past the last flush. The live count becomes the durable
+    /// count, durably, as the next writer after a power loss does it. A sealed file is whole by construction.
+    /// </summary>
+    /// <returns>The items the file holds afterwards.</returns>
+    /// <exception cref="ListMmfLockedException">Another writer has the file open; nothing was changed.</exception>
+    /// <exception cref="ListMmfException">A version 1 file, which records no durable count to go back to.</exception>
+    public static long RevertToLastFlush(string path)
+    {
+        ListMmfFileInfo info = Read(path);
+        if (info.IsSealed)
+        {
+            return info.Count;
+        }
+
+        if (info.Version != ListMmfHeader.Version2)
+        {
+            throw new ListMmfException(path, "it is a version 1 file, which records no durable count: its live count is " +
+                "all it has. Upgrade it to version 2 (ListMmfFileInfo.Upgrade, listmmf upgrade) to keep one.");
+        }
+
+        using ListMmfStorage storage = ListMmfStorage.OpenItems(path, writable: true, info.ItemSize, info.DataType, WriterOpening.Locked);
+        return storage.RevertLiveCount();
+    }
+
+    /// <summary>
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
     /// The file is only read. A file being replaced (TruncateBeginning, widening) is followed to its replacement,

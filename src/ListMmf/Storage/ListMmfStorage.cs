@@ -939,6 +939,18 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
+    /// Version 2: sets the live count back to the durable count and makes the header durable; returns that count
+    /// (<see cref="ListMmfFileInfo.RevertToLastFlush"/>).
+    /// </summary>
+    public long RevertLiveCount()
+    {
+        long durable = Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset));
+        LiveCount = durable;
+        SyncRange(0, ItemsOffset);
+        return durable;
+    }
+
+    /// <summary>
     /// Version 2, a writer closing: where items were published since the last flush, they are synchronized and the
     /// durable count raised to them, so that a file closed by its writer keeps them across a later power loss (once
     /// the system writes the header back) and in a copy read on another machine. Without a barrier for the header,

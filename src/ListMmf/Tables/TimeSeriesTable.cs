@@ -181,6 +181,30 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     /// <summary>
+    /// Sets every column file of the table in <paramref name="directory"/> back to its last flush
+    /// (<see cref="ListMmfFileInfo.RevertToLastFlush"/>), under the table's writer lock, for when the page cache was lost
+    /// without a reboot. The table then holds the rows its time column had flushed; values a column holds past them are
+    /// trimmed by the next writer (see <see cref="Repairs"/>).
+    /// </summary>
+    /// <returns>The rows the table holds afterwards.</returns>
+    /// <exception cref="FileNotFoundException">The folder or its manifest does not exist.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the table, or one of its column files, open.</exception>
+    /// <exception cref="ListMmfException">A column file is version 1, which records no durable count.</exception>
+    public static long RevertToLastFlush(string directory)
+    {
+        (string path, TimeSeriesTableSchema schema) = Folder(directory);
+        using WriterLock tableLock = LockTable(path);
+        long rows = 0;
+        foreach (TableColumnInfo column in ColumnsOf(schema))
+        {
+            long kept = ListMmfFileInfo.RevertToLastFlush(System.IO.Path.Combine(path, column.FileName));
+            rows = column == schema.Time ? kept : rows;
+        }
+
+        return rows;
+    }
+
+    /// <summary>
     /// Replaces every column file of the table in <paramref name="directory"/> by its sealed form
     /// (<see cref="SealedListMmf.Seal"/>), under the table's writer lock: the value columns first, then the time column,
     /// one file at a time, each atomically. The table then opens read-only (<see cref="FileAccess.Read"/>) and answers
