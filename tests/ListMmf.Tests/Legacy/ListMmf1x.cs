@@ -8,8 +8,8 @@ namespace ListMmf.Tests.Legacy;
 
 /// <summary>
 /// ListMmf 1.3.0 itself, in a process of its own (its assembly is named ListMmf too): tests/Legacy1x built against the
-/// 1.x source beside the repository (../shared/listmmf-1.x, unchanged), copied to a scratch folder first so that the
-/// build writes nothing there. Built once per test run.
+/// 1.x source beside the repository (../shared/listmmf-1.x, unchanged), both copied to a scratch folder first so that
+/// the build writes nothing in either. Built once per test run.
 /// </summary>
 public static class ListMmf1x
 {
@@ -53,8 +53,12 @@ public static class ListMmf1x
     private static string Build()
     {
         string source = Source ?? throw new InvalidOperationException("ListMmf 1.x's source is not beside the repository");
+        // The probe is built from a copy too: the net8.0 and net10.0 test runs build it at once, and neither may write
+        // into the clone.
         string scratch = Path.Combine(Path.GetTempPath(), "listmmf-1x-" + Guid.NewGuid().ToString("N"));
         CopyFolder(Path.GetDirectoryName(source)!, Path.Combine(scratch, "src"));
+        CopyFolder(Path.Combine(RepositoryRoot()!, "tests", "Legacy1x"), Path.Combine(scratch, "probe"));
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => Directory.Delete(scratch, recursive: true);
         string output = Path.Combine(scratch, "bin");
         var start = new ProcessStartInfo(Dotnet)
         {
@@ -68,8 +72,8 @@ public static class ListMmf1x
         start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
         start.Environment["DOTNET_CLI_USE_MSBUILD_SERVER"] = "false";
         foreach (string arg in (string[])[
-            "build", "-nodeReuse:false", "-p:UseSharedCompilation=false", Path.Combine(RepositoryRoot()!, "tests", "Legacy1x", "Legacy1x.csproj"), "-c", "Release",
-            "-p:TargetFramework=net10.0", $"-p:Legacy1xSource={Path.Combine(scratch, "src", Path.GetFileName(source))}",
+            "build", "-nodeReuse:false", "-p:UseSharedCompilation=false", Path.Combine(scratch, "probe", "Legacy1x.csproj"),
+            "-c", "Release", "-p:TargetFramework=net10.0", $"-p:Legacy1xSource={Path.Combine(scratch, "src", Path.GetFileName(source))}",
             "-o", output])
         {
             start.ArgumentList.Add(arg);
