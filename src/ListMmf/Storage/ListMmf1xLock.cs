@@ -76,7 +76,8 @@ internal sealed class ListMmf1xLock : IDisposable
                 file.Flush(flushToDisk: true);
                 return new ListMmf1xLock(path, id);
             }
-            catch (IOException exception) when (exception is not ListMmfException && StoragePlatform.Current.MeansNameTaken(exception) && attempt < Attempts)
+            catch (IOException exception)
+                when (exception is not ListMmfException && StoragePlatform.Current.MeansNameTaken(exception) && attempt < Attempts)
             {
                 if (HolderOf(path) is { } holder)
                 {
