@@ -339,7 +339,7 @@ public static class PowerLoss
             string verdict;
             try
             {
-                verdict = ReadersDisagree(workload, parts[0]) ?? CheckImage(workload, parts[0], parts[1]);
+                verdict = ReadersDisagree(workload, parts[0], parts.Length > 2 ? parts[2] : "") ?? CheckImage(workload, parts[0], parts[1]);
             }
             catch (Exception exception) when (exception is not OutOfMemoryException)
             {
@@ -420,12 +420,16 @@ public static class PowerLoss
 
     /// <summary>
     /// Every reader of the image's files agrees, before any writer touches them: the mapped list, the header as
-    /// <see cref="ListMmfFileInfo"/> reads it, and a plain-file reader (<see cref="RandomAccessSortedReader{T}"/>)
-    /// count the same items, or all refuse the file. A reader that believed another count than its peers would read
-    /// other items after the power loss. Null where they agree.
+    /// <see cref="ListMmfFileInfo"/> reads it, a plain-file reader (<see cref="RandomAccessSortedReader{T}"/>) and the
+    /// Python reader (<paramref name="python"/>: "NAME=COUNT;..." as crashimages.py read them) count the same items, or
+    /// all refuse the file. A reader that believed another count than its peers would read other items after the power
+    /// loss. Null where they agree.
     /// </summary>
-    private static string? ReadersDisagree(string workload, string image)
+    private static string? ReadersDisagree(string workload, string image, string python)
     {
+        Dictionary<string, string> pythonCounts = python.Split(';', StringSplitOptions.RemoveEmptyEntries)
+            .Select(entry => entry.Split('=', 2))
+            .ToDictionary(entry => entry[0].Replace('/', Path.DirectorySeparatorChar), entry => entry[1]);
         string[] files = workload switch
         {
             "append" or "window" or "empty" => [Path.Combine(image, ListName)],
@@ -444,9 +448,11 @@ public static class PowerLoss
             string mapped = type == DataType.Int64 ? CountOrRefusal(() => MappedCount<long>(file, type)) : CountOrRefusal(() => MappedCount<int>(file, type));
             string info = CountOrRefusal(() => ListMmfFileInfo.Read(file).Count);
             string plain = type == DataType.Int64 ? CountOrRefusal(() => PlainCount<long>(file)) : CountOrRefusal(() => PlainCount<int>(file));
-            if (mapped != info || mapped != plain)
+            string inPython = pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
+            if (mapped != info || mapped != plain || mapped != inPython)
             {
-                return $"undetected: the readers of '{Path.GetFileName(file)}' disagree: the mapped list {mapped}, the file info {info}, the file reader {plain}";
+                return $"undetected: the readers of '{Path.GetFileName(file)}' disagree: the mapped list {mapped}, the file " +
+                    $"info {info}, the file reader {plain}, the Python reader {inPython}";
             }
         }
 

@@ -36,6 +36,32 @@ import tempfile
 SECTOR = 512
 METADATA = {"mkdir", "rmdir", "create", "rename", "unlink", "truncate"}
 
+# The Python reader, from this checkout, reads every image too, as a process of the boot after the power loss.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "python"))
+import listmmf  # noqa: E402
+
+listmmf._BOOT_SESSION ^= 0x9E3779B97F4A7C15
+
+# The files of each workload whose counts every reader must agree on (the checker's ReadersDisagree).
+AGREED_FILES = {
+    "append": ["list.bin"], "window": ["list.bin"], "empty": ["list.bin"], "series": ["list.bin"],
+    "series-writeback": ["list.bin"], "table": ["ticks/time.mmf", "ticks/sequence.mmf"],
+}
+
+
+def python_counts(workload, folder):
+    """What the Python reader counts in each of the workload's files in the image: a number, or "refused"."""
+    counts = []
+    for name in AGREED_FILES.get(workload, []):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            continue
+        try:
+            counts.append(f"{name}={len(listmmf.open_items(path))}")
+        except listmmf.ListMmfError:
+            counts.append(f"{name}=refused")
+    return ";".join(counts)
+
 
 def read_log(path):
     entries = []
@@ -237,7 +263,7 @@ def main():
                 os.makedirs(folder)
                 mark, digest = recording.image(crash, rng, folder)
                 digests.add(digest)
-                process.stdin.write(f"{folder}\t{mark}\n")
+                process.stdin.write(f"{folder}\t{mark}\t{python_counts(workload, folder)}\n")
                 process.stdin.flush()
                 line = process.stdout.readline()
                 pending.pop(0)
