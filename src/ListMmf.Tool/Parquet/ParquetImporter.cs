@@ -41,14 +41,14 @@ internal static class ParquetImporter
         using var stream = new FileStream(request.Parquet, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
         using ParquetFileReader file = Open(request, stream);
         ImportPlan plan = Plan(request, file);
-        int largest = (int)Math.Min(SliceRows, plan.GroupRows.DefaultIfEmpty(0).Max());
+        int slice = (int)Math.Min(SliceRows, plan.GroupRows.DefaultIfEmpty(0).Max());
         ColumnSink[] sinks = plan.Target.Columns.Select(column => ColumnSink.For(
             column.Name,
             Array.FindIndex(plan.Fields, field => field.Name == column.Name),
             column.Type,
-            largest)).ToArray();
+            slice)).ToArray();
         var chunks = new ParquetChunkReader();
-        var ticks = new long[largest];
+        var ticks = new long[slice];
         using TableImport import = TableImport.Open(plan.Target, plan.TicksIfNew, plan.Time.Utc, plan.OrderIfNew);
         long row = 0;
         long total = plan.Rows;
@@ -57,7 +57,7 @@ internal static class ParquetImporter
             using var group = new ParquetGroupReader(file, g);
             for (long done = 0; done < plan.GroupRows[g];)
             {
-                int count = (int)Math.Min(largest, plan.GroupRows[g] - done);
+                int count = (int)Math.Min(slice, plan.GroupRows[g] - done);
                 ReadSlice(request, file, g, group, count, plan, sinks, chunks, ticks, row);
                 for (int i = 0; i < count; i++)
                 {

@@ -54,11 +54,8 @@ public sealed class ListMmf1xTests : IDisposable
     public void ListMmf1xRefusesAnEmptyVersion2File()
     {
         WriteValues(ListMmfOptions.Default, 0);
-        byte[] before = File.ReadAllBytes(FilePath);
 
-        Assert.Equal(1, ListMmf1x.Run("read", FilePath).ExitCode);
-        Assert.Equal(1, ListMmf1x.Run("write", FilePath, "5").ExitCode);
-        Assert.Equal(before, File.ReadAllBytes(FilePath));
+        AssertListMmf1xRefusesTheFileAndLeavesItAsItWas();
     }
 
     [ListMmf1xFact]
@@ -66,11 +63,8 @@ public sealed class ListMmf1xTests : IDisposable
     {
         WriteValues(ListMmfOptions.Default, 5_000);
         SealedListMmf.Seal(FilePath);
-        byte[] before = File.ReadAllBytes(FilePath);
 
-        Assert.Equal(1, ListMmf1x.Run("read", FilePath).ExitCode);
-        Assert.Equal(1, ListMmf1x.Run("write", FilePath, "5").ExitCode);
-        Assert.Equal(before, File.ReadAllBytes(FilePath));
+        AssertListMmf1xRefusesTheFileAndLeavesItAsItWas();
     }
 
     /// <summary>During a migration old readers keep reading the version 1 files this library writes.</summary>
@@ -139,6 +133,16 @@ public sealed class ListMmf1xTests : IDisposable
         }
 
         Assert.False(File.Exists(lockFile));
+    }
+
+    /// <summary>1.x's reader and writer both refuse the file, and its bytes are as they were.</summary>
+    private void AssertListMmf1xRefusesTheFileAndLeavesItAsItWas()
+    {
+        byte[] before = File.ReadAllBytes(FilePath);
+
+        Assert.Equal(1, ListMmf1x.Run("read", FilePath).ExitCode);
+        Assert.Equal(1, ListMmf1x.Run("write", FilePath, "5").ExitCode);
+        Assert.Equal(before, File.ReadAllBytes(FilePath));
     }
 
     private void WriteValues(ListMmfOptions options, int count)

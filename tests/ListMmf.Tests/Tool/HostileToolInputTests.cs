@@ -54,13 +54,7 @@ public sealed class HostileToolInputTests : IDisposable
     [Fact]
     public void ALineLongerThanAnyRowIsRefusedBeforeItIsRead()
     {
-        string csv = _directory.File("ticks.csv");
-        using (var writer = new StreamWriter(csv, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false)))
-        {
-            writer.Write("time,price\n1704187800,4500.25\n1704187801,");
-            writer.Write(new string('9', 80_000_000));
-            writer.Write("\n1704187802,4500.5\n");
-        }
+        string csv = WriteCsvWithAnEightyMegabyteLine(quoted: false);
 
         ToolResult import = ToolRunner.Run("import", "csv", csv, "--out", _directory.File("table"), "--time", "time", "--column", "price:double");
 
@@ -76,13 +70,7 @@ public sealed class HostileToolInputTests : IDisposable
     [Fact]
     public void ALineLongerThanAnyRowIsRefusedByTheOneThreadReaderToo()
     {
-        string csv = _directory.File("ticks.csv");
-        using (var writer = new StreamWriter(csv, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false)))
-        {
-            writer.Write("time,price\n\"1704187800\",4500.25\n1704187801,");
-            writer.Write(new string('9', 80_000_000));
-            writer.Write("\n1704187802,4500.5\n");
-        }
+        string csv = WriteCsvWithAnEightyMegabyteLine(quoted: true);
 
         long before = GC.GetAllocatedBytesForCurrentThread();
         ToolResult import = ToolRunner.Run("import", "csv", csv, "--out", _directory.File("table"), "--time", "time", "--column", "price:double");
@@ -119,6 +107,20 @@ public sealed class HostileToolInputTests : IDisposable
         Assert.Contains("ends before the rows its row group's footer counts", import.Error, StringComparison.Ordinal);
         Assert.True(allocated < 64L << 20, $"the refusal allocated {allocated:N0} bytes");
         Assert.False(Directory.Exists(_directory.File("table")));
+    }
+
+    /// <summary>
+    /// A CSV whose third line is a field of 80 MB; <paramref name="quoted"/>, its first row's time quoted, which sends
+    /// the rest of the file to the one-thread reader.
+    /// </summary>
+    private string WriteCsvWithAnEightyMegabyteLine(bool quoted)
+    {
+        string csv = _directory.File("ticks.csv");
+        using var writer = new StreamWriter(csv, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
+        writer.Write(quoted ? "time,price\n\"1704187800\",4500.25\n1704187801," : "time,price\n1704187800,4500.25\n1704187801,");
+        writer.Write(new string('9', 80_000_000));
+        writer.Write("\n1704187802,4500.5\n");
+        return csv;
     }
 
     private static void WriteParquet(string path, int rows)
