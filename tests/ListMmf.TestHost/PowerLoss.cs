@@ -38,7 +38,10 @@ public static class PowerLoss
     public static int Write(string workload, string directory, string format)
     {
         int marks = 0;
-        void Mark(string what) => _ = File.Exists(Path.Combine(directory, $".mark-{marks++}-{what}"));
+        // Under the block-level recorder the workload's folder is a file system on a recorded disk: its marks are
+        // looked up in the recorder's own folder (LISTMMF_POWER_MARKS), ordered there with the disk's writes.
+        string markFolder = Environment.GetEnvironmentVariable("LISTMMF_POWER_MARKS") is { Length: > 0 } marksAt ? marksAt : directory;
+        void Mark(string what) => _ = File.Exists(Path.Combine(markFolder, $".mark-{marks++}-{what}"));
         string list = Path.Combine(directory, ListName);
         var small = new ListMmfOptions { InitialCapacity = 16, FormatVersion = FormatOf(format) };
         switch (workload)

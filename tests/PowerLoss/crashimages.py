@@ -241,8 +241,12 @@ def crash_points(recording, images, rng):
 
 def main():
     log, workload, version, images, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    checker = sys.argv[6:]
-    recording = Recording(read_log(log))
+    check_images(Recording(read_log(log)), workload, version, images, seed, sys.argv[6:])
+
+
+def check_images(recording, workload, version, images, seed, checker, label=""):
+    """Builds the images of a recording (anything with entries, marks, last_mark and image(crash, rng, folder)), has
+    the checker check each, and prints the findings and the summary line; label names the file system, if any."""
     if recording.marks == 0:
         print(f"{workload} {version}: the recording holds no marks: the workload promised nothing to check")
         sys.exit(1)
@@ -297,7 +301,7 @@ def main():
         print(finding)
     for exposure in exposures[:3]:
         print(exposure)
-    print(f"{workload} {version}: {images} images ({len(digests)} distinct) from {len(recording.entries)} recorded "
+    print(f"{workload} {version}{label}: {images} images ({len(digests)} distinct) from {len(recording.entries)} recorded "
           f"operations (last mark {recording.last_mark[-1]}), {counts['lost']} lost, "
           f"{counts['undetected']} undetected damage, {counts['crashes']} crashes, "
           f"{counts['exposure']} version 1 exposures")

@@ -95,6 +95,11 @@ class Recorder(Operations):
     def open(self, path, flags):
         fh = os.open(self._real(path), flags & ~(os.O_CREAT | os.O_EXCL))
         inode = self.inodes.get(path)
+        if inode is None and flags & (os.O_WRONLY | os.O_RDWR):
+            # A file that was there before the mount (the block-level stage's disk, made by mkfs): recorded from here.
+            inode = self.inodes[path] = self.next_inode
+            self.next_inode += 1
+            self._record("open", inode, path)
         if inode is not None:
             self.handles[fh] = inode
         return fh
