@@ -30,7 +30,7 @@ namespace ListMmf.TestHost;
 /// <c>seal-table</c> (the same for the tick table, column by column), <c>empty</c> (replacements whose copy holds
 /// no item: a window emptied, an empty list sealed and unsealed, an empty version 1 list upgraded).
 /// </summary>
-public static class PowerLoss
+public static partial class PowerLoss
 {
     private const string ListName = "list.bin";
     private const string TableName = "ticks";
@@ -212,6 +212,9 @@ public static class PowerLoss
 
                 return 0;
             }
+
+            case "lifecycle":
+                return WriteLifecycle(list, small, Mark);
 
             case "seal":
             {
@@ -395,12 +398,13 @@ public static class PowerLoss
         {
             "flushed" => long.Parse(promise[1], CultureInfo.InvariantCulture),
             "window" => long.Parse(promise[2], CultureInfo.InvariantCulture) - long.Parse(promise[1], CultureInfo.InvariantCulture) + 1,
+            "lifecycle" => long.Parse(promise[1], CultureInfo.InvariantCulture),
             _ => 0,
         };
         int itemSize = workload switch
         {
             "keyed" => 192,
-            "append" or "window" => sizeof(long),
+            "append" or "window" or "lifecycle" => sizeof(long),
             _ => sizeof(int),
         };
         // A live count written back before the growth of its file was committed: the file refused, past its end.
@@ -435,7 +439,7 @@ public static class PowerLoss
             .ToDictionary(entry => entry[0].Replace('/', Path.DirectorySeparatorChar), entry => entry[1]);
         string[] files = workload switch
         {
-            "append" or "window" or "empty" => [Path.Combine(image, ListName)],
+            "append" or "window" or "empty" or "lifecycle" => [Path.Combine(image, ListName)],
             "series" or "series-writeback" => [Path.Combine(image, ListName)],
             "table" => [Path.Combine(image, TableName, "time.mmf"), Path.Combine(image, TableName, "sequence.mmf")],
             _ => [],
@@ -452,10 +456,18 @@ public static class PowerLoss
             string info = CountOrRefusal(() => ListMmfFileInfo.Read(file).Count);
             string plain = type == DataType.Int64 ? CountOrRefusal(() => PlainCount<long>(file)) : CountOrRefusal(() => PlainCount<int>(file));
             string inPython = pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
-            if (mapped != info || mapped != plain || mapped != inPython)
+            string tool = ToolInfoCount(file);
+            if (mapped != info || mapped != plain || mapped != inPython || mapped != tool)
             {
                 return $"undetected: the readers of '{Path.GetFileName(file)}' disagree: the mapped list {mapped}, the file " +
-                    $"info {info}, the file reader {plain}, the Python reader {inPython}";
+                    $"info {info}, the file reader {plain}, the Python reader {inPython}, listmmf info {tool}";
+            }
+
+            // verify reads every item through the file: it passes what the readers open, and refuses what they refuse.
+            if (ToolVerifies(file) != (mapped != "refused"))
+            {
+                return $"undetected: listmmf verify {(mapped == "refused" ? "passes" : "refuses")} '{Path.GetFileName(file)}', " +
+                    $"which the readers {(mapped == "refused" ? "refuse" : "open with " + mapped + " items")}";
             }
         }
 
@@ -500,6 +512,7 @@ public static class PowerLoss
             "series" or "series-writeback" => CheckSeries(Path.Combine(image, ListName), promise),
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
             "empty" => CheckEmpty(image, promise),
+            "lifecycle" => CheckLifecycle(Path.Combine(image, ListName), promise),
             "seal" => CheckSeal(Path.Combine(image, ListName), promise),
             "seal-table" => CheckSealedTable(Path.Combine(image, TableName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),

@@ -44,7 +44,7 @@ listmmf._BOOT_SESSION ^= 0x9E3779B97F4A7C15
 
 # The files of each workload whose counts every reader must agree on (the checker's ReadersDisagree).
 AGREED_FILES = {
-    "append": ["list.bin"], "window": ["list.bin"], "empty": ["list.bin"], "series": ["list.bin"],
+    "append": ["list.bin"], "window": ["list.bin"], "empty": ["list.bin"], "lifecycle": ["list.bin"], "series": ["list.bin"],
     "series-writeback": ["list.bin"], "table": ["ticks/time.mmf", "ticks/sequence.mmf"],
 }
 
