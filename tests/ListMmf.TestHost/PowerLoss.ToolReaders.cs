@@ -18,7 +18,7 @@ public static partial class PowerLoss
             return "refused";
         }
 
-        Match count = Regex.Match(output.ToString(), @"\bcount ([\d,]+), capacity");
+        Match count = Regex.Match(output.ToString(), @"\bcount ([\d,]+), (capacity|file)");
         return count.Success
             ? long.Parse(count.Groups[1].Value, NumberStyles.AllowThousands, CultureInfo.InvariantCulture).ToString(CultureInfo.InvariantCulture)
             : $"unreadable output: {output}";

@@ -439,22 +439,23 @@ public static partial class PowerLoss
             .ToDictionary(entry => entry[0].Replace('/', Path.DirectorySeparatorChar), entry => entry[1]);
         string[] files = workload switch
         {
-            "append" or "window" or "empty" or "lifecycle" => [Path.Combine(image, ListName)],
+            "append" or "window" or "empty" or "lifecycle" or "seal" => [Path.Combine(image, ListName)],
             "series" or "series-writeback" => [Path.Combine(image, ListName)],
-            "table" => [Path.Combine(image, TableName, "time.mmf"), Path.Combine(image, TableName, "sequence.mmf")],
+            "table" or "seal-table" => [Path.Combine(image, TableName, "time.mmf"), Path.Combine(image, TableName, "sequence.mmf")],
             _ => [],
         };
         foreach (string file in files.Where(File.Exists))
         {
-            if (ListMmfFileInfo.Read(file) is { IsSealed: true })
+            // Each reader is asked for the file's own data type, as a type of its size (a double list as doubles). A
+            // sealed file has no plain-file reader; its mapped reader is SealedListMmf.
+            ListMmfFileInfo header = ListMmfFileInfo.Read(file);
+            (string mapped, string plain) = header switch
             {
-                continue;
-            }
-
-            DataType type = ListMmfFileInfo.Read(file).DataType;
-            string mapped = type == DataType.Int64 ? CountOrRefusal(() => MappedCount<long>(file, type)) : CountOrRefusal(() => MappedCount<int>(file, type));
+                { DataType: DataType.Double } => ReaderCounts<double>(file, header),
+                { ItemSize: sizeof(long) } => ReaderCounts<long>(file, header),
+                _ => ReaderCounts<int>(file, header),
+            };
             string info = CountOrRefusal(() => ListMmfFileInfo.Read(file).Count);
-            string plain = type == DataType.Int64 ? CountOrRefusal(() => PlainCount<long>(file)) : CountOrRefusal(() => PlainCount<int>(file));
             string inPython = pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
             string tool = ToolInfoCount(file);
             if (mapped != info || mapped != plain || mapped != inPython || mapped != tool)
@@ -474,10 +475,29 @@ public static partial class PowerLoss
         return null;
     }
 
+    private static (string Mapped, string Plain) ReaderCounts<T>(string file, ListMmfFileInfo header)
+        where T : unmanaged, System.Numerics.IComparisonOperators<T, T, bool>
+    {
+        if (header.IsSealed)
+        {
+            string count = CountOrRefusal(() => SealedCount<T>(file));
+            return (count, count);
+        }
+
+        return (CountOrRefusal(() => MappedCount<T>(file, header.DataType)), CountOrRefusal(() => PlainCount<T>(file)));
+    }
+
     private static long MappedCount<T>(string file, DataType type)
         where T : unmanaged
     {
         using var list = new ListMmf<T>(file, FileAccess.Read, ListMmfOptions.Default, type, requireDataType: true, description: null);
+        return list.Count;
+    }
+
+    private static long SealedCount<T>(string file)
+        where T : unmanaged
+    {
+        using var list = new SealedListMmf<T>(file);
         return list.Count;
     }
 

@@ -45,7 +45,8 @@ listmmf._BOOT_SESSION ^= 0x9E3779B97F4A7C15
 # The files of each workload whose counts every reader must agree on (the checker's ReadersDisagree).
 AGREED_FILES = {
     "append": ["list.bin"], "window": ["list.bin"], "empty": ["list.bin"], "lifecycle": ["list.bin"], "series": ["list.bin"],
-    "series-writeback": ["list.bin"], "table": ["ticks/time.mmf", "ticks/sequence.mmf"],
+    "series-writeback": ["list.bin"], "table": ["ticks/time.mmf", "ticks/sequence.mmf"], "seal": ["list.bin"],
+    "seal-table": ["ticks/time.mmf", "ticks/sequence.mmf"],
 }
 
 
