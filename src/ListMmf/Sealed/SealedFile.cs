@@ -2,6 +2,7 @@ using System;
 using System.Buffers.Binary;
 using System.IO;
 using System.Runtime.CompilerServices;
+using System.Threading;
 using ListMmf.Search;
 using ListMmf.Storage;
 
@@ -10,7 +11,8 @@ namespace ListMmf.Sealed;
 /// <summary>
 /// A sealed file mapped for reading: its header and directory checked at the open, its blocks handed out with their
 /// headers checked against the space the directory gives them, so that a damaged file fails with a message and never
-/// leads a read outside the mapping.
+/// leads a read outside the mapping, and each block's checksum checked the first time this mapping hands it out, so
+/// that no read, search or copy ever uses a value of a damaged block.
 /// </summary>
 internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 {
@@ -18,6 +20,12 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private readonly FileMapping _mapping;
     private readonly AlignedBuffer<byte> _directory;
     private readonly ulong* _offsets;
+
+    /// <summary>
+    /// One bit a block, set once its checksum matched: the file is mapped read-only and replaced, never rewritten, so a
+    /// block checked once stays checked for this mapping, and every later use of it costs one bit test.
+    /// </summary>
+    private readonly ulong[] _checked;
     private bool _disposed;
 
     /// <summary>Whether this open holds the lock on the file's own descriptor (an unseal: <see cref="StoragePlatform.LockData"/>).</summary>
@@ -40,6 +48,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         Buffer.MemoryCopy(mapping.Pointer + Header.DirectoryOffset, _directory.Pointer, directoryLength, directoryLength);
         _offsets = (ulong*)(_directory.Pointer + (Header.OffsetsOffset - Header.DirectoryOffset));
         CheckDirectory();
+        _checked = new ulong[(Header.BlockCount + 63) >> 6];
     }
 
     public string Path { get; }
@@ -148,8 +157,9 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         _ => SealedValueKind.Opaque,
     };
 
-    /// <summary>Block <paramref name="block"/>, its header checked.</summary>
-    /// <exception cref="ListMmfFormatException">The block's header does not fit its space or its file.</exception>
+    /// <summary>Block <paramref name="block"/>, its header checked, and its checksum the first time.</summary>
+    /// <exception cref="ListMmfFormatException">The block's header does not fit its space or its file, or its bytes
+    /// do not match its checksum.</exception>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public SealedBlock Block(long block)
     {
@@ -169,6 +179,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         {
             BlockDamaged(block, $"its header (codec {(int)view.Codec}, width {width}, {count:N0} values, {payload:N0} payload bytes " +
                 $"in {space:N0}) does not fit the file");
+        }
+
+        if ((Volatile.Read(ref _checked[block >> 6]) & (1UL << (int)(block & 63))) == 0)
+        {
+            CheckBlock(block, view);
         }
 
         return view;
@@ -201,7 +216,8 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
-    /// Checks every block's checksum and decodes it; reports the share done to <paramref name="progress"/>.
+    /// Checks every block's checksum, those this mapping checked before too (their pages may have been read from the
+    /// disk again since), and decodes it; reports the share done to <paramref name="progress"/>.
     /// </summary>
     /// <exception cref="ListMmfFormatException">A block is damaged; the message names it.</exception>
     public void Verify(IProgress<double>? progress)
@@ -210,19 +226,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         long blocks = BlockCount;
         for (long block = 0; block < blocks; block++)
         {
-            SealedBlock view = Block(block);
-            var bytes = new ReadOnlySpan<byte>(view.Start, SealedLayout.BlockHeaderSize + view.PayloadLength);
-            uint stored = BinaryPrimitives.ReadUInt32LittleEndian(bytes[SealedLayout.BlockChecksumOffset..]);
-            if (stored != BlockEncoder.ChecksumOf(bytes, view.PayloadLength))
-            {
-                BlockDamaged(block, "its checksum does not match its bytes");
-            }
-
-            if (view.Codec == SealedCodec.PatchedFrameOfReference && !view.PatchesInOrder())
-            {
-                BlockDamaged(block, "its patches' positions do not ascend within the block");
-            }
-
+            CheckBlock(block, Block(block));
             Decode(block, items);
             if ((block & 1023) == 1023)
             {
@@ -231,6 +235,28 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         }
 
         progress?.Report(1);
+    }
+
+    /// <summary>
+    /// The block's checksum over its bytes, and a patched block's patch positions in order (its decoding relies on
+    /// them); marks the block checked. Out of line: it runs once a block in each mapping.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void CheckBlock(long block, SealedBlock view)
+    {
+        var bytes = new ReadOnlySpan<byte>(view.Start, SealedLayout.BlockHeaderSize + view.PayloadLength);
+        uint stored = BinaryPrimitives.ReadUInt32LittleEndian(bytes[SealedLayout.BlockChecksumOffset..]);
+        if (stored != BlockEncoder.ChecksumOf(bytes, view.PayloadLength))
+        {
+            BlockDamaged(block, "its checksum does not match its bytes");
+        }
+
+        if (view.Codec == SealedCodec.PatchedFrameOfReference && !view.PatchesInOrder())
+        {
+            BlockDamaged(block, "its patches' positions do not ascend within the block");
+        }
+
+        Interlocked.Or(ref _checked[block >> 6], 1UL << (int)(block & 63));
     }
 
     /// <inheritdoc/>

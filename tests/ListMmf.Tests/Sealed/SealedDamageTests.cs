@@ -1,0 +1,234 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Numerics;
+using ListMmf.Sealed;
+using ListMmf.Tests.Tool;
+using Xunit;
+
+namespace ListMmf.Tests.Sealed;
+
+/// <summary>
+/// No damaged byte of a sealed file is ever read back as a value: every byte of a small file of each codec is flipped
+/// in turn (all its bits, then its lowest), and each read path (the indexer, <c>CopyTo</c>, the searches) either
+/// refuses the file with <see cref="ListMmfException"/> or returns the values as sealed.
+/// </summary>
+public sealed class SealedDamageTests : IDisposable
+{
+    private const int Values = 2_500;
+
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    public static TheoryData<string> Samples => new(SampleNames);
+
+    private static string[] SampleNames => ["plain", "frame", "deltas", "patched", "ticks", "tick-deltas", "decimals", "decimal-deltas"];
+
+    [Fact]
+    public void TheSamplesCoverEveryCodec()
+    {
+        SealedCodec[] codecs = SampleNames.SelectMany(name => SealedCodecs.Of(SealSample(name))).Distinct().Order().ToArray();
+
+        Assert.Equal(Enum.GetValues<SealedCodec>().Order(), codecs);
+    }
+
+    [Theory]
+    [MemberData(nameof(Samples))]
+    public void EveryFlippedByteIsRefusedOrReadAsSealed(string sample)
+    {
+        string path = SealSample(sample);
+        List<string> silent = sample switch
+        {
+            "plain" => Mutate(path, PairValues(), sorted: false),
+            "frame" or "deltas" or "patched" => Mutate(path, LongValues(sample), IsSorted(sample)),
+            _ => Mutate(path, DoubleValues(sample), IsSorted(sample)),
+        };
+
+        Assert.True(silent.Count == 0, $"{silent.Count} damaged copies read wrong values silently, e.g. {string.Join("; ", silent.Take(3))}");
+    }
+
+    [Fact]
+    public void TheToolRefusesToExportADamagedBlock()
+    {
+        string path = SealSample("deltas");
+        FlipByteInFirstBlock(path);
+
+        ToolResult result = ToolRunner.Run("export", "csv", path, "--out", _directory.File("out.csv"));
+
+        Assert.NotEqual(0, result.ExitCode);
+        Assert.Contains("checksum", result.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void UnsealRefusesADamagedBlockAndLeavesTheFileSealed()
+    {
+        string path = SealSample("deltas");
+        FlipByteInFirstBlock(path);
+        byte[] before = File.ReadAllBytes(path);
+
+        var exception = Assert.ThrowsAny<ListMmfException>(() => SealedListMmf.Unseal(path));
+
+        Assert.Contains("checksum", exception.Message, StringComparison.Ordinal);
+
+        Assert.Contains("block 0 ", exception.Message, StringComparison.Ordinal);
+        Assert.Equal(before, File.ReadAllBytes(path));
+    }
+
+    /// <summary>Flips a byte in block 0's payload, which starts on the first page after the header.</summary>
+    private static void FlipByteInFirstBlock(string path)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
+        stream.Position = 4096 + 60;
+        int value = stream.ReadByte();
+        stream.Position--;
+        stream.WriteByte((byte)(value ^ 0x10));
+    }
+
+    /// <summary>Flips every byte of the file in place, in turn, and returns what each damaged copy read wrong.</summary>
+    private static List<string> Mutate<T>(string path, T[] expected, bool sorted)
+        where T : unmanaged, IEquatable<T>
+    {
+        byte[] original = File.ReadAllBytes(path);
+        var silent = new List<string>();
+        var buffer = new T[expected.Length];
+        using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite);
+        foreach (byte mask in new byte[] { 0xFF, 0x01 })
+        {
+            for (int offset = 0; offset < original.Length; offset++)
+            {
+                RandomAccess.Write(file.SafeFileHandle, new[] { (byte)(original[offset] ^ mask) }, offset);
+                if (ReadWrong(path, expected, buffer, sorted) is { } wrong)
+                {
+                    silent.Add($"byte {offset:N0} ^ 0x{mask:X2}: {wrong}");
+                }
+
+                RandomAccess.Write(file.SafeFileHandle, new[] { original[offset] }, offset);
+            }
+        }
+
+        return silent;
+    }
+
+    /// <summary>What a reader of the file read wrong without an exception, or null.</summary>
+    private static string? ReadWrong<T>(string path, T[] expected, T[] buffer, bool sorted)
+        where T : unmanaged, IEquatable<T>
+    {
+        try
+        {
+            using var list = new SealedListMmf<T>(path);
+            if (list.Count != expected.Length)
+            {
+                return $"count {list.Count:N0}";
+            }
+
+            list.CopyTo(0, buffer);
+            if (!buffer.AsSpan().SequenceEqual(expected))
+            {
+                return $"CopyTo's value {buffer.AsSpan().CommonPrefixLength(expected):N0}";
+            }
+
+            // Each block's first and last values through the indexer, from a fresh open so that no block is checked yet.
+            using var fresh = new SealedListMmf<T>(path);
+            for (int index = Values - 1; index >= 0; index -= index % 1024 == 0 ? 1 : 1023)
+            {
+                if (!fresh[index].Equals(expected[index]))
+                {
+                    return $"indexer's value {index:N0}";
+                }
+            }
+
+            return sorted ? SearchWrong(path, expected) : null;
+        }
+        catch (ListMmfException)
+        {
+            return null;
+        }
+    }
+
+    private static string? SearchWrong<T>(string path, T[] expected)
+        where T : unmanaged
+    {
+        using var list = new SealedListMmf<T>(path);
+        foreach (int index in new[] { 0, 1_023, 1_024, 1_500, 2_048, Values - 1 })
+        {
+            long found = list switch
+            {
+                SealedListMmf<long> longs => longs.LowerBound((long)(object)expected[index]),
+                SealedListMmf<double> doubles => doubles.LowerBound((double)(object)expected[index]),
+                _ => throw new ArgumentException($"no search for {typeof(T).Name}"),
+            };
+            long first = Array.IndexOf(expected, expected[index]);
+            if (found != first)
+            {
+                return $"LowerBound of value {index:N0}: {found:N0}, not {first:N0}";
+            }
+        }
+
+        return null;
+    }
+
+    private string SealSample(string sample)
+    {
+        string path = _directory.File(sample + ".bin");
+        switch (sample)
+        {
+            case "plain":
+                Write(path, PairValues());
+                break;
+            case "frame" or "deltas" or "patched":
+                Write(path, LongValues(sample));
+                break;
+            default:
+                Write(path, DoubleValues(sample));
+                break;
+        }
+
+        Assert.True(SealedListMmf.Seal(path));
+        return path;
+    }
+
+    private static void Write<T>(string path, T[] values)
+        where T : unmanaged
+    {
+        using var list = new ListMmf<T>(path);
+        list.AddRange(values);
+    }
+
+    /// <summary>Ascending samples take frame of reference and are searched; random walks take the delta codecs.</summary>
+    private static bool IsSorted(string sample) => sample is "frame" or "ticks" or "decimals";
+
+    private static long[] LongValues(string sample)
+    {
+        var random = new Random(sample.Length);
+        long walk = 1_000_000;
+        return sample switch
+        {
+            // Ascending times a few ticks apart, some equal.
+            "frame" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 7L) - (i % 5 == 1 ? 7 : 0)).ToArray(),
+            "deltas" => Enumerable.Range(0, Values).Select(_ => walk += random.Next(-3, 4)).ToArray(),
+            // Small sizes with one in ten a hundred times larger.
+            _ => Enumerable.Range(0, Values).Select(_ => random.Next(10) == 0 ? (long)random.Next(100, 1_000) : random.Next(1, 10)).ToArray(),
+        };
+    }
+
+    private static double[] DoubleValues(string sample)
+    {
+        var random = new Random(sample.Length);
+        int walk = 40_000;
+        return sample switch
+        {
+            // Quarter points, then cents; ascending or a random walk.
+            "ticks" => Enumerable.Range(0, Values).Select(i => 4_000 + (i / 3 * 0.25)).ToArray(),
+            "tick-deltas" => Enumerable.Range(0, Values).Select(_ => (walk += random.Next(-3, 4)) * 0.25).ToArray(),
+            "decimals" => Enumerable.Range(0, Values).Select(i => Math.Round(150 + (i / 3 / 100.0), 2)).ToArray(),
+            _ => Enumerable.Range(0, Values).Select(_ => Math.Round((walk += random.Next(-3, 4)) / 100.0, 2)).ToArray(),
+        };
+    }
+
+    private static Pair[] PairValues() => Enumerable.Range(0, Values).Select(i => new Pair(i, ~(long)i * 31)).ToArray();
+
+    /// <summary>A struct, which the seal stores plain.</summary>
+    private readonly record struct Pair(long First, long Second);
+}
