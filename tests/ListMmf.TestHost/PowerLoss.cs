@@ -333,20 +333,27 @@ public static class PowerLoss
         // The images are what a power loss leaves: their checker runs in the boot after it.
         ListMmf.Storage.BootSession.Current ^= 0x9E3779B97F4A7C15;
         bool version1 = FormatOf(format) == ListMmfFormatVersion.Version1;
+        s_version1 = version1;
         while (Console.ReadLine() is { } line)
         {
             string[] parts = line.Split('\t');
             string verdict;
+            // Version 1's excuse is judged on the header the power loss left: the next writer below rewrites it.
+            byte[]? header = version1 ? PublishingHeader(workload, parts[0]) : null;
             try
             {
                 verdict = ReadersDisagree(workload, parts[0], parts.Length > 2 ? parts[2] : "") ?? CheckImage(workload, parts[0], parts[1]);
+            }
+            catch (CheckFinding finding)
+            {
+                verdict = finding.Message;
             }
             catch (Exception exception) when (exception is not OutOfMemoryException)
             {
                 verdict = $"lost: {exception.GetType().Name}: {exception.Message}";
             }
 
-            if (version1 && verdict != "ok" && Version1Exposure(workload, parts[0], parts[1], verdict) is { } exposure)
+            if (version1 && verdict != "ok" && Version1Exposure(workload, header, parts[1], verdict) is { } exposure)
             {
                 verdict = $"exposure: {exposure}: {verdict}";
             }
@@ -363,28 +370,15 @@ public static class PowerLoss
     /// the first page holds it beside the header (a torn write of that page); anything else only where the count on
     /// disk of the file that publishes the items (a table's time column) is past the promised count, written back
     /// before its items (zeros past the flush then break a search, or a writer keeps them). Null for anything else,
-    /// which stays a finding. Read from the image as it was left.
+    /// which stays a finding. Judged on <paramref name="header"/>, that file's first 16 bytes as the power loss left them
+    /// (<see cref="PublishingHeader"/>), not as the check's own next writer rewrote them.
     /// </summary>
-    private static string? Version1Exposure(string workload, string image, string mark, string verdict)
+    private static string? Version1Exposure(string workload, byte[]? header, string mark, string verdict)
     {
         string[] promise = mark == "-" ? [] : mark.Split(':');
-        string file = workload switch
-        {
-            "table" => Path.Combine(image, TableName, "time.mmf"),
-            _ => Path.Combine(image, ListName),
-        };
-        if (!File.Exists(file))
+        if (header is null)
         {
             return null;
-        }
-
-        byte[] header = new byte[16];
-        using (var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete))
-        {
-            if (stream.Read(header) < header.Length)
-            {
-                return null;
-            }
         }
 
         long count = BitConverter.ToInt64(header, 8);
@@ -417,6 +411,37 @@ public static class PowerLoss
 
         return count > promised ? "a count written back before its items" : null;
     }
+
+    /// <summary>
+    /// The first 16 bytes of the file whose count publishes the workload's items (a table's time column), as the image
+    /// holds them before any writer opens it; null where there is no such file or it is shorter.
+    /// </summary>
+    private static byte[]? PublishingHeader(string workload, string image)
+    {
+        string file = workload switch
+        {
+            "table" => Path.Combine(image, TableName, "time.mmf"),
+            _ => Path.Combine(image, ListName),
+        };
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+
+        byte[] header = new byte[16];
+        using var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        return stream.ReadAtLeast(header, header.Length, throwOnEndOfStream: false) < header.Length ? null : header;
+    }
+
+    /// <summary>A finding a check raised from inside a writer or a reader: its message is the verdict.</summary>
+    private sealed class CheckFinding(string verdict) : Exception(verdict);
+
+    /// <summary>
+    /// Whether the images are version 1's, whose live count may reach the disk before its items (items past the last
+    /// flush then read as zeros). In version 2 everything under the count a reader of another boot sees was synchronized
+    /// before that count, so no item under it may read as zero.
+    /// </summary>
+    private static bool s_version1;
 
     /// <summary>
     /// Every reader of the image's files agrees, before any writer touches them: the mapped list, the header as
@@ -546,8 +571,8 @@ public static class PowerLoss
         promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
 
     /// <summary>
-    /// Every item below <paramref name="flushed"/> as written; past it each as written or zero (a page the system
-    /// had not written back), never anything else.
+    /// Every item below <paramref name="flushed"/> as written; past it each as written, or in version 1 zero (a page the
+    /// system had not written back before the count), never anything else.
     /// </summary>
     private static string? CheckItems<T>(string what, long count, long flushed, Func<long, T> read, Func<long, T> written, T zero)
     {
@@ -569,6 +594,11 @@ public static class PowerLoss
                 return $"lost: flushed {what} {i:N0} is {item}, not as written";
             }
 
+            if (!s_version1)
+            {
+                return $"undetected: {what} {i:N0}, past the last flush and under the count of {count:N0} a reader sees, is {item}, not as written";
+            }
+
             if (!EqualityComparer<T>.Default.Equals(item, zero))
             {
                 return $"undetected: {what} {i:N0}, past the last flush, is {item}, which was never written";
@@ -578,13 +608,24 @@ public static class PowerLoss
         return null;
     }
 
-    /// <summary>How many items from the first are as written: where the next writer goes on.</summary>
+    /// <summary>
+    /// Where the next writer goes on. Version 1: after the items from the first that are as written (its count may
+    /// have reached the disk before them). Version 2: at the count it opened with, which a writer of another boot takes
+    /// from the durable count; an item under it not as written is a finding, since trimming it would hide a stale live
+    /// count.
+    /// </summary>
     private static long WrittenPrefix<T>(long count, Func<long, T> read, Func<long, T> written)
     {
         long prefix = 0;
         while (prefix < count && EqualityComparer<T>.Default.Equals(read(prefix), written(prefix)))
         {
             prefix++;
+        }
+
+        if (!s_version1 && prefix < count)
+        {
+            throw new CheckFinding($"undetected: the next writer opened with {count:N0} items, and item {prefix:N0} is " +
+                $"{read(prefix)}, not as written");
         }
 
         return prefix;
@@ -626,10 +667,18 @@ public static class PowerLoss
         {
             long count = writer.Count;
             long lastValue = count == 0 ? -1 : writer[0] + count - 1;
-            while (count > 0 && writer[count - 1] != lastValue)
+            while (s_version1 && count > 0 && writer[count - 1] != lastValue)
             {
                 count--;
                 lastValue--;
+            }
+
+            for (long i = 0; !s_version1 && i < count; i++)
+            {
+                if (writer[i] != writer[0] + i)
+                {
+                    return $"undetected: the next writer opened with {count:N0} items, and item {i:N0} is {writer[i]}, not {writer[0] + i}";
+                }
             }
 
             writer.Truncate(count);
@@ -643,7 +692,7 @@ public static class PowerLoss
     /// <summary>
     /// A window promised to hold <c>[first, last]</c>: what the image holds starts at or after
     /// <paramref name="first"/> (a later TruncateBeginning may have been made durable), and holds every value from its
-    /// start to <paramref name="last"/> consecutively; values past the last flush are consecutive or zero.
+    /// start to <paramref name="last"/> consecutively; values past the last flush are consecutive (or, in version 1, zero).
     /// </summary>
     private static string? ReadWindow(string path, long first, long last)
     {
@@ -669,12 +718,14 @@ public static class PowerLoss
         for (long i = 0; i < count; i++)
         {
             long item = reader[i];
-            if (item != start + i)
+            if (item == start + i || (s_version1 && item == 0 && i >= promisedItems))
             {
-                return i < promisedItems
-                    ? $"lost: item {i:N0} is {item}, not {start + i}"
-                    : item == 0 ? null : $"undetected: item {i:N0}, past the last flush, is {item}";
+                continue;
             }
+
+            return i < promisedItems
+                ? $"lost: item {i:N0} is {item}, not {start + i}"
+                : $"undetected: item {i:N0}, past the last flush and under the count of {count:N0} a reader sees, is {item}, not {start + i}";
         }
 
         return null;
@@ -705,10 +756,11 @@ public static class PowerLoss
                 return problem;
             }
         }
-        catch (ListMmfFormatException exception) when (exception.Message.Contains("rows its time column publishes", StringComparison.Ordinal))
+        catch (ListMmfFormatException exception) when (s_version1 && exception.Message.Contains("rows its time column publishes", StringComparison.Ordinal))
         {
-            // A reader is refused a table whose value column holds fewer values than the time column's rows, what a
-            // power loss can leave of rows that were not flushed; the next writer repairs it, below.
+            // A version 1 reader is refused a table whose value column holds fewer values than the time column's rows,
+            // what a power loss can leave of rows that were not flushed; the next writer repairs it, below. Version 2
+            // raises the value columns' durable counts before the time column's, so that a reader is never refused.
         }
 
         long rows;
@@ -741,8 +793,9 @@ public static class PowerLoss
     }
 
     /// <summary>
-    /// Every row below <paramref name="flushed"/> whole, and found by a search for its time; rows past it whole or all
-    /// zero.
+    /// Every row below <paramref name="flushed"/> whole; every row past it whole too, or in version 1 each value as
+    /// written or zero (a page not written back before the count); every row checked, not up to the first damaged one;
+    /// then searches for times across all the rows.
     /// </summary>
     private static string? ReadTable(TimeSeriesTable table, long flushed)
     {
@@ -752,17 +805,74 @@ public static class PowerLoss
             return $"lost: the table has {rows:N0} rows, but {flushed:N0} were flushed";
         }
 
-        // Three rows a second: the first row of the last flushed row's second.
-        if (flushed > 0 && table.LowerBound(TickTable.Time(flushed - 1)) is var found && found != (flushed - 1) / 3 * 3)
-        {
-            return $"lost: LowerBound of the time of flushed row {flushed - 1:N0} is {found:N0}, not {(flushed - 1) / 3 * 3:N0}";
-        }
-
         for (long row = 0; row < rows; row++)
         {
-            if (!TickTable.IsIntact(table, row))
+            if (TickTable.IsIntact(table, row))
             {
-                return row < flushed ? $"lost: flushed row {row:N0} is not as written" : null;
+                continue;
+            }
+
+            if (row < flushed)
+            {
+                return $"lost: flushed row {row:N0} is not as written";
+            }
+
+            if (!s_version1)
+            {
+                return $"undetected: row {row:N0}, past the last flush and under the {rows:N0} rows a reader sees, is not as written";
+            }
+
+            if (!IsWrittenOrZero(table, row))
+            {
+                return $"undetected: row {row:N0}, past the last flush, holds a value never written";
+            }
+        }
+
+        // Three rows a second: a search for a row's time lands on the first row of its second.
+        return SearchesFind(
+            "the time of row", rows, flushed, row => table.TimeAt(row) == TickTable.Time(row), row => table.LowerBound(TickTable.Time(row)), row => row / 3 * 3);
+    }
+
+    /// <summary>Version 1, a row past the last flush: each of its values as written or zero.</summary>
+    private static bool IsWrittenOrZero(TimeSeriesTable table, long row)
+    {
+        DateTime time = table.TimeAt(row);
+        double price = table.Column<double>("price")[row];
+        int size = table.Column<int>("size")[row];
+        long sequence = table.Column<long>("sequence")[row];
+        return (time == TickTable.Time(row) || time == DateTime.UnixEpoch) && (price == TickTable.Price(row) || price == 0)
+            && (size == TickTable.Size(row) || size == 0) && (sequence == TickTable.Sequence(row) || sequence == 0);
+    }
+
+    /// <summary>
+    /// A search for the key of items across the whole of the <paramref name="count"/> a reader sees (every one of a
+    /// stride that covers the range, the last flushed one and the last) lands where <paramref name="expected"/> says.
+    /// Only keys as written are searched: a version 1 key past the flush may read as zero, which a check before this
+    /// has judged.
+    /// </summary>
+    private static string? SearchesFind(
+        string what, long count, long flushed, Func<long, bool> keyAsWritten, Func<long, long> search, Func<long, long> expected)
+    {
+        long stride = Math.Max(1, count / 2_048);
+        var indexes = new List<long>();
+        for (long i = 0; i < count; i += stride)
+        {
+            indexes.Add(i);
+        }
+
+        indexes.Add(Math.Min(flushed, count) - 1);
+        indexes.Add(count - 1);
+        foreach (long index in indexes)
+        {
+            if (index < 0 || !keyAsWritten(index))
+            {
+                continue;
+            }
+
+            long found = search(index);
+            if (found != expected(index))
+            {
+                return $"{(index < flushed ? "lost" : "undetected")}: LowerBound of {what} {index:N0} is {found:N0}, not {expected(index):N0}";
             }
         }
 
@@ -967,16 +1077,15 @@ public static class PowerLoss
         return CheckItems("item", reader.Count, flushed, i => reader[i], SealValueAt, 0.0);
     }
 
-    /// <summary>The times, and <c>LowerBound</c> over the flushed ones.</summary>
+    /// <summary>The times, and <c>LowerBound</c> across them.</summary>
     private static string CheckSeries(string path, string[] promise) => CheckFlushed(
         path,
         promise,
         flushed =>
         {
             using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
-            long found = flushed == 0 ? 0 : reader.LowerBound(SeriesTime(flushed - 1));
             return CheckItems("time", reader.Count, flushed, i => reader[i], SeriesTime, DateTime.UnixEpoch)
-                ?? (flushed > 0 && found != flushed - 1 ? $"lost: LowerBound of flushed time {flushed - 1:N0} is {found:N0}" : null);
+                ?? SearchesFind("time", reader.Count, flushed, i => reader[i] == SeriesTime(i), i => reader.LowerBound(SeriesTime(i)), i => i);
         },
         () =>
         {
@@ -998,9 +1107,8 @@ public static class PowerLoss
         flushed =>
         {
             using var reader = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending, FileAccess.Read);
-            long found = flushed == 0 ? 0 : reader.LowerBound(Quote.At(flushed - 1).Ticks);
             return CheckItems("row", reader.Count, flushed, i => reader[i], Quote.At, default(Quote))
-                ?? (flushed > 0 && found != flushed - 1 ? $"lost: LowerBound of flushed key {flushed - 1:N0} is {found:N0}" : null);
+                ?? SearchesFind("key", reader.Count, flushed, i => reader[i].Ticks == Quote.At(i).Ticks, i => reader.LowerBound(Quote.At(i).Ticks), i => i);
         },
         () =>
         {
