@@ -334,24 +334,15 @@ public static class PowerLoss
         ListMmf.Storage.BootSession.Current ^= 0x9E3779B97F4A7C15;
         bool version1 = FormatOf(format) == ListMmfFormatVersion.Version1;
         s_version1 = version1;
+        int killEvery = int.TryParse(Environment.GetEnvironmentVariable(KillsVariable), out int every) ? every : 0;
+        long images = 0;
         while (Console.ReadLine() is { } line)
         {
             string[] parts = line.Split('\t');
-            string verdict;
             // Version 1's excuse is judged on the header the power loss left: the next writer below rewrites it.
             byte[]? header = version1 ? PublishingHeader(workload, parts[0]) : null;
-            try
-            {
-                verdict = ReadersDisagree(workload, parts[0], parts.Length > 2 ? parts[2] : "") ?? CheckImage(workload, parts[0], parts[1]);
-            }
-            catch (CheckFinding finding)
-            {
-                verdict = finding.Message;
-            }
-            catch (Exception exception) when (exception is not OutOfMemoryException)
-            {
-                verdict = $"lost: {exception.GetType().Name}: {exception.Message}";
-            }
+            string verdict = (killEvery > 0 && images++ % killEvery == 0 ? KillsDuringRecovery(workload, parts[0], parts[1]) : null)
+                ?? Verdict(workload, parts[0], parts[1], parts.Length > 2 ? parts[2] : null);
 
             if (version1 && verdict != "ok" && Version1Exposure(workload, header, parts[1], verdict) is { } exposure)
             {
@@ -360,6 +351,11 @@ public static class PowerLoss
 
             Console.WriteLine($"{parts[0]}\t{verdict}");
             Console.Out.Flush();
+        }
+
+        if (killEvery > 0 && Environment.GetEnvironmentVariable(KillsVariable + "_LOG") is { Length: > 0 } log)
+        {
+            File.AppendAllText(log, $"{workload} {format}: {images:N0} images, every {killEvery}: {s_killPoints:N0} kill points\n");
         }
 
         return 0;
@@ -413,6 +409,196 @@ public static class PowerLoss
     }
 
     /// <summary>
+    /// The image checked as the boot after the power loss: its readers agree (with the Python reader's counts,
+    /// <paramref name="python"/>, where given), then <see cref="CheckImage"/>.
+    /// </summary>
+    private static string Verdict(string workload, string image, string mark, string? python)
+    {
+        try
+        {
+            return ReadersDisagree(workload, image, python) ?? CheckImage(workload, image, mark);
+        }
+        catch (CheckFinding finding)
+        {
+            return finding.Message;
+        }
+        catch (Exception exception) when (exception is not OutOfMemoryException)
+        {
+            return $"lost: {exception.GetType().Name}: {exception.Message}";
+        }
+    }
+
+    /// <summary>
+    /// Set to N, the checker runs the kill stage on every N-th image (1: every image) before its own check:
+    /// <see cref="KillsDuringRecovery"/>.
+    /// </summary>
+    private const string KillsVariable = "LISTMMF_POWER_KILLS";
+
+    /// <summary>
+    /// The syscalls at which the kill stage kills the next writer's recovery: every one that writes a file, syncs, or
+    /// changes a file's length or name (the runtime's own writes, to pipes and the console, are plain writes, left out).
+    /// A kill keeps the page cache, so a store to a mapping needs no syscall to survive it: the steps of the recovery
+    /// that a kill can split apart are these calls.
+    /// </summary>
+    private static readonly string[] KillSyscalls =
+        ["pwrite64", "pwritev", "msync", "fsync", "fdatasync", "ftruncate", "fallocate", "rename", "renameat", "renameat2", "unlink"];
+
+    /// <summary>
+    /// Kills beside power loss: the next writer's open of a copy of the image (the recovery of another boot's file: the
+    /// live count back to the durable count, this boot's session recorded), run in a child process of the same next
+    /// boot under strace, is killed with SIGKILL instead of making its k-th call of one of <see cref="KillSyscalls"/>
+    /// (strace's injection counts each syscall apart, per thread: error=EIO with signal=KILL, so the call is never
+    /// made), for every k up to the calls a run without a kill made; each folder a kill leaves is checked as that boot
+    /// checks any image (<see cref="Verdict"/>, the Python reader aside). Null where every one passes, else the first
+    /// finding with the kill that led to it.
+    /// </summary>
+    private static string? KillsDuringRecovery(string workload, string image, string mark)
+    {
+        if (workload is "seal" or "seal-table")
+        {
+            return null;
+        }
+
+        string trial = image + "-kill";
+        string trace = image + "-kill.strace";
+        CopyFolder(image, trial);
+        (int exit, string output) = RunRecovery(workload, trial, ["-o", trace, "-e", $"trace={string.Join(',', KillSyscalls)}"]);
+        if (exit is not (0 or 2))
+        {
+            return $"lost: the next writer's recovery failed (exit {exit}): {output.Trim()} [{trial}]";
+        }
+
+        // Per syscall, the most calls one thread made: the kill points.
+        Dictionary<string, int> calls = File.ReadLines(trace)
+            .Select(line => line.Split(' ', 2, StringSplitOptions.RemoveEmptyEntries))
+            .Where(parts => parts.Length == 2 && parts[1].IndexOf('(', StringComparison.Ordinal) > 0)
+            .GroupBy(parts => (Thread: parts[0], Syscall: parts[1][..parts[1].IndexOf('(', StringComparison.Ordinal)]))
+            .GroupBy(group => group.Key.Syscall, group => group.Count())
+            .ToDictionary(group => group.Key, group => group.Max());
+        File.Delete(trace);
+        foreach (string syscall in KillSyscalls)
+        {
+            for (int k = 1; k <= calls.GetValueOrDefault(syscall); k++)
+            {
+                CopyFolder(image, trial);
+                (exit, output) = RunRecovery(workload, trial, ["-o", "/dev/null", "-e", $"trace={syscall}", "-e", $"inject={syscall}:error=EIO:signal=KILL:when={k}"]);
+                if (exit != 128 + 9)
+                {
+                    // A call the run without a kill made and this one did not (another thread's timing): no kill here.
+                    continue;
+                }
+
+                s_killPoints++;
+                if (Verdict(workload, trial, mark, python: null) is var verdict && verdict != "ok")
+                {
+                    // The folder is kept beside the image, as the check's own writer left it.
+                    return $"{verdict} (after a kill of the next writer's recovery instead of its {syscall} number {k}) [{trial}]";
+                }
+            }
+        }
+
+        Directory.Delete(trial, recursive: true);
+        return null;
+    }
+
+    /// <summary>Runs <c>power-recover</c> on <paramref name="folder"/> under strace with <paramref name="options"/>; returns its exit code and output.</summary>
+    private static (int Exit, string Output) RunRecovery(string workload, string folder, string[] options)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo("strace") { RedirectStandardOutput = true, RedirectStandardError = true };
+        start.ArgumentList.Add("-f");
+        start.ArgumentList.Add("-qq");
+        foreach (string argument in options.Concat([Environment.ProcessPath!, typeof(PowerLoss).Assembly.Location, "power-recover", workload, folder]))
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // No diagnostics pipes and no double mapping: the runtime's own unlinks and ftruncate are no kill points.
+        start.Environment["DOTNET_EnableDiagnostics"] = "0";
+        start.Environment["DOTNET_EnableWriteXorExecute"] = "0";
+        using var child = System.Diagnostics.Process.Start(start)!;
+        System.Threading.Tasks.Task<string> error = child.StandardError.ReadToEndAsync();
+        string output = child.StandardOutput.ReadToEnd();
+        child.WaitForExit();
+        return (child.ExitCode, output + error.Result);
+    }
+
+    /// <summary>The kill points the kill stage ran, for its cost (printed at the end of a check).</summary>
+    private static long s_killPoints;
+
+    /// <summary>Makes <paramref name="target"/> a copy of <paramref name="source"/>, whatever it held before.</summary>
+    private static void CopyFolder(string source, string target)
+    {
+        if (Directory.Exists(target))
+        {
+            Directory.Delete(target, recursive: true);
+        }
+
+        Directory.CreateDirectory(target);
+        foreach (string directory in Directory.GetDirectories(source, "*", SearchOption.AllDirectories))
+        {
+            Directory.CreateDirectory(Path.Combine(target, Path.GetRelativePath(source, directory)));
+        }
+
+        foreach (string file in Directory.GetFiles(source, "*", SearchOption.AllDirectories))
+        {
+            File.Copy(file, Path.Combine(target, Path.GetRelativePath(source, file)));
+        }
+    }
+
+    /// <summary>
+    /// <c>power-recover WORKLOAD DIR</c>: as the boot after the power loss (the checker's), opens the workload's files
+    /// in DIR as their next writer, which recovers them, and closes them: the child the kill stage kills. A file that
+    /// is not there, or that the open refuses, is left alone (exit 0 or 2); the check after judges the folder.
+    /// </summary>
+    public static int Recover(string workload, string directory)
+    {
+        ListMmf.Storage.BootSession.Current ^= 0x9E3779B97F4A7C15;
+        string list = Path.Combine(directory, ListName);
+        try
+        {
+            switch (workload)
+            {
+                case "table" or "import-csv" or "import-parquet":
+                    using (TimeSeriesTable.Open(Path.Combine(directory, TableName)))
+                    {
+                    }
+
+                    break;
+                case "widen" when File.Exists(list):
+                    using (IntegerListMmf.Open(list))
+                    {
+                    }
+
+                    break;
+                case "series" or "series-writeback" when File.Exists(list):
+                    using (new ListMmfTimeSeriesDateTimeSeconds(list, TimeSeriesOrder.Ascending))
+                    {
+                    }
+
+                    break;
+                case "keyed" when File.Exists(list):
+                    using (new KeyedListMmf<Quote, long, ByTicks>(list, TimeSeriesOrder.Ascending))
+                    {
+                    }
+
+                    break;
+                case "append" or "window" or "empty" when File.Exists(list) && !ListMmfFileInfo.Read(list).IsSealed:
+                    using (new ListMmf<long>(list))
+                    {
+                    }
+
+                    break;
+            }
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
+        {
+            return 2;
+        }
+
+        return 0;
+    }
+
+    /// <summary>
     /// The first 16 bytes of the file whose count publishes the workload's items (a table's time column), as the image
     /// holds them before any writer opens it; null where there is no such file or it is shorter.
     /// </summary>
@@ -450,9 +636,9 @@ public static class PowerLoss
     /// all refuse the file. A reader that believed another count than its peers would read other items after the power
     /// loss. Null where they agree.
     /// </summary>
-    private static string? ReadersDisagree(string workload, string image, string python)
+    private static string? ReadersDisagree(string workload, string image, string? python)
     {
-        Dictionary<string, string> pythonCounts = python.Split(';', StringSplitOptions.RemoveEmptyEntries)
+        Dictionary<string, string> pythonCounts = (python ?? "").Split(';', StringSplitOptions.RemoveEmptyEntries)
             .Select(entry => entry.Split('=', 2))
             .ToDictionary(entry => entry[0].Replace('/', Path.DirectorySeparatorChar), entry => entry[1]);
         string[] files = workload switch
@@ -473,7 +659,7 @@ public static class PowerLoss
             string mapped = type == DataType.Int64 ? CountOrRefusal(() => MappedCount<long>(file, type)) : CountOrRefusal(() => MappedCount<int>(file, type));
             string info = CountOrRefusal(() => ListMmfFileInfo.Read(file).Count);
             string plain = type == DataType.Int64 ? CountOrRefusal(() => PlainCount<long>(file)) : CountOrRefusal(() => PlainCount<int>(file));
-            string inPython = pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
+            string inPython = python is null ? mapped : pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
             if (mapped != info || mapped != plain || mapped != inPython)
             {
                 return $"undetected: the readers of '{Path.GetFileName(file)}' disagree: the mapped list {mapped}, the file " +
