@@ -210,6 +210,54 @@ public static class PowerLoss
                 return 0;
             }
 
+            case "upgrade":
+            {
+                // A version 1 list with items, upgraded: the copy's items and header must be durable before its rename.
+                using (var writer = new ListMmf<long>(list, FileAccess.ReadWrite, small with { FormatVersion = ListMmfFormatVersion.Version1 }))
+                {
+                    Mark("created");
+                    for (int i = 0; i < UpgradedItems; i++)
+                    {
+                        writer.Add(Program.ValueAt(i));
+                    }
+
+                    writer.Flush();
+                    Mark($"flushed:{UpgradedItems}");
+                }
+
+                ListMmfFileInfo.Upgrade(list);
+                Mark($"upgraded:{UpgradedItems}");
+                return 0;
+            }
+
+            case "truncate":
+            {
+                // Truncate, then other values written where the dropped ones were, then flushed: a durable count left
+                // above them would cover old and new values mixed after a power loss.
+                using var writer = new ListMmf<long>(list, FileAccess.ReadWrite, small);
+                Mark("created");
+                for (int i = 0; i < TruncateItems; i++)
+                {
+                    writer.Add(Program.ValueAt(i));
+                }
+
+                writer.Flush();
+                Mark($"flushed:{TruncateItems}");
+                writer.Truncate(TruncateKept);
+                Mark($"truncated:{TruncateKept}");
+                for (long i = TruncateKept; i < TruncateItems; i++)
+                {
+                    writer.Add(RewrittenAt(i));
+                    if (i % 1_000 == 999)
+                    {
+                        writer.Flush();
+                        Mark($"rewritten:{writer.Count}");
+                    }
+                }
+
+                return 0;
+            }
+
             case "seal":
             {
                 // A list of prices, quarter points then cents, so that its blocks take the tick codecs and the decimal
@@ -264,6 +312,15 @@ public static class PowerLoss
                 throw new ArgumentException($"unknown workload '{workload}'");
         }
     }
+
+    /// <summary>The items of the upgrade workload.</summary>
+    private const int UpgradedItems = 6_000;
+
+    /// <summary>The truncate workload's items before its Truncate, and after.</summary>
+    private const int TruncateItems = 8_000, TruncateKept = 2_000;
+
+    /// <summary>The truncate workload's value written at <paramref name="index"/> after its Truncate: never one before it, never zero.</summary>
+    private static long RewrittenAt(long index) => ~Program.ValueAt(index);
 
     /// <summary>The rows of the seal-table workload: nine blocks of each column and a part.</summary>
     private const int SealedRows = 9_500;
@@ -709,6 +766,8 @@ public static class PowerLoss
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
             "empty" => CheckEmpty(image, promise),
             "seal" => CheckSeal(Path.Combine(image, ListName), promise),
+            "upgrade" => CheckUpgrade(Path.Combine(image, ListName), promise),
+            "truncate" => CheckTruncate(Path.Combine(image, ListName), promise),
             "seal-table" => CheckSealedTable(Path.Combine(image, TableName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
             _ => throw new ArgumentException($"unknown workload '{workload}'"),
@@ -834,6 +893,85 @@ public static class PowerLoss
             writer.Flush();
             return count + 1;
         });
+
+    /// <summary>
+    /// The upgrade workload: its flushed items in either format while the upgrade runs; once it returned, a version 2
+    /// file with all of them, which the next writer appends to.
+    /// </summary>
+    private static string CheckUpgrade(string path, string[] promise)
+    {
+        if (promise is ["upgraded", _] && File.Exists(path) && ListMmfFileInfo.Read(path).Version != 2)
+        {
+            return "lost: the upgrade returned, and the file is not version 2";
+        }
+
+        long flushed = promise is ["flushed" or "upgraded", string items] ? long.Parse(items, CultureInfo.InvariantCulture) : 0;
+        // Run as v2 (no version 1 excuses: nothing is written to the version 1 file after its flush but the upgrade's
+        // copy), each file judged by its own format: zeros past the flush pass only in the version 1 file.
+        bool before = s_version1;
+        try
+        {
+            s_version1 = IsVersion1(path);
+            return CheckFlushed(path, promise.Length == 0 ? [] : ["flushed", flushed.ToString(CultureInfo.InvariantCulture)],
+                promised => ReadAppend(path, promised), () => AppendAsNextWriter(path, Program.ValueAt));
+        }
+        finally
+        {
+            s_version1 = before;
+        }
+    }
+
+    private static bool IsVersion1(string path)
+    {
+        try
+        {
+            return File.Exists(path) && ListMmfFileInfo.Read(path).Version != 2;
+        }
+        catch (ListMmfException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// The truncate workload: until its Truncate returned, the values written first; once it returned, those below the
+    /// count it kept, and past it only values written after it (none of the dropped ones, in a reader of any boot).
+    /// </summary>
+    private static string CheckTruncate(string path, string[] promise)
+    {
+        bool truncated = promise is ["truncated" or "rewritten", _];
+        Func<long, long> written = i => truncated && i >= TruncateKept ? RewrittenAt(i) : Program.ValueAt(i);
+        long flushed = promise switch
+        {
+            // The mark of the first flush comes just before the Truncate, which may have begun.
+            ["truncated" or "flushed", _] => TruncateKept,
+            [_, string items] => long.Parse(items, CultureInfo.InvariantCulture),
+            _ => 0,
+        };
+        return CheckFlushed(path, promise.Length == 0 ? [] : ["flushed", flushed.ToString(CultureInfo.InvariantCulture)],
+            promised =>
+            {
+                using var reader = new ListMmf<long>(path, FileAccess.Read);
+                return CheckItems("item", reader.Count, promised, i => reader[i], written, 0L);
+            },
+            () => AppendAsNextWriter(path, written));
+    }
+
+    private static string? ReadAppend(string path, long flushed)
+    {
+        using var reader = new ListMmf<long>(path, FileAccess.Read);
+        return CheckItems("item", reader.Count, flushed, i => reader[i], Program.ValueAt, 0L);
+    }
+
+    private static long AppendAsNextWriter(string path, Func<long, long> written)
+    {
+        using var writer = new ListMmf<long>(path);
+        long count = WrittenPrefix(writer.Count, i => writer[i], written);
+        writer.Truncate(count);
+        writer.Add(written(count));
+        writer.Flush();
+        return count + 1;
+    }
 
     private static string CheckWindow(string path, string[] promise)
     {
