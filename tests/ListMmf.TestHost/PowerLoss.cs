@@ -339,26 +339,29 @@ public static partial class PowerLoss
         // The images are what a power loss leaves: their checker runs in the boot after it.
         ListMmf.Storage.BootSession.Current ^= 0x9E3779B97F4A7C15;
         bool version1 = FormatOf(format) == ListMmfFormatVersion.Version1;
+        s_version1 = version1;
+        int killEvery = int.TryParse(Environment.GetEnvironmentVariable(KillsVariable), out int every) ? every : 0;
+        long images = 0;
         while (Console.ReadLine() is { } line)
         {
             string[] parts = line.Split('\t');
-            string verdict;
-            try
-            {
-                verdict = ReadersDisagree(workload, parts[0], parts.Length > 2 ? parts[2] : "") ?? CheckImage(workload, parts[0], parts[1]);
-            }
-            catch (Exception exception) when (exception is not OutOfMemoryException)
-            {
-                verdict = $"lost: {exception.GetType().Name}: {exception.Message}";
-            }
+            // Version 1's excuse is judged on the header the power loss left: the next writer below rewrites it.
+            byte[]? header = version1 ? PublishingHeader(workload, parts[0]) : null;
+            string verdict = (killEvery > 0 && images++ % killEvery == 0 ? KillsDuringRecovery(workload, parts[0], parts[1]) : null)
+                ?? Verdict(workload, parts[0], parts[1], parts.Length > 2 ? parts[2] : null);
 
-            if (version1 && verdict != "ok" && Version1Exposure(workload, parts[0], parts[1], verdict) is { } exposure)
+            if (version1 && verdict != "ok" && Version1Exposure(workload, header, parts[1], verdict) is { } exposure)
             {
                 verdict = $"exposure: {exposure}: {verdict}";
             }
 
             Console.WriteLine($"{parts[0]}\t{verdict}");
             Console.Out.Flush();
+        }
+
+        if (killEvery > 0 && Environment.GetEnvironmentVariable(KillsVariable + "_LOG") is { Length: > 0 } log)
+        {
+            File.AppendAllText(log, $"{workload} {format}: {images:N0} images, every {killEvery}: {s_killPoints:N0} kill points\n");
         }
 
         return 0;
@@ -369,28 +372,15 @@ public static partial class PowerLoss
     /// the first page holds it beside the header (a torn write of that page); anything else only where the count on
     /// disk of the file that publishes the items (a table's time column) is past the promised count, written back
     /// before its items (zeros past the flush then break a search, or a writer keeps them). Null for anything else,
-    /// which stays a finding. Read from the image as it was left.
+    /// which stays a finding. Judged on <paramref name="header"/>, that file's first 16 bytes as the power loss left them
+    /// (<see cref="PublishingHeader"/>), not as the check's own next writer rewrote them.
     /// </summary>
-    private static string? Version1Exposure(string workload, string image, string mark, string verdict)
+    private static string? Version1Exposure(string workload, byte[]? header, string mark, string verdict)
     {
         string[] promise = mark == "-" ? [] : mark.Split(':');
-        string file = workload switch
-        {
-            "table" => Path.Combine(image, TableName, "time.mmf"),
-            _ => Path.Combine(image, ListName),
-        };
-        if (!File.Exists(file))
+        if (header is null)
         {
             return null;
-        }
-
-        byte[] header = new byte[16];
-        using (var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete))
-        {
-            if (stream.Read(header) < header.Length)
-            {
-                return null;
-            }
         }
 
         long count = BitConverter.ToInt64(header, 8);
@@ -426,15 +416,236 @@ public static partial class PowerLoss
     }
 
     /// <summary>
+    /// The image checked as the boot after the power loss: its readers agree (with the Python reader's counts,
+    /// <paramref name="python"/>, where given), then <see cref="CheckImage"/>.
+    /// </summary>
+    private static string Verdict(string workload, string image, string mark, string? python)
+    {
+        try
+        {
+            return ReadersDisagree(workload, image, python) ?? CheckImage(workload, image, mark);
+        }
+        catch (CheckFinding finding)
+        {
+            return finding.Message;
+        }
+        catch (Exception exception) when (exception is not OutOfMemoryException)
+        {
+            return $"lost: {exception.GetType().Name}: {exception.Message}";
+        }
+    }
+
+    /// <summary>
+    /// Set to N, the checker runs the kill stage on every N-th image (1: every image) before its own check:
+    /// <see cref="KillsDuringRecovery"/>.
+    /// </summary>
+    private const string KillsVariable = "LISTMMF_POWER_KILLS";
+
+    /// <summary>
+    /// The syscalls at which the kill stage kills the next writer's recovery: every one that writes a file, syncs, or
+    /// changes a file's length or name (the runtime's own writes, to pipes and the console, are plain writes, left out).
+    /// A kill keeps the page cache, so a store to a mapping needs no syscall to survive it: the steps of the recovery
+    /// that a kill can split apart are these calls.
+    /// </summary>
+    private static readonly string[] KillSyscalls =
+        ["pwrite64", "pwritev", "msync", "fsync", "fdatasync", "ftruncate", "fallocate", "rename", "renameat", "renameat2", "unlink"];
+
+    /// <summary>
+    /// Kills beside power loss: the next writer's open of a copy of the image (the recovery of another boot's file: the
+    /// live count back to the durable count, this boot's session recorded), run in a child process of the same next
+    /// boot under strace, is killed with SIGKILL instead of making its k-th call of one of <see cref="KillSyscalls"/>
+    /// (strace's injection counts each syscall apart, per thread: error=EIO with signal=KILL, so the call is never
+    /// made), for every k up to the calls a run without a kill made; each folder a kill leaves is checked as that boot
+    /// checks any image (<see cref="Verdict"/>, the Python reader aside). Null where every one passes, else the first
+    /// finding with the kill that led to it.
+    /// </summary>
+    private static string? KillsDuringRecovery(string workload, string image, string mark)
+    {
+        if (workload is "seal" or "seal-table")
+        {
+            return null;
+        }
+
+        string trial = image + "-kill";
+        string trace = image + "-kill.strace";
+        CopyFolder(image, trial);
+        (int exit, string output) = RunRecovery(workload, trial, ["-o", trace, "-e", $"trace={string.Join(',', KillSyscalls)}"]);
+        if (exit is not (0 or 2))
+        {
+            return $"lost: the next writer's recovery failed (exit {exit}): {output.Trim()} [{trial}]";
+        }
+
+        // Per syscall, the most calls one thread made: the kill points.
+        Dictionary<string, int> calls = File.ReadLines(trace)
+            .Select(line => line.Split(' ', 2, StringSplitOptions.RemoveEmptyEntries))
+            .Where(parts => parts.Length == 2 && parts[1].IndexOf('(', StringComparison.Ordinal) > 0)
+            .GroupBy(parts => (Thread: parts[0], Syscall: parts[1][..parts[1].IndexOf('(', StringComparison.Ordinal)]))
+            .GroupBy(group => group.Key.Syscall, group => group.Count())
+            .ToDictionary(group => group.Key, group => group.Max());
+        File.Delete(trace);
+        foreach (string syscall in KillSyscalls)
+        {
+            for (int k = 1; k <= calls.GetValueOrDefault(syscall); k++)
+            {
+                CopyFolder(image, trial);
+                (exit, output) = RunRecovery(workload, trial, ["-o", "/dev/null", "-e", $"trace={syscall}", "-e", $"inject={syscall}:error=EIO:signal=KILL:when={k}"]);
+                if (exit != 128 + 9)
+                {
+                    // A call the run without a kill made and this one did not (another thread's timing): no kill here.
+                    continue;
+                }
+
+                s_killPoints++;
+                if (Verdict(workload, trial, mark, python: null) is var verdict && verdict != "ok")
+                {
+                    // The folder is kept beside the image, as the check's own writer left it.
+                    return $"{verdict} (after a kill of the next writer's recovery instead of its {syscall} number {k}) [{trial}]";
+                }
+            }
+        }
+
+        Directory.Delete(trial, recursive: true);
+        return null;
+    }
+
+    /// <summary>Runs <c>power-recover</c> on <paramref name="folder"/> under strace with <paramref name="options"/>; returns its exit code and output.</summary>
+    private static (int Exit, string Output) RunRecovery(string workload, string folder, string[] options)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo("strace") { RedirectStandardOutput = true, RedirectStandardError = true };
+        start.ArgumentList.Add("-f");
+        start.ArgumentList.Add("-qq");
+        foreach (string argument in options.Concat([Environment.ProcessPath!, typeof(PowerLoss).Assembly.Location, "power-recover", workload, folder]))
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // No diagnostics pipes and no double mapping: the runtime's own unlinks and ftruncate are no kill points.
+        start.Environment["DOTNET_EnableDiagnostics"] = "0";
+        start.Environment["DOTNET_EnableWriteXorExecute"] = "0";
+        using var child = System.Diagnostics.Process.Start(start)!;
+        System.Threading.Tasks.Task<string> error = child.StandardError.ReadToEndAsync();
+        string output = child.StandardOutput.ReadToEnd();
+        child.WaitForExit();
+        return (child.ExitCode, output + error.Result);
+    }
+
+    /// <summary>The kill points the kill stage ran, for its cost (printed at the end of a check).</summary>
+    private static long s_killPoints;
+
+    /// <summary>Makes <paramref name="target"/> a copy of <paramref name="source"/>, whatever it held before.</summary>
+    private static void CopyFolder(string source, string target)
+    {
+        if (Directory.Exists(target))
+        {
+            Directory.Delete(target, recursive: true);
+        }
+
+        Directory.CreateDirectory(target);
+        foreach (string directory in Directory.GetDirectories(source, "*", SearchOption.AllDirectories))
+        {
+            Directory.CreateDirectory(Path.Combine(target, Path.GetRelativePath(source, directory)));
+        }
+
+        foreach (string file in Directory.GetFiles(source, "*", SearchOption.AllDirectories))
+        {
+            File.Copy(file, Path.Combine(target, Path.GetRelativePath(source, file)));
+        }
+    }
+
+    /// <summary>
+    /// <c>power-recover WORKLOAD DIR</c>: as the boot after the power loss (the checker's), opens the workload's files
+    /// in DIR as their next writer, which recovers them, and closes them: the child the kill stage kills. A file that
+    /// is not there, or that the open refuses, is left alone (exit 0 or 2); the check after judges the folder.
+    /// </summary>
+    public static int Recover(string workload, string directory)
+    {
+        ListMmf.Storage.BootSession.Current ^= 0x9E3779B97F4A7C15;
+        string list = Path.Combine(directory, ListName);
+        try
+        {
+            switch (workload)
+            {
+                case "table" or "import-csv" or "import-parquet":
+                    using (TimeSeriesTable.Open(Path.Combine(directory, TableName)))
+                    {
+                    }
+
+                    break;
+                case "widen" when File.Exists(list):
+                    using (IntegerListMmf.Open(list))
+                    {
+                    }
+
+                    break;
+                case "series" or "series-writeback" when File.Exists(list):
+                    using (new ListMmfTimeSeriesDateTimeSeconds(list, TimeSeriesOrder.Ascending))
+                    {
+                    }
+
+                    break;
+                case "keyed" when File.Exists(list):
+                    using (new KeyedListMmf<Quote, long, ByTicks>(list, TimeSeriesOrder.Ascending))
+                    {
+                    }
+
+                    break;
+                case "append" or "window" or "empty" when File.Exists(list) && !ListMmfFileInfo.Read(list).IsSealed:
+                    using (new ListMmf<long>(list))
+                    {
+                    }
+
+                    break;
+            }
+        }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
+        {
+            return 2;
+        }
+
+        return 0;
+    }
+
+    /// <summary>
+    /// The first 16 bytes of the file whose count publishes the workload's items (a table's time column), as the image
+    /// holds them before any writer opens it; null where there is no such file or it is shorter.
+    /// </summary>
+    private static byte[]? PublishingHeader(string workload, string image)
+    {
+        string file = workload switch
+        {
+            "table" => Path.Combine(image, TableName, "time.mmf"),
+            _ => Path.Combine(image, ListName),
+        };
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+
+        byte[] header = new byte[16];
+        using var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        return stream.ReadAtLeast(header, header.Length, throwOnEndOfStream: false) < header.Length ? null : header;
+    }
+
+    /// <summary>A finding a check raised from inside a writer or a reader: its message is the verdict.</summary>
+    private sealed class CheckFinding(string verdict) : Exception(verdict);
+
+    /// <summary>
+    /// Whether the images are version 1's, whose live count may reach the disk before its items (items past the last
+    /// flush then read as zeros). In version 2 everything under the count a reader of another boot sees was synchronized
+    /// before that count, so no item under it may read as zero.
+    /// </summary>
+    private static bool s_version1;
+
+    /// <summary>
     /// Every reader of the image's files agrees, before any writer touches them: the mapped list, the header as
     /// <see cref="ListMmfFileInfo"/> reads it, a plain-file reader (<see cref="RandomAccessSortedReader{T}"/>) and the
     /// Python reader (<paramref name="python"/>: "NAME=COUNT;..." as crashimages.py read them) count the same items, or
     /// all refuse the file. A reader that believed another count than its peers would read other items after the power
     /// loss. Null where they agree.
     /// </summary>
-    private static string? ReadersDisagree(string workload, string image, string python)
+    private static string? ReadersDisagree(string workload, string image, string? python)
     {
-        Dictionary<string, string> pythonCounts = python.Split(';', StringSplitOptions.RemoveEmptyEntries)
+        Dictionary<string, string> pythonCounts = (python ?? "").Split(';', StringSplitOptions.RemoveEmptyEntries)
             .Select(entry => entry.Split('=', 2))
             .ToDictionary(entry => entry[0].Replace('/', Path.DirectorySeparatorChar), entry => entry[1]);
         string[] files = workload switch
@@ -456,7 +667,7 @@ public static partial class PowerLoss
                 _ => ReaderCounts<int>(file, header),
             };
             string info = CountOrRefusal(() => ListMmfFileInfo.Read(file).Count);
-            string inPython = pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
+            string inPython = python is null ? mapped : pythonCounts.GetValueOrDefault(Path.GetRelativePath(image, file), "not read");
             string tool = ToolInfoCount(file);
             if (mapped != info || mapped != plain || mapped != inPython || mapped != tool)
             {
@@ -582,8 +793,8 @@ public static partial class PowerLoss
         promise[0] == "flushed" ? long.Parse(promise[1], CultureInfo.InvariantCulture) : 0;
 
     /// <summary>
-    /// Every item below <paramref name="flushed"/> as written; past it each as written or zero (a page the system
-    /// had not written back), never anything else.
+    /// Every item below <paramref name="flushed"/> as written; past it each as written, or in version 1 zero (a page the
+    /// system had not written back before the count), never anything else.
     /// </summary>
     private static string? CheckItems<T>(string what, long count, long flushed, Func<long, T> read, Func<long, T> written, T zero)
     {
@@ -605,6 +816,11 @@ public static partial class PowerLoss
                 return $"lost: flushed {what} {i:N0} is {item}, not as written";
             }
 
+            if (!s_version1)
+            {
+                return $"undetected: {what} {i:N0}, past the last flush and under the count of {count:N0} a reader sees, is {item}, not as written";
+            }
+
             if (!EqualityComparer<T>.Default.Equals(item, zero))
             {
                 return $"undetected: {what} {i:N0}, past the last flush, is {item}, which was never written";
@@ -614,13 +830,24 @@ public static partial class PowerLoss
         return null;
     }
 
-    /// <summary>How many items from the first are as written: where the next writer goes on.</summary>
+    /// <summary>
+    /// Where the next writer goes on. Version 1: after the items from the first that are as written (its count may
+    /// have reached the disk before them). Version 2: at the count it opened with, which a writer of another boot takes
+    /// from the durable count; an item under it not as written is a finding, since trimming it would hide a stale live
+    /// count.
+    /// </summary>
     private static long WrittenPrefix<T>(long count, Func<long, T> read, Func<long, T> written)
     {
         long prefix = 0;
         while (prefix < count && EqualityComparer<T>.Default.Equals(read(prefix), written(prefix)))
         {
             prefix++;
+        }
+
+        if (!s_version1 && prefix < count)
+        {
+            throw new CheckFinding($"undetected: the next writer opened with {count:N0} items, and item {prefix:N0} is " +
+                $"{read(prefix)}, not as written");
         }
 
         return prefix;
@@ -662,10 +889,18 @@ public static partial class PowerLoss
         {
             long count = writer.Count;
             long lastValue = count == 0 ? -1 : writer[0] + count - 1;
-            while (count > 0 && writer[count - 1] != lastValue)
+            while (s_version1 && count > 0 && writer[count - 1] != lastValue)
             {
                 count--;
                 lastValue--;
+            }
+
+            for (long i = 0; !s_version1 && i < count; i++)
+            {
+                if (writer[i] != writer[0] + i)
+                {
+                    return $"undetected: the next writer opened with {count:N0} items, and item {i:N0} is {writer[i]}, not {writer[0] + i}";
+                }
             }
 
             writer.Truncate(count);
@@ -679,7 +914,7 @@ public static partial class PowerLoss
     /// <summary>
     /// A window promised to hold <c>[first, last]</c>: what the image holds starts at or after
     /// <paramref name="first"/> (a later TruncateBeginning may have been made durable), and holds every value from its
-    /// start to <paramref name="last"/> consecutively; values past the last flush are consecutive or zero.
+    /// start to <paramref name="last"/> consecutively; values past the last flush are consecutive (or, in version 1, zero).
     /// </summary>
     private static string? ReadWindow(string path, long first, long last)
     {
@@ -705,12 +940,14 @@ public static partial class PowerLoss
         for (long i = 0; i < count; i++)
         {
             long item = reader[i];
-            if (item != start + i)
+            if (item == start + i || (s_version1 && item == 0 && i >= promisedItems))
             {
-                return i < promisedItems
-                    ? $"lost: item {i:N0} is {item}, not {start + i}"
-                    : item == 0 ? null : $"undetected: item {i:N0}, past the last flush, is {item}";
+                continue;
             }
+
+            return i < promisedItems
+                ? $"lost: item {i:N0} is {item}, not {start + i}"
+                : $"undetected: item {i:N0}, past the last flush and under the count of {count:N0} a reader sees, is {item}, not {start + i}";
         }
 
         return null;
@@ -741,10 +978,11 @@ public static partial class PowerLoss
                 return problem;
             }
         }
-        catch (ListMmfFormatException exception) when (exception.Message.Contains("rows its time column publishes", StringComparison.Ordinal))
+        catch (ListMmfFormatException exception) when (s_version1 && exception.Message.Contains("rows its time column publishes", StringComparison.Ordinal))
         {
-            // A reader is refused a table whose value column holds fewer values than the time column's rows, what a
-            // power loss can leave of rows that were not flushed; the next writer repairs it, below.
+            // A version 1 reader is refused a table whose value column holds fewer values than the time column's rows,
+            // what a power loss can leave of rows that were not flushed; the next writer repairs it, below. Version 2
+            // raises the value columns' durable counts before the time column's, so that a reader is never refused.
         }
 
         long rows;
@@ -777,8 +1015,9 @@ public static partial class PowerLoss
     }
 
     /// <summary>
-    /// Every row below <paramref name="flushed"/> whole, and found by a search for its time; rows past it whole or all
-    /// zero.
+    /// Every row below <paramref name="flushed"/> whole; every row past it whole too, or in version 1 each value as
+    /// written or zero (a page not written back before the count); every row checked, not up to the first damaged one;
+    /// then searches for times across all the rows.
     /// </summary>
     private static string? ReadTable(TimeSeriesTable table, long flushed)
     {
@@ -788,17 +1027,74 @@ public static partial class PowerLoss
             return $"lost: the table has {rows:N0} rows, but {flushed:N0} were flushed";
         }
 
-        // Three rows a second: the first row of the last flushed row's second.
-        if (flushed > 0 && table.LowerBound(TickTable.Time(flushed - 1)) is var found && found != (flushed - 1) / 3 * 3)
-        {
-            return $"lost: LowerBound of the time of flushed row {flushed - 1:N0} is {found:N0}, not {(flushed - 1) / 3 * 3:N0}";
-        }
-
         for (long row = 0; row < rows; row++)
         {
-            if (!TickTable.IsIntact(table, row))
+            if (TickTable.IsIntact(table, row))
             {
-                return row < flushed ? $"lost: flushed row {row:N0} is not as written" : null;
+                continue;
+            }
+
+            if (row < flushed)
+            {
+                return $"lost: flushed row {row:N0} is not as written";
+            }
+
+            if (!s_version1)
+            {
+                return $"undetected: row {row:N0}, past the last flush and under the {rows:N0} rows a reader sees, is not as written";
+            }
+
+            if (!IsWrittenOrZero(table, row))
+            {
+                return $"undetected: row {row:N0}, past the last flush, holds a value never written";
+            }
+        }
+
+        // Three rows a second: a search for a row's time lands on the first row of its second.
+        return SearchesFind(
+            "the time of row", rows, flushed, row => table.TimeAt(row) == TickTable.Time(row), row => table.LowerBound(TickTable.Time(row)), row => row / 3 * 3);
+    }
+
+    /// <summary>Version 1, a row past the last flush: each of its values as written or zero.</summary>
+    private static bool IsWrittenOrZero(TimeSeriesTable table, long row)
+    {
+        DateTime time = table.TimeAt(row);
+        double price = table.Column<double>("price")[row];
+        int size = table.Column<int>("size")[row];
+        long sequence = table.Column<long>("sequence")[row];
+        return (time == TickTable.Time(row) || time == DateTime.UnixEpoch) && (price == TickTable.Price(row) || price == 0)
+            && (size == TickTable.Size(row) || size == 0) && (sequence == TickTable.Sequence(row) || sequence == 0);
+    }
+
+    /// <summary>
+    /// A search for the key of items across the whole of the <paramref name="count"/> a reader sees (every one of a
+    /// stride that covers the range, the last flushed one and the last) lands where <paramref name="expected"/> says.
+    /// Only keys as written are searched: a version 1 key past the flush may read as zero, which a check before this
+    /// has judged.
+    /// </summary>
+    private static string? SearchesFind(
+        string what, long count, long flushed, Func<long, bool> keyAsWritten, Func<long, long> search, Func<long, long> expected)
+    {
+        long stride = Math.Max(1, count / 2_048);
+        var indexes = new List<long>();
+        for (long i = 0; i < count; i += stride)
+        {
+            indexes.Add(i);
+        }
+
+        indexes.Add(Math.Min(flushed, count) - 1);
+        indexes.Add(count - 1);
+        foreach (long index in indexes)
+        {
+            if (index < 0 || !keyAsWritten(index))
+            {
+                continue;
+            }
+
+            long found = search(index);
+            if (found != expected(index))
+            {
+                return $"{(index < flushed ? "lost" : "undetected")}: LowerBound of {what} {index:N0} is {found:N0}, not {expected(index):N0}";
             }
         }
 
@@ -1003,16 +1299,15 @@ public static partial class PowerLoss
         return CheckItems("item", reader.Count, flushed, i => reader[i], SealValueAt, 0.0);
     }
 
-    /// <summary>The times, and <c>LowerBound</c> over the flushed ones.</summary>
+    /// <summary>The times, and <c>LowerBound</c> across them.</summary>
     private static string CheckSeries(string path, string[] promise) => CheckFlushed(
         path,
         promise,
         flushed =>
         {
             using var reader = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.Ascending);
-            long found = flushed == 0 ? 0 : reader.LowerBound(SeriesTime(flushed - 1));
             return CheckItems("time", reader.Count, flushed, i => reader[i], SeriesTime, DateTime.UnixEpoch)
-                ?? (flushed > 0 && found != flushed - 1 ? $"lost: LowerBound of flushed time {flushed - 1:N0} is {found:N0}" : null);
+                ?? SearchesFind("time", reader.Count, flushed, i => reader[i] == SeriesTime(i), i => reader.LowerBound(SeriesTime(i)), i => i);
         },
         () =>
         {
@@ -1034,9 +1329,8 @@ public static partial class PowerLoss
         flushed =>
         {
             using var reader = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending, FileAccess.Read);
-            long found = flushed == 0 ? 0 : reader.LowerBound(Quote.At(flushed - 1).Ticks);
             return CheckItems("row", reader.Count, flushed, i => reader[i], Quote.At, default(Quote))
-                ?? (flushed > 0 && found != flushed - 1 ? $"lost: LowerBound of flushed key {flushed - 1:N0} is {found:N0}" : null);
+                ?? SearchesFind("key", reader.Count, flushed, i => reader[i].Ticks == Quote.At(i).Ticks, i => reader.LowerBound(Quote.At(i).Ticks), i => i);
         },
         () =>
         {

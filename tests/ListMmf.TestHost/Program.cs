@@ -22,7 +22,7 @@ namespace ListMmf.TestHost;
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
 /// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
 /// <item><c>tick-days DIR</c>: see <see cref="TickDays"/>.</item>
-/// <item><c>power-write</c>, <c>power-check</c> and <c>power-csv</c>: see <see cref="PowerLoss"/>.</item>
+/// <item><c>power-write</c>, <c>power-check</c>, <c>power-recover</c> and <c>power-csv</c>: see <see cref="PowerLoss"/>.</item>
 /// <item><c>take-turns PATH TURNS</c>: opens the file as its writer TURNS times, each time appending one item and closing
 /// it; a refused open (another writer) is tried again. Prints "turns=TURNS refused=R".</item>
 /// </list>
@@ -62,6 +62,7 @@ public static class Program
                 ["tick-days", string directory] => TickDays.Write(directory),
                 ["power-write", string workload, string directory, string format] => PowerLoss.Write(workload, directory, format),
                 ["power-check", string workload, string format] => PowerLoss.Check(workload, format),
+                ["power-recover", string workload, string directory] => PowerLoss.Recover(workload, directory),
                 ["power-csv", string path, string rows] => PowerLoss.WriteCsv(path, long.Parse(rows, CultureInfo.InvariantCulture)),
                 ["take-turns", string path, string turns] => TakeTurns(path, int.Parse(turns, CultureInfo.InvariantCulture)),
                 _ => Usage(),
