@@ -378,7 +378,8 @@ public static partial class PowerLoss
     private static string? Version1Exposure(string workload, byte[]? header, string mark, string verdict)
     {
         string[] promise = mark == "-" ? [] : mark.Split(':');
-        if (header is null)
+        // The excuses are version 1's: a file the crash left in version 2 (an upgrade's copy renamed into place) has none.
+        if (header is null || BitConverter.ToInt32(header, 0) != 0)
         {
             return null;
         }
