@@ -89,7 +89,8 @@ def main():
     log, base, fstype, workload, version = sys.argv[1:6]
     images, seed = int(sys.argv[6]), int(sys.argv[7])
     recording = BlockRecording(crashimages.read_log(log), base, fstype)
-    crashimages.check_images(recording, workload, version, images, seed, sys.argv[8:], label=f" on {fstype}")
+    quiet = " (quiet: no writeback but the library's)" if os.environ.get("LISTMMF_POWER_QUIET") else ""
+    crashimages.check_images(recording, workload, version, images, seed, sys.argv[8:], label=f" on {fstype}{quiet}")
 
 
 if __name__ == "__main__":
