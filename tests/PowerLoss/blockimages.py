@@ -24,6 +24,10 @@ import crashimages
 
 class BlockRecording:
     def __init__(self, entries, base, fstype):
+        # A quiet run's crash points end where its workload did (.ci/power-loss looks up ".mark-quiet-end" then): the
+        # unmount after it writes back what the workload left dirty, which is the kernel's writeback, not the library's.
+        end = next((index for index, entry in enumerate(entries) if entry == ("mark", ".mark-quiet-end")), len(entries))
+        entries = entries[:end]
         self.entries, self.base, self.fstype = entries, base, fstype
         self.marks = sum(1 for entry in entries if entry[0] == "mark")
         self.last_mark = []
