@@ -8,8 +8,9 @@ namespace ListMmf.TestHost;
 /// The <c>lifecycle</c> workload of the power-loss harness: the calls that end or rewrite a list rather than append
 /// to it, each followed by appends of values it must never let back.
 /// <list type="number">
-/// <item>10,000 items flushed, then <c>Truncate(6,000)</c>, which makes its count durable: from here on the items from 6,000 are a second
-/// generation, <c>~ValueAt(i)</c>, and an item of the first there is one the truncation dropped coming back.</item>
+/// <item>10,000 items flushed, then <c>Truncate(6,000)</c>, which makes its count durable: from here on the items
+/// from 6,000 are a second generation, <c>~ValueAt(i)</c>, and an item of the first there is one the truncation
+/// dropped coming back.</item>
 /// <item>6,000 second-generation items appended and the writer disposed without a flush (its <c>Dispose</c> raises
 /// the durable count: the items it covers must be on disk whenever that count is).</item>
 /// <item>A new writer appends to 16,000 and flushes; for version 1 files, <c>ListMmfFileInfo.Upgrade</c> then rewrites

@@ -369,6 +369,9 @@ public static partial class PowerLoss
         return 0;
     }
 
+    /// <summary>Set by .ci/power-loss for a quiet run: no writeback but the library's own.</summary>
+    private const string QuietVariable = "LISTMMF_POWER_QUIET";
+
     /// <summary>
     /// Which of version 1's known exposures explains a finding, if one does: a flushed item lost is explained only where
     /// the first page holds it beside the header (a torn write of that page); anything else only where the count on
@@ -377,9 +380,6 @@ public static partial class PowerLoss
     /// which stays a finding. Judged on <paramref name="header"/>, that file's first 16 bytes as the power loss left them
     /// (<see cref="PublishingHeader"/>), not as the check's own next writer rewrote them.
     /// </summary>
-    /// <summary>Set by .ci/power-loss for a quiet run: no writeback but the library's own.</summary>
-    private const string QuietVariable = "LISTMMF_POWER_QUIET";
-
     private static string? Version1Exposure(string workload, byte[]? header, string mark, string verdict)
     {
         string[] promise = mark == "-" ? [] : mark.Split(':');
