@@ -145,6 +145,24 @@ internal readonly struct SealedHeader
                 $"impossible for {DataTypeInfo.Of(DataType).Describe()}.");
         }
 
+        int blocksOffset = BinaryPrimitives.ReadInt32LittleEndian(page[SealedLayout.BlocksOffsetOffset..]);
+        long durable = BinaryPrimitives.ReadInt64LittleEndian(page[SealedLayout.DurableCountOffset..]);
+        long raw = BinaryPrimitives.ReadInt64LittleEndian(page[SealedLayout.RawLengthOffset..]);
+        if (blocksOffset != BlocksOffset || durable != Count || raw != Count * ItemSize)
+        {
+            throw new ListMmfFormatException(path, $"the sealed header's fields disagree: blocks at {blocksOffset:N0} for a " +
+                $"description of {Description.Length:N0} bytes (so {BlocksOffset:N0}), {Count:N0} and {durable:N0} items, " +
+                $"{raw:N0} raw bytes for items of {ItemSize} bytes.");
+        }
+
+        int state = BinaryPrimitives.ReadInt32LittleEndian(page[SealedLayout.StateOffset..]);
+        if (state is not (0 or ListMmfHeader.ReplacedMark) || !AreZero(page, SealedLayout.ZeroRanges))
+        {
+            throw new ListMmfFormatException(path, $"the sealed header's state is {state} (0, or {ListMmfHeader.ReplacedMark} " +
+                "once an unseal replaces the file) or a field that is always zero is not: the file was not written by a " +
+                "sealed writer of this layout.");
+        }
+
         long blocks = BinaryPrimitives.ReadInt64LittleEndian(page[SealedLayout.BlockCountOffset..]);
         if (blocks != BlockCount || DirectoryOffset < BlocksOffset || DirectoryOffset % 8 != 0 || FileLength != fileLength)
         {
@@ -152,6 +170,19 @@ internal readonly struct SealedHeader
                 $"{Count:N0} items, a directory at {DirectoryOffset:N0}, so {FileLength:N0} bytes, and the file has " +
                 $"{fileLength:N0} (cut short, or not written whole).");
         }
+    }
+
+    private static bool AreZero(ReadOnlySpan<byte> page, ReadOnlySpan<(int Start, int Length)> ranges)
+    {
+        foreach ((int start, int length) in ranges)
+        {
+            if (page.Slice(start, length).ContainsAnyExcept((byte)0))
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>

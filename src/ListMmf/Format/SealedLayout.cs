@@ -51,6 +51,14 @@ internal static class SealedLayout
     /// <summary>The header's fixed part; the description follows.</summary>
     public const int DescriptionOffset = 128;
 
+    /// <summary>
+    /// The header's fields that are always zero (version 2's session and generation, the padding beside the
+    /// description length, the checksum and the directory's checksum, and the last 16 bytes before the description).
+    /// </summary>
+    public static ReadOnlySpan<(int Start, int Length)> ZeroRanges => s_zeroRanges;
+
+    private static readonly (int Start, int Length)[] s_zeroRanges = [(32, 12), (52, 4), (60, 4), (100, 4), (112, 16)];
+
     /// <summary>The sealed layout this library writes and reads.</summary>
     public const int LayoutVersion = 1;
 

@@ -74,6 +74,13 @@ internal static class DecimalScaling
         return true;
     }
 
+    /// <summary>
+    /// Whether <paramref name="step"/> is a divisor a decimal block may hold: 10 to 10^22, or to 10^10 for singles
+    /// (the powers of ten binary32 holds exactly).
+    /// </summary>
+    public static bool IsDivisor(double step, bool single) =>
+        PowersOfTen.AsSpan(1, single ? MaximumExponentSingle : MaximumExponentDouble).Contains(step);
+
     /// <summary>A double item from its integer: the quotient, rounded once.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static double Decode(long scaled, double divisor) => scaled / divisor;

@@ -267,6 +267,35 @@ internal readonly unsafe struct SealedBlock
     }
 
     /// <summary>
+    /// Writes the block's first item to <paramref name="destination"/>, whatever its codec: the item the directory
+    /// holds for the block.
+    /// </summary>
+    public void FirstItem(byte* destination, int itemSize, SealedValueKind kind)
+    {
+        switch (Codec)
+        {
+            case SealedCodec.DeltaFrameOfReference:
+                SealedValues.Narrow(destination, itemSize, First);
+                break;
+            case SealedCodec.TickDeltas when kind == SealedValueKind.Double:
+                *(double*)destination = First * Step;
+                break;
+            case SealedCodec.TickDeltas:
+                *(float*)destination = First * (float)Step;
+                break;
+            case SealedCodec.DecimalDeltas when kind == SealedValueKind.Double:
+                *(double*)destination = DecimalScaling.Decode(First, Step);
+                break;
+            case SealedCodec.DecimalDeltas:
+                *(float*)destination = DecimalScaling.Decode(First, (float)Step);
+                break;
+            default:
+                ItemAt(0, destination, itemSize, kind);
+                break;
+        }
+    }
+
+    /// <summary>
     /// Writes value <paramref name="index"/> as an item to <paramref name="destination"/>; the block must be
     /// <see cref="IsRandomAccess"/>.
     /// </summary>

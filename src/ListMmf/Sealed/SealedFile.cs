@@ -171,9 +171,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         int count = view.Count;
         int payload = view.PayloadLength;
         bool packed = view.Codec is not SealedCodec.Plain;
-        bool fits = count == SealedLayout.ValuesIn(block, Count) && payload >= 0 && SealedLayout.BlockHeaderSize + (long)payload <= space
+        bool fits = count == SealedLayout.ValuesIn(block, Count) && payload >= 0
+            && SealedLayout.BlockHeaderSize + SealedLayout.Align8(payload) == space
             && (packed
-                ? width <= BitPacking.MaximumWidth && payload >= BitPacking.LengthOf(count, width) && Accepts(view.Codec) && PatchesFit(view)
+                ? width <= BitPacking.MaximumWidth && Accepts(view.Codec) && PatchesFit(view)
+                    && (view.Codec == SealedCodec.PatchedFrameOfReference || payload == BitPacking.LengthOf(count, width))
                 : view.Codec == SealedCodec.Plain && payload == count * ItemSize);
         if (!fits)
         {
@@ -238,8 +240,9 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
-    /// The block's checksum over its bytes, and a patched block's patch positions in order (its decoding relies on
-    /// them); marks the block checked. Out of line: it runs once a block in each mapping.
+    /// The block's checksum over its bytes, a patched block's patch positions in order (its decoding relies on
+    /// them), and the rules every reader holds a block to (<see cref="SealedBlockRules"/>); marks the block checked.
+    /// Out of line: it runs once a block in each mapping.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void CheckBlock(long block, SealedBlock view)
@@ -254,6 +257,11 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         if (view.Codec == SealedCodec.PatchedFrameOfReference && !view.PatchesInOrder())
         {
             BlockDamaged(block, "its patches' positions do not ascend within the block");
+        }
+
+        if (SealedBlockRules.ProblemOf(view, Kind, ItemSize, _directory.Pointer + (block * ItemSize)) is { } problem)
+        {
+            BlockDamaged(block, problem);
         }
 
         Interlocked.Or(ref _checked[block >> 6], 1UL << (int)(block & 63));
@@ -317,12 +325,12 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
-    /// Whether a patched block's patches fit its payload (every read of them stays in it); true for the other codecs.
+    /// Whether a patched block's patches fill its payload exactly (every read of them stays in it); true for the other codecs.
     /// </summary>
     private static bool PatchesFit(SealedBlock view) =>
         view.Codec != SealedCodec.PatchedFrameOfReference
         || (view.Patches <= view.Count && view.PatchWidth is > 0 and <= BitPacking.MaximumWidth && (view.First >> 24) == 0
-            && view.PayloadLength >= PatchPlan.LengthOf(view.Count, view.Width, view.Patches, view.PatchWidth));
+            && view.PayloadLength == PatchPlan.LengthOf(view.Count, view.Width, view.Patches, view.PatchWidth));
 
     private bool Accepts(SealedCodec codec) => codec switch
     {

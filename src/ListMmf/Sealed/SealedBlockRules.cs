@@ -1,0 +1,191 @@
+using System;
+using System.Runtime.CompilerServices;
+
+namespace ListMmf.Sealed;
+
+/// <summary>
+/// What a sealed block must hold beyond a matching checksum, so that every read and search of it gives the same items
+/// (docs/file-format.md, "What a reader checks"): the header fields its codec does not use at zero, a step its codec
+/// and item type allow, its first value where the deltas and the directory say it is, and values in the range the
+/// in-place reads and searches rely on. A conforming encoder writes nothing else; a block that breaks a rule was built
+/// by hand or by a faulty writer, and its checksum cannot tell. Checked with the checksum, once a block in a mapping.
+/// </summary>
+internal static unsafe class SealedBlockRules
+{
+    /// <summary>The largest magnitude of a tick or decimal block's integers for doubles: below 2^53, each converts exactly.</summary>
+    private const long IntegerLimitDouble = (1L << 53) - 1;
+
+    /// <summary>For singles: below 2^24.</summary>
+    private const long IntegerLimitSingle = (1L << 24) - 1;
+
+    /// <summary>
+    /// The first rule <paramref name="block"/> (of items of <paramref name="itemSize"/> bytes of <paramref name="kind"/>)
+    /// breaks, in words for an exception, or null where it keeps them all; <paramref name="directoryItem"/> is the
+    /// directory's first item for it.
+    /// </summary>
+    public static string? ProblemOf(SealedBlock block, SealedValueKind kind, int itemSize, byte* directoryItem)
+    {
+        if (*(uint*)(block.Start + SealedLayout.BlockChecksumOffset + sizeof(uint)) != 0)
+        {
+            return "its header's bytes 36-39 are not zero";
+        }
+
+        return FieldProblem(block, kind) ?? FirstProblem(block) ?? RangeProblem(block, kind, itemSize)
+            ?? DirectoryProblem(block, kind, itemSize, directoryItem);
+    }
+
+    /// <summary>The fields a codec does not use are zero; a tick or decimal block's step is one its type allows.</summary>
+    private static string? FieldProblem(SealedBlock block, SealedValueKind kind)
+    {
+        bool stepIsZero = BitConverter.DoubleToInt64Bits(block.Step) == 0;
+        bool single = kind == SealedValueKind.Single;
+        switch (block.Codec)
+        {
+            case SealedCodec.Plain:
+                return block.Width == 0 && block.Base == 0 && block.First == 0 && stepIsZero ? null
+                    : "a plain block's width, base, first value and step are not all zero";
+            case SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference:
+                return stepIsZero ? null : "an integer block's step is not zero";
+            case SealedCodec.Ticks or SealedCodec.TickDeltas:
+                int exponent = Math.ILogB(block.Step);
+                bool powerOfTwo = double.IsFinite(block.Step) && block.Step > 0 && Math.ScaleB(1.0, exponent) == block.Step;
+                return powerOfTwo && (!single || exponent is >= -149 and <= 127) ? null
+                    : $"its step {block.Step:R} is not a power of two {(single ? "that a Single holds" : "")}".TrimEnd();
+            default:
+                return DecimalScaling.IsDivisor(block.Step, single) ? null
+                    : $"its step {block.Step:R} is not a power of ten from 10 to {(single ? "10^10 (for Single)" : "10^22")}";
+        }
+    }
+
+    /// <summary>
+    /// The first value: the header's first field holds it and the first offset is its own for frame of reference; a
+    /// delta block's first offset is zero; a patched block has a patch, and its widths make at most 64 bits.
+    /// </summary>
+    private static string? FirstProblem(SealedBlock block) => block.Codec switch
+    {
+        SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals => block.First == block.DomainAt(0) ? null
+            : $"its first value ({block.First:N0}) is not its base plus its first offset ({block.DomainAt(0):N0})",
+        SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas or SealedCodec.DecimalDeltas =>
+            BitPacking.Get(block.Payload, block.Width, 0) == 0 ? null : "its first offset is not zero, as a delta block's must be",
+        SealedCodec.PatchedFrameOfReference => block.Patches > 0 && block.Width + block.PatchWidth <= 64 ? null
+            : $"its {block.Patches:N0} patches of {block.PatchWidth} bits over {block.Width} bits are not a patched block's",
+        _ => null,
+    };
+
+    /// <summary>
+    /// A frame-of-reference or patched block's values lie in the item type's range without wrapping (its in-place
+    /// search compares offsets from the base), and a tick or decimal block's integers below 2^53 (2^24 for singles)
+    /// with finite products; an integer delta block's values are taken modulo 2^64, as every reader takes them. A bound
+    /// from the header decides most blocks; a block near the range's edge is read value by value.
+    /// </summary>
+    private static string? RangeProblem(SealedBlock block, SealedValueKind kind, int itemSize)
+    {
+        if (block.Codec is SealedCodec.Plain or SealedCodec.DeltaFrameOfReference)
+        {
+            return null;
+        }
+
+        (Int128 min, Int128 max) = RangeOf(kind, itemSize);
+        (Int128 low, Int128 high) = Bound(block, kind);
+        if (low >= min && high <= max && IsFinite(block, kind, low, high))
+        {
+            return null;
+        }
+
+        (low, high) = Exact(block, kind);
+        return low >= min && high <= max && IsFinite(block, kind, low, high) ? null
+            : $"its values run from {low:N0} to {high:N0} in the integer domain, outside {min:N0} to {max:N0}" +
+              (block.Codec is SealedCodec.Ticks or SealedCodec.TickDeltas ? $" or beyond a finite product with {block.Step:R}" : "");
+    }
+
+    /// <summary>The integer domain's range of <paramref name="kind"/> items of <paramref name="itemSize"/> bytes.</summary>
+    private static (Int128 Min, Int128 Max) RangeOf(SealedValueKind kind, int itemSize) => kind switch
+    {
+        SealedValueKind.Signed => (-(Int128.One << ((8 * itemSize) - 1)), (Int128.One << ((8 * itemSize) - 1)) - 1),
+        SealedValueKind.Unsigned => (Int128.Zero, (Int128.One << (8 * itemSize)) - 1),
+        SealedValueKind.Single => (-IntegerLimitSingle, IntegerLimitSingle),
+        _ => (-IntegerLimitDouble, IntegerLimitDouble),
+    };
+
+    /// <summary>Where the block's values can lie, from its header alone.</summary>
+    private static (Int128 Low, Int128 High) Bound(SealedBlock block, SealedValueKind kind)
+    {
+        Int128 baseValue = BaseOf(block, kind);
+        if (block.Codec is SealedCodec.TickDeltas or SealedCodec.DecimalDeltas)
+        {
+            // Each step is base plus an offset of at most w bits; m - 1 of them follow the first value.
+            Int128 steps = block.Count - 1;
+            Int128 widest = baseValue + (Int128.One << block.Width) - 1;
+            return (block.First + (steps * Int128.Min(baseValue, 0)), block.First + (steps * Int128.Max(widest, 0)));
+        }
+
+        int width = block.Width + (block.Codec == SealedCodec.PatchedFrameOfReference ? block.PatchWidth : 0);
+        return (baseValue, baseValue + (Int128.One << width) - 1);
+    }
+
+    /// <summary>The block's smallest and largest value (a frame's base with its values), each read.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static (Int128 Low, Int128 High) Exact(SealedBlock block, SealedValueKind kind)
+    {
+        Int128 baseValue = BaseOf(block, kind);
+        bool deltas = block.Codec is SealedCodec.TickDeltas or SealedCodec.DecimalDeltas;
+        Int128 value = block.First;
+        // A frame's values are its base plus offsets: the base itself is held to the range, as the search starts there.
+        Int128 low = deltas ? value : baseValue;
+        Int128 high = deltas ? value : baseValue;
+        for (int i = deltas ? 1 : 0; i < block.Count; i++)
+        {
+            UInt128 offset = BitPacking.Get(block.Payload, block.Width, i);
+            value = deltas ? value + baseValue + (Int128)offset : baseValue + (Int128)offset;
+            low = Int128.Min(low, value);
+            high = Int128.Max(high, value);
+        }
+
+        if (block.Codec == SealedCodec.PatchedFrameOfReference)
+        {
+            for (int patch = 0; patch < block.Patches; patch++)
+            {
+                int position = (int)BitPacking.Get(block.PatchPositions, PatchPlan.PositionWidth, patch);
+                UInt128 wide = BitPacking.Get(block.Payload, block.Width, position)
+                    | ((UInt128)BitPacking.Get(block.PatchHighs, block.PatchWidth, patch) << block.Width);
+                high = Int128.Max(high, baseValue + (Int128)wide);
+            }
+        }
+
+        return (low, high);
+    }
+
+    /// <summary>The base as its kind reads it: an unsigned type's base of 2^63 or more is not negative.</summary>
+    private static Int128 BaseOf(SealedBlock block, SealedValueKind kind) =>
+        kind == SealedValueKind.Unsigned ? (Int128)(ulong)block.Base : block.Base;
+
+    /// <summary>Whether a tick block's largest product is finite (a decimal block's quotients always are).</summary>
+    private static bool IsFinite(SealedBlock block, SealedValueKind kind, Int128 low, Int128 high)
+    {
+        if (block.Codec is not (SealedCodec.Ticks or SealedCodec.TickDeltas))
+        {
+            return true;
+        }
+
+        double largest = (double)Int128.Max(Int128.Abs(low), Int128.Abs(high));
+        return kind == SealedValueKind.Single ? float.IsFinite((float)largest * (float)block.Step) : double.IsFinite(largest * block.Step);
+    }
+
+    /// <summary>The directory holds the block's first item as the block gives it.</summary>
+    private static string? DirectoryProblem(SealedBlock block, SealedValueKind kind, int itemSize, byte* directoryItem)
+    {
+        bool same;
+        if (block.Codec == SealedCodec.Plain)
+        {
+            same = new ReadOnlySpan<byte>(block.Payload, itemSize).SequenceEqual(new ReadOnlySpan<byte>(directoryItem, itemSize));
+        }
+        else
+        {
+            ulong first;
+            block.FirstItem((byte*)&first, itemSize, kind);
+            same = new ReadOnlySpan<byte>(&first, itemSize).SequenceEqual(new ReadOnlySpan<byte>(directoryItem, itemSize));
+        }
+
+        return same ? null : "the directory's first item for it is not the block's first item";
+    }
+}
