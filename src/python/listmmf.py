@@ -98,6 +98,14 @@ _SEALED_BLOCK_HEADER = 40
 _SEALED_SIGNED = {2, 4, 6, 8, 12, 13, 14, 15, 16, 17}
 _SEALED_FLOATS = {10: ("<f", "<f4"), 11: ("<d", "<f8")}
 _MASK64 = (1 << 64) - 1
+_SEALED_ZERO_RANGES = ((32, 12), (52, 4), (60, 4), (100, 4), (112, 16))
+"""The sealed header's fields that are always zero, as (start, length)."""
+_SEALED_SIGNED = frozenset((2, 4, 6, 8, 12, 13, 14, 15, 16, 17))
+"""The data-type codes whose sealed integers are signed (sign-extended); the other integer codes are unsigned."""
+_SEALED_INTEGER_LIMITS = {"<f": (1 << 24) - 1, "<d": (1 << 53) - 1}
+"""The largest magnitude of a tick or decimal block's integers, by item format: each converts exactly."""
+_POWERS_OF_TEN = {"<f": frozenset(10.0 ** e for e in range(1, 11)), "<d": frozenset(float(10 ** e) for e in range(1, 23))}
+"""The steps a decimal block may hold, by item format: the powers of ten the type holds exactly."""
 
 _V2_FIXED = 64
 """The bytes of a version 2 header before its description: every field that changes after creation."""
@@ -471,7 +479,7 @@ def _read_sealed_header(f, path, raw):
     raw += f.read(_SEALED_FIXED - len(raw))
     if len(raw) < _SEALED_FIXED:
         raise ListMmfError(f"{path}: the file is too short for its sealed header")
-    _, code, count, state, blocks_offset, _, item_size, length = struct.unpack_from("<iiqiiq12xii", raw)
+    _, code, count, state, blocks_offset, durable, item_size, length = struct.unpack_from("<iiqiiq12xii", raw)
     count &= ~LIVE_COUNT_GUARD
     if blocks_offset < 4096 or blocks_offset % 4096 \
             or not 0 <= length <= min(blocks_offset, _HEADER_LIMIT) - _SEALED_FIXED:
@@ -483,6 +491,11 @@ def _read_sealed_header(f, path, raw):
         raise ListMmfError(f"{path}: the sealed header's checksum does not match its contents: the header is damaged")
     if state not in (0, REPLACED_VERSION):
         raise ListMmfError(f"{path}: the sealed header's state is {state}, neither 0 nor -1 (replaced)")
+    if blocks_offset != -(-(_SEALED_FIXED + length) // 4096) * 4096 or durable != count \
+            or any(raw[start:start + size].strip(b"\0") for start, size in _SEALED_ZERO_RANGES):
+        raise ListMmfError(f"{path}: the sealed header's fields disagree: blocks at byte {blocks_offset:,} after a "
+                           f"description of {length:,} bytes, a count of {count:,} and {durable:,}, or a field that is "
+                           f"always zero is not")
     return (SEALED_VERSION, code, count, state == REPLACED_VERSION, blocks_offset, count, None, item_size, description)
 
 
@@ -630,15 +643,15 @@ def _decode_sealed(f, header, path):
     view = memoryview(data)
     for block in range(blocks):
         start = offsets[block]
-        codec, width, values, payload, base, first, step, crc = struct.unpack_from("<BBHIqqdI", data, start)
+        codec, width, values, payload, base, first, step, crc, reserved = struct.unpack_from("<BBHIqqdII", data, start)
         expected = min(per_block, count - block * per_block)
         patches, patch_width = _patch_layout(0, width, values, first)[:2] if codec == 7 else (0, 0)
         packed_length = _packed_length(values, width) + (
             _packed_length(patches, _PATCH_POSITION_WIDTH) + _packed_length(patches, patch_width) if codec == 7 else 0)
         problem = None
-        if values != expected or _SEALED_BLOCK_HEADER + payload > offsets[block + 1] - start:
+        if values != expected or _SEALED_BLOCK_HEADER + _align8(payload) != offsets[block + 1] - start:
             problem = f"its header ({values:,} values, {payload:,} payload bytes) does not fit the file"
-        elif codec == 0 and payload != values * size or codec != 0 and (width > 56 or payload < packed_length):
+        elif codec == 0 and payload != values * size or codec != 0 and (width > 56 or payload != packed_length):
             problem = f"its header (codec {codec}, width {width}, {payload:,} payload bytes) does not fit its values"
         elif codec == 7 and (first >> 24 or patches > values or not 0 < patch_width <= 56):
             problem = f"its patches ({patches:,} of {patch_width} bits) do not fit its {values:,} values"
@@ -647,6 +660,8 @@ def _decode_sealed(f, header, path):
         elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
                         zlib.crc32(view[start:start + 32])) != crc:
             problem = "its checksum does not match its bytes"
+        problem = problem or _block_rule_problem(data, start + _SEALED_BLOCK_HEADER, codec, width, values, base, first,
+                                                 step, reserved, header, size, data[directory + block * size:][:size])
         if problem:
             raise ListMmfError(f"{path}: block {block:,} of {blocks:,} (items from {block * per_block:,}) is damaged: {problem}")
         at, to = start + _SEALED_BLOCK_HEADER, block * per_block * size
@@ -664,6 +679,118 @@ def _decode_sealed(f, header, path):
 
 _PATCH_POSITION_WIDTH = 10
 """The bits of a patch's position in its block (codec 7)."""
+
+
+def _read_packed(data, start, bits, index):
+    """Packed integer ``index`` of ``bits`` bits at byte ``start`` of ``data``."""
+    bit = index * bits
+    return (int.from_bytes(data[start + (bit >> 3):start + (bit >> 3) + 8], "little") >> (bit & 7)) & ((1 << bits) - 1)
+
+
+def _block_rule_problem(data, at, codec, width, values, base, first, step, reserved, header, size, directory_item):
+    """What a block whose checksum matched breaks of docs/file-format.md's rules ("What a reader checks"), or None:
+    the rules the C# library holds every block to, so that both readers refuse the same files and give the same items."""
+    fmt = _SEALED_FLOATS.get(header.code, (None,))[0]
+    step_bits = struct.unpack("<q", struct.pack("<d", step))[0]
+    if reserved:
+        return "its header's bytes 36-39 are not zero"
+    if codec == 0:
+        if width or base or first or step_bits:
+            return "a plain block's width, base, first value and step are not all zero"
+        return None if data[at:at + size] == directory_item else "the directory's first item for it is not the block's first item"
+    if codec in (1, 2, 7) and step_bits:
+        return "an integer block's step is not zero"
+    if codec in (3, 4):
+        exponent = math.frexp(step)[1] - 1 if math.isfinite(step) and step > 0 else None
+        if exponent is None or math.ldexp(1.0, exponent) != step or fmt == "<f" and not -149 <= exponent <= 127:
+            return f"its step {step!r} is not a power of two{' that a Single holds' if fmt == '<f' else ''}"
+    if codec in (5, 6) and step not in _POWERS_OF_TEN[fmt]:
+        return f"its step {step!r} is not a power of ten from 10 to {'10^10 (for Single)' if fmt == '<f' else '10^22'}"
+    u0 = _read_packed(data, at, width, 0)
+    if codec in (1, 3, 5) and first != _signed64(base + u0):
+        return f"its first value ({first:,}) is not its base plus its first offset ({_signed64(base + u0):,})"
+    if codec in (2, 4, 6) and u0:
+        return "its first offset is not zero, as a delta block's must be"
+    patches = []
+    if codec == 7:
+        count, patch_width, positions, highs = _patch_layout(at, width, values, first)
+        patches = [(_read_packed(data, positions, _PATCH_POSITION_WIDTH, j), _read_packed(data, highs, patch_width, j))
+                   for j in range(count)]
+        if not count or width + patch_width > 64:
+            return f"its {count:,} patches of {patch_width} bits over {width} bits are not a patched block's"
+        if any(b <= a for (a, _), (b, _) in zip(patches, patches[1:])) or patches[-1][0] >= values:
+            return "its patches' positions do not ascend within the block"
+    if codec != 2:
+        problem = _range_problem(data, at, codec, width, values, base, first, step, header, size, fmt, patches)
+        if problem:
+            return problem
+    return None if _first_item(data, at, codec, width, base, first, step, size, fmt, patches) == directory_item \
+        else "the directory's first item for it is not the block's first item"
+
+
+def _signed64(value):
+    value &= _MASK64
+    return value - (1 << 64) if value >> 63 else value
+
+
+def _range_problem(data, at, codec, width, values, base, first, step, header, size, fmt, patches):
+    """A frame's base and values lie in the item type's range without wrapping, a tick or decimal block's integers
+    below 2^53 (2^24 for Single) with finite products: a bound from the header, else every value read."""
+    if fmt is not None:
+        low_limit, high_limit = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
+    elif header.code in _SEALED_SIGNED:
+        low_limit, high_limit = -(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1
+    else:
+        low_limit, high_limit, base = 0, (1 << (8 * size)) - 1, base & _MASK64
+    deltas = codec in (4, 6)
+    if deltas:
+        widest = base + (1 << width) - 1
+        bound = (first + (values - 1) * min(base, 0), first + (values - 1) * max(widest, 0))
+    else:
+        bound = (base, base + (1 << (width + ((first >> 16) & 0xFF if codec == 7 else 0))) - 1)
+
+    def fits(low, high):
+        if not (low_limit <= low and high <= high_limit):
+            return False
+        if codec not in (3, 4):
+            return True
+        largest = float(max(abs(low), abs(high)))
+        product = largest * step if fmt == "<d" else struct.unpack("<f", struct.pack("<f", largest))[0] * _single(step)
+        return math.isfinite(product) and (fmt == "<d" or abs(product) <= _MAX_SINGLE)
+
+    if fits(*bound):
+        return None
+    highs = dict(patches)
+    value = first
+    low = high = first if deltas else base
+    for i in range(1 if deltas else 0, values):
+        offset = _read_packed(data, at, width, i) | (highs.get(i, 0) << width)
+        value = value + base + offset if deltas else base + offset
+        low, high = min(low, value), max(high, value)
+    if fits(low, high):
+        return None
+    return f"its values run from {low:,} to {high:,} in the integer domain, outside {low_limit:,} to {high_limit:,}" + \
+        (f" or beyond a finite product with {step!r}" if codec in (3, 4) else "")
+
+
+_MAX_SINGLE = 3.4028234663852886e38
+"""The largest finite binary32."""
+
+
+def _single(value):
+    """``value`` rounded to binary32 (an infinity beyond it)."""
+    return struct.unpack("<f", _pack_float("<f", value))[0]
+
+
+def _first_item(data, at, codec, width, base, first, step, size, fmt, patches):
+    """The block's first item as bytes, as the block gives it (``patches``: a patched block's (position, high bits))."""
+    if codec in (2, 4, 6):
+        ticks = first
+    else:
+        ticks = _signed64(base + (_read_packed(data, at, width, 0) | (dict(patches).get(0, 0) << width)))
+    if fmt is None:
+        return (ticks & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    return _pack_float(fmt, ticks * step if codec in (3, 4) else _quotient(ticks, step))
 
 
 def _packed_length(values, width):
