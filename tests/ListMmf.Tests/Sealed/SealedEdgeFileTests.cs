@@ -1,0 +1,277 @@
+using System;
+using System.Buffers.Binary;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using System.Security.Cryptography;
+using System.Text.Json;
+using ListMmf.Sealed;
+using ListMmf.Tests.Python;
+using Xunit;
+
+namespace ListMmf.Tests.Sealed;
+
+/// <summary>
+/// Hand-built sealed files, every checksum right, at each point docs/file-format.md settles ("What a reader checks"):
+/// the .NET reader, its <c>Verify</c> and the Python reader (both of its decoders) refuse exactly the files the spec
+/// says are damaged, and read the others to the same bytes.
+/// </summary>
+public sealed class SealedEdgeFileTests : IDisposable
+{
+    private const string PythonReader = """
+        import hashlib, json, os, sys
+        sys.path.insert(0, os.path.join("src", "python"))
+        import listmmf
+        decoders = [("stdlib", None)] + ([("numpy", listmmf.np)] if listmmf.np is not None else [])
+        for name in sorted(os.listdir(sys.argv[1])):
+            for decoder, np in decoders:
+                listmmf.np = np
+                try:
+                    items = listmmf.open_items(os.path.join(sys.argv[1], name))
+                    print(json.dumps({"file": name, "decoder": decoder, "items": hashlib.sha256(items.tobytes()).hexdigest()}))
+                except listmmf.ListMmfError as error:
+                    print(json.dumps({"file": name, "decoder": decoder, "refused": str(error)}))
+        """;
+
+    private readonly TempDirectory _directory = new();
+    private readonly string _cases;
+    private readonly Dictionary<string, EdgeCase> _built = [];
+
+    public SealedEdgeFileTests() => _cases = Directory.CreateDirectory(_directory.File("cases")).FullName;
+
+    public void Dispose() => _directory.Dispose();
+
+    [PythonFact]
+    public void BothReadersRefuseExactlyTheFilesTheSpecCallsDamagedAndReadTheOthersAlike()
+    {
+        BuildEveryCase();
+        string interpreter = PythonProcess.FirstThatImports("numpy") ?? "python3";
+
+        (int exitCode, string output) = PythonProcess.Run(interpreter, ["-c", PythonReader, _cases]);
+
+        Assert.True(exitCode == 0, output);
+        // The reader's lines are JSON; anything else Python printed (a warning) is only shown where the test fails.
+        Dictionary<string, List<JsonElement>> python = output.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Where(line => line.StartsWith('{'))
+            .Select(line => JsonDocument.Parse(line).RootElement)
+            .GroupBy(line => line.GetProperty("file").GetString()!)
+            .ToDictionary(group => group.Key, group => group.ToList());
+        var disagreements = new List<string>();
+        foreach ((string name, EdgeCase edge) in _built)
+        {
+            string path = Path.Combine(_cases, name);
+            string? dotNet = ReadWithDotNet(path, out byte[]? items);
+            string? verify = VerifyWithDotNet(path);
+            string expectedHash = edge.Items is null ? "" : Convert.ToHexString(SHA256.HashData(edge.Items)).ToLowerInvariant();
+            if ((dotNet is null) != edge.Readable || (verify is null) != edge.Readable)
+            {
+                disagreements.Add($"{name}: .NET read {dotNet ?? "it"}, verify {verify ?? "passed"}; the spec says " +
+                    (edge.Readable ? "it is readable" : "it is damaged"));
+            }
+
+            if (items is not null && edge.Items is not null && !items.AsSpan().SequenceEqual(edge.Items))
+            {
+                disagreements.Add($"{name}: .NET read other items than were sealed");
+            }
+
+            foreach (JsonElement line in python.GetValueOrDefault(name) ?? throw new InvalidOperationException($"Python printed nothing for {name}."))
+            {
+                string decoder = line.GetProperty("decoder").GetString()!;
+                bool refused = line.TryGetProperty("refused", out JsonElement message);
+                if (refused == edge.Readable || (!refused && edge.Items is not null && line.GetProperty("items").GetString() != expectedHash))
+                {
+                    disagreements.Add($"{name}: Python ({decoder}) {(refused ? message.GetString() : "read it")}; the spec says " +
+                        (edge.Readable ? "it is readable as sealed" : "it is damaged"));
+                }
+            }
+        }
+
+        Assert.True(disagreements.Count == 0, string.Join(Environment.NewLine, disagreements) + Environment.NewLine +
+            string.Join(Environment.NewLine, output.Split('\n').Where(line => !line.StartsWith('{'))));
+    }
+
+    [Fact]
+    public void TheEdgeFilesCoverEveryCodec()
+    {
+        BuildEveryCase();
+
+        Assert.Equal(Enum.GetValues<SealedCodec>().Order(), _built.Values.Select(edge => (SealedCodec)edge.Codec).Distinct().Order());
+    }
+
+    private void BuildEveryCase()
+    {
+        int[] ascending = Enumerable.Range(0, 2_048).Select(i => (i * 3) + 5).ToArray();
+        int[] walk = Walk(2_048);
+        int[] sizes = Enumerable.Range(0, 1_024).Select(i => i % 50 == 7 ? 1_000_000 + i : (i % 9) + 1).ToArray();
+        double[] quarters = Enumerable.Range(0, 1_024).Select(i => i * 0.25).ToArray();
+        double[] cents = Enumerable.Range(0, 1_024).Select(i => (10_000 + (i * 7)) / 100.0).ToArray();
+        double[] centWalk = walk.Take(1_024).Select(v => (v + 100_000) / 100.0).ToArray();
+        double[] quarterWalk = walk.Take(1_024).Select(v => v * 0.25).ToArray();
+
+        // Files as the library writes them, at the edges of what the rules allow.
+        Accept("int32-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + i).ToArray(), SealedCodec.FrameOfReference);
+        Accept("uint64-at-its-top", Enumerable.Range(0, 1_024).Select(i => ulong.MaxValue - 1_023 + (ulong)i).ToArray(), SealedCodec.FrameOfReference);
+        Accept("int32-deltas", walk, SealedCodec.DeltaFrameOfReference);
+        Accept("patched-sizes", sizes, SealedCodec.PatchedFrameOfReference);
+        Accept("double-ticks", quarters, SealedCodec.Ticks);
+        Accept("double-tick-deltas", quarterWalk, SealedCodec.TickDeltas);
+        Accept("double-decimals", cents, SealedCodec.Decimals);
+        Accept("double-decimal-deltas", centWalk, SealedCodec.DecimalDeltas);
+        Accept("double-subnormal-ticks", Enumerable.Range(0, 1_024).Select(i => i * double.Epsilon).ToArray(), SealedCodec.Ticks);
+        Accept("single-decimals-of-ten-places", Enumerable.Range(1, 1_024).Select(i => i / 1e10f).ToArray(), SealedCodec.Decimals);
+        Accept("double-zeros-and-nans", Enumerable.Range(0, 1_024).Select(i => (i % 3) switch { 0 => -0.0, 1 => double.NaN, _ => 0.0 }).ToArray(),
+            SealedCodec.Plain);
+
+        // Integer deltas are taken modulo 2^64 and kept to the item's low bytes: a step 2^32 larger gives the same Int32s.
+        Edit("int32-deltas-that-wrap-to-the-same-items", walk, SealedCodec.DeltaFrameOfReference, readable: true, (file, b) =>
+            file.SetInt64(file.BlockField(b, 8), file.Int64At(file.BlockField(b, 8)) + (1L << 32)));
+
+        // One rule broken a file.
+        Edit("header-state-2", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt32(16, 2));
+        Edit("header-durable-count-not-the-count", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt64(24, 2_047));
+        Edit("header-raw-bytes-not-count-times-size", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt64(104, 4));
+        Edit("header-zero-field-not-zero", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetByte(120, 1));
+        Edit("header-blocks-offset-field-wrong", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt32(20, 8_192));
+        Edit("block-reserved-bytes-not-zero", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) => file.SetByte(file.BlockField(b, 36), 1));
+        Edit("block-payload-longer-than-its-values", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) =>
+            file.SetInt32(file.BlockField(b, 4), file.Int32At(file.BlockField(b, 4)) + 8));
+        Edit("directory-first-item-not-the-blocks", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.DirectoryItem(1)[0]++);
+        Edit("frame-first-field-not-its-first-value", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) =>
+            file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + 1));
+        Edit("int32-frame-base-beyond-int32", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) =>
+        {
+            file.SetInt64(file.BlockField(b, 8), file.Int64At(file.BlockField(b, 8)) + (1L << 32));
+            file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + (1L << 32));
+        });
+        Edit("uint64-frame-that-wraps-past-2^64", Enumerable.Range(0, 1_024).Select(i => (ulong)i * 1_000).ToArray(), SealedCodec.FrameOfReference,
+            readable: false, (file, b) =>
+            {
+                file.SetInt64(file.BlockField(b, 8), -100);
+                file.SetInt64(file.BlockField(b, 16), -100);
+                BitConverter.TryWriteBytes(file.DirectoryItem(b), -100L);
+            });
+        Edit("delta-first-offset-not-zero", walk, SealedCodec.DeltaFrameOfReference, readable: false, (file, b) => file.Payload(b)[0] |= 1);
+        Edit("integer-block-with-a-step", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) => file.SetDouble(file.BlockField(b, 24), 1.0));
+        Edit("patched-block-without-patches", sizes, SealedCodec.PatchedFrameOfReference, readable: false, (file, b) =>
+            file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) & ~0xFFFFL));
+        Edit("patched-patch-width-beyond-56-bits", sizes, SealedCodec.PatchedFrameOfReference, readable: false, (file, b) =>
+            file.SetByte(file.BlockField(b, 18), 60));
+        Edit("patched-positions-repeated", sizes, SealedCodec.PatchedFrameOfReference, readable: false, (file, b) =>
+        {
+            // The positions are packed at 10 bits: the second is given the first's.
+            Span<byte> positions = file.Payload(b)[PositionsOffset(file, b)..];
+            ulong packed = BinaryPrimitives.ReadUInt64LittleEndian(positions);
+            packed = (packed & ~(0x3FFUL << 10)) | ((packed & 0x3FF) << 10);
+            BinaryPrimitives.WriteUInt64LittleEndian(positions, packed);
+        });
+        Edit("frame-codec-on-doubles", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
+        {
+            file.SetByte(file.BlockField(b, 0), (byte)SealedCodec.FrameOfReference);
+            file.SetDouble(file.BlockField(b, 24), 0);
+        });
+        Edit("tick-step-not-a-power-of-two", quarters, SealedCodec.Ticks, readable: false, (file, b) => file.SetDouble(file.BlockField(b, 24), 0.3));
+        Edit("tick-products-beyond-a-double", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
+            file.SetDouble(file.BlockField(b, 24), Math.ScaleB(1.0, 1_020)));
+        Edit("tick-integers-beyond-2^53", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
+        {
+            file.SetInt64(file.BlockField(b, 8), 1L << 60);
+            file.SetInt64(file.BlockField(b, 16), 1L << 60);
+        });
+        Edit("single-tick-step-below-binary32", quarters.Select(v => (float)v).ToArray(), SealedCodec.Ticks, readable: false, (file, b) =>
+            file.SetDouble(file.BlockField(b, 24), Math.ScaleB(1.0, -150)));
+        Edit("single-decimal-step-10^11", cents.Select(v => (float)v).ToArray(), SealedCodec.Decimals, readable: false, (file, b) =>
+            file.SetDouble(file.BlockField(b, 24), 1e11));
+        Edit("decimal-step-zero", cents, SealedCodec.Decimals, readable: false, (file, b) => file.SetDouble(file.BlockField(b, 24), 0));
+        Edit("plain-block-with-a-base", Enumerable.Range(0, 1_024).Select(i => (i % 3) switch { 0 => -0.0, 1 => double.NaN, _ => 0.0 }).ToArray(),
+            SealedCodec.Plain, readable: false, (file, b) => file.SetInt64(file.BlockField(b, 8), 5));
+    }
+
+    /// <summary>Where a patched block's positions start in its payload: after its low parts, packed with their padding.</summary>
+    private static int PositionsOffset(SealedFileBytes file, int block)
+    {
+        int width = file.ByteAt(file.BlockField(block, 1));
+        return (int)((((1_024L * width) + 63) / 64 * 8) + 8);
+    }
+
+    private void Accept<T>(string name, T[] values, SealedCodec codec)
+        where T : unmanaged => Edit(name, values, codec, readable: true, edit: null);
+
+    /// <summary>
+    /// Seals <paramref name="values"/>, whose block 0 must take <paramref name="codec"/>, and writes the case
+    /// <paramref name="name"/> with <paramref name="edit"/> applied to that block (or the file) and every checksum right.
+    /// </summary>
+    private void Edit<T>(string name, T[] values, SealedCodec codec, bool readable, Action<SealedFileBytes, int>? edit)
+        where T : unmanaged
+    {
+        if (_built.ContainsKey(name))
+        {
+            return;
+        }
+
+        string sealedPath = _directory.File(name + ".source");
+        using (var list = new ListMmf<T>(sealedPath))
+        {
+            list.AddRange(values);
+        }
+
+        SealedListMmf.Seal(sealedPath);
+        var file = new SealedFileBytes(sealedPath);
+        Assert.True(file.Codec(0) == (byte)codec, $"{name}: block 0 took codec {(SealedCodec)file.Codec(0)}, not {codec}");
+        edit?.Invoke(file, 0);
+        file.Save(Path.Combine(_cases, name));
+        _built[name] = new EdgeCase(readable, readable ? MemoryMarshal.AsBytes(values.AsSpan()).ToArray() : null, (byte)codec);
+    }
+
+    private static int[] Walk(int count)
+    {
+        int[] values = new int[count];
+        uint state = 12_345;
+        for (int i = 1; i < count; i++)
+        {
+            state = (state * 1_103_515_245) + 12_345;
+            values[i] = values[i - 1] + (int)((state >> 16) % 7) - 3;
+        }
+
+        return values;
+    }
+
+    /// <summary>Null where the .NET reader reads every block, else its exception's message.</summary>
+    private static string? ReadWithDotNet(string path, out byte[]? items)
+    {
+        items = null;
+        try
+        {
+            using SealedFile file = SealedFile.Open(path);
+            byte[] read = new byte[file.Count * file.ItemSize];
+            for (long block = 0; block < file.BlockCount; block++)
+            {
+                file.Decode(block, read.AsSpan((int)(block * SealedLayout.BlockValues * file.ItemSize)));
+            }
+
+            items = read;
+            return null;
+        }
+        catch (ListMmfFormatException exception)
+        {
+            return exception.Message;
+        }
+    }
+
+    private static string? VerifyWithDotNet(string path)
+    {
+        try
+        {
+            using SealedFile file = SealedFile.Open(path);
+            file.Verify(progress: null);
+            return null;
+        }
+        catch (ListMmfFormatException exception)
+        {
+            return exception.Message;
+        }
+    }
+
+    /// <summary>What the spec says of a case, and the items it holds where it is readable.</summary>
+    private sealed record EdgeCase(bool Readable, byte[]? Items, byte Codec);
+}
