@@ -655,21 +655,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         }
 
         string where = inHeader ? "its header records" : $"its description '{ListMmfDescription.PathFor(realPath)}' records";
-        string described = $"'{Path}' holds {recorded.ItemType} items of {recorded.ItemSize} bytes, as {where}";
-        if (recorded.ItemSize != sizeof(T))
-        {
-            throw new ListMmfDataTypeException(
-                Path, $"{described}; {typeof(T).Name} is {sizeof(T)} bytes. Open it with the type it was written with.");
-        }
-
-        // Where either side has no layout (a process under NativeAOT that could not see the struct's fields), the size
-        // is all there is to check.
-        if (recorded.Fields.Count > 0 && expected.Fields.Count > 0 && recorded.LayoutDifference(expected.Fields) is { } difference)
-        {
-            throw new ListMmfDataTypeException(Path, $"{described}, with another layout than {typeof(T).Name}'s: {difference}. " +
-                "Open it with the type it was written with.");
-        }
-
+        recorded.CheckHolds<T>(expected, Path, where);
         return recorded;
     }
 

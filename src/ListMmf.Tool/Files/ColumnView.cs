@@ -49,12 +49,6 @@ internal abstract class ColumnView : IDisposable
     public static ColumnView Open(string path, string name, DataType dataType)
     {
         DataTypeInfo type = DataTypeInfo.Of(dataType);
-        if (SealedListMmf.IsSealed(path) && !type.IsNumber)
-        {
-            throw new DataException($"'{path}' is sealed, and the tool shows sealed files of number and time types only; " +
-                "unseal it ('listmmf unseal') to show its items.");
-        }
-
         return type.Kind switch
         {
             DataTypeKind.DateTimeTicks => new ColumnView<long>(

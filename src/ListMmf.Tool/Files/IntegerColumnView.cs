@@ -1,53 +1,47 @@
 using System;
 using System.Globalization;
-using System.IO;
+using ListMmf.Sealed;
 using System.Runtime.InteropServices;
 
 namespace ListMmf.Tool.Files;
 
 /// <summary>
-/// A file of odd-width integers (Int24 to UInt56): the values through <see cref="IntegerListMmf"/>, the stored
-/// bytes (for the hash and the check through the file) through a list of <typeparamref name="TRaw"/>, a struct of
-/// the width.
+/// A file of odd-width integers (Int24 to UInt56), in either form: its stored bytes as items of
+/// <typeparamref name="TRaw"/>, a struct of the width (the hash and the check through the file), each widened to its
+/// value, sign-extended for the Int codes.
 /// </summary>
-internal sealed class IntegerColumnView<TRaw> : ColumnView
+internal sealed unsafe class IntegerColumnView<TRaw> : ColumnView
     where TRaw : unmanaged
 {
-    private readonly ListMmf<TRaw> _raw;
-    private readonly IntegerListMmf _values;
+    private readonly ColumnItems<TRaw> _raw;
+    private readonly bool _signed;
 
     public IntegerColumnView(string path, string name, DataType dataType)
         : base(name, dataType)
     {
-        _raw = new ListMmf<TRaw>(path, FileAccess.Read);
-        try
-        {
-            _values = IntegerListMmf.Open(path, FileAccess.Read);
-        }
-        catch
-        {
-            _raw.Dispose();
-            throw;
-        }
+        _raw = ColumnItems<TRaw>.Open(path);
+        _signed = DataTypeInfo.Of(dataType).Kind == DataTypeKind.SignedInteger;
     }
 
-    public override long Count => Math.Min(_raw.Count, _values.Count);
+    public override long Count => _raw.Count;
 
-    public override string Format(long index) => _values[index].ToString(CultureInfo.InvariantCulture);
+    public override string Format(long index) => ValueAt(index).ToString(CultureInfo.InvariantCulture);
 
     public override bool TryWriteUtf8(long index, Span<byte> destination, out int written) =>
-        _values[index].TryFormat(destination, out written, default, CultureInfo.InvariantCulture);
+        ValueAt(index).TryFormat(destination, out written, default, CultureInfo.InvariantCulture);
 
     public override DateTime TimeAt(long index) => throw new InvalidOperationException($"{Name} holds no times.");
 
-    public override ulong Hash() => _raw.ComputeXxHash3();
+    public override ulong Hash() => _raw.Hash();
 
     public override void Verify(IProgress<double>? progress) => _raw.Verify(progress);
 
-    public override void Dispose()
+    public override void Dispose() => _raw.Dispose();
+
+    private long ValueAt(long index)
     {
-        _values.Dispose();
-        _raw.Dispose();
+        TRaw raw = _raw[index];
+        return SealedValues.Widen(new ReadOnlySpan<byte>(&raw, sizeof(TRaw)), _signed);
     }
 }
 

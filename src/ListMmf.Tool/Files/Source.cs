@@ -64,11 +64,6 @@ internal sealed class Source : IDisposable
         }
 
         ListMmfFileInfo info = ListMmfFileInfo.Read(fullPath);
-        if (info.IsSealed)
-        {
-            return OpenSealed(fullPath, info.DataType);
-        }
-
         if (info.DataType == DataType.AnyStruct)
         {
             StructFile items = StructFile.Open(fullPath);
@@ -76,6 +71,11 @@ internal sealed class Source : IDisposable
                 ? [new StructColumnView(items, field: null, ownsFile: false)]
                 : items.Description.Fields.Select(field => (ColumnView)new StructColumnView(items, field, ownsFile: false)).ToList();
             return new Source(fullPath, fields, null, items, null, null);
+        }
+
+        if (info.IsSealed)
+        {
+            return OpenSealed(fullPath, info.DataType);
         }
 
         ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType);

@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.IO.Hashing;
+using ListMmf.Sealed;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
@@ -8,23 +9,18 @@ namespace ListMmf.Tool.Files;
 
 /// <summary>
 /// A struct file read through its description (<see cref="ListMmfDescription"/>) rather than a .NET type: the items
-/// present when it was opened, read with positioned reads, one item at a time or in chunks.
+/// present when it was opened, one item at a time or in chunks, from either form: appendable (positioned reads) or
+/// sealed (its plain blocks, each checked before its first use).
 /// </summary>
-internal sealed class StructFile : IDisposable
+internal abstract class StructFile : IDisposable
 {
     private const int ChunkBytes = 1 << 20;
-    private readonly SafeFileHandle _file;
 
-    /// <summary>Where the items start: after the header of either format (<see cref="ListMmfFileInfo.ItemsOffset"/>).</summary>
-    private readonly long _itemsOffset;
-
-    private StructFile(string path, ListMmfDescription description, SafeFileHandle file, long count, long itemsOffset)
+    private StructFile(string path, ListMmfDescription description, long count)
     {
         Path = path;
         Description = description;
-        _file = file;
         Count = count;
-        _itemsOffset = itemsOffset;
     }
 
     public string Path { get; }
@@ -48,6 +44,11 @@ internal sealed class StructFile : IDisposable
                 $"{description.ItemSize} bytes in its description; the file is damaged.");
         }
 
+        if (info.IsSealed)
+        {
+            return new Sealed(path, description, SealedFile.Open(System.IO.Path.GetFullPath(path)));
+        }
+
         // Divided rather than multiplied: a damaged count of 2^62 items of 32 bytes wraps to 0 bytes in a product.
         if (description.ItemSize <= 0 || info.Count < 0 || info.FileLength < info.ItemsOffset
             || info.Count > (info.FileLength - info.ItemsOffset) / description.ItemSize)
@@ -58,7 +59,7 @@ internal sealed class StructFile : IDisposable
 
         // The items of the count read above; those a writer appends later are not shown.
         SafeFileHandle file = ListMmfStorage.OpenExisting(System.IO.Path.GetFullPath(path), FileAccess.Read, FileOptions.None);
-        return new StructFile(path, description, file, info.Count, info.ItemsOffset);
+        return new Appendable(path, description, file, info.Count, info.ItemsOffset);
     }
 
     /// <summary>Reads the item at <paramref name="index"/> into <paramref name="item"/> (<see cref="ListMmfDescription.ItemSize"/> bytes).</summary>
@@ -69,30 +70,85 @@ internal sealed class StructFile : IDisposable
             throw new ArgumentOutOfRangeException(nameof(index), index, $"'{Path}' holds {Count:N0} items.");
         }
 
-        RandomAccess.Read(_file, item[..Description.ItemSize], _itemsOffset + (index * Description.ItemSize));
+        ReadItem(index, item[..Description.ItemSize]);
     }
 
-    /// <summary>The XXH3 of the items' bytes, reading each once: the same fingerprint a ListMmf of the struct gives.</summary>
+    /// <summary>The XXH3 of the items' bytes, reading each once: the same fingerprint a ListMmf of the struct gives, in either form.</summary>
     public ulong Hash(IProgress<double>? progress)
     {
         var hash = new XxHash3();
-        byte[] chunk = new byte[ChunkBytes];
-        long end = _itemsOffset + (Count * Description.ItemSize);
-        for (long offset = _itemsOffset; offset < end;)
-        {
-            int read = RandomAccess.Read(_file, chunk.AsSpan(0, (int)Math.Min(chunk.Length, end - offset)), offset);
-            if (read == 0)
-            {
-                throw new DataException($"'{Path}' ended at byte {offset:N0}, before its {Count:N0} items.");
-            }
 
-            hash.Append(chunk.AsSpan(0, read));
-            offset += read;
-            progress?.Report((double)(offset - _itemsOffset) / Math.Max(1, end - _itemsOffset));
+        // Whole blocks a chunk, so that a sealed file's chunks start where its blocks do.
+        int perChunk = Math.Max(1, ChunkBytes / Description.ItemSize / SealedLayout.BlockValues) * SealedLayout.BlockValues;
+        byte[] chunk = new byte[(long)perChunk * Description.ItemSize];
+
+        for (long start = 0; start < Count; start += perChunk)
+        {
+            int items = (int)Math.Min(perChunk, Count - start);
+            Span<byte> bytes = chunk.AsSpan(0, items * Description.ItemSize);
+            ReadItems(start, bytes);
+            hash.Append(bytes);
+            progress?.Report((double)(start + items) / Count);
         }
 
         return hash.GetCurrentHashAsUInt64();
     }
 
-    public void Dispose() => _file.Dispose();
+    public abstract void Dispose();
+
+    /// <summary>Reads item <paramref name="index"/>, below <see cref="Count"/>.</summary>
+    protected abstract void ReadItem(long index, Span<byte> item);
+
+    /// <summary>Reads the items from <paramref name="start"/> that fill <paramref name="destination"/>; a sealed file's start is a block's.</summary>
+    protected abstract void ReadItems(long start, Span<byte> destination);
+
+    /// <summary>An appendable file, read with positioned reads past its header.</summary>
+    private sealed class Appendable(string path, ListMmfDescription description, SafeFileHandle file, long count, long itemsOffset)
+        : StructFile(path, description, count)
+    {
+        protected override void ReadItem(long index, Span<byte> item) => ReadItems(index, item);
+
+        protected override void ReadItems(long start, Span<byte> destination)
+        {
+            long offset = itemsOffset + (start * Description.ItemSize);
+            while (!destination.IsEmpty)
+            {
+                int read = RandomAccess.Read(file, destination, offset);
+                if (read == 0)
+                {
+                    throw new DataException($"'{Path}' ended at byte {offset:N0}, before its {Count:N0} items.");
+                }
+
+                destination = destination[read..];
+                offset += read;
+            }
+        }
+
+        public override void Dispose() => file.Dispose();
+    }
+
+    /// <summary>A sealed file: its struct items are in plain blocks, each checked the first time it is read.</summary>
+    private sealed class Sealed(string path, ListMmfDescription description, SealedFile file)
+        : StructFile(path, description, file.Count)
+    {
+        protected override unsafe void ReadItem(long index, Span<byte> item)
+        {
+            SealedBlock block = file.Block(index >> SealedLayout.BlockShift);
+            int within = (int)(index & (SealedLayout.BlockValues - 1));
+            new ReadOnlySpan<byte>(block.Payload + ((long)within * Description.ItemSize), Description.ItemSize).CopyTo(item);
+        }
+
+        protected override void ReadItems(long start, Span<byte> destination)
+        {
+            int blockBytes = SealedLayout.BlockValues * Description.ItemSize;
+            for (long block = start >> SealedLayout.BlockShift; !destination.IsEmpty; block++)
+            {
+                int bytes = Math.Min(blockBytes, destination.Length);
+                file.Decode(block, destination[..bytes]);
+                destination = destination[bytes..];
+            }
+        }
+
+        public override void Dispose() => file.Dispose();
+    }
 }

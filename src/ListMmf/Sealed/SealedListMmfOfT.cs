@@ -27,7 +27,8 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
     /// <exception cref="ListMmfFormatException">It is not a sealed file, or its header or directory is damaged.</exception>
-    /// <exception cref="ListMmfDataTypeException">It holds items of another type or size.</exception>
+    /// <exception cref="ListMmfDataTypeException">It holds items of another type or size, or structs of another layout
+    /// than <typeparamref name="T"/>'s.</exception>
     public SealedListMmf(string path, ListMmfOptions? options = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
@@ -45,6 +46,11 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
         {
             ListMmfDescription? description = _file.Header.Description.Length == 0 ? null
                 : ListMmfDescription.FromJson(_file.Header.Description, Path, "the description in its sealed header");
+            if (description is not null && ListMmfDescription.ForList<T>() is { } expected)
+            {
+                description.CheckHolds<T>(expected, Path, "its sealed header records");
+            }
+
             TimesAreUtc = StoredTimes.AreUtc(description, options, Path);
         }
         catch

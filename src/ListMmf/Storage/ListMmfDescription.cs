@@ -128,6 +128,30 @@ public sealed class ListMmfDescription
             TimesAreUtc = timesAreUtc,
         };
 
+    /// <summary>
+    /// Checks that items of <typeparamref name="T"/> (described as <paramref name="expected"/>) are the items this
+    /// description records for the file at <paramref name="path"/> (<paramref name="where"/>: "its header records"):
+    /// their size, and their layout where both sides have one (a process under NativeAOT may not see a struct's
+    /// fields, and then the size is all there is to check). Appendable and sealed lists open a file through it alike.
+    /// </summary>
+    /// <exception cref="ListMmfDataTypeException">The file records items of another size or layout.</exception>
+    internal unsafe void CheckHolds<T>(ListMmfDescription expected, string path, string where)
+        where T : unmanaged
+    {
+        string described = $"'{path}' holds {ItemType} items of {ItemSize} bytes, as {where}";
+        if (ItemSize != sizeof(T))
+        {
+            throw new ListMmfDataTypeException(
+                path, $"{described}; {typeof(T).Name} is {sizeof(T)} bytes. Open it with the type it was written with.");
+        }
+
+        if (Fields.Count > 0 && expected.Fields.Count > 0 && LayoutDifference(expected.Fields) is { } difference)
+        {
+            throw new ListMmfDataTypeException(path, $"{described}, with another layout than {typeof(T).Name}'s: {difference}. " +
+                "Open it with the type it was written with.");
+        }
+    }
+
     /// <summary>The first difference between the layout recorded here and <paramref name="fields"/>, or null.</summary>
     internal string? LayoutDifference(IReadOnlyList<ListMmfField> fields)
     {

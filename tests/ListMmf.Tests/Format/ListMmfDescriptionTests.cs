@@ -73,6 +73,20 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
         Assert.Contains("'Bid' (Double, 8 bytes at offset 0) in the type", refused.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void ASealedStructFileOpenedAsAStructOfTheSameSizeButAnotherLayoutIsRefusedAsBeforeTheSeal()
+    {
+        WriteQuotes(ListMmfFormatVersion.Version2);
+        SealedListMmf.Seal(FilePath);
+
+        var refused = Assert.Throws<ListMmfDataTypeException>(() => new SealedListMmf<ReorderedQuote>(FilePath));
+
+        Assert.Contains("as its sealed header records", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("'Bid' (Double, 8 bytes at offset 0) in the type", refused.Message, StringComparison.Ordinal);
+        using var renamed = new SealedListMmf<RenamedQuote>(FilePath);
+        Assert.Equal(2, renamed.Count);
+    }
+
     [Theory, MemberData(nameof(Formats))]
     public void AStructWithRenamedFieldsOfTheSameLayoutOpens(ListMmfFormatVersion format)
     {

@@ -68,6 +68,32 @@ public sealed class SealCommandTests : IDisposable
         Assert.Contains("2024-01-02 09:46:39", tail.Output);
     }
 
+    public static TheoryData<string> StructAndOddWidthFiles => new(["struct", "int24", "uint40"]);
+
+    [Theory]
+    [MemberData(nameof(StructAndOddWidthFiles))]
+    public void EveryReadingCommandPrintsTheSameForAStructOrOddWidthFileAfterItsSeal(string kind)
+    {
+        string path = kind switch
+        {
+            "struct" => Quotes(3_000),
+            "int24" => Integers(3_000, i => (i * 5_003L % 16_000_000) - 8_000_000),
+            _ => Integers(3_000, i => (1L << 39) + (i * 7L)),
+        };
+        ToolResult[] before = ReadingCommands(path, "before");
+
+        ToolResult seal = ToolRunner.Run("seal", path);
+        ToolResult[] after = ReadingCommands(path, "after");
+
+        Assert.True(seal.ExitCode == 0, seal.Output + seal.Error);
+        Assert.All(after, result => Assert.True(result.ExitCode == 0, result.Output + result.Error));
+        Assert.Contains("sealed, every block's checksum", after[0].Output);
+        Assert.Equal(Fingerprint(before[0]), Fingerprint(after[0]));
+        Assert.Equal(before[1].Output, after[1].Output);
+        Assert.Equal(before[2].Output, after[2].Output);
+        Assert.Equal(File.ReadAllText(_directory.File("before.csv")), File.ReadAllText(_directory.File("after.csv")));
+    }
+
     [Fact]
     public void UnsealGivesBackAFileThatAppends()
     {
@@ -210,6 +236,39 @@ public sealed class SealCommandTests : IDisposable
 
         return folder;
     }
+
+    private string Quotes(int count)
+    {
+        string path = _directory.File("quotes.bt");
+        using var quotes = new ListMmf<Format.ListMmfDescriptionTests.Quote>(path);
+        for (int i = 0; i < count; i++)
+        {
+            quotes.Add(new Format.ListMmfDescriptionTests.Quote { Time = i, Bid = 4_000 + (i * 0.25), Ask = 4_000.25 + (i * 0.25), Size = i % 7 });
+        }
+
+        return path;
+    }
+
+    private string Integers(int count, Func<int, long> value)
+    {
+        string path = _directory.File("integers.bt");
+        using var integers = IntegerListMmf.OpenSmallest(path);
+        for (int i = 0; i < count; i++)
+        {
+            integers.Add(value(i));
+        }
+
+        return path;
+    }
+
+    /// <summary>verify, head, tail and a CSV export (to <paramref name="label"/>.csv) of <paramref name="path"/>.</summary>
+    private ToolResult[] ReadingCommands(string path, string label) =>
+    [
+        ToolRunner.Run("verify", path),
+        ToolRunner.Run("head", path, "-n", "5"),
+        ToolRunner.Run("tail", path, "-n", "5"),
+        ToolRunner.Run("export", "csv", path, "--out", _directory.File(label + ".csv")),
+    ];
 
     private static string Fingerprint(ToolResult verify) => Regex.Match(verify.Output, "XXH3 [0-9a-f]{16}").Value;
 }
