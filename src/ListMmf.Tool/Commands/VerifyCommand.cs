@@ -1,6 +1,7 @@
 using System;
 using System.CommandLine;
 using System.IO;
+using ListMmf.Sealed;
 using ListMmf.Tool.Files;
 
 namespace ListMmf.Tool.Commands;
@@ -27,13 +28,13 @@ internal static class VerifyCommand
                     {
                         VerifyTable(output, path);
                     }
-                    else if (SealedListMmf.IsSealed(path))
-                    {
-                        VerifySealed(output, path);
-                    }
                     else
                     {
-                        VerifyFile(output, path, ListMmfFileInfo.Read(path).DataType, ListMmfDescription.Read(path)?.Order);
+                        DataType dataType = ListMmfFileInfo.Read(path).DataType;
+                        TimeSeriesOrder? order = DataTypeInfo.Of(dataType).IsTime
+                            ? ListMmfDescription.Read(path)?.Order ?? TimeSeriesOrder.AscendingOrEqual
+                            : null;
+                        VerifyColumn(output, path, dataType, order);
                     }
                 }
                 catch (Exception exception) when (exception is IOException or DataException)
@@ -49,39 +50,29 @@ internal static class VerifyCommand
     }
 
     /// <summary>
-    /// Each column file as <see cref="VerifyFile"/> or <see cref="VerifySealed"/> checks it, the time column in the
-    /// table's own order (a sealed one through the table, as its file records no order); opening the table has checked
-    /// that every value column holds its rows.
+    /// Each column file as <see cref="VerifyColumn"/> checks it, the time column in the table's own order and the
+    /// value columns in none (a DateTime value is a value, not a key); opening the table has checked that every value
+    /// column holds its rows.
     /// </summary>
     private static void VerifyTable(TextWriter output, string path)
     {
         using var table = TimeSeriesTable.Open(path, FileAccess.Read);
-        foreach (TableColumn column in table.Columns)
+        for (int i = 0; i < table.Columns.Count; i++)
         {
-            if (column.IsSealed)
-            {
-                VerifySealed(output, column.Path);
-            }
-            else
-            {
-                VerifyFile(output, column.Path, column.DataType, table.Schema.Order);
-            }
-        }
-
-        if (table.Columns[0].IsSealed)
-        {
-            table.Verify();
+            TableColumn column = table.Columns[i];
+            VerifyColumn(output, column.Path, column.DataType, i == 0 ? table.Schema.Order : null);
         }
 
         output.WriteLine($"OK     {table.Path}: table of {table.RowCount:N0} rows, {table.Columns.Count} columns");
     }
 
     /// <summary>
-    /// The header, every item read through the file, the time order (<paramref name="order"/>: the table's, or the
-    /// one the file's description records; non-decreasing is asked of a file that records none), and the XXH3 of the
-    /// items. A struct file without a description has only its header checked: nothing records its item size.
+    /// A file in either form: the header (and a sealed file's directory), every item read through the file (every
+    /// block's checksum and decoding), the time order where <paramref name="order"/> is given, and the XXH3 of the
+    /// items, which a seal keeps. A struct file without a description has only its header checked: nothing records
+    /// its item size.
     /// </summary>
-    private static void VerifyFile(TextWriter output, string path, DataType dataType, TimeSeriesOrder? order)
+    private static void VerifyColumn(TextWriter output, string path, DataType dataType, TimeSeriesOrder? order)
     {
         if (dataType == DataType.AnyStruct && ListMmfDescription.Read(path) is null)
         {
@@ -91,21 +82,36 @@ internal static class VerifyCommand
             return;
         }
 
+        bool isSealed = SealedListMmf.IsSealed(path);
         using ColumnView column = ColumnView.Open(path, path, dataType);
         ProgressBar.Run($"verifying {Path.GetFileName(path)}", show: new FileInfo(path).Length > ProgressBar.LargeFileBytes, report =>
         {
             IProgress<double>? progress = report is null ? null : new ActionProgress(fraction => report((long)(fraction * 1000), 1000));
-            switch (dataType)
+            switch ((order, dataType, isSealed))
             {
-                case DataType.UnixSeconds:
-                    using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, order ?? TimeSeriesOrder.AscendingOrEqual))
+                case ({ } kept, DataType.UnixSeconds, true):
+                    using (var times = new SealedTimeSeries<int, UnixSecondsKey>(new SealedListMmf<int>(path), kept))
+                    {
+                        times.Verify();
+                    }
+
+                    break;
+                case ({ } kept, DataType.DateTime, true):
+                    using (var times = new SealedTimeSeries<long, TicksKey>(new SealedListMmf<long>(path), kept))
+                    {
+                        times.Verify();
+                    }
+
+                    break;
+                case ({ } kept, DataType.UnixSeconds, false):
+                    using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, kept))
                     {
                         series.Verify(progress);
                     }
 
                     break;
-                case DataType.DateTime:
-                    using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, order ?? TimeSeriesOrder.AscendingOrEqual))
+                case ({ } kept, DataType.DateTime, false):
+                    using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, kept))
                     {
                         series.Verify(progress);
                     }
@@ -119,23 +125,8 @@ internal static class VerifyCommand
             return 0;
         });
 
-        output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items, {column.Fingerprint}");
-    }
-
-    /// <summary>
-    /// A sealed file: its header and directory (checked at the open), every block's checksum and decoding, and the XXH3
-    /// of the decoded items, the fingerprint the file had before it was sealed.
-    /// </summary>
-    private static void VerifySealed(TextWriter output, string path)
-    {
-        DataType dataType = ListMmfFileInfo.Read(path).DataType;
-        using ColumnView column = ColumnView.Open(path, path, dataType);
-        ProgressBar.Run($"verifying {Path.GetFileName(path)}", show: new FileInfo(path).Length > ProgressBar.LargeFileBytes, report =>
-        {
-            column.Verify(report is null ? null : new ActionProgress(fraction => report((long)(fraction * 1000), 1000)));
-            return 0;
-        });
-        output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items, sealed, every block's checksum, {column.Fingerprint}");
+        string form = isSealed ? ", sealed, every block's checksum" : "";
+        output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items{form}, {column.Fingerprint}");
     }
 
     /// <summary>Reports on the calling thread (<see cref="Progress{T}"/> would post to the thread pool).</summary>

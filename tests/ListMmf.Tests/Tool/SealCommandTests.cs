@@ -95,6 +95,47 @@ public sealed class SealCommandTests : IDisposable
     }
 
     [Fact]
+    public void VerifyPassesATableWhoseDateTimeValuesAreNotInOrderBeforeTheSealAndAfter()
+    {
+        string folder = _directory.File("settlements");
+        using (var table = TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time").Add<DateTime>("settles")))
+        {
+            for (int i = 0; i < 3_000; i++)
+            {
+                table.Column<DateTime>("settles").Add(Start.AddDays(i % 5 == 0 ? 30 : 2));
+                table.AddRow(Start.AddSeconds(i));
+            }
+        }
+
+        ToolResult before = ToolRunner.Run("verify", folder);
+        ToolRunner.Run("seal", folder);
+        ToolResult after = ToolRunner.Run("verify", folder);
+
+        Assert.True(before.ExitCode == 0, before.Output + before.Error);
+        Assert.True(after.ExitCode == 0, after.Output + after.Error);
+        Assert.Contains("sealed, every block's checksum", after.Output);
+    }
+
+    [Fact]
+    public void VerifyRefusesATimeFileOutOfOrderBeforeTheSealAndAfter()
+    {
+        string path = _directory.File("times.bt");
+        using (var ticks = new ListMmf<long>(path, FileAccess.ReadWrite, null, DataType.DateTime, requireDataType: true, description: null))
+        {
+            ticks.AddRange(Enumerable.Range(0, 3_000).Select(i => Start.AddSeconds(i == 2_500 ? 0 : i).Ticks).ToArray());
+        }
+
+        ToolResult before = ToolRunner.Run("verify", path);
+        ToolRunner.Run("seal", path);
+        ToolResult after = ToolRunner.Run("verify", path);
+
+        Assert.NotEqual(0, before.ExitCode);
+        Assert.NotEqual(0, after.ExitCode);
+        Assert.Contains("at index 2,500", before.Output);
+        Assert.Contains("at index 2,500", after.Output);
+    }
+
+    [Fact]
     public void UnsealGivesBackAFileThatAppends()
     {
         string path = Seconds(2_000);
