@@ -638,8 +638,23 @@ def _decode_sealed(f, header, path):
     if offsets[0] != header.items_offset or offsets[-1] != directory \
             or any(b < a + _SEALED_BLOCK_HEADER or b % 8 for a, b in zip(offsets, offsets[1:])):
         raise ListMmfError(f"{path}: the sealed directory's block offsets do not ascend from the blocks to the directory")
+    if np is not None and blocks:
+        items = _sealed_numpy(data, offsets, header, size, count, directory)
+        if items is not None:
+            return items
+    items = _sealed_scalar(data, offsets, header, path, size, count, directory)
+    if np is not None and blocks:
+        raise ListMmfError(f"{path}: the numpy decoder refused the sealed file and the block-by-block decoder did not; "
+                           f"report it as a bug of this reader")
+    return items
+
+
+def _sealed_scalar(data, offsets, header, path, size, count, directory):
+    """The items of a sealed file whose header and directory were checked, every block checked against every rule
+    and decoded one by one with the standard library: the reference the numpy decoder is held to, and the source of
+    the messages that name a damaged block."""
+    blocks, per_block = len(offsets) - 1, _SEALED_BLOCK_VALUES
     items = bytearray(count * size)
-    packed = []
     view = memoryview(data)
     for block in range(blocks):
         start = offsets[block]
@@ -655,7 +670,7 @@ def _decode_sealed(f, header, path):
             problem = f"its header (codec {codec}, width {width}, {payload:,} payload bytes) does not fit its values"
         elif codec == 7 and (first >> 24 or patches > values or not 0 < patch_width <= 56):
             problem = f"its patches ({patches:,} of {patch_width} bits) do not fit its {values:,} values"
-        elif codec not in ((0, 3, 4, 5, 6) if header.code in _SEALED_FLOATS else (0, 1, 2, 7) if header.code else (0,)):
+        elif codec not in _sealed_codecs(header.code):
             problem = f"its codec {codec} does not apply to {header.type_name} items"
         elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
                         zlib.crc32(view[start:start + 32])) != crc:
@@ -667,14 +682,165 @@ def _decode_sealed(f, header, path):
         at, to = start + _SEALED_BLOCK_HEADER, block * per_block * size
         if codec == 0:
             items[to:to + values * size] = data[at:at + values * size]
-        elif np is None:
-            items[to:to + values * size] = _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size)
         else:
-            packed.append((block, at, codec, width, values, base & _MASK64, first & _MASK64, step))
-    if packed:
-        _sealed_blocks_numpy(data, packed, items, header, size)
-        _sealed_patches_numpy(data, [block for block in packed if block[2] == 7], items, size)
+            items[to:to + values * size] = _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size)
     return items
+
+
+def _sealed_codecs(code):
+    """The codecs a block of items of ``code`` may take."""
+    return (0, 3, 4, 5, 6) if code in _SEALED_FLOATS else (0, 1, 2, 7) if code else (0,)
+
+
+def _packed_lengths(values, width):
+    """``_packed_length`` of numpy arrays."""
+    return (values * width + 63) // 64 * 8 + 8
+
+
+def _sealed_numpy(data, offsets, header, size, count, directory):
+    """The items of a sealed file whose header and directory were checked, every block held to every rule and
+    decoded many blocks at a time with numpy; None where a block breaks a rule, which ``_sealed_scalar`` then names.
+    The blocks' headers are read into arrays and checked together; only the checksums, and the range of a block
+    whose bound from its header leaves its type's, are checked block by block."""
+    blocks = len(offsets) - 1
+    fmt = _SEALED_FLOATS.get(header.code, (None,))[0]
+    u64 = np.uint64
+    bounds = np.array(offsets, dtype=np.int64)
+    starts = bounds[:-1]
+    raw = np.frombuffer(data, dtype=np.uint8)
+    fields = raw[starts[:, None] + np.arange(_SEALED_BLOCK_HEADER)].view(np.dtype([
+        ("codec", "u1"), ("width", "u1"), ("values", "<u2"), ("payload", "<u4"), ("base", "<i8"), ("first", "<i8"),
+        ("step", "<f8"), ("crc", "<u4"), ("reserved", "<u4")])).reshape(-1)
+    codec, width, values, payload = (fields[name].astype(np.int64) for name in ("codec", "width", "values", "payload"))
+    base, first, step = fields["base"], fields["first"], fields["step"]
+    step_bits = step.view(np.int64)
+    expected = np.full(blocks, _SEALED_BLOCK_VALUES, dtype=np.int64)
+    expected[-1] = count - (blocks - 1) * _SEALED_BLOCK_VALUES
+    plain, patched = codec == 0, codec == 7
+    patches = np.where(patched, first & 0xFFFF, 0)
+    patch_width = np.where(patched, (first >> 16) & 0xFF, 0)
+    ok = (values == expected) & (_SEALED_BLOCK_HEADER + ((payload + 7) & ~7) == np.diff(bounds)) \
+        & (fields["reserved"] == 0) & np.isin(codec, _sealed_codecs(header.code))
+    ok &= np.where(plain, (payload == values * size) & (width == 0) & (base == 0) & (first == 0) & (step_bits == 0),
+                   (width <= 56) & (payload == _packed_lengths(values, width) + np.where(
+                       patched, _packed_lengths(patches, _PATCH_POSITION_WIDTH) + _packed_lengths(patches, patch_width), 0)))
+    ok &= ~patched | (((first >> 24) == 0) & (patches >= 1) & (patches <= values) & (patch_width >= 1)
+                      & (patch_width <= 56) & (width + patch_width <= 64))
+    ok &= ~np.isin(codec, (1, 2, 7)) | (step_bits == 0)
+    mantissa, exponent = np.frexp(step)
+    single = fmt == "<f"
+    with np.errstate(invalid="ignore"):
+        ok &= ~np.isin(codec, (3, 4)) | (np.isfinite(step) & (step > 0) & (mantissa == 0.5)
+                                         & (((exponent >= -148) & (exponent <= 128)) if single else True))
+    if fmt is not None:
+        ok &= ~np.isin(codec, (5, 6)) | np.isin(step, sorted(_POWERS_OF_TEN[fmt]))
+    if not ok.all():
+        return None
+    view = memoryview(data)
+    for start, length, crc in zip(offsets, payload.tolist(), fields["crc"].tolist()):
+        if zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + length],
+                      zlib.crc32(view[start:start + 32])) != crc:
+            return None
+
+    window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+    at = starts + _SEALED_BLOCK_HEADER
+    masks = np.where(width >= 64, ~u64(0), (u64(1) << np.minimum(width, 63).astype(u64)) - u64(1))
+    first_offsets = np.where(plain, u64(0), window[np.where(plain, 0, at)] & masks)
+    if not (~np.isin(codec, (2, 4, 6)) | (first_offsets == 0)).all() or \
+            not (~np.isin(codec, (1, 3, 5)) | (first.view(u64) == base.view(u64) + first_offsets)).all():
+        return None
+    highs_by_patch = _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width)
+    if highs_by_patch is False:
+        return None
+    if not _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, patch_width):
+        return None
+
+    items = bytearray(count * size)
+    typed = np.frombuffer(items, dtype=np.uint8)
+    if plain.any():
+        for block in np.flatnonzero(plain).tolist():
+            to, length = block * _SEALED_BLOCK_VALUES * size, int(values[block]) * size
+            typed[to:to + length] = raw[at[block]:at[block] + length]
+    packed = np.flatnonzero(~plain)
+    if packed.size:
+        _sealed_blocks_numpy(data, list(zip(packed.tolist(), at[packed].tolist(), codec[packed].tolist(),
+                                            width[packed].tolist(), values[packed].tolist(),
+                                            (base[packed].view(u64)).tolist(), (first[packed].view(u64)).tolist(),
+                                            step[packed].tolist())), items, header, size)
+    if highs_by_patch is not None:
+        _sealed_patches_numpy(items, size, highs_by_patch, window, at, width, base)
+    firsts = raw[directory:directory + blocks * size].reshape(blocks, size)
+    stored = typed.reshape(-1, size)[np.arange(blocks) * _SEALED_BLOCK_VALUES]
+    return items if (stored == firsts).all() else None
+
+
+def _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width):
+    """The patches of every patched block, read together: (block, position, high bits) arrays; None where there are
+    no patched blocks, False where a block's positions do not ascend strictly below its values."""
+    u64 = np.uint64
+    patched = np.flatnonzero(codec == 7)
+    if not patched.size:
+        return None
+    counts = patches[patched]
+    block = np.repeat(patched, counts)
+    index = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    positions_at = at[block] + _packed_lengths(values[block], width[block])
+    bit = index * _PATCH_POSITION_WIDTH
+    positions = ((window[positions_at + (bit >> 3)] >> (bit & 7).astype(u64)) & u64(0x3FF)).astype(np.int64)
+    if not (positions < values[block]).all() or not ((block[1:] != block[:-1]) | (positions[1:] > positions[:-1])).all():
+        return False
+    highs_at = positions_at + _packed_lengths(patches[block], _PATCH_POSITION_WIDTH)
+    high_width = patch_width[block]
+    bit = index * high_width
+    highs = (window[highs_at + (bit >> 3)] >> (bit & 7).astype(u64)) & ((u64(1) << high_width.astype(u64)) - u64(1))
+    return block, positions, highs
+
+
+def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, patch_width):
+    """Whether every frame (codecs 1, 3, 5, 7) and every tick or decimal block keeps its values in range, as
+    ``_range_problem`` says: a bound from the headers, together, decides most blocks; each block it leaves out is
+    read by ``_block_rule_problem``."""
+    u64 = np.uint64
+    if fmt is not None:
+        low, high = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
+    elif header.code in _SEALED_SIGNED:
+        low, high = -(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1
+    else:
+        low, high = 0, (1 << (8 * size)) - 1
+    signed = fmt is not None or header.code in _SEALED_SIGNED
+    # Offset binary: a signed value's bits with the sign flipped order as unsigned, so one comparison serves both.
+    flip = u64(1 << 63) if signed else u64(0)
+    low_u, high_u = u64((low & _MASK64) ^ int(flip)), u64((high & _MASK64) ^ int(flip))
+    frames = np.isin(codec, (1, 3, 5, 7))
+    total = width + patch_width
+    spans = np.where(total >= 64, ~u64(0), (u64(1) << np.minimum(total, 63).astype(u64)) - u64(1))
+    base_u = base.view(u64) ^ flip
+    fits = (base_u >= low_u) & (base_u <= high_u) & ((high_u - base_u) >= spans)
+    deltas = np.isin(codec, (4, 6))
+    if deltas.any():
+        # Exact in binary64 while every term stays below 2^42; other delta blocks are read one by one.
+        small = (np.abs(first) < 2 ** 42) & (np.abs(base) < 2 ** 42) & (width <= 40)
+        steps = (values - 1).astype(np.float64)
+        widest = base.astype(np.float64) + np.exp2(width.astype(np.float64)) - 1
+        lowest = first.astype(np.float64) + steps * np.minimum(base.astype(np.float64), 0)
+        highest = first.astype(np.float64) + steps * np.maximum(widest, 0)
+        fits = np.where(deltas, small & (lowest >= low) & (highest <= high), fits)
+    ticks = np.isin(codec, (3, 4))
+    if ticks.any():
+        largest = np.where(deltas, np.maximum(np.abs(lowest), np.abs(highest)) if deltas.any() else 0,
+                           np.maximum(np.abs(base.astype(np.float64)), np.abs(base.astype(np.float64) + spans.astype(np.float64))))
+        with np.errstate(over="ignore", invalid="ignore"):
+            product = (largest.astype(np.float32) * step.astype(np.float32)) if fmt == "<f" else largest * step
+        fits &= ~ticks | np.isfinite(product)
+    checked = frames | deltas
+    for block in np.flatnonzero(checked & ~fits).tolist():
+        start = int(at[block])
+        codec_, width_, values_, _, base_, first_, step_ = struct.unpack_from("<BBHIqqd", data, start - _SEALED_BLOCK_HEADER)
+        patches = _patches(lambda where, bits, index: _read_packed(data, where, bits, index), start, width_, values_,
+                           first_) if codec_ == 7 else []
+        if _range_problem(data, start, codec_, width_, values_, base_, first_, step_, header, size, fmt, patches):
+            return False
+    return True
 
 
 _PATCH_POSITION_WIDTH = 10
@@ -814,31 +980,22 @@ def _patches(read, at, width, values, first):
     return [(position, high) for position, high in pairs if position < values]
 
 
-def _sealed_patches_numpy(data, patched, items, size):
-    """Writes the wide values of the patched blocks (codec 7) in ``patched`` over the low parts that
-    ``_sealed_blocks_numpy`` decoded there: base plus the low bits with the patch's high bits above them."""
-    if not patched:
-        return
-    window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-
-    def read(at, width, index):
-        bit = np.asarray(index, dtype=np.int64) * width
-        return (window[at + (bit >> 3)] >> (bit & 7).astype(np.uint64)) & np.uint64((1 << width) - 1)
-
+def _sealed_patches_numpy(items, size, patch_arrays, window, at, width, base):
+    """Writes the wide values of the patched blocks (codec 7), as ``_sealed_patch_arrays`` read them, over the low
+    parts that ``_sealed_blocks_numpy`` decoded there: base plus the low bits with the patch's high bits above them."""
+    u64 = np.uint64
+    block, positions, highs = patch_arrays
+    low_width = width[block].astype(u64)
+    bit = positions * width[block]
+    lows = (window[at[block] + (bit >> 3)] >> (bit & 7).astype(u64)) & ((u64(1) << low_width) - u64(1))
+    wide = base[block].view(u64) + (lows | (highs << low_width))
+    rows = block * _SEALED_BLOCK_VALUES + positions
     typed = np.frombuffer(items, dtype=f"<u{size}") if size in (1, 2, 4, 8) else \
         np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
-    for block, at, _, width, values, base, first, _ in patched:
-        patches, patch_width, positions_at, highs_at = _patch_layout(at, width, values, first)
-        every = np.arange(patches, dtype=np.int64)
-        positions = read(positions_at, _PATCH_POSITION_WIDTH, every).astype(np.int64)
-        inside = positions < values
-        positions, highs = positions[inside], read(highs_at, patch_width, every)[inside]
-        wide = np.uint64(base) + (read(at, width, positions) | (highs << np.uint64(width)))
-        rows = block * _SEALED_BLOCK_VALUES + positions
-        if typed.ndim == 1:
-            typed[rows] = wide.astype(typed.dtype)
-        else:
-            typed[rows] = wide.reshape(-1, 1).view(np.uint8)[:, :size]
+    if typed.ndim == 1:
+        typed[rows] = wide.astype(typed.dtype)
+    else:
+        typed[rows] = wide.reshape(-1, 1).view(np.uint8)[:, :size]
 
 
 _SEALED_CHUNK_BLOCKS = 1024
