@@ -763,10 +763,8 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
             typed[to:to + length] = raw[at[block]:at[block] + length]
     packed = np.flatnonzero(~plain)
     if packed.size:
-        _sealed_blocks_numpy(data, list(zip(packed.tolist(), at[packed].tolist(), codec[packed].tolist(),
-                                            width[packed].tolist(), values[packed].tolist(),
-                                            (base[packed].view(u64)).tolist(), (first[packed].view(u64)).tolist(),
-                                            step[packed].tolist())), items, header, size)
+        _sealed_blocks_numpy(data, packed, at[packed], codec[packed], width[packed], values[packed],
+                             base[packed].view(u64), first[packed].view(u64), step[packed], items, header, size)
     if highs_by_patch is not None:
         _sealed_patches_numpy(items, size, highs_by_patch, window, at, width, base)
     firsts = raw[directory:directory + blocks * size].reshape(blocks, size)
@@ -1002,31 +1000,34 @@ _SEALED_CHUNK_BLOCKS = 1024
 """How many packed blocks the numpy decoder decodes in one pass (a million values: a few arrays of 8 MB)."""
 
 
-def _sealed_blocks_numpy(data, packed, items, header, size):
-    """Decodes the packed blocks listed in ``packed`` into ``items``, many blocks in one pass of numpy operations:
-    blocks of one length as rows of a 2-D array, each value one unaligned 8-byte load from a strided view of the
-    file, shifted and masked, plus its block's base; the delta codecs' running sums a cumulative sum along the rows."""
+def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, step, items, header, size):
+    """Decodes the packed blocks numbered ``blocks`` (their fields in the arrays after it, ``base`` and ``first`` as
+    uint64) into ``items``, many blocks in one pass of numpy operations: blocks of one length and width as rows of a
+    2-D array, each value one unaligned 8-byte load from a strided view of the file at a byte offset and shift that
+    the whole group shares, masked, plus its block's base; the delta codecs' running sums a cumulative sum along the
+    rows."""
+    u64 = np.uint64
     window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-    columns = list(zip(*packed))
-    block_index, at, codec, width, values = (np.array(column, dtype=np.int64) for column in columns[:5])
-    base, first = (np.array(column, dtype=np.uint64) for column in columns[5:7])
-    step = np.array(columns[7], dtype=np.float64)
-    mask = (np.uint64(1) << width.astype(np.uint64)) - np.uint64(1)
     floats = np.dtype(_SEALED_FLOATS[header.code][1]) if header.code in _SEALED_FLOATS else None
     # Items of 1, 2, 4 or 8 bytes take the low bytes of each value by a cast; the odd widths by their bytes.
     typed = np.frombuffer(items, dtype=f"<u{size}").reshape(-1, 1) if size in (1, 2, 4, 8) else \
         np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
-    for m in np.unique(values):
-        group = np.flatnonzero(values == m)
+    shape = values * 64 + width
+    for key in np.unique(shape).tolist():
+        m, w = key >> 6, key & 63
+        bit = np.arange(m, dtype=np.int64) * w
+        offsets, shifts, mask = bit >> 3, (bit & 7).astype(u64), u64((1 << w) - 1)
+        group = np.flatnonzero(shape == key)
         for chunk in range(0, len(group), _SEALED_CHUNK_BLOCKS):
             same = group[chunk:chunk + _SEALED_CHUNK_BLOCKS]
-            bit = np.arange(m, dtype=np.int64)[None, :] * width[same][:, None]
-            domain = (window[at[same][:, None] + (bit >> 3)] >> (bit & 7).astype(np.uint64)) & mask[same][:, None]
+            domain = window[at[same][:, None] + offsets]
+            domain >>= shifts
+            domain &= mask
             domain += base[same][:, None]
             deltas = (codec[same] == 2) | (codec[same] == 4) | (codec[same] == 6)
             if deltas.any():
                 domain[deltas, 0] = first[same][deltas]
-                domain[deltas] = np.cumsum(domain[deltas], axis=1, dtype=np.uint64)
+                domain[deltas] = np.cumsum(domain[deltas], axis=1, dtype=u64)
             if floats is not None:
                 # Ticks are multiplied by their power of two, decimals divided by their power of ten: each rounded
                 # once, and each block only by its own rule (a tick block's tiny step would overflow a quotient).
@@ -1034,16 +1035,14 @@ def _sealed_blocks_numpy(data, packed, items, header, size):
                 quotient = codec[same] >= 5
                 scaled[~quotient] *= by[~quotient]
                 scaled[quotient] /= by[quotient]
-                domain = scaled
-            decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else \
-                domain.reshape(-1, 1).view(typed.dtype)[:, :1] if floats is not None else \
-                domain.reshape(-1, 1).astype(typed.dtype)
-            blocks = block_index[same]
-            if blocks[-1] - blocks[0] == len(blocks) - 1:
-                first_row = int(blocks[0]) * _SEALED_BLOCK_VALUES
+                domain = scaled.view(typed.dtype) if typed.dtype != np.uint8 else scaled
+            decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else domain.reshape(-1, 1)
+            rows = blocks[same]
+            if rows[-1] - rows[0] == len(rows) - 1:
+                first_row = int(rows[0]) * _SEALED_BLOCK_VALUES
                 typed[first_row:first_row + len(decoded)] = decoded
             else:
-                typed[(blocks[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
+                typed[(rows[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
 
 
 def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size):
