@@ -642,19 +642,19 @@ def _decode_sealed(f, header, path):
         items = _sealed_numpy(data, offsets, header, size, count, directory)
         if items is not None:
             return items
-    items = _sealed_scalar(data, offsets, header, path, size, count, directory)
+    items = _sealed_scalar(data, offsets, header, path, size, count, directory, decode=np is None or not blocks)
     if np is not None and blocks:
         raise ListMmfError(f"{path}: the numpy decoder refused the sealed file and the block-by-block decoder did not; "
                            f"report it as a bug of this reader")
     return items
 
 
-def _sealed_scalar(data, offsets, header, path, size, count, directory):
+def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=True):
     """The items of a sealed file whose header and directory were checked, every block checked against every rule
     and decoded one by one with the standard library: the reference the numpy decoder is held to, and the source of
-    the messages that name a damaged block."""
+    the messages that name a damaged block (then without ``decode``: the blocks are only checked)."""
     blocks, per_block = len(offsets) - 1, _SEALED_BLOCK_VALUES
-    items = bytearray(count * size)
+    items = bytearray(count * size if decode else 0)
     view = memoryview(data)
     for block in range(blocks):
         start = offsets[block]
@@ -680,6 +680,8 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory):
         if problem:
             raise ListMmfError(f"{path}: block {block:,} of {blocks:,} (items from {block * per_block:,}) is damaged: {problem}")
         at, to = start + _SEALED_BLOCK_HEADER, block * per_block * size
+        if not decode:
+            continue
         if codec == 0:
             items[to:to + values * size] = data[at:at + values * size]
         else:

@@ -3,7 +3,10 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Numerics;
+using System.Runtime.InteropServices;
+using System.Security.Cryptography;
 using ListMmf.Sealed;
+using ListMmf.Tests.Python;
 using ListMmf.Tests.Tool;
 using Xunit;
 
@@ -47,6 +50,65 @@ public sealed class SealedDamageTests : IDisposable
         };
 
         Assert.True(silent.Count == 0, $"{silent.Count} damaged copies read wrong values silently, e.g. {string.Join("; ", silent.Take(3))}");
+    }
+
+    /// <summary>
+    /// The Python reader over every flipped byte (^0xFF) of each sample, the header page's zero padding after the
+    /// description (which no reader reads) left out: each copy refused with <c>ListMmfError</c> or read as sealed, by its
+    /// numpy decoder where numpy imports, and by its standard-library decoder on every 16th copy.
+    /// </summary>
+    [PythonFact]
+    public void ThePythonReaderRefusesEveryFlippedByteOrReadsTheSampleAsSealed()
+    {
+        const string Mutator = """
+            import hashlib, os, sys
+            sys.path.insert(0, os.path.join("src", "python"))
+            import listmmf
+            path, expected, scratch = sys.argv[1], sys.argv[2], sys.argv[3]
+            original = open(path, "rb").read()
+            padding = range(128 + int.from_bytes(original[48:52], "little"), int.from_bytes(original[20:24], "little"))
+            decoders = ([("numpy", listmmf.np)] if listmmf.np is not None else []) + [("stdlib", None)]
+            if hashlib.sha256(listmmf.open_items(path).tobytes()).hexdigest() != expected:
+                sys.exit("the healthy sample reads other items than were sealed")
+            checked = silent = 0
+            for offset in range(len(original)):
+                if offset in padding:
+                    continue
+                damaged = bytearray(original)
+                damaged[offset] ^= 0xFF
+                with open(scratch, "wb") as f:
+                    f.write(damaged)
+                for name, numpy in decoders:
+                    if name == "stdlib" and offset % 16:
+                        continue
+                    listmmf.np = numpy
+                    checked += 1
+                    try:
+                        items = listmmf.open_items(scratch)
+                    except listmmf.ListMmfError:
+                        continue
+                    if hashlib.sha256(items.tobytes()).hexdigest() != expected:
+                        silent += 1
+                        print(f"silent: byte {offset} read wrong by the {name} decoder")
+            print(f"checked {checked} silent {silent}")
+            """;
+        string interpreter = PythonProcess.FirstThatImports("numpy") ?? "python3";
+        foreach (string sample in SampleNames)
+        {
+            string path = SealSample(sample);
+            byte[] sealedBytes = sample switch
+            {
+                "plain" => MemoryMarshal.AsBytes(PairValues().AsSpan()).ToArray(),
+                "frame" or "deltas" or "patched" => MemoryMarshal.AsBytes(LongValues(sample).AsSpan()).ToArray(),
+                _ => MemoryMarshal.AsBytes(DoubleValues(sample).AsSpan()).ToArray(),
+            };
+            string expected = Convert.ToHexString(SHA256.HashData(sealedBytes)).ToLowerInvariant();
+
+            (int exitCode, string output) = PythonProcess.Run(interpreter, ["-c", Mutator, path, expected, _directory.File(sample + ".damaged")]);
+
+            Assert.True(exitCode == 0, output);
+            Assert.Matches(@"checked [1-9]\d* silent 0", output);
+        }
     }
 
     [Fact]
