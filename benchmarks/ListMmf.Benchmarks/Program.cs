@@ -28,7 +28,7 @@ namespace ListMmf.Benchmarks;
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sealed-sizes, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -54,6 +54,7 @@ public static class Program
                 "csv-compare" => RunCsvCompare(rest),
                 "duckdb-check" => RunDuckDbCheck(rest),
                 "peers" => RunPeers(rest),
+                "sealed-sizes" => RunSealedSizes(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
                 "sample" => throw new UsageException("usage: sample DIRECTORY"),
                 _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
@@ -143,6 +144,15 @@ public static class Program
             line.Text("--table") ?? throw new UsageException("duckdb-check needs --table DIR"),
             line.Text("--parquet") ?? throw new UsageException("duckdb-check needs --parquet FILE"),
             (int)line.Count("--samples", 1000, minimum: 0));
+    }
+
+    private static int RunSealedSizes(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("sealed-sizes", args, ["--lean", "--generated", "--work"]);
+        return Sealed.SealedSizesCommand.Run(
+            line.Text("--lean"),
+            (int)Math.Min(int.MaxValue, line.Count("--generated", 0, minimum: 0)),
+            line.Text("--work") ?? Path.Combine(Path.GetTempPath(), "listmmf-sealed-sizes"));
     }
 
     private static int RunPeers(ReadOnlySpan<string> args)

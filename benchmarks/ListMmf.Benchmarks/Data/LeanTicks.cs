@@ -1,0 +1,154 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.IO.Compression;
+using System.Linq;
+using ListMmf.Benchmarks.LowerBound;
+
+namespace ListMmf.Benchmarks.Data;
+
+/// <summary>
+/// Real US equity ticks as QuantConnect Lean stores them (../shared/data/lean/README.md): one zip a symbol a day a
+/// kind (<c>SYM_YYYYMMDD_trade_tick.zip</c>, <c>..._quote_tick.zip</c>), one CSV inside without a header, times in ms
+/// since midnight (New York), prices times 10,000. Read into the columns of one table a symbol and kind, days in order.
+/// </summary>
+internal sealed class LeanTicks
+{
+    private LeanTicks(string symbol, string kind, string[] names, DateTime[] times, double[][] prices, int[][] sizes, byte[] exchanges,
+        uint[] conditions, byte[] suspicious, long zippedBytes)
+    {
+        Symbol = symbol;
+        Kind = kind;
+        PriceNames = names;
+        Times = times;
+        Prices = prices;
+        Sizes = sizes;
+        Exchanges = exchanges;
+        Conditions = conditions;
+        Suspicious = suspicious;
+        ZippedBytes = zippedBytes;
+    }
+
+    public string Symbol { get; }
+
+    /// <summary>"trade" or "quote".</summary>
+    public string Kind { get; }
+
+    /// <summary>The price columns' names: "price" for trades; "bid" and "ask" for quotes (their sizes are named after them).</summary>
+    public string[] PriceNames { get; }
+
+    public DateTime[] Times { get; }
+
+    public double[][] Prices { get; }
+
+    public int[][] Sizes { get; }
+
+    /// <summary>The exchange's letter as its ASCII code.</summary>
+    public byte[] Exchanges { get; }
+
+    /// <summary>The sale or quote condition, as Lean parses its text (hexadecimal for trades, decimal for quotes).</summary>
+    public uint[] Conditions { get; }
+
+    public byte[] Suspicious { get; }
+
+    /// <summary>The vendor's zips these rows came from.</summary>
+    public long ZippedBytes { get; }
+
+    public int Rows => Times.Length;
+
+    /// <summary>Every symbol and kind of tick zips in <paramref name="folder"/>, each with its days in order.</summary>
+    /// <exception cref="DatasetException">The folder holds no tick zips, or a row is not as Lean writes it.</exception>
+    public static IReadOnlyList<LeanTicks> Read(string folder)
+    {
+        var groups = Directory.EnumerateFiles(folder, "*_tick.zip")
+            .Select(path => (Path: path, Parts: Path.GetFileNameWithoutExtension(path).Split('_')))
+            .Where(file => file.Parts.Length == 4)
+            .GroupBy(file => (Symbol: file.Parts[0], Kind: file.Parts[2]))
+            .OrderBy(group => group.Key.Symbol, StringComparer.Ordinal).ThenBy(group => group.Key.Kind, StringComparer.Ordinal)
+            .ToList();
+        if (groups.Count == 0)
+        {
+            throw new DatasetException($"'{folder}' holds no Lean tick zips (SYM_YYYYMMDD_trade_tick.zip).");
+        }
+
+        return groups.Select(group => ReadDays(group.Key.Symbol, group.Key.Kind,
+            group.OrderBy(file => file.Parts[1], StringComparer.Ordinal).Select(file => file.Path).ToList())).ToList();
+    }
+
+    /// <summary>
+    /// <paramref name="rows"/> generated trades shaped like the real ones: millisecond times in bursts, a cent-price
+    /// random walk, round lots with odd lots and blocks, a few exchanges and conditions.
+    /// </summary>
+    public static LeanTicks Generated(int rows)
+    {
+        var random = new Random(65);
+        var times = new DateTime[rows];
+        double[] prices = new double[rows];
+        int[] sizes = new int[rows];
+        byte[] exchanges = new byte[rows];
+        uint[] conditions = new uint[rows];
+        DateTime time = new(2024, 1, 2, 9, 30, 0);
+        long cents = 4_500_00;
+        ReadOnlySpan<byte> venues = "DDDQQZNP"u8;
+        uint[] codes = [0x1, 0x1, 0x1, 0x20000020, 0x20000020, 0x20, 0x2000];
+        for (int row = 0; row < rows; row++)
+        {
+            time = time.AddMilliseconds(random.Next(4) == 0 ? 0 : random.Next(1, 400));
+            cents += random.Next(-2, 3);
+            times[row] = time;
+            prices[row] = cents / 100.0;
+            sizes[row] = random.Next(10) == 0 ? random.Next(1, 100) : random.Next(50) == 0 ? 100 * random.Next(10, 500) : 100 * random.Next(1, 10);
+            exchanges[row] = venues[random.Next(venues.Length)];
+            conditions[row] = codes[random.Next(codes.Length)];
+        }
+
+        return new LeanTicks("generated", "trade", ["price"], times, [prices], [sizes], exchanges, conditions, new byte[rows], zippedBytes: 0);
+    }
+
+    private static LeanTicks ReadDays(string symbol, string kind, List<string> zips)
+    {
+        bool quotes = kind == "quote";
+        var times = new List<DateTime>();
+        var prices = new[] { new List<double>(), new List<double>() };
+        var sizes = new[] { new List<int>(), new List<int>() };
+        var exchanges = new List<byte>();
+        var conditions = new List<uint>();
+        var suspicious = new List<byte>();
+        long zipped = 0;
+        foreach (string zip in zips)
+        {
+            zipped += new FileInfo(zip).Length;
+            DateTime day = DateTime.ParseExact(Path.GetFileName(zip).Split('_')[1], "yyyyMMdd", CultureInfo.InvariantCulture);
+            using ZipArchive archive = ZipFile.OpenRead(zip);
+            using var reader = new StreamReader(archive.Entries.Single().Open());
+            int line = 0;
+            while (reader.ReadLine() is { } text)
+            {
+                line++;
+                string[] fields = text.Split(',');
+                if (fields.Length != (quotes ? 8 : 6) || fields[quotes ? 5 : 3].Length != 1)
+                {
+                    throw new DatasetException($"'{zip}' line {line:N0} is not a Lean {kind} tick: '{text}'.");
+                }
+
+                times.Add(day.AddMilliseconds(long.Parse(fields[0], CultureInfo.InvariantCulture)));
+                for (int side = 0; side < (quotes ? 2 : 1); side++)
+                {
+                    prices[side].Add(long.Parse(fields[1 + (2 * side)], CultureInfo.InvariantCulture) / 10_000.0);
+                    sizes[side].Add(int.Parse(fields[2 + (2 * side)], CultureInfo.InvariantCulture));
+                }
+
+                int rest = quotes ? 5 : 3;
+                exchanges.Add((byte)fields[rest][0]);
+                conditions.Add(uint.Parse(fields[rest + 1], quotes ? NumberStyles.None : NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture));
+                suspicious.Add(byte.Parse(fields[rest + 2], CultureInfo.InvariantCulture));
+            }
+        }
+
+        int sides = quotes ? 2 : 1;
+        return new LeanTicks(symbol, kind, quotes ? ["bid", "ask"] : ["price"], [.. times],
+            prices.Take(sides).Select(side => side.ToArray()).ToArray(), sizes.Take(sides).Select(side => side.ToArray()).ToArray(),
+            [.. exchanges], [.. conditions], [.. suspicious], zipped);
+    }
+}
