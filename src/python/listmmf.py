@@ -676,7 +676,7 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
                         zlib.crc32(view[start:start + 32])) != crc:
             problem = "its checksum does not match its bytes"
         problem = problem or _block_rule_problem(data, start + _SEALED_BLOCK_HEADER, codec, width, values, base, first,
-                                                 step, reserved, header, size, data[directory + block * size:][:size])
+                                                 step, reserved, header, size, data[directory + block * size:directory + (block + 1) * size])
         if problem:
             raise ListMmfError(f"{path}: block {block:,} of {blocks:,} (items from {block * per_block:,}) is damaged: {problem}")
         at, to = start + _SEALED_BLOCK_HEADER, block * per_block * size

@@ -46,7 +46,15 @@ internal abstract class StructFile : IDisposable
 
         if (info.IsSealed)
         {
-            return new Sealed(path, description, SealedFile.Open(System.IO.Path.GetFullPath(path)));
+            SealedFile blocks = SealedFile.Open(System.IO.Path.GetFullPath(path));
+            if (blocks.ItemSize != description.ItemSize)
+            {
+                blocks.Dispose();
+                throw new DataException($"'{path}' records items of {blocks.ItemSize} bytes in its header and of " +
+                    $"{description.ItemSize} bytes in its description; the file is damaged, or was replaced while it was opened.");
+            }
+
+            return new Sealed(path, description, blocks);
         }
 
         // Divided rather than multiplied: a damaged count of 2^62 items of 32 bytes wraps to 0 bytes in a product.
@@ -77,11 +85,8 @@ internal abstract class StructFile : IDisposable
     public ulong Hash(IProgress<double>? progress)
     {
         var hash = new XxHash3();
-
-        // Whole blocks a chunk, so that a sealed file's chunks start where its blocks do.
-        int perChunk = Math.Max(1, ChunkBytes / Description.ItemSize / SealedLayout.BlockValues) * SealedLayout.BlockValues;
+        int perChunk = ChunkItems;
         byte[] chunk = new byte[(long)perChunk * Description.ItemSize];
-
         for (long start = 0; start < Count; start += perChunk)
         {
             int items = (int)Math.Min(perChunk, Count - start);
@@ -96,16 +101,24 @@ internal abstract class StructFile : IDisposable
 
     public abstract void Dispose();
 
+    /// <summary>The items <see cref="Hash"/> reads at a time.</summary>
+    protected abstract int ChunkItems { get; }
+
     /// <summary>Reads item <paramref name="index"/>, below <see cref="Count"/>.</summary>
     protected abstract void ReadItem(long index, Span<byte> item);
 
-    /// <summary>Reads the items from <paramref name="start"/> that fill <paramref name="destination"/>; a sealed file's start is a block's.</summary>
+    /// <summary>
+    /// Reads the items from <paramref name="start"/> that fill <paramref name="destination"/>: any range of an
+    /// appendable file; one block, from its first item, of a sealed one (<see cref="ChunkItems"/>).
+    /// </summary>
     protected abstract void ReadItems(long start, Span<byte> destination);
 
     /// <summary>An appendable file, read with positioned reads past its header.</summary>
     private sealed class Appendable(string path, ListMmfDescription description, SafeFileHandle file, long count, long itemsOffset)
         : StructFile(path, description, count)
     {
+        protected override int ChunkItems => Math.Max(1, ChunkBytes / Description.ItemSize);
+
         protected override void ReadItem(long index, Span<byte> item) => ReadItems(index, item);
 
         protected override void ReadItems(long start, Span<byte> destination)
@@ -131,6 +144,9 @@ internal abstract class StructFile : IDisposable
     private sealed class Sealed(string path, ListMmfDescription description, SealedFile file)
         : StructFile(path, description, file.Count)
     {
+        /// <summary>A block: a chunk starts where a block does.</summary>
+        protected override int ChunkItems => SealedLayout.BlockValues;
+
         protected override unsafe void ReadItem(long index, Span<byte> item)
         {
             SealedBlock block = file.Block(index >> SealedLayout.BlockShift);
@@ -138,16 +154,7 @@ internal abstract class StructFile : IDisposable
             new ReadOnlySpan<byte>(block.Payload + ((long)within * Description.ItemSize), Description.ItemSize).CopyTo(item);
         }
 
-        protected override void ReadItems(long start, Span<byte> destination)
-        {
-            int blockBytes = SealedLayout.BlockValues * Description.ItemSize;
-            for (long block = start >> SealedLayout.BlockShift; !destination.IsEmpty; block++)
-            {
-                int bytes = Math.Min(blockBytes, destination.Length);
-                file.Decode(block, destination[..bytes]);
-                destination = destination[bytes..];
-            }
-        }
+        protected override void ReadItems(long start, Span<byte> destination) => file.Decode(start >> SealedLayout.BlockShift, destination);
 
         public override void Dispose() => file.Dispose();
     }

@@ -176,17 +176,30 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
         long before = IndexedSearch.Within((TKey*)_file.FirstItems, 0, _file.BlockCount, value, bound);
         if (before == 0)
         {
+            // The answer rests on block 0's first item as the directory gives it: the block is checked against it.
+            if (_file.BlockCount > 0)
+            {
+                _file.Block(0);
+            }
+
             return 0;
         }
 
         long b = before - 1;
         _file.Prefetch(b);
         SealedBlock block = _file.Block(b);
-        return (b << SealedLayout.BlockShift) + BoundInBlock(block, value, bound);
+        int within = BoundInBlock(block, value, bound);
+        if (within == block.Count && before < _file.BlockCount)
+        {
+            // So does an answer past the block, on the next block's: that block is checked against it too.
+            _file.Block(before);
+        }
+
+        return (b << SealedLayout.BlockShift) + within;
     }
 
     /// <summary>The bound within one block.</summary>
-    private long BoundInBlock<TKey>(SealedBlock block, TKey value, SearchBound bound)
+    private int BoundInBlock<TKey>(SealedBlock block, TKey value, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
         if (block.Codec == SealedCodec.FrameOfReference)
@@ -198,12 +211,12 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
 
         if (block.Codec == SealedCodec.Plain)
         {
-            return IndexedSearch.Within((TKey*)block.Payload, 0, block.Count, value, bound);
+            return (int)IndexedSearch.Within((TKey*)block.Payload, 0, block.Count, value, bound);
         }
 
         TKey* decoded = stackalloc TKey[SealedLayout.BlockValues];
         block.Decode((byte*)decoded, sizeof(TKey), _file.Kind);
-        return IndexedSearch.Within(decoded, 0, block.Count, value, bound);
+        return (int)IndexedSearch.Within(decoded, 0, block.Count, value, bound);
     }
 
     /// <summary>

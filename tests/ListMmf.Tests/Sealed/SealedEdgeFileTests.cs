@@ -99,6 +99,31 @@ public sealed class SealedEdgeFileTests : IDisposable
         Assert.Equal(Enum.GetValues<SealedCodec>().Order(), _built.Values.Select(edge => (SealedCodec)edge.Codec).Distinct().Order());
     }
 
+    [Theory]
+    [InlineData(1, 5_000, 4_000)]
+    [InlineData(0, 100, 50)]
+    public void ASearchWhoseAnswerRestsOnABlocksDirectoryItemChecksThatBlock(int block, int directoryItem, int key)
+    {
+        // 5, 8, 11, ...: block 1 starts at 3,077. With block 1's item said to be 5,000, a search for 4,000 ends past
+        // block 0; with block 0's said to be 100, a search for 50 ends before it. Either answer rests on the edited item.
+        string path = _directory.File("searched.sealed");
+        using (var list = new ListMmf<int>(path))
+        {
+            list.AddRange(Enumerable.Range(0, 2_048).Select(i => (i * 3) + 5).ToArray());
+        }
+
+        SealedListMmf.Seal(path);
+        var file = new SealedFileBytes(path);
+        BitConverter.TryWriteBytes(file.DirectoryItem(block), directoryItem);
+        file.Save(path);
+        using var sealedList = new SealedListMmf<int>(path);
+
+        var refused = Assert.Throws<ListMmfFormatException>(() => sealedList.LowerBound(key));
+
+        Assert.Contains($"block {block:N0} of 2", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("the directory's first item for it is not the block's first item", refused.Message, StringComparison.Ordinal);
+    }
+
     private void BuildEveryCase()
     {
         int[] ascending = Enumerable.Range(0, 2_048).Select(i => (i * 3) + 5).ToArray();
