@@ -272,26 +272,13 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     public void FirstItem(byte* destination, int itemSize, SealedValueKind kind)
     {
-        switch (Codec)
+        if (Codec is SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas or SealedCodec.DecimalDeltas)
         {
-            case SealedCodec.DeltaFrameOfReference:
-                SealedValues.Narrow(destination, itemSize, First);
-                break;
-            case SealedCodec.TickDeltas when kind == SealedValueKind.Double:
-                *(double*)destination = First * Step;
-                break;
-            case SealedCodec.TickDeltas:
-                *(float*)destination = First * (float)Step;
-                break;
-            case SealedCodec.DecimalDeltas when kind == SealedValueKind.Double:
-                *(double*)destination = DecimalScaling.Decode(First, Step);
-                break;
-            case SealedCodec.DecimalDeltas:
-                *(float*)destination = DecimalScaling.Decode(First, (float)Step);
-                break;
-            default:
-                ItemAt(0, destination, itemSize, kind);
-                break;
+            WriteItem(First, destination, itemSize, kind);
+        }
+        else
+        {
+            ItemAt(0, destination, itemSize, kind);
         }
     }
 
@@ -306,23 +293,38 @@ internal readonly unsafe struct SealedBlock
             case SealedCodec.Plain:
                 Buffer.MemoryCopy(Payload + ((long)index * itemSize), destination, itemSize, itemSize);
                 break;
-            case SealedCodec.Ticks when kind == SealedValueKind.Double:
-                *(double*)destination = DomainAt(index) * Step;
-                break;
-            case SealedCodec.Ticks:
-                *(float*)destination = DomainAt(index) * (float)Step;
-                break;
-            case SealedCodec.Decimals when kind == SealedValueKind.Double:
-                *(double*)destination = DecimalScaling.Decode(DomainAt(index), Step);
-                break;
-            case SealedCodec.Decimals:
-                *(float*)destination = DecimalScaling.Decode(DomainAt(index), (float)Step);
-                break;
             case SealedCodec.PatchedFrameOfReference:
-                SealedValues.Narrow(destination, itemSize, PatchedAt(index));
+                WriteItem(PatchedAt(index), destination, itemSize, kind);
                 break;
             default:
-                SealedValues.Narrow(destination, itemSize, DomainAt(index));
+                WriteItem(DomainAt(index), destination, itemSize, kind);
+                break;
+        }
+    }
+
+    /// <summary>
+    /// Writes the item of <paramref name="value"/>, a value of this block in the integer domain: times the step for
+    /// the tick codecs, over it for the decimal codecs, its low bytes for the integer codecs.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteItem(long value, byte* destination, int itemSize, SealedValueKind kind)
+    {
+        switch (Codec)
+        {
+            case SealedCodec.Ticks or SealedCodec.TickDeltas when kind == SealedValueKind.Double:
+                *(double*)destination = value * Step;
+                break;
+            case SealedCodec.Ticks or SealedCodec.TickDeltas:
+                *(float*)destination = value * (float)Step;
+                break;
+            case SealedCodec.Decimals or SealedCodec.DecimalDeltas when kind == SealedValueKind.Double:
+                *(double*)destination = DecimalScaling.Decode(value, Step);
+                break;
+            case SealedCodec.Decimals or SealedCodec.DecimalDeltas:
+                *(float*)destination = DecimalScaling.Decode(value, (float)Step);
+                break;
+            default:
+                SealedValues.Narrow(destination, itemSize, value);
                 break;
         }
     }
