@@ -57,6 +57,7 @@ Command line: ``python3 listmmf.py FILE...`` prints each file's header and its f
 import collections
 import datetime
 import errno
+import functools
 import json
 import math
 import mmap
@@ -836,8 +837,7 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     for block in np.flatnonzero(checked & ~fits).tolist():
         start = int(at[block])
         codec_, width_, values_, _, base_, first_, step_ = struct.unpack_from("<BBHIqqd", data, start - _SEALED_BLOCK_HEADER)
-        patches = _patches(lambda where, bits, index: _read_packed(data, where, bits, index), start, width_, values_,
-                           first_) if codec_ == 7 else []
+        patches = _patches(functools.partial(_read_packed, data), start, width_, values_, first_) if codec_ == 7 else []
         if _range_problem(data, start, codec_, width_, values_, base_, first_, step_, header, size, fmt, patches):
             return False
     return True
@@ -1049,10 +1049,7 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
 
 def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size):
     """One packed block's items as bytes, decoded value by value with the standard library."""
-    def read(start, bits, index):
-        bit = index * bits
-        return (int.from_bytes(data[start + (bit >> 3):start + (bit >> 3) + 8], "little") >> (bit & 7)) & ((1 << bits) - 1)
-
+    read = functools.partial(_read_packed, data)
     highs = dict(_patches(read, at, width, values, first)) if codec == 7 else {}
     out = bytearray()
     value = first
