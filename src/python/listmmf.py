@@ -96,7 +96,6 @@ _SEALED_FIXED = 128
 
 _SEALED_BLOCK_VALUES = 1024
 _SEALED_BLOCK_HEADER = 40
-_SEALED_SIGNED = {2, 4, 6, 8, 12, 13, 14, 15, 16, 17}
 _SEALED_FLOATS = {10: ("<f", "<f4"), 11: ("<d", "<f8")}
 _MASK64 = (1 << 64) - 1
 _SEALED_ZERO_RANGES = ((32, 12), (52, 4), (60, 4), (100, 4), (112, 16))
@@ -107,6 +106,14 @@ _SEALED_INTEGER_LIMITS = {"<f": (1 << 24) - 1, "<d": (1 << 53) - 1}
 """The largest magnitude of a tick or decimal block's integers, by item format: each converts exactly."""
 _POWERS_OF_TEN = {"<f": frozenset(10.0 ** e for e in range(1, 11)), "<d": frozenset(float(10 ** e) for e in range(1, 23))}
 """The steps a decimal block may hold, by item format: the powers of ten the type holds exactly."""
+_INTEGER_CODECS = (1, 2, 7, 8)
+"""The codecs of integer blocks: frame of reference, deltas, patched, dictionary."""
+_TICK_CODECS = (3, 4, 9)
+"""The codecs whose integers are multiplied by a power of two: ticks, tick deltas, tick dictionary."""
+_DECIMAL_CODECS = (5, 6, 10)
+"""The codecs whose integers are divided by a power of ten: decimals, decimal deltas, decimal dictionary."""
+_DICTIONARY_CODECS = (8, 9, 10)
+"""The codecs whose values are indexes into the block's dictionary of its distinct values, packed after them."""
 
 _V2_FIXED = 64
 """The bytes of a version 2 header before its description: every field that changes after creation."""
@@ -661,16 +668,19 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
         start = offsets[block]
         codec, width, values, payload, base, first, step, crc, reserved = struct.unpack_from("<BBHIqqdII", data, start)
         expected = min(per_block, count - block * per_block)
-        patches, patch_width = _patch_layout(0, width, values, first)[:2] if codec == 7 else (0, 0)
+        parts, part_width = (first & 0xFFFF, (first >> 16) & 0xFF) if codec == 7 or codec in _DICTIONARY_CODECS else (0, 0)
         packed_length = _packed_length(values, width) + (
-            _packed_length(patches, _PATCH_POSITION_WIDTH) + _packed_length(patches, patch_width) if codec == 7 else 0)
+            _packed_length(parts, _PATCH_POSITION_WIDTH) + _packed_length(parts, part_width) if codec == 7 else
+            _packed_length(parts, part_width) if codec in _DICTIONARY_CODECS else 0)
         problem = None
         if values != expected or _SEALED_BLOCK_HEADER + _align8(payload) != offsets[block + 1] - start:
             problem = f"its header ({values:,} values, {payload:,} payload bytes) does not fit the file"
         elif codec == 0 and payload != values * size or codec != 0 and (width > 56 or payload != packed_length):
             problem = f"its header (codec {codec}, width {width}, {payload:,} payload bytes) does not fit its values"
-        elif codec == 7 and (first >> 24 or patches > values or not 0 < patch_width <= 56):
-            problem = f"its patches ({patches:,} of {patch_width} bits) do not fit its {values:,} values"
+        elif codec == 7 and (first >> 24 or parts > values or not 0 < part_width <= 56):
+            problem = f"its patches ({parts:,} of {part_width} bits) do not fit its {values:,} values"
+        elif codec in _DICTIONARY_CODECS and (first >> 24 or parts > values or part_width > 56):
+            problem = f"its dictionary ({parts:,} entries of {part_width} bits) does not fit its {values:,} values"
         elif codec not in _sealed_codecs(header.code):
             problem = f"its codec {codec} does not apply to {header.type_name} items"
         elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
@@ -692,7 +702,7 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
 
 def _sealed_codecs(code):
     """The codecs a block of items of ``code`` may take."""
-    return (0, 3, 4, 5, 6) if code in _SEALED_FLOATS else (0, 1, 2, 7) if code else (0,)
+    return (0,) + _TICK_CODECS + _DECIMAL_CODECS if code in _SEALED_FLOATS else (0,) + _INTEGER_CODECS if code else (0,)
 
 
 def _packed_lengths(values, width):
@@ -719,24 +729,27 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
     step_bits = step.view(np.int64)
     expected = np.full(blocks, _SEALED_BLOCK_VALUES, dtype=np.int64)
     expected[-1] = count - (blocks - 1) * _SEALED_BLOCK_VALUES
-    plain, patched = codec == 0, codec == 7
-    patches = np.where(patched, first & 0xFFFF, 0)
-    patch_width = np.where(patched, (first >> 16) & 0xFF, 0)
+    plain, patched, dictionary = codec == 0, codec == 7, np.isin(codec, _DICTIONARY_CODECS)
+    parts = np.where(patched | dictionary, first & 0xFFFF, 0)
+    part_width = np.where(patched | dictionary, (first >> 16) & 0xFF, 0)
+    patches, patch_width = np.where(patched, parts, 0), np.where(patched, part_width, 0)
     ok = (values == expected) & (_SEALED_BLOCK_HEADER + ((payload + 7) & ~7) == np.diff(bounds)) \
         & (fields["reserved"] == 0) & np.isin(codec, _sealed_codecs(header.code))
     ok &= np.where(plain, (payload == values * size) & (width == 0) & (base == 0) & (first == 0) & (step_bits == 0),
                    (width <= 56) & (payload == _packed_lengths(values, width) + np.where(
-                       patched, _packed_lengths(patches, _PATCH_POSITION_WIDTH) + _packed_lengths(patches, patch_width), 0)))
+                       patched, _packed_lengths(parts, _PATCH_POSITION_WIDTH), 0)
+                       + np.where(patched | dictionary, _packed_lengths(parts, part_width), 0)))
     ok &= ~patched | (((first >> 24) == 0) & (patches >= 1) & (patches <= values) & (patch_width >= 1)
                       & (patch_width <= 56) & (width + patch_width <= 64))
-    ok &= ~np.isin(codec, (1, 2, 7)) | (step_bits == 0)
+    ok &= ~dictionary | (((first >> 24) == 0) & (parts >= 1) & (parts <= values) & (part_width <= 56))
+    ok &= ~np.isin(codec, _INTEGER_CODECS) | (step_bits == 0)
     mantissa, exponent = np.frexp(step)
     single = fmt == "<f"
     with np.errstate(invalid="ignore"):
-        ok &= ~np.isin(codec, (3, 4)) | (np.isfinite(step) & (step > 0) & (mantissa == 0.5)
-                                         & (((exponent >= -148) & (exponent <= 128)) if single else True))
+        ok &= ~np.isin(codec, _TICK_CODECS) | (np.isfinite(step) & (step > 0) & (mantissa == 0.5)
+                                               & (((exponent >= -148) & (exponent <= 128)) if single else True))
     if fmt is not None:
-        ok &= ~np.isin(codec, (5, 6)) | np.isin(step, sorted(_POWERS_OF_TEN[fmt]))
+        ok &= ~np.isin(codec, _DECIMAL_CODECS) | np.isin(step, sorted(_POWERS_OF_TEN[fmt]))
     if not ok.all():
         return None
     view = memoryview(data)
@@ -755,7 +768,11 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
     highs_by_patch = _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width)
     if highs_by_patch is False:
         return None
-    if not _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, patch_width):
+    entries = _sealed_dictionary_arrays(window, at, dictionary, width, values, parts, part_width, base)
+    if entries is False:
+        return None
+    if not _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step,
+                                np.where(dictionary, part_width, width + patch_width)):
         return None
 
     items = bytearray(count * size)
@@ -765,9 +782,10 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
             to, length = block * _SEALED_BLOCK_VALUES * size, int(values[block]) * size
             typed[to:to + length] = raw[at[block]:at[block] + length]
     packed = np.flatnonzero(~plain)
-    if packed.size:
-        _sealed_blocks_numpy(data, packed, at[packed], codec[packed], width[packed], values[packed],
-                             base[packed].view(u64), first[packed].view(u64), step[packed], items, header, size)
+    if packed.size and not _sealed_blocks_numpy(data, packed, at[packed], codec[packed], width[packed], values[packed],
+                                                base[packed].view(u64), first[packed].view(u64), step[packed], items, header,
+                                                size, entries):
+        return None
     if highs_by_patch is not None:
         _sealed_patches_numpy(items, size, highs_by_patch, window, at, width, base)
     firsts = raw[directory:directory + blocks * size].reshape(blocks, size)
@@ -797,10 +815,33 @@ def _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width)
     return block, positions, highs
 
 
-def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, patch_width):
-    """Whether every frame (codecs 1, 3, 5, 7) and every tick or decimal block keeps its values in range, as
-    ``_range_problem`` says: a bound from the headers, together, decides most blocks; each block it leaves out is
-    read by ``_block_rule_problem``."""
+def _sealed_dictionary_arrays(window, at, dictionary, width, values, entries, entry_width, base):
+    """The entries of every dictionary block (codecs 8-10), read together: (where each block's entries start in the
+    second array, -1 for a block of another codec; every entry as a value, base added, as uint64); None where there are
+    no dictionary blocks, False where a dictionary's entries do not ascend strictly from its base."""
+    u64 = np.uint64
+    blocks = np.flatnonzero(dictionary)
+    if not blocks.size:
+        return None
+    counts = entries[blocks]
+    block = np.repeat(blocks, counts)
+    starts = np.cumsum(counts) - counts
+    index = np.arange(counts.sum(), dtype=np.int64) - np.repeat(starts, counts)
+    entries_at = at[block] + _packed_lengths(values[block], width[block])
+    bits = entry_width[block]
+    bit = index * bits
+    offsets = (window[entries_at + (bit >> 3)] >> (bit & 7).astype(u64)) & ((u64(1) << bits.astype(u64)) - u64(1))
+    if (offsets[index == 0] != 0).any() or not ((index[1:] == 0) | (offsets[1:] > offsets[:-1])).all():
+        return False
+    where = np.full(len(at), -1, dtype=np.int64)
+    where[blocks] = starts
+    return where, base[block].view(u64) + offsets
+
+
+def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, frame_width):
+    """Whether every frame (codecs 1, 3, 5, 7 and the dictionaries, whose offsets from their base have ``frame_width``
+    bits) and every tick or decimal block keeps its values in range, as ``_range_problem`` says: a bound from the
+    headers, together, decides most blocks; each block it leaves out is read by ``_block_rule_problem``."""
     u64 = np.uint64
     if fmt is not None:
         low, high = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
@@ -812,8 +853,8 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     # Offset binary: a signed value's bits with the sign flipped order as unsigned, so one comparison serves both.
     flip = u64(1 << 63) if signed else u64(0)
     low_u, high_u = u64((low & _MASK64) ^ int(flip)), u64((high & _MASK64) ^ int(flip))
-    frames = np.isin(codec, (1, 3, 5, 7))
-    total = width + patch_width
+    frames = np.isin(codec, (1, 3, 5, 7) + _DICTIONARY_CODECS)
+    total = frame_width
     spans = np.where(total >= 64, ~u64(0), (u64(1) << np.minimum(total, 63).astype(u64)) - u64(1))
     base_u = base.view(u64) ^ flip
     fits = (base_u >= low_u) & (base_u <= high_u) & ((high_u - base_u) >= spans)
@@ -826,7 +867,7 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
         lowest = first.astype(np.float64) + steps * np.minimum(base.astype(np.float64), 0)
         highest = first.astype(np.float64) + steps * np.maximum(widest, 0)
         fits = np.where(deltas, small & (lowest >= low) & (highest <= high), fits)
-    ticks = np.isin(codec, (3, 4))
+    ticks = np.isin(codec, _TICK_CODECS)
     if ticks.any():
         largest = np.where(deltas, np.maximum(np.abs(lowest), np.abs(highest)) if deltas.any() else 0,
                            np.maximum(np.abs(base.astype(np.float64)), np.abs(base.astype(np.float64) + spans.astype(np.float64))))
@@ -837,8 +878,9 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     for block in np.flatnonzero(checked & ~fits).tolist():
         start = int(at[block])
         codec_, width_, values_, _, base_, first_, step_ = struct.unpack_from("<BBHIqqd", data, start - _SEALED_BLOCK_HEADER)
-        patches = _patches(functools.partial(_read_packed, data), start, width_, values_, first_) if codec_ == 7 else []
-        if _range_problem(data, start, codec_, width_, values_, base_, first_, step_, header, size, fmt, patches):
+        parts = _patches(functools.partial(_read_packed, data), start, width_, values_, first_) if codec_ == 7 else \
+            _dictionary_entries(data, start, width_, values_, first_) if codec_ in _DICTIONARY_CODECS else []
+        if _range_problem(data, start, codec_, width_, values_, base_, first_, step_, header, size, fmt, parts):
             return False
     return True
 
@@ -864,13 +906,13 @@ def _block_rule_problem(data, at, codec, width, values, base, first, step, reser
         if width or base or first or step_bits:
             return "a plain block's width, base, first value and step are not all zero"
         return None if data[at:at + size] == directory_item else "the directory's first item for it is not the block's first item"
-    if codec in (1, 2, 7) and step_bits:
+    if codec in _INTEGER_CODECS and step_bits:
         return "an integer block's step is not zero"
-    if codec in (3, 4):
+    if codec in _TICK_CODECS:
         exponent = math.frexp(step)[1] - 1 if math.isfinite(step) and step > 0 else None
         if exponent is None or math.ldexp(1.0, exponent) != step or fmt == "<f" and not -149 <= exponent <= 127:
             return f"its step {step!r} is not a power of two{' that a Single holds' if fmt == '<f' else ''}"
-    if codec in (5, 6) and step not in _POWERS_OF_TEN[fmt]:
+    if codec in _DECIMAL_CODECS and step not in _POWERS_OF_TEN[fmt]:
         return f"its step {step!r} is not a power of ten from 10 to {'10^10 (for Single)' if fmt == '<f' else '10^22'}"
     u0 = _read_packed(data, at, width, 0)
     if codec in (1, 3, 5) and first != _signed64(base + u0):
@@ -878,6 +920,17 @@ def _block_rule_problem(data, at, codec, width, values, base, first, step, reser
     if codec in (2, 4, 6) and u0:
         return "its first offset is not zero, as a delta block's must be"
     patches = []
+    if codec in _DICTIONARY_CODECS:
+        patches = _dictionary_entries(data, at, width, values, first)
+        if not patches or patches[0]:
+            return "its dictionary has no entries" if not patches else "its dictionary's first entry is not its base"
+        for entry in range(1, len(patches)):
+            if patches[entry] <= patches[entry - 1]:
+                return f"its dictionary's entry {entry:,} is not above the one before it"
+        for i in range(values):
+            index = _read_packed(data, at, width, i)
+            if index >= len(patches):
+                return f"its value {i:,} names entry {index:,} of a dictionary of {len(patches):,}"
     if codec == 7:
         count, patch_width, positions, highs = _patch_layout(at, width, values, first)
         patches = [(_read_packed(data, positions, _PATCH_POSITION_WIDTH, j), _read_packed(data, highs, patch_width, j))
@@ -901,7 +954,8 @@ def _signed64(value):
 
 def _range_problem(data, at, codec, width, values, base, first, step, header, size, fmt, patches):
     """A frame's base and values lie in the item type's range without wrapping, a tick or decimal block's integers
-    below 2^53 (2^24 for Single) with finite products: a bound from the header, else every value read."""
+    below 2^53 (2^24 for Single) with finite products: a bound from the header, else every value read (``patches``:
+    a patched block's (position, high bits), or a dictionary's entries, ascending from 0)."""
     if fmt is not None:
         low_limit, high_limit = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
     elif header.code in _SEALED_SIGNED:
@@ -912,13 +966,15 @@ def _range_problem(data, at, codec, width, values, base, first, step, header, si
     if deltas:
         widest = base + (1 << width) - 1
         bound = (first + (values - 1) * min(base, 0), first + (values - 1) * max(widest, 0))
+    elif codec in _DICTIONARY_CODECS:
+        bound = (base, base + (1 << ((first >> 16) & 0xFF)) - 1)
     else:
         bound = (base, base + (1 << (width + ((first >> 16) & 0xFF if codec == 7 else 0))) - 1)
 
     def fits(low, high):
         if not (low_limit <= low and high <= high_limit):
             return False
-        if codec not in (3, 4):
+        if codec not in _TICK_CODECS:
             return True
         largest = float(max(abs(low), abs(high)))
         product = largest * step if fmt == "<d" else struct.unpack("<f", struct.pack("<f", largest))[0] * _single(step)
@@ -926,17 +982,19 @@ def _range_problem(data, at, codec, width, values, base, first, step, header, si
 
     if fits(*bound):
         return None
-    highs = dict(patches)
+    highs = dict(patches) if codec == 7 else {}
     value = first
     low = high = first if deltas else base
-    for i in range(1 if deltas else 0, values):
+    if codec in _DICTIONARY_CODECS:
+        high = base + patches[-1]
+    for i in range(1 if deltas else 0, 0 if codec in _DICTIONARY_CODECS else values):
         offset = _read_packed(data, at, width, i) | (highs.get(i, 0) << width)
         value = value + base + offset if deltas else base + offset
         low, high = min(low, value), max(high, value)
     if fits(low, high):
         return None
     return f"its values run from {low:,} to {high:,} in the integer domain, outside {low_limit:,} to {high_limit:,}" + \
-        (f" or beyond a finite product with {step!r}" if codec in (3, 4) else "")
+        (f" or beyond a finite product with {step!r}" if codec in _TICK_CODECS else "")
 
 
 _MAX_SINGLE = 3.4028234663852886e38
@@ -949,14 +1007,25 @@ def _single(value):
 
 
 def _first_item(data, at, codec, width, base, first, step, size, fmt, patches):
-    """The block's first item as bytes, as the block gives it (``patches``: a patched block's (position, high bits))."""
+    """The block's first item as bytes, as the block gives it (``patches``: a patched block's (position, high bits),
+    or a dictionary's entries)."""
     if codec in (2, 4, 6):
         ticks = first
+    elif codec in _DICTIONARY_CODECS:
+        ticks = _signed64(base + patches[_read_packed(data, at, width, 0)])
     else:
         ticks = _signed64(base + (_read_packed(data, at, width, 0) | (dict(patches).get(0, 0) << width)))
     if fmt is None:
         return (ticks & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
-    return _pack_float(fmt, ticks * step if codec in (3, 4) else _quotient(ticks, step))
+    return _pack_float(fmt, ticks * step if codec in _TICK_CODECS else _quotient(ticks, step))
+
+
+def _dictionary_entries(data, at, width, values, first):
+    """A dictionary block's (codecs 8-10) entries, offsets from its base: the header's bytes 16-17 their count, byte
+    18 their bits, packed after the ``values`` indexes of ``width`` bits at ``at``."""
+    entries, entry_width = first & 0xFFFF, (first >> 16) & 0xFF
+    start = at + _packed_length(values, width)
+    return [_read_packed(data, start, entry_width, j) for j in range(entries)]
 
 
 def _packed_length(values, width):
@@ -1002,12 +1071,13 @@ _SEALED_CHUNK_BLOCKS = 1024
 """How many packed blocks the numpy decoder decodes in one pass (a million values: a few arrays of 8 MB)."""
 
 
-def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, step, items, header, size):
+def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, step, items, header, size, entries):
     """Decodes the packed blocks numbered ``blocks`` (their fields in the arrays after it, ``base`` and ``first`` as
     uint64) into ``items``, many blocks in one pass of numpy operations: blocks of one length and width as rows of a
     2-D array, each value one unaligned 8-byte load from a strided view of the file at a byte offset and shift that
     the whole group shares, masked, plus its block's base; the delta codecs' running sums a cumulative sum along the
-    rows."""
+    rows; a dictionary's values its ``entries`` (``_sealed_dictionary_arrays``) taken by index. False where an index
+    names no entry."""
     u64 = np.uint64
     window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
     floats = np.dtype(_SEALED_FLOATS[header.code][1]) if header.code in _SEALED_FLOATS else None
@@ -1025,7 +1095,17 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
             domain = window[at[same][:, None] + offsets]
             domain >>= shifts
             domain &= mask
-            domain += base[same][:, None]
+            dictionary = np.isin(codec[same], _DICTIONARY_CODECS)
+            if dictionary.any():
+                starts, values_of = entries[0][blocks[same][dictionary]], entries[1]
+                counts = first[same][dictionary] & u64(0xFFFF)
+                indexes = domain[dictionary]
+                if (indexes >= counts[:, None]).any():
+                    return False
+                domain[~dictionary] += base[same][~dictionary][:, None]
+                domain[dictionary] = values_of[starts[:, None] + indexes.astype(np.int64)]
+            else:
+                domain += base[same][:, None]
             deltas = (codec[same] == 2) | (codec[same] == 4) | (codec[same] == 6)
             if deltas.any():
                 domain[deltas, 0] = first[same][deltas]
@@ -1034,7 +1114,7 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
                 # Ticks are multiplied by their power of two, decimals divided by their power of ten: each rounded
                 # once, and each block only by its own rule (a tick block's tiny step would overflow a quotient).
                 scaled, by = domain.view(np.int64).astype(floats), step[same][:, None].astype(floats)
-                quotient = codec[same] >= 5
+                quotient = np.isin(codec[same], _DECIMAL_CODECS)
                 scaled[~quotient] *= by[~quotient]
                 scaled[quotient] /= by[quotient]
                 domain = scaled.view(typed.dtype) if typed.dtype != np.uint8 else scaled
@@ -1045,23 +1125,30 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
                 typed[first_row:first_row + len(decoded)] = decoded
             else:
                 typed[(rows[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
+    return True
 
 
 def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, header, size):
     """One packed block's items as bytes, decoded value by value with the standard library."""
     read = functools.partial(_read_packed, data)
     highs = dict(_patches(read, at, width, values, first)) if codec == 7 else {}
+    entries = _dictionary_entries(data, at, width, values, first) if codec in _DICTIONARY_CODECS else None
     out = bytearray()
     value = first
     for i in range(values):
         u = read(at, width, i) | (highs.get(i, 0) << width)
-        value = (base + u) & _MASK64 if codec in (1, 3, 5, 7) else first & _MASK64 if i == 0 else (value + base + u) & _MASK64
-        if 3 <= codec <= 6:
+        if entries is not None:
+            value = (base + entries[u]) & _MASK64
+        elif codec in (1, 3, 5, 7):
+            value = (base + u) & _MASK64
+        else:
+            value = first & _MASK64 if i == 0 else (value + base + u) & _MASK64
+        if header.code in _SEALED_FLOATS:
             ticks = value - (1 << 64) if value >> 63 else value
             # A product by a power of two is exact in binary64 (|ticks| < 2^53), so packing as binary32 rounds once. A
             # quotient is rounded to binary64, then to binary32: with 53 bits against 2 * 24 + 2 that gives the
             # binary32 quotient the format says.
-            out += _pack_float(_SEALED_FLOATS[header.code][0], ticks * step if codec < 5 else _quotient(ticks, step))
+            out += _pack_float(_SEALED_FLOATS[header.code][0], ticks * step if codec in _TICK_CODECS else _quotient(ticks, step))
         else:
             out += (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     return out

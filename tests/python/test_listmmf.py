@@ -1293,8 +1293,8 @@ def _fuzz_packed(values, width):
     return -(-values * width // 64) * 8 + 8
 
 
-_FUZZ_SEALED_CODECS = {0: (0,), 10: (0, 3, 4, 5, 6), 11: (0, 3, 4, 5, 6)}
-"""The codecs of a sealed block for each code (the other integer codes: 0, 1, 2 and 7)."""
+_FUZZ_SEALED_CODECS = {0: (0,), 10: (0, 3, 4, 5, 6, 9, 10), 11: (0, 3, 4, 5, 6, 9, 10)}
+"""The codecs of a sealed block for each code (the other integer codes: 0, 1, 2, 7 and 8)."""
 
 
 def _fuzz_pack(numbers, width):
@@ -1310,7 +1310,7 @@ def _fuzz_sealed_block(rng, code, values):
     keeps every rule of docs/file-format.md ("What a reader checks"): a codec the code takes, a width, base and step
     a writer might choose, random offsets within them, and the block's first item for the directory."""
     size = _fuzz_item_size(code)
-    codec = rng.choice(_FUZZ_SEALED_CODECS.get(code, (0, 1, 2, 7)))
+    codec = rng.choice(_FUZZ_SEALED_CODECS.get(code, (0, 1, 2, 7, 8)))
     if codec == 0:
         payload = rng.randbytes(values * size)
         return [0, 0, 0, 0, 0.0, payload, payload[:size]]
@@ -1330,7 +1330,7 @@ def _fuzz_sealed_block(rng, code, values):
         offsets = [offset & ((1 << width) - 1) for offset in offsets]
         high_width = rng.randint(1, min(56, widest - width, 64 - width))
         positions = sorted(rng.sample(range(values), rng.randint(1, min(values, 8))))
-    step = 2.0 ** rng.randint(-20, 4) if codec in (3, 4) else 10.0 ** rng.randint(1, 10) if codec in (5, 6) else 0.0
+    step = 2.0 ** rng.randint(-20, 4) if codec in (3, 4, 9) else 10.0 ** rng.randint(1, 10) if codec in (5, 6, 10) else 0.0
     if codec in (2, 4, 6):
         offsets[0] = 0
         # Integer deltas wrap as every reader takes them; a float block's integers stay in range at every step.
@@ -1350,12 +1350,19 @@ def _fuzz_sealed_block(rng, code, values):
         payload += _fuzz_pack(positions, 10) + _fuzz_pack(highs, high_width)
         first = len(positions) | high_width << 16
     u0 = offsets[0] | (dict(zip(positions, highs)).get(0, 0) << width)
+    if codec in (8, 9, 10):
+        # Entries ascending from 0 within the frame's width, and indexes naming them: the header's width is the indexes'.
+        entries = [0] + sorted(rng.sample(range(1, 1 << width), min(rng.randint(0, 15), (1 << width) - 1, values - 1)))
+        index_width = (len(entries) - 1).bit_length()
+        indexes = [rng.randrange(len(entries)) for _ in range(values)]
+        payload = _fuzz_pack(indexes, index_width) + _fuzz_pack(entries, width)
+        first, u0, width = len(entries) | width << 16, entries[indexes[0]], index_width
     k0 = first if codec in (2, 4, 6) else _fuzz_signed(base + u0, 64, True)
     if codec in (1, 3, 5):
         first = k0
     if floats:
         fmt = "<f" if code == 10 else "<d"
-        value = k0 * step if codec in (3, 4) else k0 / step
+        value = k0 * step if codec in (3, 4, 9) else k0 / step
         item = struct.pack(fmt, value)
     else:
         item = _fuzz_signed(k0, 8 * size, False).to_bytes(size, "little")

@@ -33,6 +33,7 @@ internal sealed class BlockEncoder
     private readonly long[] _scaled = new long[SealedLayout.BlockValues];
     private readonly ulong[] _positions = new ulong[SealedLayout.BlockValues];
     private readonly ulong[] _highs = new ulong[SealedLayout.BlockValues];
+    private readonly BlockDictionary _dictionary = new();
 
     public BlockEncoder(int itemSize, SealedValueKind kind)
     {
@@ -123,16 +124,64 @@ internal sealed class BlockEncoder
     }
 
     /// <summary>
-    /// Integers as frame of reference or deltas (<see cref="PackPlan"/>), or patched where the block does not ascend
-    /// and a few outliers widen its frame (<see cref="TryPatch"/>).
+    /// Integers as frame of reference or deltas (<see cref="PackPlan"/>), or where the block does not ascend, patched
+    /// where a few outliers widen its frame (<see cref="TryPatch"/>) or as a dictionary where it holds few distinct
+    /// values (<see cref="TryDictionary"/>), whichever is shortest.
     /// </summary>
     private bool TryIntegers(Span<byte> block, Span<long> values, int plainLength)
     {
         BlockStatistics statistics = BlockStatistics.Of(values, _kind == SealedValueKind.Signed);
         PackPlan plan = PackPlan.Of(statistics, values.Length);
-        int unpatched = plan.Width <= BitPacking.MaximumWidth ? Math.Min(plainLength, BitPacking.LengthOf(values.Length, plan.Width)) : plainLength;
-        return (!statistics.Ascending && TryPatch(block, values, statistics, unpatched))
+        int unpatched = PackedLength(plan, values.Length, plainLength);
+        if (statistics.Ascending)
+        {
+            return TryPack(block, values, plan, SealedCodec.FrameOfReference, 0, plainLength);
+        }
+
+        bool patched = TryPatch(block, values, statistics, unpatched);
+        int shortest = patched ? BinaryPrimitives.ReadInt32LittleEndian(block[SealedLayout.BlockPayloadLengthOffset..]) : unpatched;
+        return TryDictionary(block, values, statistics, SealedCodec.IntegerDictionary, 0, shortest) || patched
             || TryPack(block, values, plan, SealedCodec.FrameOfReference, 0, plainLength);
+    }
+
+    /// <summary>
+    /// The payload of <paramref name="plan"/>, or the <paramref name="plainLength"/> plain bytes where that is shorter
+    /// or the plan too wide.
+    /// </summary>
+    private static int PackedLength(PackPlan plan, int count, int plainLength) =>
+        plan.Width <= BitPacking.MaximumWidth ? Math.Min(plainLength, BitPacking.LengthOf(count, plan.Width)) : plainLength;
+
+    /// <summary>
+    /// <paramref name="values"/> (integers, or a float block's ticks or decimals) as indexes into a dictionary of their
+    /// distinct values, where that is shorter than the <paramref name="shortest"/> bytes the block takes otherwise.
+    /// Reading a value in place costs a second packed read; decoding the block, one entry copied a value.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private bool TryDictionary(Span<byte> block, ReadOnlySpan<long> values, BlockStatistics statistics, SealedCodec codec, double step,
+        int shortest)
+    {
+        // Below 3 bits a frame leaves an index nothing to save.
+        int entryWidth = BitPacking.WidthOf((ulong)(statistics.Max - statistics.Min));
+        if (entryWidth < 3 || entryWidth > BitPacking.MaximumWidth || !_dictionary.TryBuild(values, statistics.Min))
+        {
+            return false;
+        }
+
+        ReadOnlySpan<ulong> entries = _dictionary.Entries;
+        int count = values.Length;
+        int indexWidth = BitPacking.WidthOf((ulong)entries.Length - 1);
+        int indexBytes = BitPacking.LengthOf(count, indexWidth);
+        int length = indexBytes + BitPacking.LengthOf(entries.Length, entryWidth);
+        if (length >= shortest)
+        {
+            return false;
+        }
+
+        WriteHeader(block, codec, indexWidth, count, length, statistics.Min, SealedBlock.PartFields(entries.Length, entryWidth), step);
+        Span<byte> payload = block.Slice(SealedLayout.BlockHeaderSize, length);
+        BitPacking.Pack(_dictionary.Indexes, indexWidth, payload);
+        BitPacking.Pack(entries, entryWidth, payload[indexBytes..]);
+        return true;
     }
 
     /// <summary>
@@ -181,7 +230,7 @@ internal sealed class BlockEncoder
         }
 
         WriteHeader(block, SealedCodec.PatchedFrameOfReference, patch.LowWidth, count, patch.Length, statistics.Min,
-            SealedBlock.PatchFields(patch.Patches, patch.PatchWidth), 0);
+            SealedBlock.PartFields(patch.Patches, patch.PatchWidth), 0);
         Span<byte> payload = block.Slice(SealedLayout.BlockHeaderSize, patch.Length);
         int lows = BitPacking.LengthOf(count, patch.LowWidth);
         int positionBytes = BitPacking.LengthOf(patch.Patches, PatchPlan.PositionWidth);
@@ -192,25 +241,38 @@ internal sealed class BlockEncoder
     }
 
     /// <summary>
-    /// Floating-point values as ticks of a power of two or as decimals over a power of ten, whichever packs narrower.
+    /// Floating-point values as ticks of a power of two or as decimals over a power of ten, whichever packs narrower,
+    /// then packed or, where the block does not ascend and that is shorter, as a dictionary of those integers.
     /// A step of an eighth or coarser always packs narrower than a power of ten (which scales by 10 or more), so the
     /// decimals are tried only below it: quarter points are not scaled twice.
     /// </summary>
     private bool TryFloats(Span<byte> block, ReadOnlySpan<double> items, bool single, Span<long> values, int plainLength)
     {
         bool ticks = TryTicks(items, single ? TickLimitSingle : TickLimitDouble, values, out double step);
-        PackPlan tickPlan = ticks ? PackPlan.Of(values, signed: true) : default;
+        BlockStatistics tickStatistics = ticks ? BlockStatistics.Of(values, signed: true) : default;
+        PackPlan tickPlan = ticks ? PackPlan.Of(tickStatistics, values.Length) : default;
         if (!ticks || step < 0.125)
         {
             Span<long> scaled = _scaled.AsSpan(0, values.Length);
             if (DecimalScaling.TryScale(items, single, scaled, out double divisor) &&
-                PackPlan.Of(scaled, signed: true) is var decimalPlan && (!ticks || decimalPlan.Width < tickPlan.Width))
+                BlockStatistics.Of(scaled, signed: true) is var decimalStatistics &&
+                PackPlan.Of(decimalStatistics, values.Length) is var decimalPlan && (!ticks || decimalPlan.Width < tickPlan.Width))
             {
-                return TryPack(block, scaled, decimalPlan, SealedCodec.Decimals, divisor, plainLength);
+                return TryPackOrDictionary(block, scaled, decimalStatistics, decimalPlan, SealedCodec.Decimals, divisor, plainLength);
             }
         }
 
-        return ticks && TryPack(block, values, tickPlan, SealedCodec.Ticks, step, plainLength);
+        return ticks && TryPackOrDictionary(block, values, tickStatistics, tickPlan, SealedCodec.Ticks, step, plainLength);
+    }
+
+    /// <summary>A float block's integers packed as <paramref name="plan"/> says, or as a dictionary where that is shorter.</summary>
+    private bool TryPackOrDictionary(Span<byte> block, Span<long> values, BlockStatistics statistics, PackPlan plan, SealedCodec codec,
+        double step, int plainLength)
+    {
+        SealedCodec dictionary = codec == SealedCodec.Ticks ? SealedCodec.TickDictionary : SealedCodec.DecimalDictionary;
+        int packed = PackedLength(plan, values.Length, plainLength);
+        return (!statistics.Ascending && TryDictionary(block, values, statistics, dictionary, step, packed))
+            || TryPack(block, values, plan, codec, step, plainLength);
     }
 
     /// <summary>

@@ -54,15 +54,31 @@ internal readonly unsafe struct SealedBlock
 
     /// <summary>
     /// The first value in the integer domain (the start of the deltas); for <see cref="SealedCodec.PatchedFrameOfReference"/>,
-    /// <see cref="Patches"/> and <see cref="PatchWidth"/>.
+    /// <see cref="Patches"/> and <see cref="PatchWidth"/>; for a dictionary, <see cref="Entries"/> and <see cref="EntryWidth"/>.
     /// </summary>
     public long First { get; }
 
     /// <summary>How many values of a patched block are wider than <see cref="Width"/> (the header's bytes 16-17).</summary>
-    public int Patches => (int)(First & 0xFFFF);
+    public int Patches => PartCount;
 
     /// <summary>The bits of each patch's high part (the header's byte 18).</summary>
-    public int PatchWidth => (int)((First >> 16) & 0xFF);
+    public int PatchWidth => PartWidth;
+
+    /// <summary>How many distinct values a dictionary block holds (the header's bytes 16-17).</summary>
+    public int Entries => PartCount;
+
+    /// <summary>The bits of each of a dictionary's packed offsets from the base (the header's byte 18).</summary>
+    public int EntryWidth => PartWidth;
+
+    /// <summary>Whether the block's values are indexes into a dictionary of its distinct values.</summary>
+    public bool IsDictionary => Codec is SealedCodec.IntegerDictionary or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary;
+
+    /// <summary>A dictionary block's packed entries, after its indexes.</summary>
+    public byte* DictionaryEntries => Payload + BitPacking.LengthOf(Count, Width);
+
+    private int PartCount => (int)(First & 0xFFFF);
+
+    private int PartWidth => (int)((First >> 16) & 0xFF);
 
     /// <summary>A patched block's packed positions, after its low parts.</summary>
     public byte* PatchPositions => Payload + BitPacking.LengthOf(Count, Width);
@@ -70,8 +86,11 @@ internal readonly unsafe struct SealedBlock
     /// <summary>A patched block's packed high parts, after its positions.</summary>
     public byte* PatchHighs => PatchPositions + BitPacking.LengthOf(Patches, PatchPlan.PositionWidth);
 
-    /// <summary>What a patched block's header holds where the others hold their first value.</summary>
-    public static long PatchFields(int patches, int patchWidth) => (long)(ushort)patches | ((long)(byte)patchWidth << 16);
+    /// <summary>
+    /// What a patched or dictionary block's header holds where the others hold their first value: how many patches or
+    /// entries follow the packed values, and the bits of each.
+    /// </summary>
+    public static long PartFields(int count, int width) => (long)(ushort)count | ((long)(byte)width << 16);
 
     /// <summary>
     /// The power of two a tick stands for (<see cref="SealedCodec.Ticks"/>), or the power of ten the integers are
@@ -83,7 +102,7 @@ internal readonly unsafe struct SealedBlock
 
     /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
     public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals
-        or SealedCodec.PatchedFrameOfReference;
+        or SealedCodec.PatchedFrameOfReference || IsDictionary;
 
     /// <summary>
     /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/>,
@@ -91,6 +110,10 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long DomainAt(int index) => Base + (long)BitPacking.Get(Payload, Width, index);
+
+    /// <summary>Dictionary entry <paramref name="entry"/> in the integer domain.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public long EntryAt(int entry) => Base + (long)BitPacking.Get(DictionaryEntries, EntryWidth, entry);
 
     /// <summary>
     /// Writes the block's values, as items of <paramref name="itemSize"/> bytes of <paramref name="kind"/>, to
@@ -101,6 +124,12 @@ internal readonly unsafe struct SealedBlock
         if (Codec == SealedCodec.Plain)
         {
             Buffer.MemoryCopy(Payload, destination, (long)Count * itemSize, (long)Count * itemSize);
+            return;
+        }
+
+        if (IsDictionary)
+        {
+            DecodeDictionary(destination, itemSize, kind);
             return;
         }
 
@@ -145,6 +174,57 @@ internal readonly unsafe struct SealedBlock
         if (Codec == SealedCodec.PatchedFrameOfReference)
         {
             Patch(destination, itemSize);
+        }
+    }
+
+    /// <summary>
+    /// A dictionary block's items: its entries made items once, then each value's item copied by its index. The rules
+    /// (<see cref="SealedBlockRules"/>) hold every index below <see cref="Entries"/> before the block is decoded.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void DecodeDictionary(byte* destination, int itemSize, SealedValueKind kind)
+    {
+        int entries = Entries;
+        ulong* table = stackalloc ulong[entries];
+        for (int entry = 0; entry < entries; entry++)
+        {
+            WriteItem(EntryAt(entry), (byte*)(table + entry), itemSize, kind);
+        }
+
+        switch (itemSize)
+        {
+            case sizeof(long):
+                Gather(table, (ulong*)destination);
+                break;
+            case sizeof(int):
+                Gather(table, (uint*)destination);
+                break;
+            case sizeof(short):
+                Gather(table, (ushort*)destination);
+                break;
+            case sizeof(byte):
+                Gather(table, destination);
+                break;
+            default:
+                for (int i = 0; i < Count; i++)
+                {
+                    Buffer.MemoryCopy(table + BitPacking.Get(Payload, Width, i), destination + ((long)i * itemSize), itemSize, itemSize);
+                }
+
+                break;
+        }
+    }
+
+    /// <summary>Each value's entry from <paramref name="table"/>, items of <typeparamref name="TItem"/>'s size in its low bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Gather<TItem>(ulong* table, TItem* items)
+        where TItem : unmanaged
+    {
+        byte* indexes = Payload;
+        int width = Width;
+        for (int i = 0; i < Count; i++)
+        {
+            items[i] = *(TItem*)(table + BitPacking.Get(indexes, width, i));
         }
     }
 
@@ -296,6 +376,9 @@ internal readonly unsafe struct SealedBlock
             case SealedCodec.PatchedFrameOfReference:
                 WriteItem(PatchedAt(index), destination, itemSize, kind);
                 break;
+            case SealedCodec.IntegerDictionary or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary:
+                WriteItem(EntryAt((int)BitPacking.Get(Payload, Width, index)), destination, itemSize, kind);
+                break;
             default:
                 WriteItem(DomainAt(index), destination, itemSize, kind);
                 break;
@@ -311,16 +394,16 @@ internal readonly unsafe struct SealedBlock
     {
         switch (Codec)
         {
-            case SealedCodec.Ticks or SealedCodec.TickDeltas when kind == SealedValueKind.Double:
+            case SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.TickDictionary when kind == SealedValueKind.Double:
                 *(double*)destination = value * Step;
                 break;
-            case SealedCodec.Ticks or SealedCodec.TickDeltas:
+            case SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.TickDictionary:
                 *(float*)destination = value * (float)Step;
                 break;
-            case SealedCodec.Decimals or SealedCodec.DecimalDeltas when kind == SealedValueKind.Double:
+            case SealedCodec.Decimals or SealedCodec.DecimalDeltas or SealedCodec.DecimalDictionary when kind == SealedValueKind.Double:
                 *(double*)destination = DecimalScaling.Decode(value, Step);
                 break;
-            case SealedCodec.Decimals or SealedCodec.DecimalDeltas:
+            case SealedCodec.Decimals or SealedCodec.DecimalDeltas or SealedCodec.DecimalDictionary:
                 *(float*)destination = DecimalScaling.Decode(value, (float)Step);
                 break;
             default:

@@ -44,9 +44,10 @@ internal static unsafe class SealedBlockRules
             case SealedCodec.Plain:
                 return block.Width == 0 && block.Base == 0 && block.First == 0 && stepIsZero ? null
                     : "a plain block's width, base, first value and step are not all zero";
-            case SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference:
+            case SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference
+                or SealedCodec.IntegerDictionary:
                 return stepIsZero ? null : "an integer block's step is not zero";
-            case SealedCodec.Ticks or SealedCodec.TickDeltas:
+            case SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.TickDictionary:
                 int exponent = Math.ILogB(block.Step);
                 bool powerOfTwo = double.IsFinite(block.Step) && block.Step > 0 && Math.ScaleB(1.0, exponent) == block.Step;
                 return powerOfTwo && (!single || exponent is >= -149 and <= 127) ? null
@@ -59,7 +60,8 @@ internal static unsafe class SealedBlockRules
 
     /// <summary>
     /// The first value: the header's first field holds it and the first offset is its own for frame of reference; a
-    /// delta block's first offset is zero; a patched block has a patch, and its widths make at most 64 bits.
+    /// delta block's first offset is zero; a patched block has a patch, and its widths make at most 64 bits; a
+    /// dictionary's entries ascend strictly from the base, and every index names one.
     /// </summary>
     private static string? FirstProblem(SealedBlock block) => block.Codec switch
     {
@@ -69,8 +71,44 @@ internal static unsafe class SealedBlockRules
             BitPacking.Get(block.Payload, block.Width, 0) == 0 ? null : "its first offset is not zero, as a delta block's must be",
         SealedCodec.PatchedFrameOfReference => block.Patches > 0 && block.Width + block.PatchWidth <= 64 ? null
             : $"its {block.Patches:N0} patches of {block.PatchWidth} bits over {block.Width} bits are not a patched block's",
+        SealedCodec.IntegerDictionary or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary => DictionaryProblem(block),
         _ => null,
     };
+
+    /// <summary>
+    /// A dictionary's entries: at least one, the first at the base (offset zero) and each above the one before, so that
+    /// the base is the block's smallest value and no value has two indexes; every index below the entries' count, so
+    /// that no read leaves them.
+    /// </summary>
+    private static string? DictionaryProblem(SealedBlock block)
+    {
+        int entries = block.Entries;
+        byte* packed = block.DictionaryEntries;
+        int width = block.EntryWidth;
+        if (entries == 0 || BitPacking.Get(packed, width, 0) != 0)
+        {
+            return entries == 0 ? "its dictionary has no entries" : "its dictionary's first entry is not its base";
+        }
+
+        for (int entry = 1; entry < entries; entry++)
+        {
+            if (BitPacking.Get(packed, width, entry) <= BitPacking.Get(packed, width, entry - 1))
+            {
+                return $"its dictionary's entry {entry:N0} is not above the one before it";
+            }
+        }
+
+        for (int i = 0; i < block.Count; i++)
+        {
+            ulong index = BitPacking.Get(block.Payload, block.Width, i);
+            if (index >= (ulong)entries)
+            {
+                return $"its value {i:N0} names entry {index:N0} of a dictionary of {entries:N0}";
+            }
+        }
+
+        return null;
+    }
 
     /// <summary>
     /// A frame-of-reference or patched block's values lie in the item type's range without wrapping (its in-place
@@ -95,7 +133,7 @@ internal static unsafe class SealedBlockRules
         (low, high) = Exact(block, kind);
         return low >= min && high <= max && IsFinite(block, kind, low, high) ? null
             : $"its values run from {low:N0} to {high:N0} in the integer domain, outside {min:N0} to {max:N0}" +
-              (block.Codec is SealedCodec.Ticks or SealedCodec.TickDeltas ? $" or beyond a finite product with {block.Step:R}" : "");
+              (IsTicks(block) ? $" or beyond a finite product with {block.Step:R}" : "");
     }
 
     /// <summary>The integer domain's range of <paramref name="kind"/> items of <paramref name="itemSize"/> bytes.</summary>
@@ -119,7 +157,8 @@ internal static unsafe class SealedBlockRules
             return (block.First + (steps * Int128.Min(baseValue, 0)), block.First + (steps * Int128.Max(widest, 0)));
         }
 
-        int width = block.Width + (block.Codec == SealedCodec.PatchedFrameOfReference ? block.PatchWidth : 0);
+        int width = block.IsDictionary ? block.EntryWidth
+            : block.Width + (block.Codec == SealedCodec.PatchedFrameOfReference ? block.PatchWidth : 0);
         return (baseValue, baseValue + (Int128.One << width) - 1);
     }
 
@@ -128,6 +167,12 @@ internal static unsafe class SealedBlockRules
     private static (Int128 Low, Int128 High) Exact(SealedBlock block, SealedValueKind kind)
     {
         Int128 baseValue = BaseOf(block, kind);
+        if (block.IsDictionary)
+        {
+            // Its entries ascend from the base (DictionaryProblem): the last is the largest.
+            return (baseValue, baseValue + BitPacking.Get(block.DictionaryEntries, block.EntryWidth, block.Entries - 1));
+        }
+
         bool deltas = block.Codec is SealedCodec.TickDeltas or SealedCodec.DecimalDeltas;
         Int128 value = block.First;
         // A frame's values are its base plus offsets: the base itself is held to the range, as the search starts there.
@@ -162,7 +207,7 @@ internal static unsafe class SealedBlockRules
     /// <summary>Whether a tick block's largest product is finite (a decimal block's quotients always are).</summary>
     private static bool IsFinite(SealedBlock block, SealedValueKind kind, Int128 low, Int128 high)
     {
-        if (block.Codec is not (SealedCodec.Ticks or SealedCodec.TickDeltas))
+        if (!IsTicks(block))
         {
             return true;
         }
@@ -170,6 +215,8 @@ internal static unsafe class SealedBlockRules
         double largest = (double)Int128.Max(Int128.Abs(low), Int128.Abs(high));
         return kind == SealedValueKind.Single ? float.IsFinite((float)largest * (float)block.Step) : double.IsFinite(largest * block.Step);
     }
+
+    private static bool IsTicks(SealedBlock block) => block.Codec is SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.TickDictionary;
 
     /// <summary>The directory holds the block's first item as the block gives it.</summary>
     private static string? DirectoryProblem(SealedBlock block, SealedValueKind kind, int itemSize, byte* directoryItem)

@@ -33,4 +33,16 @@ internal enum SealedCodec : byte
     /// that the outliers do not widen every value of the block.
     /// </summary>
     PatchedFrameOfReference = 7,
+
+    /// <summary>
+    /// Integers of few distinct values (exchange codes, sale conditions, round lots): each value a packed index into
+    /// the block's dictionary, its distinct values ascending as frame-of-reference offsets after the indexes.
+    /// </summary>
+    IntegerDictionary = 8,
+
+    /// <summary>As <see cref="IntegerDictionary"/>, the dictionary's integers ticks (<see cref="Ticks"/>).</summary>
+    TickDictionary = 9,
+
+    /// <summary>As <see cref="IntegerDictionary"/>, the dictionary's integers decimals (<see cref="Decimals"/>): quote prices.</summary>
+    DecimalDictionary = 10,
 }

@@ -174,8 +174,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         bool fits = count == SealedLayout.ValuesIn(block, Count) && payload >= 0
             && SealedLayout.BlockHeaderSize + SealedLayout.Align8(payload) == space
             && (packed
-                ? width <= BitPacking.MaximumWidth && Accepts(view.Codec) && PatchesFit(view)
-                    && (view.Codec == SealedCodec.PatchedFrameOfReference || payload == BitPacking.LengthOf(count, width))
+                ? width <= BitPacking.MaximumWidth && Accepts(view.Codec) && payload == PayloadLengthOf(view)
                 : view.Codec == SealedCodec.Plain && payload == count * ItemSize);
         if (!fits)
         {
@@ -325,19 +324,31 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
-    /// Whether a patched block's patches fill its payload exactly (every read of them stays in it); true for the other codecs.
+    /// The payload a packed block's header says it has: its packed values, and a patched block's patches or a
+    /// dictionary's entries after them (each at most as many as the values, of at most 56 bits, with bytes 19-23 of the
+    /// header zero), so that every read of them stays in the payload; -1 where the header's fields for them cannot be.
     /// </summary>
-    private static bool PatchesFit(SealedBlock view) =>
-        view.Codec != SealedCodec.PatchedFrameOfReference
-        || (view.Patches <= view.Count && view.PatchWidth is > 0 and <= BitPacking.MaximumWidth && (view.First >> 24) == 0
-            && view.PayloadLength == PatchPlan.LengthOf(view.Count, view.Width, view.Patches, view.PatchWidth));
+    private static int PayloadLengthOf(SealedBlock view)
+    {
+        int values = BitPacking.LengthOf(view.Count, view.Width);
+        if (view.Codec != SealedCodec.PatchedFrameOfReference && !view.IsDictionary)
+        {
+            return values;
+        }
+
+        bool fits = view.Patches <= view.Count && view.PatchWidth <= BitPacking.MaximumWidth && (view.First >> 24) == 0;
+        return !fits ? -1
+            : view.IsDictionary ? values + BitPacking.LengthOf(view.Entries, view.EntryWidth)
+            : view.PatchWidth > 0 ? PatchPlan.LengthOf(view.Count, view.Width, view.Patches, view.PatchWidth)
+            : -1;
+    }
 
     private bool Accepts(SealedCodec codec) => codec switch
     {
-        SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference =>
-            Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
-        SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.Decimals or SealedCodec.DecimalDeltas =>
-            Kind is SealedValueKind.Single or SealedValueKind.Double,
+        SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference
+            or SealedCodec.IntegerDictionary => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
+        SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.Decimals or SealedCodec.DecimalDeltas
+            or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary => Kind is SealedValueKind.Single or SealedValueKind.Double,
         _ => false,
     };
 

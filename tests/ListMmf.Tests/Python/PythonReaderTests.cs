@@ -119,11 +119,15 @@ public sealed class PythonReaderTests : IDisposable
         WriteSealed("Int32Sizes", Sizes(i => i % 9 + 1, i => 100 + (i * 37 % 900)), v => v, v => v);
         WriteSealed("UInt64Outliers", Sizes(i => (ulong)(i % 9), i => ulong.MaxValue - (ulong)i), v => v, v => v);
         WriteSealedSmallest("UInt24Sizes", Sizes(i => (long)(i % 9) + 1, i => 16_000_000L + i), DataType.UInt24);
+        int[] codes = [3, 40, 41, 900, 70_000];
+        Int128[] codeSeries = Enumerable.Range(0, 3_000).Select(i => (Int128)codes[i * 7 % 11 % codes.Length]).ToArray();
+        WriteSealed("Int32Codes", codeSeries, v => (int)v, v => v);
+        WriteSealed("DoubleQuarterLevels", codeSeries, v => (double)v * 0.25, v => v);
+        WriteSealed("DoubleQuoteSide", codeSeries, v => v % 2 == 0 ? 0 : (double)(10_000 + v) / 100, v => v);
         WriteSealedTimes();
 
         Assert.Equal(
-            [SealedCodec.Plain, SealedCodec.FrameOfReference, SealedCodec.DeltaFrameOfReference, SealedCodec.Ticks, SealedCodec.TickDeltas,
-                SealedCodec.Decimals, SealedCodec.DecimalDeltas, SealedCodec.PatchedFrameOfReference],
+            Enum.GetValues<SealedCodec>().Order(),
             _expected.Select(entry => _directory.File(entry.Key)).SelectMany(SealedCodecs.Of).Distinct().Order());
         (int exitCode, string output) = RunPython();
 

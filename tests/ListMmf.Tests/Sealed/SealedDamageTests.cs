@@ -27,7 +27,8 @@ public sealed class SealedDamageTests : IDisposable
 
     public static TheoryData<string> Samples => new(SampleNames);
 
-    private static string[] SampleNames => ["plain", "frame", "deltas", "patched", "ticks", "tick-deltas", "decimals", "decimal-deltas"];
+    private static string[] SampleNames => ["plain", "frame", "deltas", "patched", "dictionary", "ticks", "tick-deltas", "tick-dictionary", "decimals",
+        "decimal-deltas", "decimal-dictionary"];
 
     [Fact]
     public void TheSamplesCoverEveryCodec()
@@ -45,7 +46,7 @@ public sealed class SealedDamageTests : IDisposable
         List<string> silent = sample switch
         {
             "plain" => Mutate(path, PairValues(), sorted: false),
-            "frame" or "deltas" or "patched" => Mutate(path, LongValues(sample), IsSorted(sample)),
+            _ when HoldsLongs(sample) => Mutate(path, LongValues(sample), IsSorted(sample)),
             _ => Mutate(path, DoubleValues(sample), IsSorted(sample)),
         };
 
@@ -99,7 +100,7 @@ public sealed class SealedDamageTests : IDisposable
             byte[] sealedBytes = sample switch
             {
                 "plain" => MemoryMarshal.AsBytes(PairValues().AsSpan()).ToArray(),
-                "frame" or "deltas" or "patched" => MemoryMarshal.AsBytes(LongValues(sample).AsSpan()).ToArray(),
+                _ when HoldsLongs(sample) => MemoryMarshal.AsBytes(LongValues(sample).AsSpan()).ToArray(),
                 _ => MemoryMarshal.AsBytes(DoubleValues(sample).AsSpan()).ToArray(),
             };
             string expected = Convert.ToHexString(SHA256.HashData(sealedBytes)).ToLowerInvariant();
@@ -239,7 +240,7 @@ public sealed class SealedDamageTests : IDisposable
             case "plain":
                 Write(path, PairValues());
                 break;
-            case "frame" or "deltas" or "patched":
+            case var _ when HoldsLongs(sample):
                 Write(path, LongValues(sample));
                 break;
             default:
@@ -259,7 +260,11 @@ public sealed class SealedDamageTests : IDisposable
     }
 
     /// <summary>Ascending samples take frame of reference and are searched; random walks take the delta codecs.</summary>
+    private static bool HoldsLongs(string sample) => sample is "frame" or "deltas" or "patched" or "dictionary";
+
     private static bool IsSorted(string sample) => sample is "frame" or "ticks" or "decimals";
+
+    private static readonly int[] Codes = [1, 4, 17, 80, 1_000, 70_000];
 
     private static long[] LongValues(string sample)
     {
@@ -270,6 +275,9 @@ public sealed class SealedDamageTests : IDisposable
             // Ascending times a few ticks apart, some equal.
             "frame" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 7L) - (i % 5 == 1 ? 7 : 0)).ToArray(),
             "deltas" => Enumerable.Range(0, Values).Select(_ => walk += random.Next(-3, 4)).ToArray(),
+            // Exchange or condition codes: a few distinct values far apart.
+            "dictionary" => Enumerable.Range(0, Values).Select(_ => (long)Codes[random.Next(Codes.Length)]).ToArray(),
+
             // Small sizes with one in ten a hundred times larger.
             _ => Enumerable.Range(0, Values).Select(_ => random.Next(10) == 0 ? (long)random.Next(100, 1_000) : random.Next(1, 10)).ToArray(),
         };
@@ -284,7 +292,12 @@ public sealed class SealedDamageTests : IDisposable
             // Quarter points, then cents; ascending or a random walk.
             "ticks" => Enumerable.Range(0, Values).Select(i => 4_000 + (i / 3 * 0.25)).ToArray(),
             "tick-deltas" => Enumerable.Range(0, Values).Select(_ => (walk += random.Next(-3, 4)) * 0.25).ToArray(),
+            "tick-dictionary" => Enumerable.Range(0, Values).Select(_ => 4_000 + (random.Next(6) * 12.75)).ToArray(),
             "decimals" => Enumerable.Range(0, Values).Select(i => Math.Round(150 + (i / 3 / 100.0), 2)).ToArray(),
+
+            // A quote's side: a few prices, and 0 where the update was of the other side.
+            "decimal-dictionary" => Enumerable.Range(0, Values).Select(_ => random.Next(4) == 0 ? 0 : Math.Round(150 + (random.Next(5) / 100.0), 2))
+                .ToArray(),
             _ => Enumerable.Range(0, Values).Select(_ => Math.Round((walk += random.Next(-3, 4)) / 100.0, 2)).ToArray(),
         };
     }

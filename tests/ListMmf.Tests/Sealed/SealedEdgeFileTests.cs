@@ -133,6 +133,7 @@ public sealed class SealedEdgeFileTests : IDisposable
         double[] cents = Enumerable.Range(0, 1_024).Select(i => (10_000 + (i * 7)) / 100.0).ToArray();
         double[] centWalk = walk.Take(1_024).Select(v => (v + 100_000) / 100.0).ToArray();
         double[] quarterWalk = walk.Take(1_024).Select(v => v * 0.25).ToArray();
+        int[] codes = Enumerable.Range(0, 1_024).Select(i => Codes[(i * 7 % 11) % Codes.Length]).ToArray();
 
         // Files as the library writes them, at the edges of what the rules allow.
         Accept("int32-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + i).ToArray(), SealedCodec.FrameOfReference);
@@ -143,6 +144,11 @@ public sealed class SealedEdgeFileTests : IDisposable
         Accept("double-tick-deltas", quarterWalk, SealedCodec.TickDeltas);
         Accept("double-decimals", cents, SealedCodec.Decimals);
         Accept("double-decimal-deltas", centWalk, SealedCodec.DecimalDeltas);
+        Accept("int32-dictionary", codes, SealedCodec.IntegerDictionary);
+        Accept("uint64-dictionary-at-its-top", codes.Select(code => ulong.MaxValue - (ulong)code).ToArray(), SealedCodec.IntegerDictionary);
+        Accept("double-tick-dictionary", codes.Select(code => code * 0.25).ToArray(), SealedCodec.TickDictionary);
+        Accept("double-decimal-dictionary", codes.Select(code => code % 2 == 0 ? 0 : (10_000 + code) / 100.0).ToArray(),
+            SealedCodec.DecimalDictionary);
         Accept("double-subnormal-ticks", Enumerable.Range(0, 1_024).Select(i => i * double.Epsilon).ToArray(), SealedCodec.Ticks);
         Accept("single-decimals-of-ten-places", Enumerable.Range(1, 1_024).Select(i => i / 1e10f).ToArray(), SealedCodec.Decimals);
         Accept("double-zeros-and-nans", Enumerable.Range(0, 1_024).Select(i => (i % 3) switch { 0 => -0.0, 1 => double.NaN, _ => 0.0 }).ToArray(),
@@ -185,11 +191,22 @@ public sealed class SealedEdgeFileTests : IDisposable
         Edit("patched-positions-repeated", sizes, SealedCodec.PatchedFrameOfReference, readable: false, (file, b) =>
         {
             // The positions are packed at 10 bits: the second is given the first's.
-            Span<byte> positions = file.Payload(b)[PositionsOffset(file, b)..];
+            Span<byte> positions = file.Payload(b)[SecondPartOffset(file, b)..];
             ulong packed = BinaryPrimitives.ReadUInt64LittleEndian(positions);
             packed = (packed & ~(0x3FFUL << 10)) | ((packed & 0x3FF) << 10);
             BinaryPrimitives.WriteUInt64LittleEndian(positions, packed);
         });
+        Edit("dictionary-index-past-its-entries", codes, SealedCodec.IntegerDictionary, readable: false, (file, b) =>
+            SetPacked(file.Payload(b), file.ByteAt(file.BlockField(b, 1)), 1, (1UL << file.ByteAt(file.BlockField(b, 1))) - 1));
+        Edit("dictionary-first-entry-not-its-base", codes, SealedCodec.IntegerDictionary, readable: false, (file, b) =>
+            SetPacked(file.Payload(b)[SecondPartOffset(file, b)..], file.ByteAt(file.BlockField(b, 18)), 0, 1));
+        Edit("dictionary-entry-repeated", codes, SealedCodec.IntegerDictionary, readable: false, (file, b) =>
+            SetPacked(file.Payload(b)[SecondPartOffset(file, b)..], file.ByteAt(file.BlockField(b, 18)), 2,
+                GetPacked(file.Payload(b)[SecondPartOffset(file, b)..], file.ByteAt(file.BlockField(b, 18)), 1)));
+        Edit("dictionary-header-bytes-19-23-not-zero", codes, SealedCodec.IntegerDictionary, readable: false, (file, b) =>
+            file.SetByte(file.BlockField(b, 19), 1));
+        Edit("int32-dictionary-entries-beyond-int32", codes, SealedCodec.IntegerDictionary, readable: false, (file, b) =>
+            file.SetInt64(file.BlockField(b, 8), int.MaxValue - 10));
         Edit("frame-codec-on-doubles", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
         {
             file.SetByte(file.BlockField(b, 0), (byte)SealedCodec.FrameOfReference);
@@ -212,12 +229,31 @@ public sealed class SealedEdgeFileTests : IDisposable
             SealedCodec.Plain, readable: false, (file, b) => file.SetInt64(file.BlockField(b, 8), 5));
     }
 
-    /// <summary>Where a patched block's positions start in its payload: after its low parts, packed with their padding.</summary>
-    private static int PositionsOffset(SealedFileBytes file, int block)
+    /// <summary>
+    /// Where a patched block's positions, or a dictionary's entries, start in its payload: after its 1,024 packed
+    /// values, with their padding.
+    /// </summary>
+    private static int SecondPartOffset(SealedFileBytes file, int block)
     {
         int width = file.ByteAt(file.BlockField(block, 1));
         return (int)((((1_024L * width) + 63) / 64 * 8) + 8);
     }
+
+    private static ulong GetPacked(Span<byte> packed, int width, int index)
+    {
+        int bit = index * width;
+        return (BinaryPrimitives.ReadUInt64LittleEndian(packed[(bit / 8)..]) >> (bit % 8)) & ((1UL << width) - 1);
+    }
+
+    private static void SetPacked(Span<byte> packed, int width, int index, ulong value)
+    {
+        int bit = index * width;
+        ulong word = BinaryPrimitives.ReadUInt64LittleEndian(packed[(bit / 8)..]) & ~(((1UL << width) - 1) << (bit % 8));
+        BinaryPrimitives.WriteUInt64LittleEndian(packed[(bit / 8)..], word | (value << (bit % 8)));
+    }
+
+    /// <summary>Exchange or condition codes: a few distinct values far apart.</summary>
+    private static readonly int[] Codes = [3, 40, 41, 900, 70_000];
 
     private void Accept<T>(string name, T[] values, SealedCodec codec)
         where T : unmanaged => Edit(name, values, codec, readable: true, edit: null);
