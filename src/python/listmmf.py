@@ -114,6 +114,8 @@ _DECIMAL_CODECS = (5, 6, 10)
 """The codecs whose integers are divided by a power of ten: decimals, decimal deltas, decimal dictionary."""
 _DICTIONARY_CODECS = (8, 9, 10)
 """The codecs whose values are indexes into the block's dictionary of its distinct values, packed after them."""
+_STEPPED = 11
+"""The stepped frame of reference: each value the base plus a whole number of steps, the header's step an Int64."""
 
 _V2_FIXED = 64
 """The bytes of a version 2 header before its description: every field that changes after creation."""
@@ -702,7 +704,7 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
 
 def _sealed_codecs(code):
     """The codecs a block of items of ``code`` may take."""
-    return (0,) + _TICK_CODECS + _DECIMAL_CODECS if code in _SEALED_FLOATS else (0,) + _INTEGER_CODECS if code else (0,)
+    return (0,) + _TICK_CODECS + _DECIMAL_CODECS if code in _SEALED_FLOATS else (0,) + _INTEGER_CODECS + (_STEPPED,) if code else (0,)
 
 
 def _packed_lengths(values, width):
@@ -743,6 +745,7 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
                       & (patch_width <= 56) & (width + patch_width <= 64))
     ok &= ~dictionary | (((first >> 24) == 0) & (parts >= 1) & (parts <= values) & (part_width <= 56))
     ok &= ~np.isin(codec, _INTEGER_CODECS) | (step_bits == 0)
+    ok &= (codec != _STEPPED) | (step_bits >= 2)
     mantissa, exponent = np.frexp(step)
     single = fmt == "<f"
     with np.errstate(invalid="ignore"):
@@ -762,8 +765,9 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
     at = starts + _SEALED_BLOCK_HEADER
     masks = np.where(width >= 64, ~u64(0), (u64(1) << np.minimum(width, 63).astype(u64)) - u64(1))
     first_offsets = np.where(plain, u64(0), window[np.where(plain, 0, at)] & masks)
+    steps = np.where(codec == _STEPPED, step_bits, 1).view(u64)
     if not (~np.isin(codec, (2, 4, 6)) | (first_offsets == 0)).all() or \
-            not (~np.isin(codec, (1, 3, 5)) | (first.view(u64) == base.view(u64) + first_offsets)).all():
+            not (~np.isin(codec, (1, 3, 5, _STEPPED)) | (first.view(u64) == base.view(u64) + steps * first_offsets)).all():
         return None
     highs_by_patch = _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width)
     if highs_by_patch is False:
@@ -772,7 +776,7 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
     if entries is False:
         return None
     if not _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step,
-                                np.where(dictionary, part_width, width + patch_width)):
+                                np.where(dictionary, part_width, width + patch_width), steps):
         return None
 
     items = bytearray(count * size)
@@ -838,10 +842,11 @@ def _sealed_dictionary_arrays(window, at, dictionary, width, values, entries, en
     return where, base[block].view(u64) + offsets
 
 
-def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, frame_width):
-    """Whether every frame (codecs 1, 3, 5, 7 and the dictionaries, whose offsets from their base have ``frame_width``
-    bits) and every tick or decimal block keeps its values in range, as ``_range_problem`` says: a bound from the
-    headers, together, decides most blocks; each block it leaves out is read by ``_block_rule_problem``."""
+def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base, first, step, frame_width, steps):
+    """Whether every frame (codecs 1, 3, 5, 7, 11 and the dictionaries, whose offsets from their base have
+    ``frame_width`` bits, in ``steps``) and every tick or decimal block keeps its values in range, as
+    ``_range_problem`` says: a bound from the headers, together, decides most blocks; each block it leaves out is
+    read by ``_block_rule_problem``."""
     u64 = np.uint64
     if fmt is not None:
         low, high = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
@@ -853,9 +858,12 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     # Offset binary: a signed value's bits with the sign flipped order as unsigned, so one comparison serves both.
     flip = u64(1 << 63) if signed else u64(0)
     low_u, high_u = u64((low & _MASK64) ^ int(flip)), u64((high & _MASK64) ^ int(flip))
-    frames = np.isin(codec, (1, 3, 5, 7) + _DICTIONARY_CODECS)
+    frames = np.isin(codec, (1, 3, 5, 7, _STEPPED) + _DICTIONARY_CODECS)
     total = frame_width
     spans = np.where(total >= 64, ~u64(0), (u64(1) << np.minimum(total, 63).astype(u64)) - u64(1))
+    # A stepped frame's span is exact in uint64 while its bits and its step's stay below 64; the others are read.
+    exact = (total + np.floor(np.log2(np.maximum(steps, u64(1)).astype(np.float64))).astype(np.int64) + 1) < 64
+    spans = np.where(steps == 1, spans, np.where(exact, spans * steps, ~u64(0)))
     base_u = base.view(u64) ^ flip
     fits = (base_u >= low_u) & (base_u <= high_u) & ((high_u - base_u) >= spans)
     deltas = np.isin(codec, (4, 6))
@@ -878,6 +886,7 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     for block in np.flatnonzero(checked & ~fits).tolist():
         start = int(at[block])
         codec_, width_, values_, _, base_, first_, step_ = struct.unpack_from("<BBHIqqd", data, start - _SEALED_BLOCK_HEADER)
+        step_ = _integer_step(step_) if codec_ == _STEPPED else step_
         parts = _patches(functools.partial(_read_packed, data), start, width_, values_, first_) if codec_ == 7 else \
             _dictionary_entries(data, start, width_, values_, first_) if codec_ in _DICTIONARY_CODECS else []
         if _range_problem(data, start, codec_, width_, values_, base_, first_, step_, header, size, fmt, parts):
@@ -908,6 +917,10 @@ def _block_rule_problem(data, at, codec, width, values, base, first, step, reser
         return None if data[at:at + size] == directory_item else "the directory's first item for it is not the block's first item"
     if codec in _INTEGER_CODECS and step_bits:
         return "an integer block's step is not zero"
+    if codec == _STEPPED:
+        if step_bits < 2:
+            return f"its step {step_bits:,} is not an integer from 2"
+        step = step_bits
     if codec in _TICK_CODECS:
         exponent = math.frexp(step)[1] - 1 if math.isfinite(step) and step > 0 else None
         if exponent is None or math.ldexp(1.0, exponent) != step or fmt == "<f" and not -149 <= exponent <= 127:
@@ -917,6 +930,8 @@ def _block_rule_problem(data, at, codec, width, values, base, first, step, reser
     u0 = _read_packed(data, at, width, 0)
     if codec in (1, 3, 5) and first != _signed64(base + u0):
         return f"its first value ({first:,}) is not its base plus its first offset ({_signed64(base + u0):,})"
+    if codec == _STEPPED and first != _signed64(base + step * u0):
+        return f"its first value ({first:,}) is not its base plus its first offset's steps ({_signed64(base + step * u0):,})"
     if codec in (2, 4, 6) and u0:
         return "its first offset is not zero, as a delta block's must be"
     patches = []
@@ -968,6 +983,8 @@ def _range_problem(data, at, codec, width, values, base, first, step, header, si
         bound = (first + (values - 1) * min(base, 0), first + (values - 1) * max(widest, 0))
     elif codec in _DICTIONARY_CODECS:
         bound = (base, base + (1 << ((first >> 16) & 0xFF)) - 1)
+    elif codec == _STEPPED:
+        bound = (base, base + step * ((1 << width) - 1))
     else:
         bound = (base, base + (1 << (width + ((first >> 16) & 0xFF if codec == 7 else 0))) - 1)
 
@@ -989,7 +1006,7 @@ def _range_problem(data, at, codec, width, values, base, first, step, header, si
         high = base + patches[-1]
     for i in range(1 if deltas else 0, 0 if codec in _DICTIONARY_CODECS else values):
         offset = _read_packed(data, at, width, i) | (highs.get(i, 0) << width)
-        value = value + base + offset if deltas else base + offset
+        value = value + base + offset if deltas else base + offset * (step if codec == _STEPPED else 1)
         low, high = min(low, value), max(high, value)
     if fits(low, high):
         return None
@@ -1013,11 +1030,18 @@ def _first_item(data, at, codec, width, base, first, step, size, fmt, patches):
         ticks = first
     elif codec in _DICTIONARY_CODECS:
         ticks = _signed64(base + patches[_read_packed(data, at, width, 0)])
+    elif codec == _STEPPED:
+        ticks = _signed64(base + step * _read_packed(data, at, width, 0))
     else:
         ticks = _signed64(base + (_read_packed(data, at, width, 0) | (dict(patches).get(0, 0) << width)))
     if fmt is None:
         return (ticks & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     return _pack_float(fmt, ticks * step if codec in _TICK_CODECS else _quotient(ticks, step))
+
+
+def _integer_step(step):
+    """A stepped frame's (codec 11) step: the header's step field, stored as an Int64, read as the float it is not."""
+    return struct.unpack("<q", struct.pack("<d", step))[0]
 
 
 def _dictionary_entries(data, at, width, values, first):
@@ -1105,6 +1129,9 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
                 domain[~dictionary] += base[same][~dictionary][:, None]
                 domain[dictionary] = values_of[starts[:, None] + indexes.astype(np.int64)]
             else:
+                stepped = codec[same] == _STEPPED
+                if stepped.any():
+                    domain[stepped] *= step[same][stepped].view(u64)[:, None]
                 domain += base[same][:, None]
             deltas = (codec[same] == 2) | (codec[same] == 4) | (codec[same] == 6)
             if deltas.any():
@@ -1139,6 +1166,8 @@ def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, head
         u = read(at, width, i) | (highs.get(i, 0) << width)
         if entries is not None:
             value = (base + entries[u]) & _MASK64
+        elif codec == _STEPPED:
+            value = (base + _integer_step(step) * u) & _MASK64
         elif codec in (1, 3, 5, 7):
             value = (base + u) & _MASK64
         else:

@@ -1294,7 +1294,7 @@ def _fuzz_packed(values, width):
 
 
 _FUZZ_SEALED_CODECS = {0: (0,), 10: (0, 3, 4, 5, 6, 9, 10), 11: (0, 3, 4, 5, 6, 9, 10)}
-"""The codecs of a sealed block for each code (the other integer codes: 0, 1, 2, 7 and 8)."""
+"""The codecs of a sealed block for each code (the other integer codes: 0, 1, 2, 7, 8 and 11)."""
 
 
 def _fuzz_pack(numbers, width):
@@ -1310,7 +1310,7 @@ def _fuzz_sealed_block(rng, code, values):
     keeps every rule of docs/file-format.md ("What a reader checks"): a codec the code takes, a width, base and step
     a writer might choose, random offsets within them, and the block's first item for the directory."""
     size = _fuzz_item_size(code)
-    codec = rng.choice(_FUZZ_SEALED_CODECS.get(code, (0, 1, 2, 7, 8)))
+    codec = rng.choice(_FUZZ_SEALED_CODECS.get(code, (0, 1, 2, 7, 8, 11)))
     if codec == 0:
         payload = rng.randbytes(values * size)
         return [0, 0, 0, 0, 0.0, payload, payload[:size]]
@@ -1341,6 +1341,13 @@ def _fuzz_sealed_block(rng, code, values):
             first = rng.randint(low - (values - 1) * base, high - (values - 1) * ((1 << width) - 1))
         else:
             base, first = rng.randint(low, high), _fuzz_signed(rng.randint(low, high), 64, True)
+    elif codec == 11:
+        # A step from 2 that keeps the frame's top in range: its width is narrowed first where the range is small.
+        width = min(width, widest - 1)
+        offsets = [offset & ((1 << width) - 1) for offset in offsets]
+        step = rng.randint(2, max(2, min(10 ** 6, (high - low) // max(1, (1 << width) - 1))))
+        base = rng.randint(low, high - step * ((1 << width) - 1))
+        first = 0
     else:
         base = rng.randint(low, high - (1 << (width + high_width)) + 1)
         first = 0
@@ -1357,9 +1364,11 @@ def _fuzz_sealed_block(rng, code, values):
         indexes = [rng.randrange(len(entries)) for _ in range(values)]
         payload = _fuzz_pack(indexes, index_width) + _fuzz_pack(entries, width)
         first, u0, width = len(entries) | width << 16, entries[indexes[0]], index_width
-    k0 = first if codec in (2, 4, 6) else _fuzz_signed(base + u0, 64, True)
-    if codec in (1, 3, 5):
+    k0 = first if codec in (2, 4, 6) else _fuzz_signed(base + u0 * (step if codec == 11 else 1), 64, True)
+    if codec in (1, 3, 5, 11):
         first = k0
+    if codec == 11:
+        step = struct.unpack("<d", struct.pack("<q", step))[0]
     if floats:
         fmt = "<f" if code == 10 else "<d"
         value = k0 * step if codec in (3, 4, 9) else k0 / step

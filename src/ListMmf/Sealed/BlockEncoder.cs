@@ -124,24 +124,102 @@ internal sealed class BlockEncoder
     }
 
     /// <summary>
-    /// Integers as frame of reference or deltas (<see cref="PackPlan"/>), or where the block does not ascend, patched
-    /// where a few outliers widen its frame (<see cref="TryPatch"/>) or as a dictionary where it holds few distinct
-    /// values (<see cref="TryDictionary"/>), whichever is shortest.
+    /// Integers as frame of reference or deltas (<see cref="PackPlan"/>), as a stepped frame where they are a whole
+    /// number of a common step apart (<see cref="WriteStepped"/>), or where the block does not ascend, patched where a
+    /// few outliers widen its frame (<see cref="TryPatch"/>) or as a dictionary where it holds few distinct values
+    /// (<see cref="TryDictionary"/>), whichever is shortest. An ascending block stays a frame, stepped or not, so
+    /// that a search reads its values in place.
     /// </summary>
     private bool TryIntegers(Span<byte> block, Span<long> values, int plainLength)
     {
         BlockStatistics statistics = BlockStatistics.Of(values, _kind == SealedValueKind.Signed);
         PackPlan plan = PackPlan.Of(statistics, values.Length);
-        int unpatched = PackedLength(plan, values.Length, plainLength);
-        if (statistics.Ascending)
+        int unstepped = PackedLength(plan, values.Length, plainLength);
+        ulong step = CommonStep(values, statistics.Min);
+        int steppedWidth = BitPacking.WidthOf((ulong)(statistics.Max - statistics.Min) / step);
+        int stepped = step > 1 && step <= long.MaxValue && steppedWidth <= BitPacking.MaximumWidth
+            ? BitPacking.LengthOf(values.Length, steppedWidth) : int.MaxValue;
+        int framed = Math.Min(unstepped, stepped);
+        if (!statistics.Ascending)
         {
-            return TryPack(block, values, plan, SealedCodec.FrameOfReference, 0, plainLength);
+            bool patched = TryPatch(block, values, statistics, framed);
+            int shortest = patched ? BinaryPrimitives.ReadInt32LittleEndian(block[SealedLayout.BlockPayloadLengthOffset..]) : framed;
+            if (TryDictionary(block, values, statistics, SealedCodec.IntegerDictionary, 0, shortest) || patched)
+            {
+                return true;
+            }
         }
 
-        bool patched = TryPatch(block, values, statistics, unpatched);
-        int shortest = patched ? BinaryPrimitives.ReadInt32LittleEndian(block[SealedLayout.BlockPayloadLengthOffset..]) : unpatched;
-        return TryDictionary(block, values, statistics, SealedCodec.IntegerDictionary, 0, shortest) || patched
-            || TryPack(block, values, plan, SealedCodec.FrameOfReference, 0, plainLength);
+        if (stepped < unstepped)
+        {
+            WriteStepped(block, values, statistics.Min, step, stepped);
+            return true;
+        }
+
+        return TryPack(block, values, plan, SealedCodec.FrameOfReference, 0, plainLength);
+    }
+
+    /// <summary>
+    /// The largest integer that divides every value's offset from <paramref name="min"/> (1 where there is none, or
+    /// where all are equal). Most blocks without one show it within their first few values; a block of times a
+    /// millisecond apart stored as 100 ns ticks costs a remainder a value.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static ulong CommonStep(ReadOnlySpan<long> values, long min)
+    {
+        ulong step = 0;
+        foreach (long value in values)
+        {
+            ulong offset = (ulong)(value - min);
+            if (step == 0)
+            {
+                step = offset;
+                continue;
+            }
+
+            if (offset % step != 0)
+            {
+                step = GreatestCommonDivisor(step, offset);
+                if (step == 1)
+                {
+                    return 1;
+                }
+            }
+        }
+
+        return Math.Max(step, 1);
+    }
+
+    private static ulong GreatestCommonDivisor(ulong a, ulong b)
+    {
+        while (b != 0)
+        {
+            (a, b) = (b, a % b);
+        }
+
+        return a;
+    }
+
+    /// <summary>
+    /// <paramref name="values"/> as a stepped frame: each the base plus a whole number of <paramref name="step"/>s (at
+    /// most <see cref="long.MaxValue"/>), the <paramref name="length"/> bytes of a payload of at most 56-bit offsets.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void WriteStepped(Span<byte> block, ReadOnlySpan<long> values, long min, ulong step, int length)
+    {
+        int count = values.Length;
+        Span<ulong> offsets = _offsets.AsSpan(0, count);
+        ulong widest = 0;
+        for (int i = 0; i < count; i++)
+        {
+            offsets[i] = (ulong)(values[i] - min) / step;
+            widest |= offsets[i];
+        }
+
+        int width = BitPacking.WidthOf(widest);
+        WriteHeader(block, SealedCodec.SteppedFrameOfReference, width, count, length, min, min + ((long)step * (long)offsets[0]),
+            BitConverter.Int64BitsToDouble((long)step));
+        BitPacking.Pack(offsets, width, block.Slice(SealedLayout.BlockHeaderSize, length));
     }
 
     /// <summary>

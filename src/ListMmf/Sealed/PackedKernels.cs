@@ -187,6 +187,33 @@ internal static unsafe class PackedKernels
         public void PutValues(int index, Vector256<long> values) => values.Store(items + index);
     }
 
+    /// <summary>
+    /// Values a whole number of steps above a base (<see cref="SealedCodec.SteppedFrameOfReference"/>), decoded with a
+    /// base of zero into <typeparamref name="TSink"/>: a product a value, which AVX2 has no 64-bit lanes for.
+    /// </summary>
+    public readonly struct SteppedSink<TSink>(TSink inner, long baseValue, long step) : ISink
+        where TSink : struct, ISink
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put(int index, long value) => inner.Put(index, baseValue + (step * value));
+
+        public void Put8(int index, Vector256<uint> offsets, long frame)
+        {
+            for (int lane = 0; lane < 8; lane++)
+            {
+                Put(index + lane, frame + offsets.GetElement(lane));
+            }
+        }
+
+        public void PutValues(int index, Vector256<long> values)
+        {
+            for (int lane = 0; lane < 4; lane++)
+            {
+                Put(index + lane, values.GetElement(lane));
+            }
+        }
+    }
+
     /// <summary>Items of 1, 2, 3, 5, 6 or 7 bytes: the low bytes.</summary>
     public readonly struct NarrowSink(byte* items, int size) : ISink
     {

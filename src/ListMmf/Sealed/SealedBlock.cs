@@ -98,11 +98,14 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     public double Step { get; }
 
+    /// <summary>A stepped frame's step (<see cref="SealedCodec.SteppedFrameOfReference"/>): the header's step field as an integer.</summary>
+    public long IntegerStep => BitConverter.DoubleToInt64Bits(Step);
+
     public byte* Payload => Start + SealedLayout.BlockHeaderSize;
 
     /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
     public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals
-        or SealedCodec.PatchedFrameOfReference || IsDictionary;
+        or SealedCodec.PatchedFrameOfReference or SealedCodec.SteppedFrameOfReference || IsDictionary;
 
     /// <summary>
     /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/>,
@@ -110,6 +113,10 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long DomainAt(int index) => Base + (long)BitPacking.Get(Payload, Width, index);
+
+    /// <summary>Value <paramref name="index"/> of a stepped frame (<see cref="SealedCodec.SteppedFrameOfReference"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public long SteppedAt(int index) => Base + (IntegerStep * (long)BitPacking.Get(Payload, Width, index));
 
     /// <summary>Dictionary entry <paramref name="entry"/> in the integer domain.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -130,6 +137,12 @@ internal readonly unsafe struct SealedBlock
         if (IsDictionary)
         {
             DecodeDictionary(destination, itemSize, kind);
+            return;
+        }
+
+        if (Codec == SealedCodec.SteppedFrameOfReference)
+        {
+            DecodeStepped(destination, itemSize);
             return;
         }
 
@@ -174,6 +187,26 @@ internal readonly unsafe struct SealedBlock
         if (Codec == SealedCodec.PatchedFrameOfReference)
         {
             Patch(destination, itemSize);
+        }
+    }
+
+    /// <summary>A stepped frame's items: its offsets unpacked, each times the step plus the base.</summary>
+    private void DecodeStepped(byte* destination, int itemSize)
+    {
+        switch (itemSize)
+        {
+            case sizeof(long):
+                PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.SteppedSink<PackedKernels.Int64Sink>(
+                    new PackedKernels.Int64Sink((long*)destination), Base, IntegerStep));
+                break;
+            case sizeof(int):
+                PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.SteppedSink<PackedKernels.Int32Sink>(
+                    new PackedKernels.Int32Sink((int*)destination), Base, IntegerStep));
+                break;
+            default:
+                PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.SteppedSink<PackedKernels.NarrowSink>(
+                    new PackedKernels.NarrowSink(destination, itemSize), Base, IntegerStep));
+                break;
         }
     }
 
@@ -378,6 +411,9 @@ internal readonly unsafe struct SealedBlock
                 break;
             case SealedCodec.IntegerDictionary or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary:
                 WriteItem(EntryAt((int)BitPacking.Get(Payload, Width, index)), destination, itemSize, kind);
+                break;
+            case SealedCodec.SteppedFrameOfReference:
+                WriteItem(SteppedAt(index), destination, itemSize, kind);
                 break;
             default:
                 WriteItem(DomainAt(index), destination, itemSize, kind);

@@ -47,6 +47,8 @@ internal static unsafe class SealedBlockRules
             case SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference
                 or SealedCodec.IntegerDictionary:
                 return stepIsZero ? null : "an integer block's step is not zero";
+            case SealedCodec.SteppedFrameOfReference:
+                return block.IntegerStep >= 2 ? null : $"its step {block.IntegerStep:N0} is not an integer from 2";
             case SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.TickDictionary:
                 int exponent = Math.ILogB(block.Step);
                 bool powerOfTwo = double.IsFinite(block.Step) && block.Step > 0 && Math.ScaleB(1.0, exponent) == block.Step;
@@ -67,6 +69,8 @@ internal static unsafe class SealedBlockRules
     {
         SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals => block.First == block.DomainAt(0) ? null
             : $"its first value ({block.First:N0}) is not its base plus its first offset ({block.DomainAt(0):N0})",
+        SealedCodec.SteppedFrameOfReference => block.First == block.SteppedAt(0) ? null
+            : $"its first value ({block.First:N0}) is not its base plus its first offset's steps ({block.SteppedAt(0):N0})",
         SealedCodec.DeltaFrameOfReference or SealedCodec.TickDeltas or SealedCodec.DecimalDeltas =>
             BitPacking.Get(block.Payload, block.Width, 0) == 0 ? null : "its first offset is not zero, as a delta block's must be",
         SealedCodec.PatchedFrameOfReference => block.Patches > 0 && block.Width + block.PatchWidth <= 64 ? null
@@ -157,6 +161,11 @@ internal static unsafe class SealedBlockRules
             return (block.First + (steps * Int128.Min(baseValue, 0)), block.First + (steps * Int128.Max(widest, 0)));
         }
 
+        if (block.Codec == SealedCodec.SteppedFrameOfReference)
+        {
+            return (baseValue, baseValue + (block.IntegerStep * ((Int128.One << block.Width) - 1)));
+        }
+
         int width = block.IsDictionary ? block.EntryWidth
             : block.Width + (block.Codec == SealedCodec.PatchedFrameOfReference ? block.PatchWidth : 0);
         return (baseValue, baseValue + (Int128.One << width) - 1);
@@ -174,6 +183,7 @@ internal static unsafe class SealedBlockRules
         }
 
         bool deltas = block.Codec is SealedCodec.TickDeltas or SealedCodec.DecimalDeltas;
+        Int128 step = block.Codec == SealedCodec.SteppedFrameOfReference ? block.IntegerStep : 1;
         Int128 value = block.First;
         // A frame's values are its base plus offsets: the base itself is held to the range, as the search starts there.
         Int128 low = deltas ? value : baseValue;
@@ -181,7 +191,7 @@ internal static unsafe class SealedBlockRules
         for (int i = deltas ? 1 : 0; i < block.Count; i++)
         {
             UInt128 offset = BitPacking.Get(block.Payload, block.Width, i);
-            value = deltas ? value + baseValue + (Int128)offset : baseValue + (Int128)offset;
+            value = deltas ? value + baseValue + (Int128)offset : baseValue + (step * (Int128)offset);
             low = Int128.Min(low, value);
             high = Int128.Max(high, value);
         }

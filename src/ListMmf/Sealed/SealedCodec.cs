@@ -45,4 +45,11 @@ internal enum SealedCodec : byte
 
     /// <summary>As <see cref="IntegerDictionary"/>, the dictionary's integers decimals (<see cref="Decimals"/>): quote prices.</summary>
     DecimalDictionary = 10,
+
+    /// <summary>
+    /// Frame of reference with a step: each value is the base plus a whole number of steps, an integer from 2 in the
+    /// header's step field (millisecond times stored as 100 ns ticks, round lots), so that the offsets pack that many
+    /// bits narrower and are still read and searched in place.
+    /// </summary>
+    SteppedFrameOfReference = 11,
 }

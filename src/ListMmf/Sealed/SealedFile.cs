@@ -346,7 +346,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private bool Accepts(SealedCodec codec) => codec switch
     {
         SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference
-            or SealedCodec.IntegerDictionary => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
+            or SealedCodec.IntegerDictionary or SealedCodec.SteppedFrameOfReference => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
         SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.Decimals or SealedCodec.DecimalDeltas
             or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary => Kind is SealedValueKind.Single or SealedValueKind.Double,
         _ => false,

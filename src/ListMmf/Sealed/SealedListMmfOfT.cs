@@ -202,7 +202,7 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     private int BoundInBlock<TKey>(SealedBlock block, TKey value, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
-        if (block.Codec == SealedCodec.FrameOfReference)
+        if (block.Codec is SealedCodec.FrameOfReference or SealedCodec.SteppedFrameOfReference)
         {
             bool signed = _file.Kind == SealedValueKind.Signed;
             long target = SealedValues.Widen(new ReadOnlySpan<byte>(&value, sizeof(TKey)), signed);
@@ -220,9 +220,9 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     }
 
     /// <summary>
-    /// How many values of a frame-of-reference block come before the bound of <paramref name="target"/>, read in
-    /// place. Every packed offset is below 2^56, so once the target is turned into an offset (clamped to the block's
-    /// range) the sign of one subtraction orders each probe: the search takes no branch the data decides.
+    /// How many values of a frame-of-reference block (stepped or not) come before the bound of <paramref name="target"/>,
+    /// read in place. Every packed offset is below 2^56, so once the target is turned into an offset (in steps, clamped
+    /// to the block's range) the sign of one subtraction orders each probe: the search takes no branch the data decides.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int OffsetsBefore(SealedBlock block, long target, bool signed, SearchBound bound)
@@ -235,8 +235,18 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
             return 0;
         }
 
-        // Probes below this offset come before the bound: the target's own offset, one more for an upper bound.
-        long limit = (long)Math.Min(above, 1UL << BitPacking.MaximumWidth) + (bound == SearchBound.Upper ? 1 : 0);
+        // Probes below this offset come before the bound: the target's own offset, one more for an upper bound. Between
+        // two steps, the offset above the target for a lower bound, the one below it and one more for an upper bound.
+        ulong steps = above;
+        bool between = false;
+        if (block.Codec == SealedCodec.SteppedFrameOfReference)
+        {
+            ulong step = (ulong)block.IntegerStep;
+            steps = above / step;
+            between = steps * step != above;
+        }
+
+        long limit = (long)Math.Min(steps, 1UL << BitPacking.MaximumWidth) + (bound == SearchBound.Upper || between ? 1 : 0);
         byte* packed = block.Payload;
         int width = block.Width;
         int at = 0;

@@ -27,7 +27,7 @@ public sealed class SealedDamageTests : IDisposable
 
     public static TheoryData<string> Samples => new(SampleNames);
 
-    private static string[] SampleNames => ["plain", "frame", "deltas", "patched", "dictionary", "ticks", "tick-deltas", "tick-dictionary", "decimals",
+    private static string[] SampleNames => ["plain", "frame", "stepped", "deltas", "patched", "dictionary", "ticks", "tick-deltas", "tick-dictionary", "decimals",
         "decimal-deltas", "decimal-dictionary"];
 
     [Fact]
@@ -260,9 +260,9 @@ public sealed class SealedDamageTests : IDisposable
     }
 
     /// <summary>Ascending samples take frame of reference and are searched; random walks take the delta codecs.</summary>
-    private static bool HoldsLongs(string sample) => sample is "frame" or "deltas" or "patched" or "dictionary";
+    private static bool HoldsLongs(string sample) => sample is "frame" or "stepped" or "deltas" or "patched" or "dictionary";
 
-    private static bool IsSorted(string sample) => sample is "frame" or "ticks" or "decimals";
+    private static bool IsSorted(string sample) => sample is "frame" or "stepped" or "ticks" or "decimals";
 
     private static readonly int[] Codes = [1, 4, 17, 80, 1_000, 70_000];
 
@@ -272,8 +272,11 @@ public sealed class SealedDamageTests : IDisposable
         long walk = 1_000_000;
         return sample switch
         {
-            // Ascending times a few ticks apart, some equal.
-            "frame" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 7L) - (i % 5 == 1 ? 7 : 0)).ToArray(),
+            // Ascending times a few ticks apart, in equal pairs, with no common step.
+            "frame" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i / 2 * 7L) + (i / 2 % 3 == 0 ? 1 : 0)).ToArray(),
+
+            // Ascending times of whole milliseconds, as 100 ns ticks, some equal.
+            "stepped" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 10_000L) - (i % 5 == 1 ? 10_000 : 0)).ToArray(),
             "deltas" => Enumerable.Range(0, Values).Select(_ => walk += random.Next(-3, 4)).ToArray(),
             // Exchange or condition codes: a few distinct values far apart.
             "dictionary" => Enumerable.Range(0, Values).Select(_ => (long)Codes[random.Next(Codes.Length)]).ToArray(),

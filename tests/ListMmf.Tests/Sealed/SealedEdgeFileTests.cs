@@ -126,7 +126,8 @@ public sealed class SealedEdgeFileTests : IDisposable
 
     private void BuildEveryCase()
     {
-        int[] ascending = Enumerable.Range(0, 2_048).Select(i => (i * 3) + 5).ToArray();
+        int[] ascending = Enumerable.Range(0, 2_048).Select(i => (i * 3) + 5 + (i % 3 == 1 ? 1 : 0)).ToArray();
+        long[] milliseconds = Enumerable.Range(0, 2_048).Select(i => 638_000_000_000_000_000L + (i * 10_000L)).ToArray();
         int[] walk = Walk(2_048);
         int[] sizes = Enumerable.Range(0, 1_024).Select(i => i % 50 == 7 ? 1_000_000 + i : (i % 9) + 1).ToArray();
         double[] quarters = Enumerable.Range(0, 1_024).Select(i => i * 0.25).ToArray();
@@ -139,6 +140,9 @@ public sealed class SealedEdgeFileTests : IDisposable
         Accept("int32-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + i).ToArray(), SealedCodec.FrameOfReference);
         Accept("uint64-at-its-top", Enumerable.Range(0, 1_024).Select(i => ulong.MaxValue - 1_023 + (ulong)i).ToArray(), SealedCodec.FrameOfReference);
         Accept("int32-deltas", walk, SealedCodec.DeltaFrameOfReference);
+        Accept("int64-milliseconds-stepped", milliseconds, SealedCodec.SteppedFrameOfReference);
+        Accept("int32-stepped-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (i * 1_000)).ToArray(),
+            SealedCodec.SteppedFrameOfReference);
         Accept("patched-sizes", sizes, SealedCodec.PatchedFrameOfReference);
         Accept("double-ticks", quarters, SealedCodec.Ticks);
         Accept("double-tick-deltas", quarterWalk, SealedCodec.TickDeltas);
@@ -175,7 +179,8 @@ public sealed class SealedEdgeFileTests : IDisposable
             file.SetInt64(file.BlockField(b, 8), file.Int64At(file.BlockField(b, 8)) + (1L << 32));
             file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + (1L << 32));
         });
-        Edit("uint64-frame-that-wraps-past-2^64", Enumerable.Range(0, 1_024).Select(i => (ulong)i * 1_000).ToArray(), SealedCodec.FrameOfReference,
+        Edit("uint64-frame-that-wraps-past-2^64", Enumerable.Range(0, 1_024).Select(i => ((ulong)i * 1_000) + (i % 3 == 1 ? 1UL : 0)).ToArray(),
+            SealedCodec.FrameOfReference,
             readable: false, (file, b) =>
             {
                 file.SetInt64(file.BlockField(b, 8), -100);
@@ -207,6 +212,12 @@ public sealed class SealedEdgeFileTests : IDisposable
             file.SetByte(file.BlockField(b, 19), 1));
         Edit("int32-dictionary-entries-beyond-int32", codes, SealedCodec.IntegerDictionary, readable: false, (file, b) =>
             file.SetInt64(file.BlockField(b, 8), int.MaxValue - 10));
+        Edit("stepped-step-one", milliseconds, SealedCodec.SteppedFrameOfReference, readable: false, (file, b) =>
+            file.SetInt64(file.BlockField(b, 24), 1));
+        Edit("stepped-first-field-not-its-first-value", milliseconds, SealedCodec.SteppedFrameOfReference, readable: false, (file, b) =>
+            file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + 1));
+        Edit("int32-stepped-beyond-int32", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (i * 1_000)).ToArray(),
+            SealedCodec.SteppedFrameOfReference, readable: false, (file, b) => file.SetInt64(file.BlockField(b, 24), 1_001));
         Edit("frame-codec-on-doubles", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
         {
             file.SetByte(file.BlockField(b, 0), (byte)SealedCodec.FrameOfReference);
