@@ -41,11 +41,13 @@ internal sealed class BlockDictionary
 
     /// <summary>
     /// Builds the dictionary of <paramref name="values"/>, whose smallest is <paramref name="min"/> in the order their
-    /// kind reads them; false where they hold more than <see cref="MaximumEntries"/> distinct values.
+    /// kind reads them; false, as soon as it is known, where they hold more than <paramref name="limit"/> distinct
+    /// values (at most <see cref="MaximumEntries"/>).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public bool TryBuild(ReadOnlySpan<long> values, long min)
+    public bool TryBuild(ReadOnlySpan<long> values, long min, int limit)
     {
+        limit = Math.Min(limit, MaximumEntries);
         int stamp = ++_stamp;
         if (stamp == int.MaxValue)
         {
@@ -67,7 +69,7 @@ internal sealed class BlockDictionary
 
             if (stamps[slot] != stamp)
             {
-                if (count == MaximumEntries)
+                if (count == limit)
                 {
                     return false;
                 }

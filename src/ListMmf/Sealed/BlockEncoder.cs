@@ -168,27 +168,42 @@ internal sealed class BlockEncoder
     private static ulong CommonStep(ReadOnlySpan<long> values, long min)
     {
         ulong step = 0;
+        ulong reciprocal = 0;
         foreach (long value in values)
         {
             ulong offset = (ulong)(value - min);
             if (step == 0)
             {
                 step = offset;
+                reciprocal = ReciprocalOf(step);
                 continue;
             }
 
-            if (offset % step != 0)
+            if (QuotientOf(offset, reciprocal) * step != offset)
             {
                 step = GreatestCommonDivisor(step, offset);
                 if (step == 1)
                 {
                     return 1;
                 }
+
+                reciprocal = ReciprocalOf(step);
             }
         }
 
         return Math.Max(step, 1);
     }
+
+    /// <summary>
+    /// <c>ceil(2^64 / step)</c> (0 for a step of 0 or 1): the high half of its product with an offset is the offset
+    /// over the step exactly where the step divides the offset, and never equal times the step where it does not,
+    /// which spares a division a value.
+    /// </summary>
+    private static ulong ReciprocalOf(ulong step) => step <= 1 ? 0 : (ulong.MaxValue / step) + 1;
+
+    /// <summary>The offset over the step where the step divides it (<see cref="ReciprocalOf"/>); 0 for a step of 0 or 1.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong QuotientOf(ulong offset, ulong reciprocal) => Math.BigMul(offset, reciprocal, out _);
 
     private static ulong GreatestCommonDivisor(ulong a, ulong b)
     {
@@ -210,9 +225,10 @@ internal sealed class BlockEncoder
         int count = values.Length;
         Span<ulong> offsets = _offsets.AsSpan(0, count);
         ulong widest = 0;
+        ulong reciprocal = ReciprocalOf(step);
         for (int i = 0; i < count; i++)
         {
-            offsets[i] = (ulong)(values[i] - min) / step;
+            offsets[i] = QuotientOf((ulong)(values[i] - min), reciprocal);
             widest |= offsets[i];
         }
 
@@ -238,15 +254,23 @@ internal sealed class BlockEncoder
     private bool TryDictionary(Span<byte> block, ReadOnlySpan<long> values, BlockStatistics statistics, SealedCodec codec, double step,
         int shortest)
     {
-        // Below 3 bits a frame leaves an index nothing to save.
+        // Below 3 bits a frame leaves an index nothing to save; indexes as wide as the shortest payload's values cannot
+        // be shorter, so a dictionary is given up at the first value past the entries narrower indexes can name.
+        int count = values.Length;
         int entryWidth = BitPacking.WidthOf((ulong)(statistics.Max - statistics.Min));
-        if (entryWidth < 3 || entryWidth > BitPacking.MaximumWidth || !_dictionary.TryBuild(values, statistics.Min))
+        int widestIndex = 0;
+        while (widestIndex < 8 && BitPacking.LengthOf(count, widestIndex + 1) < shortest)
+        {
+            widestIndex++;
+        }
+
+        if (entryWidth < 3 || entryWidth > BitPacking.MaximumWidth || widestIndex == 0
+            || !_dictionary.TryBuild(values, statistics.Min, limit: 1 << widestIndex))
         {
             return false;
         }
 
         ReadOnlySpan<ulong> entries = _dictionary.Entries;
-        int count = values.Length;
         int indexWidth = BitPacking.WidthOf((ulong)entries.Length - 1);
         int indexBytes = BitPacking.LengthOf(count, indexWidth);
         int length = indexBytes + BitPacking.LengthOf(entries.Length, entryWidth);

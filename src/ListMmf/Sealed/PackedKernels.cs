@@ -188,8 +188,9 @@ internal static unsafe class PackedKernels
     }
 
     /// <summary>
-    /// Values a whole number of steps above a base (<see cref="SealedCodec.SteppedFrameOfReference"/>), decoded with a
-    /// base of zero into <typeparamref name="TSink"/>: a product a value, which AVX2 has no 64-bit lanes for.
+    /// Values a whole number of steps above a base (<see cref="SealedCodec.SteppedFrameOfReference"/>), decoded into
+    /// <typeparamref name="TSink"/>: <c>base + step * (frame + offset)</c>. AVX2 has no 64-bit product, so eight
+    /// offsets (below 2^25) are multiplied by the step's two 32-bit halves.
     /// </summary>
     public readonly struct SteppedSink<TSink>(TSink inner, long baseValue, long step) : ISink
         where TSink : struct, ISink
@@ -197,13 +198,59 @@ internal static unsafe class PackedKernels
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put(int index, long value) => inner.Put(index, baseValue + (step * value));
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Put8(int index, Vector256<uint> offsets, long frame)
         {
-            for (int lane = 0; lane < 8; lane++)
+            var low = Vector256.Create((ulong)(uint)step).AsUInt32();
+            var high = Vector256.Create((ulong)step >> 32).AsUInt32();
+            var start = Vector256.Create((ulong)(baseValue + (step * frame)));
+            Vector256<uint> first = Avx2.ConvertToVector256Int64(offsets.GetLower()).AsUInt32();
+            Vector256<uint> second = Avx2.ConvertToVector256Int64(offsets.GetUpper()).AsUInt32();
+            inner.PutValues(index, (Avx2.Multiply(first, low) + (Avx2.Multiply(first, high) << 32) + start).AsInt64());
+            inner.PutValues(index + 4, (Avx2.Multiply(second, low) + (Avx2.Multiply(second, high) << 32) + start).AsInt64());
+        }
+
+        public void PutValues(int index, Vector256<long> values)
+        {
+            for (int lane = 0; lane < 4; lane++)
             {
-                Put(index + lane, frame + offsets.GetElement(lane));
+                Put(index + lane, values.GetElement(lane));
             }
         }
+    }
+
+    /// <summary>A dictionary's items of 8 bytes: each decoded index's entry from the table of them.</summary>
+    public readonly struct Gather64Sink(long* table, long* items) : ISink
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put(int index, long value) => items[index] = table[value];
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long frame)
+        {
+            long* entries = table + frame;
+            Avx2.GatherVector256(entries, offsets.GetLower().AsInt32(), 8).Store(items + index);
+            Avx2.GatherVector256(entries, offsets.GetUpper().AsInt32(), 8).Store(items + index + 4);
+        }
+
+        public void PutValues(int index, Vector256<long> values)
+        {
+            for (int lane = 0; lane < 4; lane++)
+            {
+                Put(index + lane, values.GetElement(lane));
+            }
+        }
+    }
+
+    /// <summary>A dictionary's items of 4 bytes: each decoded index's entry from the table of them.</summary>
+    public readonly struct Gather32Sink(int* table, int* items) : ISink
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put(int index, long value) => items[index] = table[value];
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Put8(int index, Vector256<uint> offsets, long frame) =>
+            Avx2.GatherVector256(table + frame, offsets.AsInt32(), 4).Store(items + index);
 
         public void PutValues(int index, Vector256<long> values)
         {

@@ -218,46 +218,28 @@ internal readonly unsafe struct SealedBlock
     private void DecodeDictionary(byte* destination, int itemSize, SealedValueKind kind)
     {
         int entries = Entries;
-        ulong* table = stackalloc ulong[entries];
+        byte* table = stackalloc byte[entries * itemSize];
         for (int entry = 0; entry < entries; entry++)
         {
-            WriteItem(EntryAt(entry), (byte*)(table + entry), itemSize, kind);
+            WriteItem(EntryAt(entry), table + (entry * itemSize), itemSize, kind);
         }
 
         switch (itemSize)
         {
             case sizeof(long):
-                Gather(table, (ulong*)destination);
+                PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.Gather64Sink((long*)table, (long*)destination));
                 break;
             case sizeof(int):
-                Gather(table, (uint*)destination);
-                break;
-            case sizeof(short):
-                Gather(table, (ushort*)destination);
-                break;
-            case sizeof(byte):
-                Gather(table, destination);
+                PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.Gather32Sink((int*)table, (int*)destination));
                 break;
             default:
                 for (int i = 0; i < Count; i++)
                 {
-                    Buffer.MemoryCopy(table + BitPacking.Get(Payload, Width, i), destination + ((long)i * itemSize), itemSize, itemSize);
+                    Buffer.MemoryCopy(table + ((long)BitPacking.Get(Payload, Width, i) * itemSize), destination + ((long)i * itemSize),
+                        itemSize, itemSize);
                 }
 
                 break;
-        }
-    }
-
-    /// <summary>Each value's entry from <paramref name="table"/>, items of <typeparamref name="TItem"/>'s size in its low bytes.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void Gather<TItem>(ulong* table, TItem* items)
-        where TItem : unmanaged
-    {
-        byte* indexes = Payload;
-        int width = Width;
-        for (int i = 0; i < Count; i++)
-        {
-            items[i] = *(TItem*)(table + BitPacking.Get(indexes, width, i));
         }
     }
 
