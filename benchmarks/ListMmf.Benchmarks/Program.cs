@@ -28,7 +28,7 @@ namespace ListMmf.Benchmarks;
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sealed-sizes, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -55,6 +55,7 @@ public static class Program
                 "duckdb-check" => RunDuckDbCheck(rest),
                 "peers" => RunPeers(rest),
                 "sealed-sizes" => RunSealedSizes(rest),
+                "python-reads" => RunPythonReads(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
                 "sample" => throw new UsageException("usage: sample DIRECTORY"),
                 _ => throw new UsageException($"unknown command '{args[0]}'; {Usage}"),
@@ -153,6 +154,17 @@ public static class Program
             line.Text("--lean"),
             (int)Math.Min(int.MaxValue, line.Count("--generated", 0, minimum: 0)),
             line.Text("--work") ?? Path.Combine(Path.GetTempPath(), "listmmf-sealed-sizes"));
+    }
+
+    private static int RunPythonReads(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("python-reads", args, ["--generated", "--lean", "--rounds", "--work", "--python"]);
+        return Sealed.PythonReadsCommand.Run(
+            (int)Math.Min(int.MaxValue, line.Count("--generated", 0, minimum: 0)),
+            line.Text("--lean"),
+            (int)line.Count("--rounds", 7, minimum: 1),
+            line.Text("--work") ?? Path.Combine(Path.GetTempPath(), "listmmf-python-reads"),
+            line.Text("--python"));
     }
 
     private static int RunPeers(ReadOnlySpan<string> args)

@@ -1119,20 +1119,17 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
             domain = window[at[same][:, None] + offsets]
             domain >>= shifts
             domain &= mask
+            # A dictionary's values are its entries by index; a stepped frame's offsets are in steps.
             dictionary = np.isin(codec[same], _DICTIONARY_CODECS)
-            if dictionary.any():
-                starts, values_of = entries[0][blocks[same][dictionary]], entries[1]
-                counts = first[same][dictionary] & u64(0xFFFF)
-                indexes = domain[dictionary]
-                if (indexes >= counts[:, None]).any():
+            indexes = domain[dictionary] if dictionary.any() else None
+            stepped = codec[same] == _STEPPED
+            if stepped.any():
+                domain[stepped] *= step[same][stepped].view(u64)[:, None]
+            domain += base[same][:, None]
+            if indexes is not None:
+                if (indexes >= (first[same][dictionary] & u64(0xFFFF))[:, None]).any():
                     return False
-                domain[~dictionary] += base[same][~dictionary][:, None]
-                domain[dictionary] = values_of[starts[:, None] + indexes.astype(np.int64)]
-            else:
-                stepped = codec[same] == _STEPPED
-                if stepped.any():
-                    domain[stepped] *= step[same][stepped].view(u64)[:, None]
-                domain += base[same][:, None]
+                domain[dictionary] = entries[1][entries[0][blocks[same][dictionary]][:, None] + indexes.astype(np.int64)]
             deltas = (codec[same] == 2) | (codec[same] == 4) | (codec[same] == 6)
             if deltas.any():
                 domain[deltas, 0] = first[same][deltas]

@@ -57,6 +57,40 @@ internal sealed class LeanTicks
 
     public int Rows => Times.Length;
 
+    /// <summary>A price side's size column: "size" for trades, "bid_size" and "ask_size" for quotes.</summary>
+    public string SizeName(int side) => PriceNames.Length == 1 ? "size" : PriceNames[side] + "_size";
+
+    /// <summary>
+    /// The rows as a new appendable table in <paramref name="folder"/> (replacing what is there): the time, each side's
+    /// price (double) and size (int), the exchange (byte), the condition (uint) and the suspicious flag (byte).
+    /// </summary>
+    public void WriteTable(string folder)
+    {
+        if (Directory.Exists(folder))
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.AscendingOrEqual);
+        for (int side = 0; side < PriceNames.Length; side++)
+        {
+            schema = schema.Add<double>(PriceNames[side]).Add<int>(SizeName(side));
+        }
+
+        schema = schema.Add<byte>("exchange").Add<uint>("condition").Add<byte>("suspicious");
+        using var table = TimeSeriesTable.Create(folder, schema);
+        for (int side = 0; side < PriceNames.Length; side++)
+        {
+            table.Column<double>(PriceNames[side]).AddRange(Prices[side]);
+            table.Column<int>(SizeName(side)).AddRange(Sizes[side]);
+        }
+
+        table.Column<byte>("exchange").AddRange(Exchanges);
+        table.Column<uint>("condition").AddRange(Conditions);
+        table.Column<byte>("suspicious").AddRange(Suspicious);
+        table.AddRows(Times);
+    }
+
     /// <summary>Every symbol and kind of tick zips in <paramref name="folder"/>, each with its days in order.</summary>
     /// <exception cref="DatasetException">The folder holds no tick zips, or a row is not as Lean writes it.</exception>
     public static IReadOnlyList<LeanTicks> Read(string folder)

@@ -81,32 +81,7 @@ internal static class SealedSizesCommand
     /// <summary>The set as a table in <paramref name="folder"/>, sealed; each column's raw bytes (rows times item size) and sealed file.</summary>
     private static (string Column, long Raw, long Sealed)[] WriteAndSeal(LeanTicks set, string folder)
     {
-        if (Directory.Exists(folder))
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-
-        var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.AscendingOrEqual);
-        for (int side = 0; side < set.PriceNames.Length; side++)
-        {
-            schema = schema.Add<double>(set.PriceNames[side]).Add<int>(SizeName(set, side));
-        }
-
-        schema = schema.Add<byte>("exchange").Add<uint>("condition").Add<byte>("suspicious");
-        using (var table = TimeSeriesTable.Create(folder, schema))
-        {
-            for (int side = 0; side < set.PriceNames.Length; side++)
-            {
-                table.Column<double>(set.PriceNames[side]).AddRange(set.Prices[side]);
-                table.Column<int>(SizeName(set, side)).AddRange(set.Sizes[side]);
-            }
-
-            table.Column<byte>("exchange").AddRange(set.Exchanges);
-            table.Column<uint>("condition").AddRange(set.Conditions);
-            table.Column<byte>("suspicious").AddRange(set.Suspicious);
-            table.AddRows(set.Times);
-        }
-
+        set.WriteTable(folder);
         TimeSeriesTable.Seal(folder);
         using var sealedTable = TimeSeriesTable.Open(folder, FileAccess.Read);
         return sealedTable.Columns.Select(column => (column.Name, (long)set.Rows * ListMmfFileInfo.Read(column.Path).ItemSize,
@@ -120,7 +95,7 @@ internal static class SealedSizesCommand
         using var connection = new DuckDBConnection("DataSource=:memory:");
         connection.Open();
         string sides = string.Join(", ", Enumerable.Range(0, set.PriceNames.Length).Select(side =>
-            $"\"{set.PriceNames[side]}\" DOUBLE, \"{SizeName(set, side)}\" INTEGER"));
+            $"\"{set.PriceNames[side]}\" DOUBLE, \"{set.SizeName(side)}\" INTEGER"));
         Execute(connection, $"CREATE TABLE ticks (\"time\" TIMESTAMP, {sides}, exchange UTINYINT, condition UINTEGER, suspicious UTINYINT)");
         using (DuckDBAppender append = connection.CreateAppender("ticks"))
         {
@@ -156,8 +131,6 @@ internal static class SealedSizesCommand
         command.CommandText = sql;
         command.ExecuteNonQuery();
     }
-
-    private static string SizeName(LeanTicks set, int side) => set.PriceNames.Length == 1 ? "size" : set.PriceNames[side] + "_size";
 
     private static string Per(long bytes, int rows) => ((double)bytes / rows).ToString("F2", CultureInfo.InvariantCulture);
 
