@@ -864,8 +864,9 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     # A stepped frame's span is exact in uint64 while its bits and its step's stay below 64; the others are read.
     exact = (total + np.floor(np.log2(np.maximum(steps, u64(1)).astype(np.float64))).astype(np.int64) + 1) < 64
     spans = np.where(steps == 1, spans, np.where(exact, spans * steps, ~u64(0)))
+    inexact = (steps != 1) & ~exact
     base_u = base.view(u64) ^ flip
-    fits = (base_u >= low_u) & (base_u <= high_u) & ((high_u - base_u) >= spans)
+    fits = (base_u >= low_u) & (base_u <= high_u) & ((high_u - base_u) >= spans) & ~inexact
     deltas = np.isin(codec, (4, 6))
     if deltas.any():
         # Exact in binary64 while every term stays below 2^42; other delta blocks are read one by one.

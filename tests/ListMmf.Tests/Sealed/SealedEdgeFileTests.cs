@@ -216,6 +216,13 @@ public sealed class SealedEdgeFileTests : IDisposable
             file.SetInt64(file.BlockField(b, 24), 1));
         Edit("stepped-first-field-not-its-first-value", milliseconds, SealedCodec.SteppedFrameOfReference, readable: false, (file, b) =>
             file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + 1));
+        Edit("int64-stepped-that-wraps-past-2^64", milliseconds, SealedCodec.SteppedFrameOfReference, readable: false, (file, b) =>
+        {
+            file.SetInt64(file.BlockField(b, 8), long.MinValue);
+            file.SetInt64(file.BlockField(b, 16), long.MinValue);
+            file.SetInt64(file.BlockField(b, 24), 1L << 62);
+            BitConverter.TryWriteBytes(file.DirectoryItem(b), long.MinValue);
+        });
         Edit("int32-stepped-beyond-int32", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (i * 1_000)).ToArray(),
             SealedCodec.SteppedFrameOfReference, readable: false, (file, b) => file.SetInt64(file.BlockField(b, 24), 1_001));
         Edit("frame-codec-on-doubles", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
