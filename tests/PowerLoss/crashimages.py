@@ -252,7 +252,11 @@ def check_images(recording, workload, version, images, seed, checker, label=""):
         print(f"{workload} {version}: the recording holds no marks: the workload promised nothing to check")
         sys.exit(1)
     rng = random.Random(seed)
-    scratch = tempfile.mkdtemp(prefix="listmmf-crash-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    # Images are made in memory (/dev/shm) unless LISTMMF_POWER_SCRATCH names a folder. A run with findings keeps the
+    # images of its findings for whoever reads them, so a caller that expects findings (.ci/power-loss-plants) names
+    # its own folder and removes it: a plant's kept images are hundreds of MB of the machine's memory.
+    root = os.environ.get("LISTMMF_POWER_SCRATCH") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
+    scratch = tempfile.mkdtemp(prefix="listmmf-crash-", dir=root)
     counts = {"ok": 0, "lost": 0, "undetected": 0, "crashes": 0, "exposure": 0}
     findings = []
     exposures = []
