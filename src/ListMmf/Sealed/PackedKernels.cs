@@ -210,13 +210,7 @@ internal static unsafe class PackedKernels
             inner.PutValues(index + 4, (Avx2.Multiply(second, low) + (Avx2.Multiply(second, high) << 32) + start).AsInt64());
         }
 
-        public void PutValues(int index, Vector256<long> values)
-        {
-            for (int lane = 0; lane < 4; lane++)
-            {
-                Put(index + lane, values.GetElement(lane));
-            }
-        }
+        public void PutValues(int index, Vector256<long> values) => PutEach(this, index, values);
     }
 
     /// <summary>A dictionary's items of 8 bytes: each decoded index's entry from the table of them.</summary>
@@ -233,13 +227,7 @@ internal static unsafe class PackedKernels
             Avx2.GatherVector256(entries, offsets.GetUpper().AsInt32(), 8).Store(items + index + 4);
         }
 
-        public void PutValues(int index, Vector256<long> values)
-        {
-            for (int lane = 0; lane < 4; lane++)
-            {
-                Put(index + lane, values.GetElement(lane));
-            }
-        }
+        public void PutValues(int index, Vector256<long> values) => PutEach(this, index, values);
     }
 
     /// <summary>A dictionary's items of 4 bytes: each decoded index's entry from the table of them.</summary>
@@ -252,13 +240,7 @@ internal static unsafe class PackedKernels
         public void Put8(int index, Vector256<uint> offsets, long frame) =>
             Avx2.GatherVector256(table + frame, offsets.AsInt32(), 4).Store(items + index);
 
-        public void PutValues(int index, Vector256<long> values)
-        {
-            for (int lane = 0; lane < 4; lane++)
-            {
-                Put(index + lane, values.GetElement(lane));
-            }
-        }
+        public void PutValues(int index, Vector256<long> values) => PutEach(this, index, values);
     }
 
     /// <summary>Items of 1, 2, 3, 5, 6 or 7 bytes: the low bytes.</summary>
@@ -275,13 +257,7 @@ internal static unsafe class PackedKernels
             }
         }
 
-        public void PutValues(int index, Vector256<long> values)
-        {
-            for (int lane = 0; lane < 4; lane++)
-            {
-                Put(index + lane, values.GetElement(lane));
-            }
-        }
+        public void PutValues(int index, Vector256<long> values) => PutEach(this, index, values);
     }
 
     /// <summary>Doubles: the tick times the step, in binary64.</summary>
@@ -332,6 +308,16 @@ internal static unsafe class PackedKernels
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void PutValues(int index, Vector256<long> values) =>
             (Vector128.ConvertToSingle(Low32(values)) / Vector128.Create(divisor)).Store(items + index);
+    }
+
+    /// <summary>Each of four values through <paramref name="sink"/>'s scalar store: for sinks with no vector store of them.</summary>
+    private static void PutEach<TSink>(TSink sink, int index, Vector256<long> values)
+        where TSink : struct, ISink
+    {
+        for (int lane = 0; lane < 4; lane++)
+        {
+            sink.Put(index + lane, values.GetElement(lane));
+        }
     }
 
     /// <summary>The low 32 bits of each of four values: a single's tick is below 2^24, an Int32 item is those bits.</summary>
