@@ -62,10 +62,20 @@ public abstract class TableColumn
     internal abstract void Dispose();
 
     /// <summary>
-    /// Opens the value column <paramref name="info"/> with the item type its data-type code stores, in the form its file
-    /// is in (see <see cref="TableColumn{T}.OpenTyped"/>).
+    /// Opens the value column <paramref name="info"/>: a <see cref="TextColumn"/>, or a <see cref="TableColumn{T}"/> of
+    /// the item type its data-type code stores, in the form its file is in (see <see cref="TableColumn{T}.OpenTyped"/>).
     /// </summary>
-    internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
+    internal static TableColumn Open(TimeSeriesTable table, TableColumnInfo info, string folder, FileAccess access, ListMmfOptions options)
+    {
+        string path = System.IO.Path.Combine(folder, info.FileName);
+        return info.EntriesFileName is { } entries
+            ? TextColumn.Open(table, info, path, System.IO.Path.Combine(folder, entries), access, options)
+            : OpenNumbers(table, info, path, access, options);
+    }
+
+    /// <summary>Opens the column of numbers <paramref name="info"/>, whose file is at <paramref name="path"/>.</summary>
+    private protected static TableColumn OpenNumbers(
+        TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
         DataTypeInfo.Of(info.DataType) is { IsNumber: true } type
             ? type.Accept(new Opener(table, info, path, access, options))
             : throw new ArgumentOutOfRangeException(nameof(info), info.DataType, $"Column '{info.Name}': {info.DataType} cannot be a table column.");

@@ -18,7 +18,10 @@ namespace ListMmf;
 ///   "version": 1,
 ///   "order": "AscendingOrEqual",
 ///   "time": { "name": "time", "type": "UnixSeconds", "file": "time.mmf" },
-///   "columns": [ { "name": "price", "type": "Double", "file": "price.mmf" } ]
+///   "columns": [
+///     { "name": "price", "type": "Double", "file": "price.mmf" },
+///     { "name": "exchange", "type": "Text", "codes": "Byte", "file": "exchange.mmf", "entries": "exchange.text.mmf" }
+///   ]
 /// }
 /// </code>
 /// </example>
@@ -26,6 +29,9 @@ internal static class TableManifest
 {
     private const string Format = "ListMmf.TimeSeriesTable";
     private const int Version = 1;
+
+    /// <summary>The type of a text column, whose codes' type is its "codes" and its distinct values' file its "entries".</summary>
+    private const string TextType = "Text";
 
     public static byte[] Write(TimeSeriesTableSchema schema)
     {
@@ -92,7 +98,15 @@ internal static class TableManifest
                     throw Invalid("an entry of \"columns\" is not an object");
                 }
 
-                schema.Add(String(column, "name"), Type(column), String(column, "file"));
+                if (column.TryGetProperty("type", out JsonElement type) && type.ValueKind == JsonValueKind.String
+                    && type.ValueEquals(TextType))
+                {
+                    schema.AddText(String(column, "name"), Type(column, "codes"), String(column, "file"), String(column, "entries"));
+                }
+                else
+                {
+                    schema.Add(String(column, "name"), Type(column), String(column, "file"));
+                }
             }
 
             return schema;
@@ -107,16 +121,27 @@ internal static class TableManifest
     {
         json.WriteStartObject();
         json.WriteString("name", column.Name);
-        json.WriteString("type", column.DataType.ToString());
-        json.WriteString("file", column.FileName);
+        if (column.EntriesFileName is { } entries)
+        {
+            json.WriteString("type", TextType);
+            json.WriteString("codes", column.DataType.ToString());
+            json.WriteString("file", column.FileName);
+            json.WriteString("entries", entries);
+        }
+        else
+        {
+            json.WriteString("type", column.DataType.ToString());
+            json.WriteString("file", column.FileName);
+        }
+
         json.WriteEndObject();
     }
 
-    private static DataType Type(JsonElement column)
+    private static DataType Type(JsonElement column, string property = "type")
     {
-        string name = String(column, "type");
+        string name = String(column, property);
         return DataTypeInfo.All.FirstOrDefault(type => type.Name == name)?.DataType
-            ?? throw Invalid($"column type \"{name}\" is not a data type");
+            ?? throw Invalid($"column {property} \"{name}\" is not a data type");
     }
 
     private static string String(JsonElement element, string name) => Property(element, name, JsonValueKind.String).GetString()!;

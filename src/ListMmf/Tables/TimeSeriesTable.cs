@@ -91,7 +91,7 @@ public sealed class TimeSeriesTable : IDisposable
             _time = time;
             foreach (TableColumnInfo info in Schema.Columns)
             {
-                opened.Add(OpenPart(info, () => TableColumn.Open(this, info, PathOf(info), access, columnOptions)));
+                opened.Add(OpenPart(info, () => TableColumn.Open(this, info, Path, access, columnOptions)));
             }
 
             _columns = opened.ToArray();
@@ -177,7 +177,7 @@ public sealed class TimeSeriesTable : IDisposable
     public static int Upgrade(string directory)
     {
         (string path, TimeSeriesTableSchema schema) = Folder(directory);
-        return ReplaceEach(path, ColumnsOf(schema), ListMmfFileInfo.Upgrade);
+        return ReplaceEach(path, FilesOf(schema), ListMmfFileInfo.Upgrade);
     }
 
     /// <summary>
@@ -194,11 +194,10 @@ public sealed class TimeSeriesTable : IDisposable
     {
         (string path, TimeSeriesTableSchema schema) = Folder(directory);
         using WriterLock tableLock = LockTable(path);
-        long rows = 0;
-        foreach (TableColumnInfo column in ColumnsOf(schema))
+        long rows = ListMmfFileInfo.RevertToLastFlush(System.IO.Path.Combine(path, schema.Time.FileName));
+        foreach (string file in FilesOf(schema).Skip(1))
         {
-            long kept = ListMmfFileInfo.RevertToLastFlush(System.IO.Path.Combine(path, column.FileName));
-            rows = column == schema.Time ? kept : rows;
+            ListMmfFileInfo.RevertToLastFlush(System.IO.Path.Combine(path, file));
         }
 
         return rows;
@@ -229,7 +228,8 @@ public sealed class TimeSeriesTable : IDisposable
             new TimeSeriesTable(path, schema: null, FileAccess.ReadWrite, options: null, create: false).Dispose();
         }
 
-        return ReplaceEach(path, [.. schema.Columns, schema.Time], SealedListMmf.Seal);
+        // A text column's values stay as they are: the table's sealed form is the codes'.
+        return ReplaceEach(path, [.. schema.Columns.Select(column => column.FileName), schema.Time.FileName], SealedListMmf.Seal);
     }
 
     /// <summary>
@@ -245,7 +245,7 @@ public sealed class TimeSeriesTable : IDisposable
     public static int Unseal(string directory)
     {
         (string path, TimeSeriesTableSchema schema) = Folder(directory);
-        return ReplaceEach(path, ColumnsOf(schema), SealedListMmf.Unseal);
+        return ReplaceEach(path, ColumnsOf(schema).Select(column => column.FileName), SealedListMmf.Unseal);
     }
 
     /// <summary>
@@ -320,9 +320,25 @@ public sealed class TimeSeriesTable : IDisposable
             return (TableColumn<T>)(object)TableColumn<DateTime>.DateTimesOf(ticks);
         }
 
+        if (column is TextColumn)
+        {
+            throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds text: read it " +
+                "with TimeSeriesTable.Text, whose Codes are its codes as numbers.");
+        }
+
         return column as TableColumn<T>
             ?? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds " +
                 $"{DataTypeInfo.Of(column.DataType).Describe()}, not {typeof(T).Name} values.");
+    }
+
+    /// <summary>The text column named <paramref name="name"/> (<see cref="TimeSeriesTableSchema.AddText"/>).</summary>
+    /// <exception cref="ArgumentException">The table has no column of that name.</exception>
+    /// <exception cref="ListMmfDataTypeException">The column holds numbers, not text.</exception>
+    public TextColumn Text(string name)
+    {
+        TableColumn column = ColumnNamed(name, nameof(name));
+        return column as TextColumn ?? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table " +
+            $"'{Path}' holds {DataTypeInfo.Of(column.DataType).Describe()}, not text; read it with TimeSeriesTable.Column<T>.");
     }
 
     /// <summary>The time of <paramref name="row"/>.</summary>
@@ -662,6 +678,12 @@ public sealed class TimeSeriesTable : IDisposable
                         $"'{column.FileName}'; a table's columns hold a value for every row. Nothing was created.");
             }
 
+            if (stored > 0 && column.EntriesFileName is { } entries && !File.Exists(System.IO.Path.Combine(Path, entries)))
+            {
+                throw new ListMmfFormatException(columnPath, $"text column '{column.Name}' holds {stored:N0} codes, " +
+                    $"but its values' file '{entries}' does not exist, so no code can be read. Nothing was created.");
+            }
+
             if (stored > rows)
             {
                 throw new ListMmfFormatException(columnPath, $"column '{column.Name}' of table '{Path}' holds " +
@@ -883,17 +905,22 @@ public sealed class TimeSeriesTable : IDisposable
 
     private static IEnumerable<TableColumnInfo> ColumnsOf(TimeSeriesTableSchema schema) => [schema.Time, .. schema.Columns];
 
+    /// <summary>Every file the table's columns keep: each column's, the time column first, then the text columns' values.</summary>
+    private static IEnumerable<string> FilesOf(TimeSeriesTableSchema schema) =>
+        ColumnsOf(schema).Select(column => column.FileName)
+            .Concat(schema.Columns.Select(column => column.EntriesFileName).OfType<string>());
+
     /// <summary>
     /// Under the table's writer lock, calls <paramref name="replace"/> (a file replacement that returns whether it
-    /// changed the file) for each of <paramref name="columns"/>' files in order; returns how many it changed.
+    /// changed the file) for each of <paramref name="files"/>, in the table's folder, in order; returns how many it changed.
     /// </summary>
-    private static int ReplaceEach(string path, IEnumerable<TableColumnInfo> columns, Func<string, bool> replace)
+    private static int ReplaceEach(string path, IEnumerable<string> files, Func<string, bool> replace)
     {
         using WriterLock tableLock = LockTable(path);
         int replaced = 0;
-        foreach (TableColumnInfo column in columns)
+        foreach (string file in files)
         {
-            replaced += replace(System.IO.Path.Combine(path, column.FileName)) ? 1 : 0;
+            replaced += replace(System.IO.Path.Combine(path, file)) ? 1 : 0;
         }
 
         return replaced;

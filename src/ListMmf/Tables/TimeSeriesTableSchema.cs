@@ -95,21 +95,62 @@ public sealed class TimeSeriesTableSchema
                 $"{string.Join(", ", DataTypeInfo.All.Where(type => type.IsNumber))}.", nameof(dataType));
         }
 
-        TableColumnInfo column = Describe(name, dataType, fileName);
+        return AddColumn(Describe(name, dataType, fileName));
+    }
 
+    /// <summary>
+    /// Adds a text column (<see cref="TextColumn"/>): each row stores a code, an unsigned integer of
+    /// <paramref name="codeType"/>, into a file of the column's distinct values, which readers follow as the writer
+    /// adds new ones. For values that repeat (symbols, exchanges, sale conditions): a code of
+    /// <see cref="DataType.Byte"/> takes one byte a row and tells 256 distinct values apart,
+    /// <see cref="DataType.UInt16"/> 65,536, <see cref="DataType.UInt32"/> up to <see cref="int.MaxValue"/>.
+    /// </summary>
+    /// <param name="name">The column's name.</param>
+    /// <param name="codeType"><see cref="DataType.Byte"/>, <see cref="DataType.UInt16"/> or <see cref="DataType.UInt32"/>.</param>
+    /// <param name="fileName">The codes' file; the name plus <see cref="DefaultFileExtension"/> when null.</param>
+    /// <param name="entriesFileName">The distinct values' file; the name plus <see cref="TextEntriesExtension"/> when null.</param>
+    /// <exception cref="ArgumentException">A name or file name is invalid or already used, or the code type is not
+    /// one of the three.</exception>
+    public TimeSeriesTableSchema AddText(
+        string name,
+        DataType codeType = DataType.UInt16,
+        string? fileName = null,
+        string? entriesFileName = null)
+    {
+        if (codeType is not (DataType.Byte or DataType.UInt16 or DataType.UInt32))
+        {
+            throw new ArgumentException($"Text column '{name}': its codes are Byte, UInt16 or UInt32, not {codeType}.", nameof(codeType));
+        }
+
+        TableColumnInfo column = Describe(name, codeType, fileName);
+        entriesFileName ??= name + TextEntriesExtension;
+        CheckOwnFileName(name, entriesFileName, nameof(entriesFileName));
+        if (string.Equals(entriesFileName, column.FileName, StringComparison.OrdinalIgnoreCase))
+        {
+            throw new ArgumentException($"Text column '{name}': its codes and its distinct values cannot share the " +
+                $"file '{entriesFileName}'.", nameof(entriesFileName));
+        }
+
+        CheckFileUnused(name, entriesFileName, nameof(entriesFileName));
+        TableColumnInfo text = column with { EntriesFileName = entriesFileName };
+        AddColumn(text);
+        _byFileName.Add(entriesFileName, text);
+        return this;
+    }
+
+    /// <summary>The extension of the files of a text column's distinct values whose names the schema chooses.</summary>
+    public const string TextEntriesExtension = ".text.mmf";
+
+    private TimeSeriesTableSchema AddColumn(TableColumnInfo column)
+    {
         // Looked up rather than compared with each column in turn, which is quadratic in a manifest of many columns.
         if (_byName.TryGetValue(column.Name, out TableColumnInfo? sameName))
         {
-            throw new ArgumentException($"Column '{name}': the table already has a column named '{sameName.Name}' " +
-                $"(names are compared ignoring case).", nameof(name));
+            throw Refused($"Column '{column.Name}': the table already has a column named '{sameName.Name}' " +
+                $"(names are compared ignoring case).", "name");
         }
 
-        if (_byFileName.TryGetValue(column.FileName, out TableColumnInfo? sameFile))
-        {
-            throw new ArgumentException($"Column '{name}': its file '{column.FileName}' is already the file of " +
-                $"column '{sameFile.Name}' (file names are compared ignoring case).", nameof(fileName));
-        }
-
+        CheckFileUnused(column.Name, column.FileName, paramName: "fileName");
         _columns.Add(column);
         _byName.Add(column.Name, column);
         _byFileName.Add(column.FileName, column);
@@ -120,16 +161,33 @@ public sealed class TimeSeriesTableSchema
     {
         CheckFileName(name, "name", nameof(name));
         fileName ??= name + DefaultFileExtension;
-        CheckFileName(fileName, "file name", nameof(fileName));
+        CheckOwnFileName(name, fileName, nameof(fileName));
+        return new TableColumnInfo(name, dataType, fileName);
+    }
+
+    /// <summary>A valid file name that is none of the names the table uses for its own files.</summary>
+    private static void CheckOwnFileName(string name, string fileName, string paramName)
+    {
+        CheckFileName(fileName, "file name", paramName);
         if (string.Equals(fileName, TimeSeriesTable.ManifestFileName, StringComparison.OrdinalIgnoreCase)
             || fileName.EndsWith(WriterLock.SidecarSuffix, StringComparison.OrdinalIgnoreCase)
             || fileName.EndsWith(DurableFile.TemporaryExtension, StringComparison.OrdinalIgnoreCase))
         {
-            throw new ArgumentException($"Column '{name}': '{fileName}' is a name the table uses for its own files.", nameof(fileName));
+            throw new ArgumentException($"Column '{name}': '{fileName}' is a name the table uses for its own files.", paramName);
         }
-
-        return new TableColumnInfo(name, dataType, fileName);
     }
+
+    private void CheckFileUnused(string name, string fileName, string paramName)
+    {
+        if (_byFileName.TryGetValue(fileName, out TableColumnInfo? sameFile))
+        {
+            throw new ArgumentException($"Column '{name}': its file '{fileName}' is already a file of " +
+                $"column '{sameFile.Name}' (file names are compared ignoring case).", paramName);
+        }
+    }
+
+    /// <summary>A refusal of the argument <paramref name="paramName"/> of the public method that called the private one.</summary>
+    private static ArgumentException Refused(string message, string paramName) => new(message, paramName);
 
     /// <summary>
     /// A name that is a plain file name on every system the library runs on: no separators, no characters Windows
