@@ -54,6 +54,7 @@ Command line: ``python3 listmmf.py FILE...`` prints each file's header and its f
 1, with one line on stderr per bad file, if any file could not be read.
 """
 
+import codecs
 import collections
 import datetime
 import errno
@@ -1478,9 +1479,15 @@ _FORBIDDEN_IN_NAMES = frozenset('/\\:*?"<>|')
 _TABLE_OWN_SUFFIXES = (".writer-lock", ".listmmf.tmp")
 """The ends of the names of a table's own files beside its columns: a writer's lock, a file being replaced."""
 
+TEXT_TYPE = "Text"
+"""The type a manifest records for a text column: codes (its "codes" type) into a file of distinct values."""
+
 _TIME_TYPES = ("UnixSeconds", "DateTime")
 _NUMBER_TYPES = tuple(TYPES[code].name for code in range(2, 14))
-"""The types of a table's time column, and of its value columns (the .NET number types, times included)."""
+_VALUE_TYPES = _NUMBER_TYPES + (TEXT_TYPE,)
+_TEXT_CODES = ("Byte", "UInt16", "UInt32")
+"""The types of a table's time column, of its value columns (the .NET number types, times included, and text), and
+of a text column's codes."""
 
 
 def _name_problem(value):
@@ -1517,21 +1524,30 @@ def _ignoring_case(value):
 def _manifest_column(entry, what, types):
     """The problem with one column of a manifest (``what``: "the time column" or "value column N"), or None: an
     object whose name, type and file are strings, the type one of ``types``, the name and the file plain file names,
-    the file none of the table's own."""
+    the file none of the table's own. A text column (type "Text", when ``types`` allows it) also names the type of
+    its codes ("codes": Byte, UInt16 or UInt32) and the file of its distinct values ("entries"), checked as its file."""
     if not isinstance(entry, dict):
         return f"{what} is not an object"
-    for key in ("name", "type", "file"):
+    text = entry.get("type") == TEXT_TYPE and TEXT_TYPE in types
+    keys = ("name", "type", "file") + (("codes", "entries") if text else ())
+    for key in keys:
         if not isinstance(entry.get(key), str):
             return f'{what}: "{key}" is missing or not a string'
     if entry["type"] not in types:
         return f"{what}: the type {_shown(entry['type'])} is not one of {', '.join(types)}"
-    for key, kind in (("name", "name"), ("file", "file name")):
+    if text and entry["codes"] not in _TEXT_CODES:
+        return f"{what}: the codes {_shown(entry['codes'])} are not one of {', '.join(_TEXT_CODES)}"
+    for key, kind in (("name", "name"), ("file", "file name"), ("entries", "file name")):
+        if key not in keys:
+            continue
         problem = _name_problem(entry[key])
         if problem:
             return f"{what}: the column {kind} {_shown(entry[key])} {problem}"
-    file = _ignoring_case(entry["file"])
-    if file == TABLE_MANIFEST.upper() or file.endswith(tuple(suffix.upper() for suffix in _TABLE_OWN_SUFFIXES)):
-        return f"{what}: the file name {_shown(entry['file'])} is a name the table uses for its own files"
+        if key == "name":
+            continue
+        file = _ignoring_case(entry[key])
+        if file == TABLE_MANIFEST.upper() or file.endswith(tuple(suffix.upper() for suffix in _TABLE_OWN_SUFFIXES)):
+            return f"{what}: the file name {_shown(entry[key])} is a name the table uses for its own files"
     return None
 
 
@@ -1569,13 +1585,15 @@ def _manifest_problem(manifest):
     if not isinstance(manifest.get("columns"), list):
         return '"columns" is missing or not a list'
     columns = [(manifest.get("time"), "the time column", _TIME_TYPES)] + [
-        (entry, f"value column {index:,}", _NUMBER_TYPES) for index, entry in enumerate(manifest["columns"])]
+        (entry, f"value column {index:,}", _VALUE_TYPES) for index, entry in enumerate(manifest["columns"])]
     names, files = {}, {}
     for entry, what, types in columns:
         problem = _manifest_column(entry, what, types)
         if problem:
             return problem
-        for key, kind, seen in (("name", "name", names), ("file", "file", files)):
+        for key, kind, seen in (("name", "name", names), ("file", "file", files), ("entries", "file", files)):
+            if key not in entry or (key == "entries" and entry["type"] != TEXT_TYPE):
+                continue
             alike = _ignoring_case(entry[key])
             if alike in seen:
                 return (f"{what}: its {kind} {_shown(entry[key])} is already the {kind} of {seen[alike]} "
@@ -1652,10 +1670,75 @@ def _open_column(table_dir, column, what):
     except FileNotFoundError:
         raise ListMmfError(f"{table_dir}: the manifest names the {what} '{column['name']}', stored in "
                            f"'{column['file']}', which does not exist: the table is damaged") from None
-    if header.type_name != column["type"]:
+    recorded = column["codes"] if column["type"] == TEXT_TYPE else column["type"]
+    if header.type_name != recorded:
         raise ListMmfError(f"{path}: the {what} '{column['name']}' holds {header.type_name} items, but the table's "
-                           f"{TABLE_MANIFEST} records {column['type']}")
+                           f"{TABLE_MANIFEST} records {recorded}")
     return header, items
+
+
+_STRICT_UTF8 = codecs.getdecoder("utf-8")
+
+
+def read_text_entries(path):
+    """The distinct values of a text column, from its file of values at ``path`` (the manifest's "entries"), as a
+    list of str whose positions are the codes the column's rows hold. The file is a Byte file holding each value as
+    its UTF-8 length (LEB128, at most five bytes, the shortest form, below 2**31) and its UTF-8 bytes, each value once.
+
+    Raises ``ListMmfError`` naming the file, the value and the byte where a value is cut short, is not UTF-8, or
+    repeats an earlier one."""
+    path = os.fspath(path)
+    header, items = _open(path)
+    if header.type_name != "Byte":
+        raise ListMmfError(f"{path}: a text column's values are in a Byte file, not {header.type_name}")
+    data = bytes(items)
+    values, seen, at = [], {}, 0
+    while at < len(data):
+        start, length, shift, used = at, 0, 0, 0
+        while True:
+            if used == 5 or at == len(data):
+                raise ListMmfError(f"{path}: the distinct value {len(values):,}, at byte {start:,}, is damaged: its "
+                                   f"length {'takes more than five bytes' if used == 5 else 'is cut short'}")
+            byte = data[at]
+            at += 1
+            used += 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        if length >= 2**31 or (used > 1 and data[at - 1] == 0):
+            raise ListMmfError(f"{path}: the distinct value {len(values):,}, at byte {start:,}, is damaged: its length "
+                               f"is not a shortest LEB128 number below 2^31")
+        if length > len(data) - at:
+            raise ListMmfError(f"{path}: the distinct value {len(values):,}, at byte {start:,}, is damaged: its "
+                               f"{length:,} bytes run past the file's end ({len(data):,} bytes)")
+        try:
+            value = _STRICT_UTF8(data[at:at + length])[0]
+        except UnicodeDecodeError:
+            raise ListMmfError(f"{path}: the distinct value {len(values):,}, at byte {start:,}, is damaged: its bytes "
+                               f"are not UTF-8") from None
+        if value in seen:
+            raise ListMmfError(f"{path}: the distinct value {len(values):,}, at byte {start:,}, is damaged: it repeats "
+                               f"value {seen[value]:,}, {value!r}")
+        seen[value] = len(values)
+        values.append(value)
+        at += length
+    return values
+
+
+def _text_values(table_dir, column, codes, numpy, pandas):
+    """A text column's rows, ``codes``, as a pandas Categorical of its distinct values (read after the codes, so
+    that every published code has its value); a code no value has is damage, refused naming the row."""
+    entries = read_text_entries(os.path.join(table_dir, column["entries"]))
+    codes = numpy.asarray(codes)
+    if len(codes):
+        top = int(codes.argmax())
+        if int(codes[top]) >= len(entries):
+            raise ListMmfError(f"{os.path.join(table_dir, column['file'])}: text column '{column['name']}' holds code "
+                               f"{int(codes[top]):,} at row {top:,} of those read, but the file of its distinct values "
+                               f"holds {len(entries):,}")
+    return pandas.Categorical.from_codes(codes.astype(numpy.int32 if len(entries) < 2**31 else numpy.int64),
+                                         categories=pandas.Index(entries, dtype=object))
 
 
 def _row_range(table_dir, time, order, utc, start, end, numpy):
@@ -1697,7 +1780,10 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
         if len(values) < rows:
             raise ListMmfError(
                 f"{path}: column '{column['name']}' holds {len(values):,} values, fewer than the table's {rows:,} rows")
-        data[column["name"]] = numpy.asarray(values[first:last])
+        if column["type"] == TEXT_TYPE:
+            data[column["name"]] = _text_values(table_dir, column, values[first:last], numpy, pandas)
+        else:
+            data[column["name"]] = numpy.asarray(values[first:last])
     try:
         return pandas.DataFrame(data)
     except pandas.errors.OutOfBoundsDatetime:
@@ -1720,7 +1806,8 @@ def to_pandas(table_dir, start=None, end=None, columns=None):
     """Returns the rows of the table in ``table_dir`` as a ``pandas.DataFrame``: the time column first, as
     ``datetime64`` (seconds for a UnixSeconds column; nanoseconds for ticks, so no tick is lost, or microseconds as
     ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
-    each value column with the dtype of its file.
+    each value column with the dtype of its file; a text column as a ``category`` column whose categories are its
+    distinct values in the order they first came (``read_text_entries``) and whose codes are the ones stored.
 
     ``start`` and ``end`` (anything ``numpy.datetime64`` takes, at any resolution and from year 1 to 9999, or a
     zone-aware ``datetime``/``Timestamp``) keep the rows with ``start <= time < end``. A bound with a zone (aware, or

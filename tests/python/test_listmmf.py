@@ -595,6 +595,94 @@ except ImportError:
     _HAS_DASK = False
 
 
+def text_entries(*values):
+    """The bytes of a text column's file of values: each value's UTF-8 length (LEB128), then its UTF-8 bytes."""
+    out = bytearray()
+    for value in values:
+        raw = value.encode("utf-8")
+        length = len(raw)
+        while True:
+            out.append((length & 0x7F) | (0x80 if length >= 0x80 else 0))
+            length >>= 7
+            if length == 0:
+                break
+        out += raw
+    return bytes(out)
+
+
+class TextColumnTests(TempDirTestCase):
+    """A text column: codes in a Byte, UInt16 or UInt32 file and its distinct values in a Byte file (the manifest's
+    "codes" and "entries"), read as a pandas categorical; a damaged file of values is refused naming it."""
+
+    def write_table(self, codes, entries, code_type="Byte", code=3, fmt="B"):
+        folder = self.path("trades")
+        os.makedirs(folder, exist_ok=True)
+        seconds = range(1704187800, 1704187800 + len(codes))
+        write_file(os.path.join(folder, "time.mmf"), struct.pack(f"<{len(codes)}i", *seconds), code=13, count=len(codes))
+        write_file(os.path.join(folder, "exchange.mmf"), struct.pack(f"<{len(codes)}{fmt}", *codes), code=code, count=len(codes))
+        write_file(os.path.join(folder, "exchange.text.mmf"), entries, code=3, count=len(entries))
+        manifest = {
+            "format": "ListMmf.TimeSeriesTable", "version": 1, "order": "AscendingOrEqual",
+            "time": {"name": "time", "type": "UnixSeconds", "file": "time.mmf"},
+            "columns": [{"name": "exchange", "type": "Text", "codes": code_type, "file": "exchange.mmf",
+                         "entries": "exchange.text.mmf"}],
+        }
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump(manifest, f)
+        return folder
+
+    def test_values_are_read_in_the_order_they_first_came(self):
+        folder = self.write_table([0], text_entries("Q", "N", "", "Ü" * 100))
+        self.assertEqual(["Q", "N", "", "Ü" * 100], listmmf.read_text_entries(os.path.join(folder, "exchange.text.mmf")))
+
+    def test_a_damaged_file_of_values_is_refused_naming_the_problem(self):
+        cases = [(b"\x02\xc3\x28", "not UTF-8"), (text_entries("Q", "Q"), "repeats value 0"),
+                 (b"\x09Q", "run past the file's end"), (b"\x81\x00", "shortest LEB128"), (b"\x80", "cut short")]
+        for raw, problem in cases:
+            with self.subTest(problem=problem):
+                path = os.path.join(self.write_table([0], raw), "exchange.text.mmf")
+                with self.assertRaises(listmmf.ListMmfError) as caught:
+                    listmmf.read_text_entries(path)
+                self.assertTrue(str(caught.exception).startswith(path + ": "), caught.exception)
+                self.assertIn(problem, str(caught.exception))
+
+    def test_a_text_column_whose_codes_file_has_another_type_is_refused(self):
+        folder = self.write_table([0, 1], text_entries("Q", "N"), code_type="UInt16")
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._open_column(folder, listmmf._read_manifest(folder)[1][0], "column")
+        self.assertIn("holds Byte items, but the table's table.json records UInt16", str(caught.exception))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_text_column_becomes_a_categorical(self):
+        frame = listmmf.to_pandas(self.write_table([1, 0, 1, 2], text_entries("Q", "N", "P")))
+        self.assertEqual("category", str(frame["exchange"].dtype))
+        self.assertEqual(["Q", "N", "P"], list(frame["exchange"].cat.categories))
+        self.assertEqual(["N", "Q", "N", "P"], list(frame["exchange"].astype(object)))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_uint32_codes_read_as_byte_codes_do(self):
+        frame = listmmf.to_pandas(self.write_table([1, 0], text_entries("Q", "N"), "UInt32", 7, "I"))
+        self.assertEqual(["N", "Q"], list(frame["exchange"].astype(object)))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_code_no_value_has_is_refused_naming_the_row(self):
+        folder = self.write_table([0, 3], text_entries("Q", "N"))
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf.to_pandas(folder)
+        self.assertIn("holds code 3 at row 1", str(caught.exception))
+
+    def test_a_values_file_that_climbs_out_of_the_folder_is_refused(self):
+        folder = self.write_table([0], text_entries("Q"))
+        with open(os.path.join(folder, "table.json")) as f:
+            manifest = json.load(f)
+        manifest["columns"][0]["entries"] = "../x"
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump(manifest, f)
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._read_manifest(folder)
+        self.assertIn("cannot be in a file name", str(caught.exception))
+
+
 class ManifestTests(TempDirTestCase):
     """A table's ``table.json`` as another user of a shared folder may have written it: every column's name and file
     name is a plain file name, as the C# library requires, so no read leaves the folder; the manifest's shape is

@@ -102,6 +102,42 @@ public sealed class PandasTests : IDisposable
     }
 
     [PandasFact]
+    public void ATextColumnBecomesACategoricalOfItsDistinctValuesAppendableAndSealed()
+    {
+        string folder = _directory.File("trades");
+        string[] conditions = ["@", "F", "@ T", "Ü", "", "F"];
+        string[] rows = [.. Enumerable.Range(0, 3000).Select(row => conditions[(row * row) % conditions.Length])];
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime).AddText("condition", DataType.Byte).Add<double>("price");
+        using (TimeSeriesTable table = TimeSeriesTable.Create(folder, schema))
+        {
+            table.Text("condition").AddRange(rows);
+            table.Column<double>("price").AddRange([.. rows.Select((_, row) => (double)row)]);
+            table.AddRows([.. rows.Select((_, row) => new DateTime(2024, 1, 2).AddSeconds(row))]);
+        }
+
+        const string Script = """
+            import json, os, sys
+            sys.path.insert(0, os.path.join("src", "python"))
+            import listmmf
+            frame = listmmf.to_pandas(sys.argv[1])
+            column = frame["condition"]
+            print(json.dumps({"dtype": str(column.dtype), "categories": list(column.cat.categories),
+                              "values": list(column.astype(object))}))
+            """;
+        (int appendableExit, string appendable) = Run(["-c", Script, folder]);
+        TimeSeriesTable.Seal(folder);
+        (int sealedExit, string sealedOutput) = Run(["-c", Script, folder]);
+
+        Assert.True(appendableExit == 0, appendable);
+        Assert.True(sealedExit == 0, sealedOutput);
+        JsonNode result = JsonNode.Parse(appendable)!;
+        Assert.Equal("category", result["dtype"]!.GetValue<string>());
+        Assert.Equal(rows.Distinct(), result["categories"]!.AsArray().Select(n => n!.GetValue<string>()));
+        Assert.Equal(rows, result["values"]!.AsArray().Select(n => n!.GetValue<string>()));
+        Assert.Equal(appendable, sealedOutput);
+    }
+
+    [PandasFact]
     public void ThePythonPandasTestsRunWithPandas()
     {
         (int exitCode, string output) = Run(["-m", "unittest", "-v", "test_listmmf.TableTests"], workingSubfolder: "tests/python");
