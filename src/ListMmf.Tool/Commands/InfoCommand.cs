@@ -92,7 +92,11 @@ internal static class InfoCommand
             $"'{table.Schema.Time.Name}' ({table.Schema.Time.DataType})");
         foreach (TableColumn column in table.Columns)
         {
-            output.WriteLine($"  column {column.Name}: {column.DataType}, {System.IO.Path.GetFileName(column.Path)}" +
+            string stored = column is TextColumn text
+                ? $"Text ({column.DataType} codes, {text.EntryCount:N0} distinct values), " +
+                    $"{System.IO.Path.GetFileName(column.Path)} and {System.IO.Path.GetFileName(text.EntriesPath)}"
+                : $"{column.DataType}, {System.IO.Path.GetFileName(column.Path)}";
+            output.WriteLine($"  column {column.Name}: {stored}" +
                 (column.IsSealed ? $", sealed ({new FileInfo(column.Path).Length:N0} bytes)" : ""));
         }
 

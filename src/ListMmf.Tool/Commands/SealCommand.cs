@@ -76,6 +76,7 @@ internal static class SealCommand
         }
 
         using var table = TimeSeriesTable.Open(path, FileAccess.Read);
-        return table.Columns.Sum(column => new FileInfo(column.Path).Length);
+        return table.Columns.Sum(column => new FileInfo(column.Path).Length
+            + (column is TextColumn text ? new FileInfo(text.EntriesPath).Length : 0));
     }
 }

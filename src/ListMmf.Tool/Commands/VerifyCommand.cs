@@ -61,6 +61,11 @@ internal static class VerifyCommand
         {
             TableColumn column = table.Columns[i];
             VerifyColumn(output, column.Path, column.DataType, i == 0 ? table.Schema.Order : null);
+            if (column is TextColumn text)
+            {
+                VerifyColumn(output, text.EntriesPath, DataType.Byte, order: null);
+                VerifyText(output, table, text);
+            }
         }
 
         output.WriteLine($"OK     {table.Path}: table of {table.RowCount:N0} rows, {table.Columns.Count} columns");
@@ -127,6 +132,19 @@ internal static class VerifyCommand
 
         string form = isSealed ? ", sealed, every block's checksum" : "";
         output.WriteLine($"OK     {path}: {column.Count:N0} {dataType} items{form}, {column.Fingerprint}");
+    }
+
+    /// <summary>Every row of a text column read as its value, which refuses a damaged value or a code no value has.</summary>
+    private static void VerifyText(TextWriter output, TimeSeriesTable table, TextColumn text)
+    {
+        var values = new string[1 << 16];
+        for (long start = 0; start < table.RowCount; start += values.Length)
+        {
+            var rows = new IndexRange(start, Math.Min(table.RowCount, start + values.Length));
+            text.CopyTo(rows, values);
+        }
+
+        output.WriteLine($"OK     {text.Path}: text column '{text.Name}', every row's code one of its {text.EntryCount:N0} values");
     }
 
     /// <summary>Reports on the calling thread (<see cref="Progress{T}"/> would post to the thread pool).</summary>

@@ -41,6 +41,13 @@ internal static class CsvExporter
                 }
 
                 ColumnView column = source.Columns[i];
+                if (column is TextColumnView text)
+                {
+                    used = WriteText(output, buffer, used, text.ValueAt(row));
+                    buffer[used++] = i + 1 < source.Columns.Count ? (byte)',' : (byte)'\n';
+                    continue;
+                }
+
                 Span<byte> destination = buffer.AsSpan(used, FieldRoom - 1);
                 int written = column.IsTime
                     ? WriteTime(column, row, timeFormat, source.TimesAreUtc, destination)
@@ -55,6 +62,33 @@ internal static class CsvExporter
         output.Write(buffer, 0, used);
         output.Flush();
         return last - first;
+    }
+
+    /// <summary>
+    /// A text value, quoted where it holds a comma, a quote, a line break or space at either end (RFC 4180), and
+    /// when empty, so that readers that take an empty field as missing (DuckDB, pandas) read an empty value; written
+    /// around the buffer when it is longer than the buffer's room.
+    /// Returns the buffer's use afterwards, with room left for a separator.
+    /// </summary>
+    private static int WriteText(Stream output, byte[] buffer, int used, string value)
+    {
+        bool quoted = value.Length == 0 || value.AsSpan().IndexOfAny(",\"\r\n") >= 0
+            || char.IsWhiteSpace(value[0]) || char.IsWhiteSpace(value[^1]);
+        string field = quoted ? $"\"{value.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : value;
+        int length = Encoding.UTF8.GetByteCount(field);
+        if (buffer.Length - used < length + FieldRoom)
+        {
+            output.Write(buffer, 0, used);
+            used = 0;
+        }
+
+        if (buffer.Length < length + FieldRoom)
+        {
+            output.Write(Encoding.UTF8.GetBytes(field));
+            return 0;
+        }
+
+        return used + Encoding.UTF8.GetBytes(field, buffer.AsSpan(used));
     }
 
     /// <summary>A time as asked; an ISO time of a table recorded as UTC ends in Z, so that its zone travels with it.</summary>

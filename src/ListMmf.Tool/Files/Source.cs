@@ -53,7 +53,9 @@ internal sealed class Source : IDisposable
             var table = TimeSeriesTable.Open(fullPath, FileAccess.Read);
             try
             {
-                var columns = table.Columns.Select(column => ColumnView.Open(column.Path, column.Name, column.DataType)).ToList();
+                var columns = table.Columns.Select(column => column is TextColumn text
+                    ? new TextColumnView(text)
+                    : ColumnView.Open(column.Path, column.Name, column.DataType)).ToList();
                 return new Source(fullPath, columns, table, null, table.LowerBound, table.UpperBound, table.Schema.TimesAreUtc);
             }
             catch

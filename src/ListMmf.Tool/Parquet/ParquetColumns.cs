@@ -49,6 +49,9 @@ internal static class ParquetColumns
         _ => throw new NotSupportedException($"A {type.Name} column has no Parquet type."),
     };
 
+    /// <summary>A text column's Parquet column: UTF-8 strings (BYTE_ARRAY annotated STRING), dictionary-encoded by the writer.</summary>
+    public static PrimitiveNode TextNode(string name) => Primitive(name, LogicalType.String(), PhysicalType.ByteArray);
+
     /// <summary>
     /// What the <paramref name="index"/>th column of a file holds and what a table makes of it. A column inside a
     /// list, map or struct is not flat, and is refused naming the top-level field it belongs to.

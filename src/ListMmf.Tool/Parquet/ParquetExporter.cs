@@ -60,6 +60,9 @@ internal static class ParquetExporter
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
         var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)), table.Columns.Any(column => column.IsSealed));
+
+        // Read after the rows: every code of a published row has its value among these.
+        Dictionary<TableColumn, TextValues> texts = table.Columns.OfType<TextColumn>().ToDictionary(text => (TableColumn)text, text => new TextValues(text));
         using (GroupNode schema = Schema(table))
         using (WriterProperties properties = Properties(request, rowGroupRows))
         using (var writer = new ParquetFileWriter(output, schema, properties, Metadata(table), leaveOpen: true))
@@ -71,6 +74,12 @@ internal static class ParquetExporter
                 foreach (TableColumn column in table.Columns)
                 {
                     using ColumnWriter columnWriter = group.NextColumn();
+                    if (texts.TryGetValue(column, out TextValues? text))
+                    {
+                        text.Write((ColumnWriter<ByteArray>)columnWriter, rows, buffers);
+                        continue;
+                    }
+
                     Write(columnWriter, table, column, rows, buffers);
                 }
 
@@ -87,7 +96,9 @@ internal static class ParquetExporter
     private static GroupNode Schema(TimeSeriesTable table)
     {
         bool utc = table.Schema.TimesAreUtc;
-        Node[] nodes = table.Columns.Select(column => (Node)ParquetColumns.Node(column.Name, DataTypeInfo.Of(column.DataType), utc)).ToArray();
+        Node[] nodes = table.Columns.Select(column => (Node)(column is TextColumn
+            ? ParquetColumns.TextNode(column.Name)
+            : ParquetColumns.Node(column.Name, DataTypeInfo.Of(column.DataType), utc))).ToArray();
         try
         {
             return new GroupNode("schema", Repetition.Required, nodes);
@@ -227,6 +238,49 @@ internal static class ParquetExporter
     }
 
     /// <summary>
+    /// A text column's distinct values as UTF-8, in one pinned array that the writer reads each row's bytes from: a
+    /// row costs a lookup of its code, never an encoding. The writer dictionary-encodes the column, as Parquet
+    /// writers do for strings, so the file stores each distinct value once a row group.
+    /// </summary>
+    private sealed class TextValues
+    {
+        private readonly TextColumn _column;
+        private readonly ByteArray[] _values;
+
+        /// <summary>Keeps the values' bytes from moving or being collected while the writer holds pointers into them.</summary>
+        private readonly byte[] _bytes;
+
+        public TextValues(TextColumn column)
+        {
+            _column = column;
+            string[] values = [.. Enumerable.Range(0, column.EntryCount).Select(column.EntryAt)];
+            _bytes = GC.AllocateUninitializedArray<byte>(values.Sum(System.Text.Encoding.UTF8.GetByteCount), pinned: true);
+            _values = new ByteArray[values.Length];
+            int at = 0;
+            for (int code = 0; code < values.Length; code++)
+            {
+                int length = System.Text.Encoding.UTF8.GetBytes(values[code], _bytes.AsSpan(at));
+                _values[code] = new ByteArray(length == 0 ? IntPtr.Zero : Marshal.UnsafeAddrOfPinnedArrayElement(_bytes, at), length);
+                at += length;
+            }
+        }
+
+        public void Write(ColumnWriter<ByteArray> writer, IndexRange rows, ExportBuffers buffers)
+        {
+            Span<int> codes = buffers.Ints.AsSpan(0, (int)rows.Length);
+            _column.CopyCodes(rows, codes);
+            Span<ByteArray> values = buffers.Texts.AsSpan(0, codes.Length);
+            for (int i = 0; i < codes.Length; i++)
+            {
+                values[i] = _values[codes[i]];
+            }
+
+            writer.WriteBatch(values);
+            GC.KeepAlive(_bytes);
+        }
+    }
+
+    /// <summary>
     /// One row group's converted columns: times as Int64 and narrow integers widened to Int32; and, for a table with
     /// sealed columns, room for a column's decoded values.
     /// </summary>
@@ -235,6 +289,8 @@ internal static class ParquetExporter
         private readonly byte[] _decoded = decodes ? new byte[rows * sizeof(long)] : [];
 
         public long[] Longs { get; } = new long[rows];
+
+        public ByteArray[] Texts { get; } = new ByteArray[rows];
 
         public int[] Ints { get; } = new int[rows];
 
