@@ -62,7 +62,8 @@ internal sealed class LeanTicks
 
     /// <summary>
     /// The rows as a new appendable table in <paramref name="folder"/> (replacing what is there): the time, each side's
-    /// price (double) and size (int), the exchange (byte), the condition (uint) and the suspicious flag (byte).
+    /// price (double) and size (int), the exchange and the condition as text columns of byte codes, and the suspicious
+    /// flag (byte).
     /// </summary>
     public void WriteTable(string folder)
     {
@@ -77,7 +78,7 @@ internal sealed class LeanTicks
             schema = schema.Add<double>(PriceNames[side]).Add<int>(SizeName(side));
         }
 
-        schema = schema.Add<byte>("exchange").Add<uint>("condition").Add<byte>("suspicious");
+        schema = schema.AddText("exchange", DataType.Byte).AddText("condition", DataType.Byte).Add<byte>("suspicious");
         using var table = TimeSeriesTable.Create(folder, schema);
         for (int side = 0; side < PriceNames.Length; side++)
         {
@@ -85,11 +86,18 @@ internal sealed class LeanTicks
             table.Column<int>(SizeName(side)).AddRange(Sizes[side]);
         }
 
-        table.Column<byte>("exchange").AddRange(Exchanges);
-        table.Column<uint>("condition").AddRange(Conditions);
+        table.Text("exchange").AddRange(ExchangeTexts());
+        table.Text("condition").AddRange(ConditionTexts());
         table.Column<byte>("suspicious").AddRange(Suspicious);
         table.AddRows(Times);
     }
+
+    /// <summary>Each row's exchange as the vendor writes it: its letter.</summary>
+    public string[] ExchangeTexts() => [.. Exchanges.Select(exchange => ((char)exchange).ToString())];
+
+    /// <summary>Each row's condition as text: hexadecimal for trades (as the vendor writes it), decimal for quotes.</summary>
+    public string[] ConditionTexts() =>
+        [.. Conditions.Select(condition => condition.ToString(PriceNames.Length == 1 ? "X" : "D", CultureInfo.InvariantCulture))];
 
     /// <summary>Every symbol and kind of tick zips in <paramref name="folder"/>, each with its days in order.</summary>
     /// <exception cref="DatasetException">The folder holds no tick zips, or a row is not as Lean writes it.</exception>

@@ -84,8 +84,9 @@ internal static class SealedSizesCommand
         set.WriteTable(folder);
         TimeSeriesTable.Seal(folder);
         using var sealedTable = TimeSeriesTable.Open(folder, FileAccess.Read);
+        // A text column's bytes are its codes' and its distinct values'.
         return sealedTable.Columns.Select(column => (column.Name, (long)set.Rows * ListMmfFileInfo.Read(column.Path).ItemSize,
-            new FileInfo(column.Path).Length)).ToArray();
+            new FileInfo(column.Path).Length + (column is TextColumn text ? new FileInfo(text.EntriesPath).Length : 0))).ToArray();
     }
 
     /// <summary>The set written by DuckDB to a Parquet file with zstd; each column's compressed bytes, and the file's.</summary>
@@ -96,7 +97,9 @@ internal static class SealedSizesCommand
         connection.Open();
         string sides = string.Join(", ", Enumerable.Range(0, set.PriceNames.Length).Select(side =>
             $"\"{set.PriceNames[side]}\" DOUBLE, \"{set.SizeName(side)}\" INTEGER"));
-        Execute(connection, $"CREATE TABLE ticks (\"time\" TIMESTAMP, {sides}, exchange UTINYINT, condition UINTEGER, suspicious UTINYINT)");
+        Execute(connection, $"CREATE TABLE ticks (\"time\" TIMESTAMP, {sides}, exchange VARCHAR, condition VARCHAR, suspicious UTINYINT)");
+        string[] exchanges = set.ExchangeTexts();
+        string[] conditions = set.ConditionTexts();
         using (DuckDBAppender append = connection.CreateAppender("ticks"))
         {
             for (int row = 0; row < set.Rows; row++)
@@ -107,7 +110,7 @@ internal static class SealedSizesCommand
                     line = line.AppendValue(set.Prices[side][row]).AppendValue(set.Sizes[side][row]);
                 }
 
-                line.AppendValue(set.Exchanges[row]).AppendValue(set.Conditions[row]).AppendValue(set.Suspicious[row]).EndRow();
+                line.AppendValue(exchanges[row]).AppendValue(conditions[row]).AppendValue(set.Suspicious[row]).EndRow();
             }
         }
 
