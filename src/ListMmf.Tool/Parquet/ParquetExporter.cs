@@ -62,7 +62,8 @@ internal static class ParquetExporter
         var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)), table.Columns.Any(column => column.IsSealed));
 
         // Read after the rows: every code of a published row has its value among these.
-        Dictionary<TableColumn, TextValues> texts = table.Columns.OfType<TextColumn>().ToDictionary(text => (TableColumn)text, text => new TextValues(text));
+        Dictionary<TableColumn, TextValues> texts = table.Columns.OfType<TextColumn>()
+            .ToDictionary(text => (TableColumn)text, text => new TextValues(text));
         using (GroupNode schema = Schema(table))
         using (WriterProperties properties = Properties(request, rowGroupRows))
         using (var writer = new ParquetFileWriter(output, schema, properties, Metadata(table), leaveOpen: true))
