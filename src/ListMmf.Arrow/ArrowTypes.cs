@@ -62,6 +62,16 @@ internal static class ArrowTypes
     public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time, bool utc) =>
         new(name, Required(name, type, time, utc), nullable: false, [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
 
+    /// <summary>
+    /// The type of a text column: a dictionary of UTF-8 strings with Int32 indices, the index type every Arrow
+    /// reader takes (the format recommends signed indices; a Byte or UInt16 code does not fit a narrower signed one).
+    /// </summary>
+    public static readonly DictionaryType Text = new(Int32Type.Default, StringType.Default, ordered: false);
+
+    /// <summary>A non-nullable text field, its metadata saying the column is a ListMmf text column.</summary>
+    public static Field TextField(string name) =>
+        new(name, Text, nullable: false, [new KeyValuePair<string, string>(DataTypeKey, "Text")]);
+
     private static IArrowType? SignedInteger(int size) => size switch
     {
         1 => Int8Type.Default,

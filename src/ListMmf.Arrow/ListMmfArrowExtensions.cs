@@ -114,7 +114,9 @@ public static class ListMmfArrowExtensions
     {
         ArgumentNullException.ThrowIfNull(table);
         bool utc = table.Schema.TimesAreUtc;
-        var fields = table.Columns.Select(column => ArrowTypes.Field(column.Name, DataTypeInfo.Of(column.DataType), time, utc));
+        var fields = table.Columns.Select(column => column is TextColumn
+            ? ArrowTypes.TextField(column.Name)
+            : ArrowTypes.Field(column.Name, DataTypeInfo.Of(column.DataType), time, utc));
         return new Schema(fields, [new(TimeColumnKey, table.Schema.Time.Name), new(OrderKey, table.Schema.Order.ToString())]);
     }
 
@@ -128,13 +130,24 @@ public static class ListMmfArrowExtensions
 
     /// <summary>
     /// The rows of <paramref name="rows"/> (for example from <see cref="TimeSeriesTable.FindRange(System.DateTime, System.DateTime)"/>) as one record
-    /// batch over the mapping; a sealed column's rows are decoded into memory of their own.
+    /// batch over the mapping; a sealed column's rows are decoded into memory of their own, and a text column is a
+    /// dictionary array of its codes (as Int32 indices) and its distinct values.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or a column of it takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
     public static RecordBatch ToRecordBatch(this TimeSeriesTable table, IndexRange rows, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
     {
         ArgumentNullException.ThrowIfNull(table);
+        return Batch(table, rows, time, table.ToArrowSchema(time), ArrowText.Dictionaries(table));
+    }
+
+    /// <summary>
+    /// The rows of <paramref name="rows"/> as one record batch of <paramref name="schema"/>, each text column's values
+    /// from <paramref name="texts"/>.
+    /// </summary>
+    private static RecordBatch Batch(
+        TimeSeriesTable table, IndexRange rows, ArrowTimeColumn time, Schema schema, IReadOnlyDictionary<string, ArrowText> texts)
+    {
         if (rows.Start < 0 || rows.Length is < 0 or > int.MaxValue || rows.End > table.RowCount)
         {
             throw new ArgumentOutOfRangeException(nameof(rows), rows, $"'{table.Path}': a batch holds at most " +
@@ -142,9 +155,11 @@ public static class ListMmfArrowExtensions
         }
 
         IArrowArray[] arrays = table.Columns
-            .Select(column => DataTypeInfo.Of(column.DataType).Accept(new ArrowColumn(table, column.Name, rows, time)))
+            .Select(column => texts.TryGetValue(column.Name, out ArrowText? text)
+                ? text.Array(rows)
+                : DataTypeInfo.Of(column.DataType).Accept(new ArrowColumn(table, column.Name, rows, time)))
             .ToArray();
-        return new RecordBatch(table.ToArrowSchema(time), arrays, (int)rows.Length);
+        return new RecordBatch(schema, arrays, (int)rows.Length);
     }
 
     /// <summary>
@@ -159,7 +174,7 @@ public static class ListMmfArrowExtensions
     {
         ArgumentNullException.ThrowIfNull(table);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
-        return Batches(table, table.RowCount, rowsPerBatch, time);
+        return Batches(table, table.RowCount, rowsPerBatch, time, table.ToArrowSchema(time));
     }
 
     /// <summary>
@@ -187,12 +202,13 @@ public static class ListMmfArrowExtensions
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
         long rows = table.RowCount;
         using OutputFile output = OutputFile.Create(path, table.Path, overwrite, howToReplace: "Pass overwrite: true to replace it.");
-        using (var writer = new ArrowFileWriter(output.Stream, table.ToArrowSchema(time), leaveOpen: true))
+        Schema schema = table.ToArrowSchema(time);
+        using (var writer = new ArrowFileWriter(output.Stream, schema, leaveOpen: true))
         {
             // The header and schema now: the writer would otherwise write them with the first batch, and a table
             // of no rows would leave a file without Arrow's magic that no reader opens.
             writer.WriteStart();
-            foreach (RecordBatch batch in Batches(table, rows, rowsPerBatch, time))
+            foreach (RecordBatch batch in Batches(table, rows, rowsPerBatch, time, schema))
             {
                 writer.WriteRecordBatch(batch);
             }
@@ -204,11 +220,17 @@ public static class ListMmfArrowExtensions
         return rows;
     }
 
-    private static IEnumerable<RecordBatch> Batches(TimeSeriesTable table, long rows, int rowsPerBatch, ArrowTimeColumn time)
+    /// <summary>
+    /// The batches of the first <paramref name="rows"/> rows; every batch's text columns share one dictionary, read
+    /// once after the rows were counted, as an IPC file (which has no dictionary replacement) needs; and every batch
+    /// is of one <paramref name="schema"/>, whose fields the IPC writer finds the dictionaries by.
+    /// </summary>
+    private static IEnumerable<RecordBatch> Batches(TimeSeriesTable table, long rows, int rowsPerBatch, ArrowTimeColumn time, Schema schema)
     {
+        IReadOnlyDictionary<string, ArrowText> texts = ArrowText.Dictionaries(table);
         for (long start = 0; start < rows; start += rowsPerBatch)
         {
-            yield return table.ToRecordBatch(new IndexRange(start, Math.Min(rows, start + rowsPerBatch)), time);
+            yield return Batch(table, new IndexRange(start, Math.Min(rows, start + rowsPerBatch)), time, schema, texts);
         }
     }
 
