@@ -18,7 +18,8 @@ namespace ListMmf.Conformance;
 /// Double: NaN payloads, signalling NaNs, signs and -0 all count), times as nanoseconds since 1970.
 /// <list type="bullet">
 /// <item><c>write DIR</c>: creates DIR/tables/NAME (seconds and ticks tables of every column type: no row, one row,
-/// five rows of edge values, the edge values in a table recorded as UTC, 100,000 generated rows), their Arrow IPC
+/// five rows of edge values, the edge values in a table recorded as UTC, 100,000 generated rows; and two tables of
+/// text columns, edge values and 100,000 rows, compared as the strings they are), their Arrow IPC
 /// files DIR/arrow/NAME.arrow, and what each holds as DIR/expected/NAME.json (each column's ListMmf type too).</item>
 /// <item><c>check DIR</c>: every table DIR/imported/NAME (imported by the tool from a file another engine wrote)
 /// must hold what DIR/foreign/NAME.json says that engine wrote, each column of the type that engine's type becomes
@@ -79,8 +80,44 @@ public static class Program
             }
         }
 
-        Console.WriteLine($"wrote {files} tables of {EdgeValues.ValueTypes.Length + 1} columns into {Path.Combine(directory, "tables")}");
+        foreach ((string name, int rows) in new[] { ("text-edges", TextEdges.Length), ("text-many", ManyRows) })
+        {
+            string folder = Path.Combine(directory, "tables", name);
+            using TimeSeriesTable table = TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time", DataType.DateTime)
+                .AddText("exchange", DataType.Byte).AddText("symbol", DataType.UInt16).Add<int>("size"));
+            AddText(table, rows);
+            table.WriteArrowFile(Path.Combine(directory, "arrow", name + ".arrow"));
+            File.WriteAllText(Path.Combine(directory, "expected", name + ".json"), Expected(table));
+            files++;
+        }
+
+        Console.WriteLine($"wrote {files} tables (the numbers' of {EdgeValues.ValueTypes.Length + 1} columns, two of text columns) " +
+            $"into {Path.Combine(directory, "tables")}");
         return 0;
+    }
+
+    /// <summary>
+    /// Text a reader could get wrong: empty, CSV's separators and quotes, line breaks, spaces at the ends, accents,
+    /// characters of three and four UTF-8 bytes, a long value.
+    /// </summary>
+    private static readonly string[] TextEdges =
+        ["", "Q", "F,I", "say \"hi\"", "line\nbreak\r\n", " padded ", "Ü", "日本", "\U0001F600", "tab\there", new string('x', 1000)];
+
+    /// <summary>
+    /// <paramref name="rows"/> rows of text: an exchange of <see cref="TextEdges"/>, and a symbol of a few thousand
+    /// that first appear all through the rows, so that readers meet dictionaries of many values.
+    /// </summary>
+    private static void AddText(TimeSeriesTable table, int rows)
+    {
+        for (int row = 0; row < rows; row++)
+        {
+            table.Text("exchange").Add(TextEdges[(int)((uint)row * 2654435761u % (uint)TextEdges.Length)]);
+            table.Text("symbol").Add(string.Create(CultureInfo.InvariantCulture, $"S{(row * 7919) % Math.Max(1, rows / 40):D5}"));
+            table.Column<int>("size").Add(row);
+            table.AddRow(Start.AddTicks(row * 1_234_567L));
+        }
+
+        table.Flush();
     }
 
     /// <summary>
@@ -116,17 +153,26 @@ public static class Program
     private static string Expected(TimeSeriesTable table)
     {
         var all = new IndexRange(0, table.RowCount);
-        var columns = table.Columns.Select(column => new ExpectedColumn(
-            column.Name,
-            DataTypeInfo.Of(column.DataType) switch
-            {
-                { IsTime: true } => "time",
-                { Kind: DataTypeKind.FloatingPoint } => "float",
-                _ => "int",
-            },
-            column.DataType.ToString(),
-            DataTypeInfo.Of(column.DataType).Accept(new CanonicalValues(table, column, all)))).ToArray();
+        var columns = table.Columns.Select(column => column is TextColumn text
+            ? new ExpectedColumn(column.Name, "text", "Text", Texts(text, all))
+            : new ExpectedColumn(
+                column.Name,
+                DataTypeInfo.Of(column.DataType) switch
+                {
+                    { IsTime: true } => "time",
+                    { Kind: DataTypeKind.FloatingPoint } => "float",
+                    _ => "int",
+                },
+                column.DataType.ToString(),
+                DataTypeInfo.Of(column.DataType).Accept(new CanonicalValues(table, column, all)))).ToArray();
         return JsonSerializer.Serialize(new ExpectedFile(table.RowCount, table.Schema.TimesAreUtc, columns));
+    }
+
+    private static string[] Texts(TextColumn column, IndexRange rows)
+    {
+        var values = new string[rows.Length];
+        column.CopyTo(rows, values);
+        return values;
     }
 
     private static int Check(string directory)
