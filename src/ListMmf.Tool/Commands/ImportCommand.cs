@@ -24,7 +24,8 @@ internal static class ImportCommand
         };
         var columns = new Option<string[]>("--column")
         {
-            Description = $"A value column, NAME:TYPE, with TYPE {ColumnSink.TypeNames}. Repeat for each column.",
+            Description = $"A value column, NAME:TYPE, with TYPE {ColumnSink.TypeNames}; or text (values that repeat, " +
+                "as codes of 2 bytes: 65,536 distinct values), text8 (1 byte: 256) or text32. Repeat for each column.",
             Required = true,
             AllowMultipleArgumentsPerToken = true,
         };
@@ -136,7 +137,7 @@ internal static class ImportCommand
             var schema = new TimeSeriesTableSchema(request.TimeColumn);
             foreach ((string name, string type) in request.Columns)
             {
-                schema.Add(name, ColumnSink.DataTypeOf(name, type));
+                ColumnSink.ColumnOf(name, type).AddTo(schema);
             }
         }
         catch (ArgumentException exception)

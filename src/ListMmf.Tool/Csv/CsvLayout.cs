@@ -16,14 +16,14 @@ internal sealed class CsvLayout
         Request = request;
         TimeField = FieldOf(request, header, request.TimeColumn);
         Fields = request.Columns.Select(column => FieldOf(request, header, column.Name)).ToArray();
-        Types = request.Columns.Select(column => ColumnSink.DataTypeOf(column.Name, column.Type)).ToArray();
+        Columns = request.Columns.Select(column => ColumnSink.ColumnOf(column.Name, column.Type)).ToArray();
         FieldsNeeded = Fields.Append(TimeField).Max() + 1;
         HeaderFields = header.Length;
         Target = new ImportTarget(
             request.Csv,
             request.Output,
             request.TimeColumn,
-            request.Columns.Select((column, i) => (column.Name, Types[i])).ToList(),
+            Columns,
             request.TicksTime,
             request.Order);
     }
@@ -36,8 +36,8 @@ internal sealed class CsvLayout
     /// <summary>Each value column's field index, in the order of <see cref="ImportRequest.Columns"/>.</summary>
     public int[] Fields { get; }
 
-    /// <summary>Each value column's data type.</summary>
-    public DataType[] Types { get; }
+    /// <summary>Each value column, as the request gives it.</summary>
+    public ImportColumn[] Columns { get; }
 
     /// <summary>How many fields a row needs: one past the last field imported.</summary>
     public int FieldsNeeded { get; }
@@ -52,7 +52,7 @@ internal sealed class CsvLayout
 
     /// <summary>A sink for each value column, with room for <paramref name="batch"/> rows.</summary>
     public ColumnSink[] NewSinks(int batch) =>
-        Request.Columns.Select((column, i) => ColumnSink.For(column.Name, Fields[i], Types[i], batch)).ToArray();
+        Columns.Select((column, i) => ColumnSink.For(column, Fields[i], batch)).ToArray();
 
     public string FieldCountProblem(int fieldCount) =>
         $"has {fieldCount} field{(fieldCount == 1 ? "" : "s")}; the header has {HeaderFields}";
@@ -83,10 +83,15 @@ internal sealed class CsvLayout
     {
         (string name, string type) = Request.Columns[column];
         string text = Excerpt(value);
+        if (Columns[column].IsText)
+        {
+            return $"column '{name}': its bytes are not UTF-8 text";
+        }
+
         string article = type[0] is 'a' or 'e' or 'i' or 'o' or 'u' ? "an" : "a";
         return long.TryParse(text, System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out _)
             || ulong.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out _)
-            ? $"column '{name}': '{text}' is out of the range of {article} {type} ({ColumnSink.RangeOf(Types[column])})"
+            ? $"column '{name}': '{text}' is out of the range of {article} {type} ({ColumnSink.RangeOf(Columns[column].Type)})"
             : $"column '{name}': '{text}' is not {article} {type}";
     }
 

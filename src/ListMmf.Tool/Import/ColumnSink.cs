@@ -34,23 +34,30 @@ internal abstract class ColumnSink
     public abstract void AppendTo(TimeSeriesTable table, int count);
 
     /// <summary>
-    /// The data type a column given as <c>name:type</c> is stored with: <paramref name="type"/> is the C# keyword of
-    /// a number type (<see cref="DataTypeInfo.Keyword"/>).
+    /// The column given as <c>name:type</c>: <paramref name="type"/> is the C# keyword of a number type
+    /// (<see cref="DataTypeInfo.Keyword"/>), or text: <c>text</c> (codes of two bytes, 65,536 distinct values),
+    /// <c>text8</c> (one byte, 256) or <c>text32</c> (four bytes).
     /// </summary>
     /// <exception cref="UsageException">Another type.</exception>
-    public static DataType DataTypeOf(string name, string type) =>
-        DataTypeInfo.All.FirstOrDefault(info => info.Keyword == type)?.DataType
-            ?? throw new UsageException($"--column {name}:{type}: the type must be {TypeNames}.");
+    public static ImportColumn ColumnOf(string name, string type) => type switch
+    {
+        "text" or "text16" => new ImportColumn(name, DataType.UInt16, IsText: true),
+        "text8" => new ImportColumn(name, DataType.Byte, IsText: true),
+        "text32" => new ImportColumn(name, DataType.UInt32, IsText: true),
+        _ => new ImportColumn(name, DataTypeInfo.All.FirstOrDefault(info => info.Keyword == type)?.DataType
+            ?? throw new UsageException($"--column {name}:{type}: the type must be {TypeNames}, or text, text8 or text32.")),
+    };
 
-    /// <summary>The types a value column takes, for help and messages: "sbyte, byte, …, float or double".</summary>
+    /// <summary>The number types a value column takes, for help and messages: "sbyte, byte, …, float or double".</summary>
     public static string TypeNames => $"{string.Join(", ", Keywords.SkipLast(1))} or {Keywords[^1]}";
 
     /// <summary>The values a column of <paramref name="type"/> holds, for messages.</summary>
     public static string RangeOf(DataType type) => DataTypeInfo.Of(type).Accept(new Range());
 
-    /// <summary>The sink for a column of <paramref name="type"/>, with room for <paramref name="batch"/> rows.</summary>
-    public static ColumnSink For(string name, int field, DataType type, int batch) =>
-        DataTypeInfo.Of(type).Accept(new Factory(name, field, batch));
+    /// <summary>The sink for <paramref name="column"/>, with room for <paramref name="batch"/> rows.</summary>
+    public static ColumnSink For(ImportColumn column, int field, int batch) => column.IsText
+        ? new TextSink(column.Name, field, batch)
+        : DataTypeInfo.Of(column.Type).Accept(new Factory(column.Name, field, batch));
 
     private static string[] Keywords => DataTypeInfo.All.Select(info => info.Keyword).OfType<string>().ToArray();
 

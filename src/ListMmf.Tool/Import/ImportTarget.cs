@@ -14,6 +14,6 @@ internal sealed record ImportTarget(
     string Source,
     string Output,
     string TimeColumn,
-    IReadOnlyList<(string Name, DataType Type)> Columns,
+    IReadOnlyList<ImportColumn> Columns,
     bool? TicksTime,
     TimeSeriesOrder? Order);

@@ -83,12 +83,13 @@ internal sealed class TableImport : IDisposable
             {
                 TimesAreUtc = utc == true,
             };
-            foreach ((string name, DataType type) in target.Columns)
+            foreach (ImportColumn column in target.Columns)
             {
-                schema.Add(name, type);
+                column.AddTo(schema);
             }
 
-            created = [TimeSeriesTable.ManifestFileName, .. schema.Columns.Prepend(schema.Time).Select(column => column.FileName)
+            created = [TimeSeriesTable.ManifestFileName, .. schema.Columns.Prepend(schema.Time)
+                .SelectMany(column => column.EntriesFileName is { } entries ? [column.FileName, entries] : new[] { column.FileName })
                 .Where(name => !File.Exists(Path.Combine(folder.Path, name)))];
             TimeSeriesTable table = TimeSeriesTable.Create(folder.Path, schema, Filling);
             return new TableImport(target, table, created, folder);
@@ -265,10 +266,9 @@ internal sealed class TableImport : IDisposable
             : target.Order is { } order && order != schema.Order ? $"it is {schema.Order}, not {order}"
             : target.TicksTime is { } ticks && ticks != (schema.Time.DataType == DataType.DateTime) ? $"its time column holds {schema.Time.DataType}"
             : schema.Columns.Count != target.Columns.Count ? $"it has the columns " +
-                $"{string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{c.DataType}"))}; an import must fill every one"
-            : schema.Columns.Zip(target.Columns)
-                .FirstOrDefault(pair => pair.First.Name != pair.Second.Name || pair.First.DataType != pair.Second.Type) is ({ } column, var asked)
-                ? $"its column '{column.Name}' holds {column.DataType}, and the import gives '{asked.Name}' as {asked.Type}"
+                $"{string.Join(", ", schema.Columns.Select(c => $"{c.Name}:{ImportColumn.Describe(c)}"))}; an import must fill every one"
+            : schema.Columns.Zip(target.Columns).FirstOrDefault(pair => !pair.Second.Matches(pair.First)) is ({ } column, { } asked)
+                ? $"its column '{column.Name}' holds {ImportColumn.Describe(column)}, and the import gives '{asked.Name}' as {asked}"
                 : "";
         if (problem.Length > 0)
         {

@@ -43,9 +43,8 @@ internal static class ParquetImporter
         ImportPlan plan = Plan(request, file);
         int slice = (int)Math.Min(SliceRows, plan.GroupRows.DefaultIfEmpty(0).Max());
         ColumnSink[] sinks = plan.Target.Columns.Select(column => ColumnSink.For(
-            column.Name,
+            column,
             Array.FindIndex(plan.Fields, field => field.Name == column.Name),
-            column.Type,
             slice)).ToArray();
         var chunks = new ParquetChunkReader();
         var ticks = new long[slice];
@@ -105,7 +104,7 @@ internal static class ParquetImporter
                 request.Parquet,
                 request.Output,
                 time.Name,
-                fields.Where(field => field != time).Select(field => (field.Name, ValueType(request, field))).ToList(),
+                fields.Where(field => field != time).Select(field => new ImportColumn(field.Name, ValueType(request, field))).ToList(),
                 request.TicksTime,
                 request.Order);
             CheckNames(request, target);
@@ -150,9 +149,9 @@ internal static class ParquetImporter
         try
         {
             var schema = new TimeSeriesTableSchema(target.TimeColumn);
-            foreach ((string name, DataType type) in target.Columns)
+            foreach (ImportColumn column in target.Columns)
             {
-                schema.Add(name, type);
+                column.AddTo(schema);
             }
         }
         catch (ArgumentException exception)

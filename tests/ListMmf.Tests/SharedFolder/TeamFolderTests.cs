@@ -54,7 +54,7 @@ public sealed class TeamFolderTests : IDisposable
         }
 
         string output = _folder.File("new-table");
-        var target = new ImportTarget("ticks.csv", output, "time", [("price", DataType.Double)], TicksTime: false, Order: null);
+        var target = new ImportTarget("ticks.csv", output, "time", [new ImportColumn("price", DataType.Double)], TicksTime: false, Order: null);
         var import = TableImport.Open(target, ticksIfNew: false, utc: null);
         import.Table.Column<double>("price").Add(1.5);
         import.Table.StageRows(new int[] { 1_700_000_000 });

@@ -173,4 +173,34 @@ public sealed class ParallelCsvImportTests : IDisposable
     }
 
     private static string Refusal(DataException? refused) => refused?.Message ?? "(nothing was refused)";
+
+    [Fact]
+    public void TextColumnsImportedOnEveryCoreHoldWhatTheOneThreadReaderImports()
+    {
+        string[] exchanges = ["Q", "N", "Ü", "", "P", "日本"];
+        string text = "time,exchange,size\n" + string.Concat(Enumerable.Range(0, 3000).Select(i =>
+            string.Create(CultureInfo.InvariantCulture, $"{FirstTime + i},{exchanges[(i * 7) % exchanges.Length]},{i}\n")));
+        string[] read = new string[3000];
+        var tables = new List<string[]>();
+        foreach (bool gzip in new[] { false, true })
+        {
+            string name = gzip ? "one-thread" : "parallel";
+            string csv = _directory.File(name + ".csv" + (gzip ? ".gz" : ""));
+            using (var file = File.Create(csv))
+            using (Stream output = gzip ? new GZipStream(file, CompressionLevel.Fastest) : file)
+            {
+                output.Write(Encoding.UTF8.GetBytes(text));
+            }
+
+            var request = new ImportRequest(csv, _directory.File(name), "time", null, [("exchange", "text8"), ("size", "int")],
+                TicksTime: false, TimeSeriesOrder.Ascending);
+            CsvImporter.Run(request, chunkBytes: ChunkBytes);
+            using TimeSeriesTable table = TimeSeriesTable.Open(_directory.File(name), FileAccess.Read);
+            table.Text("exchange").CopyTo(new IndexRange(0, table.RowCount), read);
+            tables.Add([.. read]);
+        }
+
+        Assert.Equal(Enumerable.Range(0, 3000).Select(i => exchanges[(i * 7) % exchanges.Length]), tables[0]);
+        Assert.Equal(tables[0], tables[1]);
+    }
 }

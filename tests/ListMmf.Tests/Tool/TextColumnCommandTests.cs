@@ -122,4 +122,51 @@ public sealed class TextColumnCommandTests : IDisposable
         Assert.NotEqual(0, verify.ExitCode);
         Assert.Contains("row 4,321 holds code 99", verify.Output + verify.Error, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void ImportCsvOfTextColumnsGivesBackTheValuesItsExportWrote()
+    {
+        CreateTable();
+        string csv = _directory.File("trades.csv");
+        string again = _directory.File("again.csv");
+        Assert.Equal(0, ToolRunner.Run("export", "csv", Table, "--out", csv).ExitCode);
+
+        ToolResult import = ToolRunner.Run("import", "csv", csv, "--out", _directory.File("back"), "--time", "time:iso",
+            "--column", "condition:text8", "--column", "size:int");
+        ToolResult export = ToolRunner.Run("export", "csv", _directory.File("back"), "--out", again);
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        Assert.True(export.ExitCode == 0, export.Error);
+        Assert.Equal(File.ReadAllText(csv), File.ReadAllText(again));
+        using TimeSeriesTable back = TimeSeriesTable.Open(_directory.File("back"), FileAccess.Read);
+        Assert.Equal(DataType.Byte, back.Text("condition").DataType);
+        Assert.Equal(Rows, Enumerable.Range(0, Rows.Length).Select(row => back.Text("condition")[row]));
+    }
+
+    [Fact]
+    public void ImportCsvRefusesAFieldThatIsNotUtf8NamingTheLineAndImportsNothing()
+    {
+        string csv = _directory.File("bad.csv");
+        File.WriteAllBytes(csv, [.. "time,condition\n1704187800,@\n1704187801,"u8.ToArray(), 0xC3, 0x28, (byte)'\n']);
+
+        ToolResult import = ToolRunner.Run("import", "csv", csv, "--out", Table, "--time", "time", "--column", "condition:text");
+
+        Assert.NotEqual(0, import.ExitCode);
+        Assert.Contains("line 3: column 'condition': its bytes are not UTF-8 text", import.Error, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Table));
+    }
+
+    [Fact]
+    public void ImportCsvIntoATableWhoseColumnIsNumbersRefusesTextNamingBoth()
+    {
+        string csv = _directory.File("rows.csv");
+        File.WriteAllText(csv, "time,condition\n1704187800,@\n");
+        Assert.Equal(0, ToolRunner.Run("import", "csv", csv, "--out", Table, "--time", "time", "--column", "condition:text").ExitCode);
+        File.WriteAllText(csv, "time,condition\n1704187801,5\n");
+
+        ToolResult import = ToolRunner.Run("import", "csv", csv, "--out", Table, "--time", "time", "--column", "condition:int");
+
+        Assert.NotEqual(0, import.ExitCode);
+        Assert.Contains("its column 'condition' holds Text (UInt16 codes), and the import gives 'condition' as Int32", import.Error, StringComparison.Ordinal);
+    }
 }
