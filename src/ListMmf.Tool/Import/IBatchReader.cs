@@ -12,4 +12,7 @@ internal interface IBatchReader
     /// <summary>Reads <paramref name="batch"/>'s length of values into it; returns the first row whose value is null, or -1.</summary>
     int Read<T>(Span<T> batch)
         where T : unmanaged, INumberBase<T>;
+
+    /// <summary>Reads <paramref name="batch"/>'s length of text values into it; returns the first row whose value is null, or -1.</summary>
+    int ReadText(Span<string> batch);
 }

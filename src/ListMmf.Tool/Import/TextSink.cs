@@ -4,8 +4,9 @@ using System.Text;
 namespace ListMmf.Tool.Import;
 
 /// <summary>
-/// A text column being imported from CSV: each field's UTF-8 bytes as a string, one string for each distinct value
-/// met recently, so that a column of repeating values allocates a string per new value rather than per row.
+/// A text column being imported: from CSV, each field's UTF-8 bytes as a string, one string for each distinct value
+/// met recently, so that a column of repeating values allocates a string per new value rather than per row; from
+/// Parquet, the strings its reader decodes.
 /// </summary>
 internal sealed class TextSink : ColumnSink
 {
@@ -48,8 +49,7 @@ internal sealed class TextSink : ColumnSink
         }
     }
 
-    public override int Read(IBatchReader reader, int count) =>
-        throw new NotSupportedException($"Column '{Name}': text is imported from CSV.");
+    public override int Read(IBatchReader reader, int count) => reader.ReadText(_values.AsSpan(0, count));
 
     public override void AppendTo(TimeSeriesTable table, int count) => table.Text(Name).AddRange(_values.AsSpan(0, count));
 }

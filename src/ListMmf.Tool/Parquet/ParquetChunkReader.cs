@@ -1,8 +1,10 @@
 using System;
+using System.Collections.Generic;
 using System.Globalization;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Text;
 using ParquetSharp;
 
 namespace ListMmf.Tool.Parquet;
@@ -24,6 +26,16 @@ internal sealed class ParquetChunkReader
     private Int96[] _int96 = [];
     private Half[] _halves = [];
     private Half?[] _nullableHalves = [];
+    private ByteArray[] _byteArrays = [];
+
+    /// <summary>
+    /// A slice's strings by where their bytes are: a dictionary-encoded column hands every row of a value the bytes
+    /// of its one dictionary entry, so each distinct value is decoded once a slice. The bytes are compared too, since
+    /// a page read later in the slice may reuse the memory of one read before.
+    /// </summary>
+    private readonly Dictionary<IntPtr, (byte[] Bytes, string Text)> _strings = [];
+
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     /// <summary>
     /// Reads the next <paramref name="destination"/>.Length rows of <paramref name="field"/> from <paramref name="group"/>:
@@ -71,6 +83,45 @@ internal sealed class ParquetChunkReader
                 throw new InvalidOperationException($"column '{field.Name}' {field.Refusal}");
         }
     }
+
+    /// <summary>
+    /// Reads the next <paramref name="destination"/>.Length rows of a string column as strings, each distinct value
+    /// of a slice one string; bytes that are not UTF-8 are refused, not replaced. Returns the first row whose value is
+    /// null, or -1.
+    /// </summary>
+    /// <exception cref="ParquetValueException">A value that is not UTF-8.</exception>
+    public int ReadText(ParquetGroupReader group, ParquetField field, Span<string> destination)
+    {
+        int rows = destination.Length;
+        Span<ByteArray> values = Buffer(ref _byteArrays, rows);
+        int nullAt = ReadPhysical(group.Physical<ByteArray>(field.Index), field.MaxDefinitionLevel, values);
+        int count = nullAt < 0 ? rows : nullAt;
+        _strings.Clear();
+        for (int i = 0; i < count; i++)
+        {
+            ByteArray value = values[i];
+            ReadOnlySpan<byte> bytes = value.Length == 0 ? default : ByteSpan(value);
+            if (!_strings.TryGetValue(value.Pointer, out (byte[] Bytes, string Text) known) || !bytes.SequenceEqual(known.Bytes))
+            {
+                try
+                {
+                    known = (bytes.ToArray(), StrictUtf8.GetString(bytes));
+                }
+                catch (DecoderFallbackException)
+                {
+                    throw new ParquetValueException(i, "holds bytes that are not UTF-8 text");
+                }
+
+                _strings[value.Pointer] = known;
+            }
+
+            destination[i] = known.Text;
+        }
+
+        return nullAt;
+    }
+
+    private static unsafe ReadOnlySpan<byte> ByteSpan(ByteArray value) => new((void*)value.Pointer, value.Length);
 
     /// <summary>
     /// Reads a time column's next <paramref name="rows"/> rows as ticks into a buffer of this reader's, returned as

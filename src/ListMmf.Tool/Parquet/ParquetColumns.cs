@@ -49,6 +49,12 @@ internal static class ParquetColumns
         _ => throw new NotSupportedException($"A {type.Name} column has no Parquet type."),
     };
 
+    /// <summary>
+    /// The codes of the text column a Parquet string column becomes: two bytes, 65,536 distinct values, which a
+    /// column of symbols, exchanges or conditions stays within.
+    /// </summary>
+    public const DataType TextCodes = DataType.UInt16;
+
     /// <summary>A text column's Parquet column: UTF-8 strings (BYTE_ARRAY annotated STRING), dictionary-encoded by the writer.</summary>
     public static PrimitiveNode TextNode(string name) => Primitive(name, LogicalType.String(), PhysicalType.ByteArray);
 
@@ -86,6 +92,7 @@ internal static class ParquetColumns
             (PhysicalType.Double, NoneLogicalType) => (ParquetValueKind.Double, TimeUnit.Unknown, DataType.Double),
             (PhysicalType.FixedLenByteArray, Float16LogicalType) when column.TypeLength == 2 =>
                 (ParquetValueKind.Half, TimeUnit.Unknown, DataType.Single),
+            (PhysicalType.ByteArray, StringLogicalType or EnumLogicalType) => (ParquetValueKind.Text, TimeUnit.Unknown, TextCodes),
             _ => (ParquetValueKind.Unsupported, TimeUnit.Unknown, (DataType?)null),
         };
         string description = kind2 == ParquetValueKind.Unsupported
@@ -136,7 +143,7 @@ internal static class ParquetColumns
         DecimalLogicalType => "DECIMAL",
         DateLogicalType => "DATE",
         TimeLogicalType => "TIME",
-        StringLogicalType or EnumLogicalType or JsonLogicalType => "text",
+        JsonLogicalType => "JSON",
         UuidLogicalType => "UUID",
         IntLogicalType { BitWidth: var bits } => string.Create(CultureInfo.InvariantCulture, $"{bits}-bit integers stored as {physical}"),
         _ => physical switch

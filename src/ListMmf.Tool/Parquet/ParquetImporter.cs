@@ -20,7 +20,7 @@ internal sealed record ParquetImportRequest(string Parquet, string Output, strin
 /// <summary>
 /// Imports a Parquet file's rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>, a slice
 /// of a row group at a time: memory stays bounded by the slice, whatever the file's size or the rows its footer claims. The file must be flat:
-/// timestamp columns (one of them the time) and columns of numbers, no nulls, times in the table's order. Anything
+/// timestamp columns (one of them the time), columns of numbers and columns of strings (text columns), no nulls, times in the table's order. Anything
 /// else stops the import with the column or row named, and the import is taken back. The file is read by Arrow C++'s
 /// Parquet reader (ParquetSharp), so every encoding and codec the format defines is read.
 /// </summary>
@@ -104,7 +104,8 @@ internal static class ParquetImporter
                 request.Parquet,
                 request.Output,
                 time.Name,
-                fields.Where(field => field != time).Select(field => new ImportColumn(field.Name, ValueType(request, field))).ToList(),
+                fields.Where(field => field != time)
+                    .Select(field => new ImportColumn(field.Name, ValueType(request, field), field.Kind == ParquetValueKind.Text)).ToList(),
                 request.TicksTime,
                 request.Order);
             CheckNames(request, target);
@@ -295,6 +296,8 @@ internal static class ParquetImporter
         public int Read<T>(Span<T> batch)
             where T : unmanaged, INumberBase<T> =>
             Chunks.Read(Group, Field, batch);
+
+        public int ReadText(Span<string> batch) => Chunks.ReadText(Group, Field, batch);
     }
 
     /// <summary>What an import of a file will do, read from its footer.</summary>

@@ -3,8 +3,11 @@ namespace ListMmf.Tool.Parquet;
 /// <summary>How a Parquet column stores its values, as far as a table column cares.</summary>
 internal enum ParquetValueKind
 {
-    /// <summary>Nothing a table can hold: text, decimals, dates, booleans, bytes, nested columns.</summary>
+    /// <summary>Nothing a table can hold: decimals, dates, booleans, bytes, nested columns.</summary>
     Unsupported,
+
+    /// <summary>BYTE_ARRAY annotated STRING (or ENUM, or JSON): UTF-8 text, for a text column.</summary>
+    Text,
 
     /// <summary>INT32, of any width and signedness its annotation gives.</summary>
     Int32,

@@ -274,7 +274,7 @@ public sealed class ParquetCommandTests : IDisposable
 
     [Theory]
     [InlineData("(i * 0.25) as price", "column 'price' holds DECIMAL, which a table cannot hold")]
-    [InlineData("'x' || i as price", "column 'price' holds text, which a table cannot hold")]
+    [InlineData("encode('x' || i) as price", "column 'price' holds bytes, which a table cannot hold")]
     [InlineData("i % 2 = 0 as price", "column 'price' holds Boolean, which a table cannot hold")]
     [InlineData("[i, i] as price", "column 'price' is a list")]
     [InlineData("{'bid': i, 'ask': i} as price", "column 'price' is a struct")]
@@ -283,6 +283,59 @@ public sealed class ParquetCommandTests : IDisposable
         ToolResult result = ImportDuckDbFile($"select timestamp '2024-01-02' + to_seconds(i) as time, {column} from range(10) t(i)");
 
         AssertRefusedWithNothingPublished(result, said);
+    }
+
+    private static readonly string[] Exchanges = ["Q", "N", "", "Ü,\"x\"", "日本"];
+
+    [Theory]
+    [InlineData("V1")]
+    [InlineData("V2")]
+    public void StringsDuckDbWritesBecomeATextColumnOfTheSameValues(string version)
+    {
+        _duck.Execute($"copy (select timestamp '2024-01-02' + to_seconds(i) as time, " +
+            $"['Q', 'N', '', 'Ü,\"x\"', '日本'][1 + i % 5] || (case when i % 1000 = 0 then i::varchar else '' end) as exchange, " +
+            $"i::int as size from range(20000) t(i)) to {DuckDb.Quote(ParquetFile)} (format parquet, parquet_version {version}, row_group_size 7000)");
+
+        ToolResult result = ImportParquet(ParquetFile);
+
+        Assert.True(result.ExitCode == 0, result.Error);
+        using TimeSeriesTable table = TimeSeriesTable.Open(Back, FileAccess.Read);
+        TextColumn exchange = table.Text("exchange");
+        Assert.Equal(DataType.UInt16, exchange.DataType);
+        string[] expected = [.. Enumerable.Range(0, 20000).Select(i => Exchanges[i % 5] + (i % 1000 == 0 ? i.ToString(CultureInfo.InvariantCulture) : ""))];
+        var read = new string[20000];
+        exchange.CopyTo(new IndexRange(0, 20000), read);
+        Assert.Equal(expected, read);
+    }
+
+    [Fact]
+    public void ATextColumnExportedAndImportedComesBackTheSame()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime).AddText("exchange", DataType.UInt16).Add<int>("size");
+        string[] values = [.. Enumerable.Range(0, 5000).Select(i => $"S{i % 300}")];
+        using (TimeSeriesTable table = TimeSeriesTable.Create(Table, schema))
+        {
+            table.Text("exchange").AddRange(values);
+            table.Column<int>("size").AddRange([.. Enumerable.Range(0, 5000)]);
+            table.AddRows([.. Enumerable.Range(0, 5000).Select(i => new DateTime(2024, 1, 2).AddMilliseconds(i))]);
+        }
+
+        Assert.Equal(0, Export(Table, "--row-group-rows", "1500").ExitCode);
+        ToolResult result = ImportParquet(ParquetFile);
+
+        Assert.True(result.ExitCode == 0, result.Error);
+        using TimeSeriesTable back = TimeSeriesTable.Open(Back, FileAccess.Read);
+        var read = new string[5000];
+        back.Text("exchange").CopyTo(new IndexRange(0, 5000), read);
+        Assert.Equal(values, read);
+    }
+
+    [Fact]
+    public void ANullStringIsRefusedNamingItsRowAndColumn()
+    {
+        ToolResult result = ImportDuckDbFile("select timestamp '2024-01-02' + to_seconds(i) as time, case when i = 4 then null else 'Q' end as exchange from range(10) t(i)");
+
+        AssertRefusedWithNothingPublished(result, "row 4: column 'exchange' is null");
     }
 
     [Fact]
