@@ -211,13 +211,16 @@ public static class Program
                 }
 
                 fileValues++;
-                if (imported.DataType.ToString() != column.Type)
+                string importedType = imported is TextColumn ? "Text" : imported.DataType.ToString();
+                if (importedType != column.Type)
                 {
-                    Console.WriteLine($"{name}: column '{column.Name}' was imported as {imported.DataType}, not {column.Type}");
+                    Console.WriteLine($"{name}: column '{column.Name}' was imported as {importedType}, not {column.Type}");
                     fileDifferent++;
                 }
 
-                string[] ours = DataTypeInfo.Of(imported.DataType).Accept(new CanonicalValues(table, imported, all));
+                string[] ours = imported is TextColumn text
+                    ? Texts(text, all)
+                    : DataTypeInfo.Of(imported.DataType).Accept(new CanonicalValues(table, imported, all));
                 for (int i = 0; i < column.Values.Length; i++)
                 {
                     fileValues++;

@@ -260,11 +260,12 @@ async function writeAll() {
       (i * 13 % 65536)::usmallint as u16, (i * 48271 % 1000000 - 2147000000)::integer as i32,
       (2147000000 - i * 13)::uinteger as u32, (-9223372036000000000 + i * 1000003)::bigint as i64,
       (18446744073000000000 + i * 7)::ubigint as u64, (i * 0.37 - 5000)::float as f32,
-      (case when i % 997 = 0 then 'nan'::double else i * 0.25 - 12345.5 end) as f64
+      (case when i % 997 = 0 then 'nan'::double else i * 0.25 - 12345.5 end) as f64,
+      ['Q', 'N', '', 'Ü,"x"', '日本😀'][1 + i % 5] || (case when i % 1000 = 0 then i::varchar else '' end) as sym
     from range(${rows}) t(i)`;
   const duckTypes = { time: "DateTime", stamp: "DateTime", i8: "SByte", u8: "Byte", i16: "Int16", u16: "UInt16", i32: "Int32",
-    u32: "UInt32", i64: "Int64", u64: "UInt64", f32: "Single", f64: "Double" };
-  const kinds = { time: "time", stamp: "time", f32: "float", f64: "float" };
+    u32: "UInt32", i64: "Int64", u64: "UInt64", f32: "Single", f64: "Double", sym: "Text" };
+  const kinds = { time: "time", stamp: "time", f32: "float", f64: "float", sym: "text" };
   const names = Object.keys(duckTypes);
   const duckValues = (await duck.runAndReadAll(`select ${names.map(n => kinds[n] === "time" ? `epoch_ns("${n}")` : `"${n}"`).join(", ")} from (${source})`)).getRows();
   const [f32Bits, f64Bits] = await duckFloatBits(duck, `select f32, f64 from (${source})`);
@@ -303,12 +304,16 @@ async function writeAll() {
     // NaNs with payloads, both signs, quiet and signalling, put in through the buffer's bits.
     f64: pl.Series("f64", withBits(Float64Array.from(ints(i => i * 0.25 - 12345.5)),
       i => (i % 499 === 0 ? 0x7ff0000000000000n | BigInt(i + 1) | (i % 2 === 0 ? 0x0008000000000000n : 0n) | (i % 4 === 0 ? 1n << 63n : 0n) : undefined)), pl.Float64),
+    // Text as Polars keeps it: a String column, and a Categorical one.
+    sym: pl.Series("sym", ints(i => ["AAPL", "MSFT", "", "Ü 日本"][i % 4] + (i % 5000 === 0 ? String(i) : "")), pl.Utf8),
+    cat: pl.Series("cat", ints(i => ["@", "F", "T"][(i * 7) % 3]), pl.Utf8).cast(pl.Categorical),
   });
   const polarsTypes = { i8: "SByte", u16: "UInt16", i32: "Int32", u32: "UInt32", i64: "Int64", f32: "Single", f64: "Double" };
   const polarsColumns = (frame) => [
     { Name: "time", Kind: "time", Type: "DateTime", Values: times.map(t => canonical("time", t, 1_000_000n)) },
     ...["i8", "u16", "i32", "u32", "i64"].map(n => ({ Name: n, Kind: "int", Type: polarsTypes[n], Values: frame.getColumn(n).toArray().map(v => canonical("int", v)) })),
     ...["f32", "f64"].map(n => ({ Name: n, Kind: "float", Type: polarsTypes[n], Values: floatBits(frame.getColumn(n).toTypedArray()) })),
+    ...["sym", "cat"].map(n => ({ Name: n, Kind: "text", Type: "Text", Values: frame.getColumn(n).cast(pl.Utf8).toArray() })),
   ];
   // Its default (uncompressed in this build) and zstd, asked for by name.
   for (const compression of ["default", "zstd"]) {
@@ -322,7 +327,7 @@ async function writeAll() {
     const zonedFrame = pl.DataFrame({ time: pl.Series("time", times, pl.Int64).cast(pl.Datetime("ms")).dt.replaceTimeZone("UTC").dt.convertTimeZone(zone), f64: frame.getColumn("f64") });
     const path = join(foreign, `polars_${zone === "UTC" ? "utc" : "ny"}-ms.parquet`);
     zonedFrame.writeParquet(path);
-    writeExpected(path.replace(/\.parquet$/, ".json"), [polarsColumns(frame)[0], polarsColumns(frame).at(-1)], true);
+    writeExpected(path.replace(/\.parquet$/, ".json"), [polarsColumns(frame)[0], polarsColumns(frame).find(c => c.Name === "f64")], true);
   }
 
   // arrow-rs: writer version 2 with DELTA_BINARY_PACKED, nanosecond times, and unsigned 64-bit values above 2^63.
@@ -331,15 +336,18 @@ async function writeAll() {
   const i16 = Int16Array.from({ length: rows }, (_, i) => ((i * 7) % 65536) - 32768);
   const f64 = withBits(Float64Array.from({ length: rows }, (_, i) => (i % 1009 === 0 ? -0 : i * 0.125)),
     i => (i % 997 === 0 ? 0xfff4000000000000n | BigInt(i + 1) : undefined));
+  const symbols = Array.from({ length: rows }, (_, i) => ["ES", "NQ", "", "€uro"][i % 4] + (i % 7000 === 0 ? String(i) : ""));
   const table = new arrow.Table({
     time: arrow.makeVector({ type: new arrow.TimestampNanosecond(), data: nanos }),
     u64: arrow.makeVector(u64), i16: arrow.makeVector(i16), f64: arrow.makeVector(f64),
+    sym: arrow.vectorFromArray(symbols, new arrow.Utf8()),
   });
   const properties = new wasm.WriterPropertiesBuilder()
     .setWriterVersion(wasm.WriterVersion.V2)
     .setDictionaryEnabled(false)
     .setEncoding(wasm.Encoding.DELTA_BINARY_PACKED)
     .setColumnEncoding("f64", wasm.Encoding.PLAIN)
+    .setColumnEncoding("sym", wasm.Encoding.DELTA_BYTE_ARRAY)
     .setMaxRowGroupSize(12_000)
     .build();
   const arrowPath = join(foreign, "arrow_rs-ns.parquet");
@@ -349,6 +357,7 @@ async function writeAll() {
     { Name: "u64", Kind: "int", Type: "UInt64", Values: [...u64].map(v => canonical("int", v)) },
     { Name: "i16", Kind: "int", Type: "Int16", Values: [...i16].map(v => canonical("int", v)) },
     { Name: "f64", Kind: "float", Type: "Double", Values: floatBits(f64) },
+    { Name: "sym", Kind: "text", Type: "Text", Values: symbols },
   ]);
   console.log(`wrote ${readdirSync(foreign).filter(f => f.endsWith(".parquet")).length} Parquet files into ${foreign}: DuckDB V1 and V2 ` +
     `(snappy, zstd, gzip, brotli, lz4; TIMESTAMPTZ), Polars (default, zstd; UTC and New York zones), arrow-rs`);
