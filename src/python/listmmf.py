@@ -1568,7 +1568,7 @@ def _read_manifest(table_dir, with_order=False):
     manifest = _load_json(raw, path, "the table manifest")
     problem = _manifest_problem(manifest)
     if problem:
-        raise ListMmfError(f"{path}: not a valid version 1 ListMmf.TimeSeriesTable manifest: {problem}")
+        raise ListMmfError(f"{path}: not a valid ListMmf.TimeSeriesTable manifest: {problem}")
     if with_order:
         return manifest["time"], manifest["columns"], manifest["order"], manifest.get("timesAreUtc") is True
     return manifest["time"], manifest["columns"]
@@ -1578,8 +1578,8 @@ def _manifest_problem(manifest):
     """What is wrong with a parsed manifest, or None; see ``_read_manifest``."""
     if not isinstance(manifest, dict) or manifest.get("format") != "ListMmf.TimeSeriesTable":
         return '"format" is not "ListMmf.TimeSeriesTable"'
-    if not _is_int32(manifest.get("version")) or manifest["version"] != 1:
-        return '"version" is missing or not 1'
+    if not _is_int32(manifest.get("version")) or manifest["version"] not in (1, 2):
+        return '"version" is missing or not 1 (or 2, with text columns)'
     if manifest.get("order") not in _ORDERS:
         return '"order" is not "None", "Ascending" or "AscendingOrEqual"'
     if not isinstance(manifest.get("columns"), list):
@@ -1591,6 +1591,8 @@ def _manifest_problem(manifest):
         problem = _manifest_column(entry, what, types)
         if problem:
             return problem
+        if entry["type"] == TEXT_TYPE and manifest["version"] != 2:
+            return f"{what} is text, which a version 1 manifest does not hold"
         for key, kind, seen in (("name", "name", names), ("file", "file", files), ("entries", "file", files)):
             if key not in entry or (key == "entries" and entry["type"] != TEXT_TYPE):
                 continue
@@ -1854,6 +1856,9 @@ def to_dask(table_dirs, start=None, end=None, columns=None, table_column="table"
     if not table_dirs:
         raise ValueError("to_dask needs at least one table folder")
     meta = _dask_partition(table_dirs[0], start, end, columns, table_column, empty=True)
+    # Each table has distinct values of its own, in its own order: a text column's categories are known per partition.
+    from dask.dataframe.utils import clear_known_categories
+    meta = clear_known_categories(meta)
     return dask.dataframe.from_map(
         _dask_partition, table_dirs, args=(start, end, columns, table_column), meta=meta, enforce_metadata=False)
 

@@ -25,7 +25,8 @@ namespace ListMmf.TestHost;
 /// image.</item>
 /// </list>
 /// Workloads: <c>append</c> (ListMmf&lt;long&gt; appends across growths, flushed), <c>window</c> (consecutive values,
-/// TruncateBeginning as a rolling window), <c>table</c> (a TimeSeriesTable of four columns), <c>widen</c>
+/// TruncateBeginning as a rolling window), <c>table</c> (a TimeSeriesTable of four columns), <c>text-table</c> (a
+/// table with a text column taking a new value every 60 rows, each made durable before its row), <c>widen</c>
 /// (IntegerListMmf widening from Byte through Int32), <c>seal</c> (a list sealed, unsealed and sealed again),
 /// <c>seal-table</c> (the same for the tick table, column by column), <c>empty</c> (replacements whose copy holds
 /// no item: a window emptied, an empty list sealed and unsealed, an empty version 1 list upgraded).
@@ -92,17 +93,18 @@ public static partial class PowerLoss
                 return 0;
             }
 
-            case "table":
+            case "table" or "text-table":
             {
                 string folder = Path.Combine(directory, TableName);
-                using var table = TimeSeriesTable.Create(folder, TickTable.Schema(), new ListMmfOptions { FormatVersion = FormatOf(format) });
+                TableRows shape = RowsOf(workload);
+                using var table = TimeSeriesTable.Create(folder, shape.Schema(), new ListMmfOptions { FormatVersion = FormatOf(format) });
                 Mark("created");
                 long row = 0;
                 for (int round = 0; round < 12; round++)
                 {
                     for (int i = 0; i < 1_500; i++)
                     {
-                        TickTable.AddRow(table, row++);
+                        shape.AddRow(table, row++);
                     }
 
                     table.Flush();
@@ -587,7 +589,7 @@ public static partial class PowerLoss
         {
             switch (workload)
             {
-                case "table" or "import-csv" or "import-parquet":
+                case "table" or "text-table" or "import-csv" or "import-parquet":
                     using (TimeSeriesTable.Open(Path.Combine(directory, TableName)))
                     {
                     }
@@ -635,7 +637,7 @@ public static partial class PowerLoss
     {
         string file = workload switch
         {
-            "table" => Path.Combine(image, TableName, "time.mmf"),
+            "table" or "text-table" => Path.Combine(image, TableName, "time.mmf"),
             _ => Path.Combine(image, ListName),
         };
         if (!File.Exists(file))
@@ -675,6 +677,7 @@ public static partial class PowerLoss
             "append" or "window" or "empty" or "lifecycle" or "seal" => [Path.Combine(image, ListName)],
             "series" or "series-writeback" => [Path.Combine(image, ListName)],
             "table" or "seal-table" => [Path.Combine(image, TableName, "time.mmf"), Path.Combine(image, TableName, "sequence.mmf")],
+            "text-table" => [Path.Combine(image, TableName, "time.mmf"), Path.Combine(image, TableName, "venue.text.mmf")],
             _ => [],
         };
         foreach (string file in files.Where(File.Exists))
@@ -686,6 +689,7 @@ public static partial class PowerLoss
             {
                 { DataType: DataType.Double } => ReaderCounts<double>(file, header),
                 { ItemSize: sizeof(long) } => ReaderCounts<long>(file, header),
+                { ItemSize: sizeof(byte) } => ReaderCounts<byte>(file, header),
                 _ => ReaderCounts<int>(file, header),
             };
             string info = CountOrRefusal(() => ListMmfFileInfo.Read(file).Count);
@@ -760,7 +764,7 @@ public static partial class PowerLoss
         {
             "append" => CheckAppend(Path.Combine(image, ListName), promise),
             "window" => CheckWindow(Path.Combine(image, ListName), promise),
-            "table" => CheckTable(Path.Combine(image, TableName), promise),
+            "table" or "text-table" => CheckTable(Path.Combine(image, TableName), promise, RowsOf(workload)),
             "widen" => CheckWiden(Path.Combine(image, ListName), promise),
             "series" or "series-writeback" => CheckSeries(Path.Combine(image, ListName), promise),
             "keyed" => CheckKeyed(Path.Combine(image, ListName), promise),
@@ -975,14 +979,24 @@ public static partial class PowerLoss
         return null;
     }
 
-    private static string CheckTable(string folder, string[] promise)
+    /// <summary>What a table workload writes in each row and how a check tells a row as written: the tick table's, or the text table's.</summary>
+    private sealed record TableRows(Func<TimeSeriesTableSchema> Schema, Action<TimeSeriesTable, long> AddRow, Func<TimeSeriesTable, long, bool> IsIntact);
+
+    private static readonly TableRows TickRows = new(TickTable.Schema, TickTable.AddRow, TickTable.IsIntact);
+
+    private static TableRows RowsOf(string workload) =>
+        workload == "text-table" ? new(TextTickTable.Schema, TextTickTable.AddRow, TextTickTable.IsIntact) : TickRows;
+
+    private static string CheckTable(string folder, string[] promise) => CheckTable(folder, promise, TickRows);
+
+    private static string CheckTable(string folder, string[] promise, TableRows shape)
     {
         if (promise.Length == 0)
         {
             try
             {
                 using var early = TimeSeriesTable.Open(folder, FileAccess.Read);
-                return ReadTable(early, 0) ?? "ok";
+                return ReadTable(early, 0, shape) ?? "ok";
             }
             catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or ListMmfException)
             {
@@ -995,7 +1009,7 @@ public static partial class PowerLoss
         {
             // A reader may be refused a table whose value column is behind its time column; the next writer repairs it.
             using var reader = TimeSeriesTable.Open(folder, FileAccess.Read);
-            if (ReadTable(reader, flushed) is { } problem)
+            if (ReadTable(reader, flushed, shape) is { } problem)
             {
                 return problem;
             }
@@ -1010,13 +1024,13 @@ public static partial class PowerLoss
         long rows;
         using (var writer = TimeSeriesTable.Open(folder))
         {
-            if (ReadTable(writer, flushed) is { } problem)
+            if (ReadTable(writer, flushed, shape) is { } problem)
             {
                 return problem;
             }
 
             rows = writer.RowCount;
-            while (rows > 0 && !TickTable.IsIntact(writer, rows - 1))
+            while (rows > 0 && !shape.IsIntact(writer, rows - 1))
             {
                 rows--;
             }
@@ -1026,13 +1040,13 @@ public static partial class PowerLoss
                 return $"undetected: row {rows:N0}, past the last flush, is not a row written, and the writer kept it";
             }
 
-            TickTable.AddRow(writer, rows);
+            shape.AddRow(writer, rows);
             writer.Flush();
         }
 
         using var after = TimeSeriesTable.Open(folder, FileAccess.Read);
-        return after.RowCount == rows + 1 && TickTable.IsIntact(after, rows)
-            ? ReadTable(after, flushed) ?? "ok"
+        return after.RowCount == rows + 1 && shape.IsIntact(after, rows)
+            ? ReadTable(after, flushed, shape) ?? "ok"
             : $"lost: the next writer's row and flush did not show ({after.RowCount:N0} rows)";
     }
 
@@ -1041,7 +1055,9 @@ public static partial class PowerLoss
     /// written or zero (a page not written back before the count); every row checked, not up to the first damaged one;
     /// then searches for times across all the rows.
     /// </summary>
-    private static string? ReadTable(TimeSeriesTable table, long flushed)
+    private static string? ReadTable(TimeSeriesTable table, long flushed) => ReadTable(table, flushed, TickRows);
+
+    private static string? ReadTable(TimeSeriesTable table, long flushed, TableRows shape)
     {
         long rows = table.RowCount;
         if (rows < flushed)
@@ -1051,7 +1067,7 @@ public static partial class PowerLoss
 
         for (long row = 0; row < rows; row++)
         {
-            if (TickTable.IsIntact(table, row))
+            if (shape.IsIntact(table, row))
             {
                 continue;
             }

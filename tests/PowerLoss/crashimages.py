@@ -46,7 +46,7 @@ listmmf._BOOT_SESSION ^= 0x9E3779B97F4A7C15
 AGREED_FILES = {
     "append": ["list.bin"], "window": ["list.bin"], "empty": ["list.bin"], "lifecycle": ["list.bin"], "series": ["list.bin"],
     "series-writeback": ["list.bin"], "table": ["ticks/time.mmf", "ticks/sequence.mmf"], "seal": ["list.bin"],
-    "seal-table": ["ticks/time.mmf", "ticks/sequence.mmf"],
+    "seal-table": ["ticks/time.mmf", "ticks/sequence.mmf"], "text-table": ["ticks/time.mmf", "ticks/venue.text.mmf"],
 }
 
 

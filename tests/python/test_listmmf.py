@@ -622,7 +622,7 @@ class TextColumnTests(TempDirTestCase):
         write_file(os.path.join(folder, "exchange.mmf"), struct.pack(f"<{len(codes)}{fmt}", *codes), code=code, count=len(codes))
         write_file(os.path.join(folder, "exchange.text.mmf"), entries, code=3, count=len(entries))
         manifest = {
-            "format": "ListMmf.TimeSeriesTable", "version": 1, "order": "AscendingOrEqual",
+            "format": "ListMmf.TimeSeriesTable", "version": 2, "order": "AscendingOrEqual",
             "time": {"name": "time", "type": "UnixSeconds", "file": "time.mmf"},
             "columns": [{"name": "exchange", "type": "Text", "codes": code_type, "file": "exchange.mmf",
                          "entries": "exchange.text.mmf"}],
@@ -637,7 +637,8 @@ class TextColumnTests(TempDirTestCase):
 
     def test_a_damaged_file_of_values_is_refused_naming_the_problem(self):
         cases = [(b"\x02\xc3\x28", "not UTF-8"), (text_entries("Q", "Q"), "repeats value 0"),
-                 (b"\x09Q", "run past the file's end"), (b"\x81\x00", "shortest LEB128"), (b"\x80", "cut short")]
+                 (b"\x09Q", "run past the file's end"), (b"\x81\x00", "shortest LEB128"), (b"\x80", "cut short"),
+                 (b"\x81\x80\x80\x80\x10A", "shortest LEB128"), (b"\x81\x80\x80\x80\x80\x01", "more than five bytes")]
         for raw, problem in cases:
             with self.subTest(problem=problem):
                 path = os.path.join(self.write_table([0], raw), "exchange.text.mmf")
@@ -670,6 +671,28 @@ class TextColumnTests(TempDirTestCase):
         with self.assertRaises(listmmf.ListMmfError) as caught:
             listmmf.to_pandas(folder)
         self.assertIn("holds code 3 at row 1", str(caught.exception))
+
+    @unittest.skipUnless(_HAS_DASK, "dask is not importable")
+    def test_tables_of_different_values_become_one_dask_frame_of_the_right_values(self):
+        first = self.write_table([1, 0, 1], text_entries("Q", "N"))
+        os.rename(first, self.path("day1"))
+        second = self.write_table([0, 1, 2], text_entries("P", "Q", "Z"))
+        os.rename(second, self.path("day2"))
+        frame = listmmf.to_dask([self.path("day1"), self.path("day2")])
+        # The first table's values are not the frame's categories: dask is told they are known per partition only.
+        self.assertFalse(frame["exchange"].cat.known)
+        self.assertEqual(["N", "Q", "N", "P", "Q", "Z"], list(frame.compute()["exchange"].astype(object)))
+
+    def test_a_version_1_manifest_with_a_text_column_is_refused(self):
+        folder = self.write_table([0], text_entries("Q"))
+        with open(os.path.join(folder, "table.json")) as f:
+            manifest = json.load(f)
+        manifest["version"] = 1
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump(manifest, f)
+        with self.assertRaises(listmmf.ListMmfError) as caught:
+            listmmf._read_manifest(folder)
+        self.assertIn("is text, which a version 1 manifest does not hold", str(caught.exception))
 
     def test_a_values_file_that_climbs_out_of_the_folder_is_refused(self):
         folder = self.write_table([0], text_entries("Q"))

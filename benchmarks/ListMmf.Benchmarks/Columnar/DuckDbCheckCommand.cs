@@ -4,6 +4,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Numerics;
+using System.Text;
 using DuckDB.NET.Data;
 using ListMmf.Benchmarks.Data;
 
@@ -28,7 +29,9 @@ internal static class DuckDbCheckCommand
         string[] names = table.Columns.Select(column => column.Name).ToArray();
         string time = table.Schema.Time.Name;
 
-        object[] summary = Row(connection, $"select count(*), min(\"{time}\"), max(\"{time}\"), {string.Join(", ", names.Skip(1).Select(name => $"sum(\"{name}\")"))} from {file}");
+        // A text column's sum is of its values' UTF-8 bytes (DuckDB's strlen); a sampled row compares the value itself.
+        string[] sums = table.Columns.Skip(1).Select(column => column is TextColumn ? $"sum(strlen(\"{column.Name}\"))" : $"sum(\"{column.Name}\")").ToArray();
+        object[] summary = Row(connection, $"select count(*), min(\"{time}\"), max(\"{time}\"), {string.Join(", ", sums)} from {file}");
         Compare(problems, "row count", rows, Convert.ToInt64(summary[0], CultureInfo.InvariantCulture));
         if (rows > 0)
         {
@@ -49,7 +52,8 @@ internal static class DuckDbCheckCommand
             Compare(problems, $"row {row:N0} '{time}'", table.TimeAt(row), (DateTime)theirs[0]);
             for (int c = 1; c < names.Length; c++)
             {
-                Compare(problems, $"row {row:N0} '{names[c]}'", Sum(table, table.Columns[c], new IndexRange(row, row + 1)), theirs[c]);
+                object ours = table.Columns[c] is TextColumn text ? text[row] : Sum(table, table.Columns[c], new IndexRange(row, row + 1));
+                Compare(problems, $"row {row:N0} '{names[c]}'", ours, theirs[c]);
             }
         }
 
@@ -77,9 +81,31 @@ internal static class DuckDbCheckCommand
         return values;
     }
 
-    /// <summary>The sum of a value column over some rows: a double for floating-point columns, an exact integer otherwise.</summary>
-    private static object Sum(TimeSeriesTable table, TableColumn column, IndexRange rows) =>
-        DataTypeInfo.Of(column.DataType).Accept(new Summer(table, column.Name, rows));
+    /// <summary>
+    /// The sum of a value column over some rows: a double for floating-point columns, an exact integer otherwise; for a
+    /// text column, of its values' UTF-8 bytes.
+    /// </summary>
+    private static object Sum(TimeSeriesTable table, TableColumn column, IndexRange rows) => column is TextColumn text
+        ? TextBytes(text, rows)
+        : DataTypeInfo.Of(column.DataType).Accept(new Summer(table, column.Name, rows));
+
+    private static Int128 TextBytes(TextColumn text, IndexRange rows)
+    {
+        int[] lengths = [.. Enumerable.Range(0, text.EntryCount).Select(code => Encoding.UTF8.GetByteCount(text.EntryAt(code)))];
+        var codes = new int[1 << 16];
+        Int128 sum = 0;
+        for (long start = rows.Start; start < rows.End; start += codes.Length)
+        {
+            var piece = new IndexRange(start, Math.Min(rows.End, start + codes.Length));
+            text.CopyCodes(piece, codes);
+            foreach (int code in codes.AsSpan(0, (int)piece.Length))
+            {
+                sum += lengths[code];
+            }
+        }
+
+        return sum;
+    }
 
     private sealed record Summer(TimeSeriesTable Table, string Name, IndexRange Rows) : IDataTypeVisitor<object>
     {

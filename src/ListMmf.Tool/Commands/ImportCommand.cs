@@ -66,7 +66,10 @@ internal static class ImportCommand
 
     private static Command Parquet(TextWriter output)
     {
-        var file = new Argument<string>("PARQUET") { Description = "The Parquet file: one timestamp column and columns of numbers, no nulls." };
+        var file = new Argument<string>("PARQUET")
+        {
+            Description = "The Parquet file: one timestamp column and columns of numbers and strings, no nulls.",
+        };
         var folder = new Option<string>("--out") { Description = "The table folder: created, or appended to if it holds a table.", Required = true };
         var time = new Option<string?>("--time") { Description = "The time column. Default: the one a listmmf export " +
             "names, else the file's only timestamp column." };

@@ -20,8 +20,12 @@ internal sealed record ImportColumn(string Name, DataType Type, bool IsText = fa
         }
     }
 
-    /// <summary>Whether <paramref name="column"/>, a table's, is this column: its name, whether it holds text, and its type.</summary>
-    public bool Matches(TableColumnInfo column) => column.Name == Name && column.IsText == IsText && column.DataType == Type;
+    /// <summary>
+    /// Whether <paramref name="column"/>, a table's, is this column: its name, whether it holds text, and the type of
+    /// its numbers. A table's text column keeps its own codes, whatever the import would give a new table.
+    /// </summary>
+    public bool Matches(TableColumnInfo column) =>
+        column.Name == Name && column.IsText == IsText && (IsText || column.DataType == Type);
 
     /// <summary>What the column holds, for messages: "Double", or "Text (UInt16 codes)".</summary>
     public override string ToString() => IsText ? $"Text ({Type} codes)" : Type.ToString();

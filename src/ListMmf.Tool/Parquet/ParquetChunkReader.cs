@@ -93,11 +93,35 @@ internal sealed class ParquetChunkReader
     public int ReadText(ParquetGroupReader group, ParquetField field, Span<string> destination)
     {
         int rows = destination.Length;
+        ColumnReader<ByteArray> typed = group.Physical<ByteArray>(field.Index);
         Span<ByteArray> values = Buffer(ref _byteArrays, rows);
-        int nullAt = ReadPhysical(group.Physical<ByteArray>(field.Index), field.MaxDefinitionLevel, values);
-        int count = nullAt < 0 ? rows : nullAt;
+        Span<short> levels = field.MaxDefinitionLevel > 0 ? Buffer(ref _levels, rows) : default;
         _strings.Clear();
-        for (int i = 0; i < count; i++)
+        int done = 0, valuesRead = 0;
+        while (done < rows)
+        {
+            long read;
+            long levelsRead = field.MaxDefinitionLevel == 0
+                ? typed.ReadBatch(rows - done, values[done..], out read)
+                : typed.ReadBatch(rows - done, levels[done..], default, values[valuesRead..], out read);
+            if (levelsRead == 0)
+            {
+                throw new ParquetValueException(done, "ends before the rows its row group's footer counts");
+            }
+
+            // Now, before the next batch: a value's bytes are in the reader's page buffer, which the next page may reuse.
+            Decode(values.Slice(valuesRead, (int)read), destination.Slice(valuesRead, (int)read), valuesRead);
+            done += (int)levelsRead;
+            valuesRead += (int)read;
+        }
+
+        return valuesRead == rows ? -1 : levels.IndexOfAnyExcept(field.MaxDefinitionLevel);
+    }
+
+    /// <summary>The strings of <paramref name="values"/>, each distinct value decoded once a slice; bytes that are not UTF-8 refused.</summary>
+    private void Decode(ReadOnlySpan<ByteArray> values, Span<string> destination, int firstRow)
+    {
+        for (int i = 0; i < values.Length; i++)
         {
             ByteArray value = values[i];
             ReadOnlySpan<byte> bytes = value.Length == 0 ? default : ByteSpan(value);
@@ -109,7 +133,7 @@ internal sealed class ParquetChunkReader
                 }
                 catch (DecoderFallbackException)
                 {
-                    throw new ParquetValueException(i, "holds bytes that are not UTF-8 text");
+                    throw new ParquetValueException(firstRow + i, "holds bytes that are not UTF-8 text");
                 }
 
                 _strings[value.Pointer] = known;
@@ -117,8 +141,6 @@ internal sealed class ParquetChunkReader
 
             destination[i] = known.Text;
         }
-
-        return nullAt;
     }
 
     private static unsafe ReadOnlySpan<byte> ByteSpan(ByteArray value) => new((void*)value.Pointer, value.Length);

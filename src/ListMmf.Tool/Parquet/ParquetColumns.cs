@@ -50,10 +50,39 @@ internal static class ParquetColumns
     };
 
     /// <summary>
-    /// The codes of the text column a Parquet string column becomes: two bytes, 65,536 distinct values, which a
-    /// column of symbols, exchanges or conditions stays within.
+    /// The key-value metadata key giving the codes of each text column a table exported (a JSON object of names and
+    /// Byte, UInt16 or UInt32), so that a table made from the file gets them back.
+    /// </summary>
+    public const string TextCodesKey = "listmmf.text_codes";
+
+    /// <summary>
+    /// The codes of the text column a Parquet string column becomes when the file does not say: two bytes, 65,536
+    /// distinct values, which a column of symbols, exchanges or conditions stays within.
     /// </summary>
     public const DataType TextCodes = DataType.UInt16;
+
+    /// <summary>The codes of each text column the file's metadata names (<see cref="TextCodesKey"/>); unknown types are left out.</summary>
+    public static IReadOnlyDictionary<string, DataType> TextCodesOf(IReadOnlyDictionary<string, string> metadata)
+    {
+        var codes = new Dictionary<string, DataType>(StringComparer.Ordinal);
+        if (metadata.TryGetValue(TextCodesKey, out string? json)
+            && JsonSerializer.Deserialize<Dictionary<string, string>>(json) is { } named)
+        {
+            foreach ((string name, string type) in named)
+            {
+                if (Enum.TryParse(type, out DataType code) && code is DataType.Byte or DataType.UInt16 or DataType.UInt32)
+                {
+                    codes[name] = code;
+                }
+            }
+        }
+
+        return codes;
+    }
+
+    /// <summary>The metadata value naming the codes of each text column of <paramref name="columns"/> (see <see cref="TextCodesKey"/>).</summary>
+    public static string TextCodesValue(IEnumerable<TableColumn> columns) =>
+        JsonSerializer.Serialize(columns.OfType<TextColumn>().ToDictionary(column => column.Name, column => column.DataType.ToString()));
 
     /// <summary>A text column's Parquet column: UTF-8 strings (BYTE_ARRAY annotated STRING), dictionary-encoded by the writer.</summary>
     public static PrimitiveNode TextNode(string name) => Primitive(name, LogicalType.String(), PhysicalType.ByteArray);

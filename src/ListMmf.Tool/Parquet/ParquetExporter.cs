@@ -140,7 +140,7 @@ internal static class ParquetExporter
 
     /// <summary>
     /// What a table made from the file needs and Parquet's types cannot say: which column is the time, its type, the
-    /// order, and the value columns of Unix seconds.
+    /// order, the value columns of Unix seconds, and the codes of the text columns.
     /// </summary>
     private static Dictionary<string, string> Metadata(TimeSeriesTable table) => new()
     {
@@ -148,6 +148,7 @@ internal static class ParquetExporter
         [ParquetColumns.TimeTypeKey] = table.Schema.Time.DataType.ToString(),
         [ParquetColumns.OrderKey] = table.Schema.Order.ToString(),
         [ParquetColumns.SecondsColumnsKey] = ParquetColumns.SecondsColumnsValue(table.Columns.Skip(1)),
+        [ParquetColumns.TextCodesKey] = ParquetColumns.TextCodesValue(table.Columns),
     };
 
     private static void Write(ColumnWriter writer, TimeSeriesTable table, TableColumn column, IndexRange rows, ExportBuffers buffers) =>
@@ -271,6 +272,13 @@ internal static class ParquetExporter
             Span<int> codes = buffers.Ints.AsSpan(0, (int)rows.Length);
             _column.CopyCodes(rows, codes);
             Span<ByteArray> values = buffers.Texts.AsSpan(0, codes.Length);
+            int top = codes.IndexOf(MaxOf(codes));
+            if (top >= 0 && codes[top] >= _values.Length)
+            {
+                throw new DataException($"'{_column.Path}' row {rows.Start + top:N0}: code {codes[top]:N0} has no value among " +
+                    $"the {_values.Length:N0} the export read at its start. Nothing was exported.");
+            }
+
             for (int i = 0; i < codes.Length; i++)
             {
                 values[i] = _values[codes[i]];
@@ -279,6 +287,17 @@ internal static class ParquetExporter
             writer.WriteBatch(values);
             GC.KeepAlive(_bytes);
         }
+    }
+
+    private static int MaxOf(ReadOnlySpan<int> values)
+    {
+        int max = 0;
+        foreach (int value in values)
+        {
+            max = Math.Max(max, value);
+        }
+
+        return max;
     }
 
     /// <summary>

@@ -89,6 +89,7 @@ internal static class ParquetImporter
             using FileMetaData metadata = file.FileMetaData;
             IReadOnlyDictionary<string, string> keyValues = metadata.KeyValueMetadata;
             IReadOnlySet<string> secondsColumns = ParquetColumns.SecondsColumns(keyValues);
+            IReadOnlyDictionary<string, DataType> textCodes = ParquetColumns.TextCodesOf(keyValues);
             SchemaDescriptor schema = metadata.Schema;
             ParquetField[] fields = Enumerable.Range(0, schema.NumColumns)
                 .Select(index => ParquetColumns.Field(schema, index, secondsColumns))
@@ -104,8 +105,9 @@ internal static class ParquetImporter
                 request.Parquet,
                 request.Output,
                 time.Name,
-                fields.Where(field => field != time)
-                    .Select(field => new ImportColumn(field.Name, ValueType(request, field), field.Kind == ParquetValueKind.Text)).ToList(),
+                fields.Where(field => field != time).Select(field => field.Kind == ParquetValueKind.Text
+                    ? new ImportColumn(field.Name, textCodes.GetValueOrDefault(field.Name, ParquetColumns.TextCodes), IsText: true)
+                    : new ImportColumn(field.Name, ValueType(request, field))).ToList(),
                 request.TicksTime,
                 request.Order);
             CheckNames(request, target);

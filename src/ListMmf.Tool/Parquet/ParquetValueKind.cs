@@ -6,7 +6,7 @@ internal enum ParquetValueKind
     /// <summary>Nothing a table can hold: decimals, dates, booleans, bytes, nested columns.</summary>
     Unsupported,
 
-    /// <summary>BYTE_ARRAY annotated STRING (or ENUM, or JSON): UTF-8 text, for a text column.</summary>
+    /// <summary>BYTE_ARRAY annotated STRING or ENUM: UTF-8 text, for a text column.</summary>
     Text,
 
     /// <summary>INT32, of any width and signedness its annotation gives.</summary>

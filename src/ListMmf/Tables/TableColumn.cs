@@ -38,6 +38,12 @@ public abstract class TableColumn
 
     internal TableColumnInfo Info { get; }
 
+    /// <summary>Whether this column holds a <see cref="TextColumn"/>'s codes, which only the text column adds.</summary>
+    internal bool IsTextCodes { get; private set; }
+
+    /// <summary>Makes this the column of codes of the text column <paramref name="text"/>: its values are added through it alone.</summary>
+    internal void MakeCodesOf(TableColumnInfo text) => IsTextCodes = text.IsText;
+
     private protected TimeSeriesTable Table { get; }
 
     /// <summary>How many values the column's file holds: the published rows, plus those of a row being added.</summary>
@@ -169,13 +175,13 @@ public sealed class TableColumn<T> : TableColumn
     /// Stores <paramref name="value"/> as this column's value of the row being added; the row becomes visible when
     /// <see cref="TimeSeriesTable.AddRow(DateTime)"/> publishes it.
     /// </summary>
-    /// <exception cref="NotSupportedException">The table was opened read-only, or this is the time column.</exception>
+    /// <exception cref="NotSupportedException">The table was opened read-only, or this is the time column or a text column's codes.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Add(T value)
     {
-        if (IsTime)
+        if (IsTime || IsTextCodes)
         {
-            ThrowTimeColumn();
+            ThrowNotAdded();
         }
 
         if (typeof(T) == typeof(DateTime))
@@ -191,12 +197,12 @@ public sealed class TableColumn<T> : TableColumn
     /// Stores <paramref name="values"/> as this column's values of the rows being added; they become visible when
     /// <see cref="TimeSeriesTable.AddRows(ReadOnlySpan{DateTime})"/> (or an overload) publishes the rows.
     /// </summary>
-    /// <exception cref="NotSupportedException">The table was opened read-only, or this is the time column.</exception>
+    /// <exception cref="NotSupportedException">The table was opened read-only, or this is the time column or a text column's codes.</exception>
     public void AddRange(ReadOnlySpan<T> values)
     {
-        if (IsTime)
+        if (IsTime || IsTextCodes)
         {
-            ThrowTimeColumn();
+            ThrowNotAdded();
         }
 
         if (typeof(T) == typeof(DateTime))
@@ -428,7 +434,14 @@ public sealed class TableColumn<T> : TableColumn
     private ListMmf<T> Mapped => _list ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
         $"'{Table.Path}' is sealed (compressed in blocks), so it has no span over its file; read it with CopyTo or Read.");
 
-    private void ThrowTimeColumn() =>
-        throw new NotSupportedException($"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are " +
-            $"added with TimeSeriesTable.AddRow or AddRows, after a value in every other column.");
+    /// <summary>Adds <paramref name="codes"/>, a text column's, to this column of its codes.</summary>
+    internal void AddCodes(ReadOnlySpan<T> codes) => Appendable.AddRange(codes);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowNotAdded() =>
+        throw new NotSupportedException(IsTime
+            ? $"'{Path}': '{Name}' is the time column of table '{Table.Path}'; rows are added with " +
+                "TimeSeriesTable.AddRow or AddRows, after a value in every other column."
+            : $"'{Path}': these are the codes of text column '{Name}' of table '{Table.Path}', which only the text " +
+                "column adds, with its values (TimeSeriesTable.Text(name).Add).");
 }

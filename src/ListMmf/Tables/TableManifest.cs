@@ -28,7 +28,15 @@ namespace ListMmf;
 internal static class TableManifest
 {
     private const string Format = "ListMmf.TimeSeriesTable";
+
+    /// <summary>The version of a manifest of numbers only, which every reader of tables reads.</summary>
     private const int Version = 1;
+
+    /// <summary>
+    /// The version of a manifest with a text column: a reader that knows no text columns refuses it by its version,
+    /// saying it is too new, rather than calling the column's type damage.
+    /// </summary>
+    private const int TextVersion = 2;
 
     /// <summary>The type of a text column, whose codes' type is its "codes" and its distinct values' file its "entries".</summary>
     private const string TextType = "Text";
@@ -40,7 +48,7 @@ internal static class TableManifest
         {
             json.WriteStartObject();
             json.WriteString("format", Format);
-            json.WriteNumber("version", Version);
+            json.WriteNumber("version", schema.Columns.Any(column => column.IsText) ? TextVersion : Version);
             json.WriteString("order", schema.Order.ToString());
             json.WriteBoolean("timesAreUtc", schema.TimesAreUtc);
             json.WritePropertyName("time");
@@ -78,9 +86,11 @@ internal static class TableManifest
                 throw Invalid($"\"format\" is not \"{Format}\"");
             }
 
-            if (Property(root, "version", JsonValueKind.Number).GetInt32() != Version)
+            int version = Property(root, "version", JsonValueKind.Number).GetInt32();
+            if (version is not (Version or TextVersion))
             {
-                throw Invalid($"\"version\" {Property(root, "version", JsonValueKind.Number)} is not one this library reads ({Version})");
+                throw Invalid($"\"version\" {Property(root, "version", JsonValueKind.Number)} is not one this library reads " +
+                    $"({Version}, or {TextVersion} with text columns)");
             }
 
             TimeSeriesOrder order = Enum.TryParse(String(root, "order"), ignoreCase: false, out TimeSeriesOrder parsed) && Enum.IsDefined(parsed)
@@ -101,6 +111,11 @@ internal static class TableManifest
                 if (column.TryGetProperty("type", out JsonElement type) && type.ValueKind == JsonValueKind.String
                     && type.ValueEquals(TextType))
                 {
+                    if (version != TextVersion)
+                    {
+                        throw Invalid($"column \"{String(column, "name")}\" is text, which a version {Version} manifest does not hold");
+                    }
+
                     schema.AddText(String(column, "name"), Type(column, "codes"), String(column, "file"), String(column, "entries"));
                 }
                 else

@@ -56,7 +56,7 @@ internal sealed class TextCodes<T> : TextCodes
     {
         if (typeof(T) == typeof(uint))
         {
-            _column.AddRange(MemoryMarshal.Cast<uint, T>(codes));
+            _column.AddCodes(MemoryMarshal.Cast<uint, T>(codes));
             return;
         }
 
@@ -69,7 +69,7 @@ internal sealed class TextCodes<T> : TextCodes
                 narrow[i] = T.CreateTruncating(codes[i]);
             }
 
-            _column.AddRange(narrow[..size]);
+            _column.AddCodes(narrow[..size]);
             codes = codes[size..];
         }
     }

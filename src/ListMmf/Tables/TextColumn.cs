@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace ListMmf;
 
@@ -43,7 +44,10 @@ public sealed class TextColumn : TableColumn
     /// <summary>The full path of the file of the column's distinct values.</summary>
     public string EntriesPath => _entries.Path;
 
-    /// <summary>How many distinct values the column holds so far, with those the writer has added since the last look.</summary>
+    /// <summary>
+    /// How many distinct values the column holds so far, with those the writer has added since the last look: those
+    /// of published rows, and any whose rows are not published (yet, or ever: a refused or interrupted add).
+    /// </summary>
     public int EntryCount => _entries.Count;
 
     /// <summary>The value of <paramref name="row"/>.</summary>
@@ -91,7 +95,10 @@ public sealed class TextColumn : TableColumn
         return _entries.ValueOf((uint)code, row: -1);
     }
 
-    /// <summary>The code of <paramref name="value"/> (compared ordinally), or -1 when no row has held it yet.</summary>
+    /// <summary>
+    /// The code of <paramref name="value"/> (compared ordinally), or -1 when the column does not hold it. A value
+    /// may have a code and no published row yet: rows are published after their values.
+    /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="value"/> is null.</exception>
     public int CodeOf(string value)
     {
@@ -99,14 +106,21 @@ public sealed class TextColumn : TableColumn
         return _entries.Find(value);
     }
 
-    /// <summary>The codes of <paramref name="range"/> into <paramref name="destination"/>.</summary>
+    /// <summary>The codes of <paramref name="range"/> into <paramref name="destination"/>, each checked to be one of the column's values.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
     /// <see cref="int.MaxValue"/> rows.</exception>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
+    /// <exception cref="ListMmfFormatException">A row's code is none of the column's values (a damaged file).</exception>
     public void CopyCodes(IndexRange range, Span<int> destination)
     {
         int length = CheckPublished(range, destination.Length);
-        _codes.CopyTo(range, System.Runtime.InteropServices.MemoryMarshal.Cast<int, uint>(destination[..length]));
+        Span<uint> codes = MemoryMarshal.Cast<int, uint>(destination[..length]);
+        _codes.CopyTo(range, codes);
+        if (!codes.IsEmpty)
+        {
+            int top = codes.IndexOf(MaxOf(codes));
+            _entries.CheckCode(codes[top], range.Start + top);
+        }
     }
 
     /// <summary>The values of <paramref name="range"/> into <paramref name="destination"/>; each distinct value is one string, shared.</summary>
@@ -133,21 +147,29 @@ public sealed class TextColumn : TableColumn
     /// <summary>
     /// Stores <paramref name="value"/> as this column's value of the row being added; the row becomes visible when
     /// <see cref="TimeSeriesTable.AddRow(DateTime)"/> publishes it. A value the column has not held before is made
-    /// durable first.
+    /// durable first (a flush of the values' file).
     /// </summary>
-    /// <exception cref="ArgumentNullException"><paramref name="value"/> is null.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="value"/> is null; nothing was stored.</exception>
+    /// <exception cref="ArgumentException"><paramref name="value"/> holds a lone surrogate, which UTF-8 cannot hold; nothing was stored.</exception>
     /// <exception cref="NotSupportedException">The table was opened read-only.</exception>
-    /// <exception cref="ListMmfException">The value is new and the column holds as many values as its codes tell apart.</exception>
-    public void Add(string value) => AddRange([value]);
+    /// <exception cref="ListMmfException">The value is new and the column holds as many values as its codes tell
+    /// apart, or the flush failed; nothing was stored.</exception>
+    public void Add(string value) => AddRange(new ReadOnlySpan<string>(in value));
 
     /// <summary>
     /// Stores <paramref name="values"/> as this column's values of the rows being added, with one flush for all the
     /// values among them the column has not held before; they become visible when
     /// <see cref="TimeSeriesTable.AddRows(ReadOnlySpan{DateTime})"/> (or an overload) publishes the rows.
     /// </summary>
+    /// <remarks>
+    /// A refused call stores no row's value, but new values it had already added to the values' file stay there,
+    /// unused, as the codes of those values when they come again (<see cref="EntryCount"/> counts them).
+    /// </remarks>
     /// <exception cref="ArgumentNullException">A value is null; nothing was stored.</exception>
+    /// <exception cref="ArgumentException">A value holds a lone surrogate, which UTF-8 cannot hold; nothing was stored.</exception>
     /// <exception cref="NotSupportedException">The table was opened read-only.</exception>
-    /// <exception cref="ListMmfException">The column holds as many values as its codes tell apart; nothing was stored.</exception>
+    /// <exception cref="ListMmfException">The column would hold more values than its codes tell apart, or the flush
+    /// failed; nothing was stored.</exception>
     public void AddRange(ReadOnlySpan<string> values)
     {
         if (!Table.IsWritable)
@@ -156,7 +178,7 @@ public sealed class TextColumn : TableColumn
         }
 
         long stored = StoredCount;
-        Span<uint> codes = stackalloc uint[256];
+        Span<uint> codes = stackalloc uint[Math.Min(256, values.Length)];
         try
         {
             while (!values.IsEmpty)
@@ -166,6 +188,9 @@ public sealed class TextColumn : TableColumn
                 _codes.AddRange(codes[..size]);
                 values = values[size..];
             }
+
+            // Before the caller can publish a row holding one of them: every new value durable, in one flush.
+            _entries.MakeDurable();
         }
         catch
         {
@@ -225,17 +250,20 @@ public sealed class TextColumn : TableColumn
     }
 
     /// <summary>Opens the text column <paramref name="info"/>: its codes in the form their file is in, and its values' file.</summary>
+    /// <exception cref="ListMmfFormatException">The values' file is missing, holds another type than bytes, or is damaged.</exception>
     internal static TextColumn Open(
         TimeSeriesTable table, TableColumnInfo info, string codesPath, string entriesPath, FileAccess access, ListMmfOptions options)
     {
-        TextCodes codes = TextCodes.Over(OpenNumbers(table, info, codesPath, access, options));
+        TableColumn numbers = OpenNumbers(table, info, codesPath, access, options);
+        numbers.MakeCodesOf(info);
+        TextCodes codes = TextCodes.Over(numbers);
         ListMmf<byte>? bytes = null;
         try
         {
             // A writer fits counts past the file's end to it, as for every column: values lost with the file's growth
             // were never the value of a published row, which is made durable first.
             ListMmfOptions fitting = options with { FitCountsToFile = access != FileAccess.Read };
-            bytes = new ListMmf<byte>(entriesPath, access, fitting, DataType.Byte, requireDataType: true, description: null);
+            bytes = OpenValues(table, info, entriesPath, access, fitting);
             if (bytes.Storage.Repair is { } repair)
             {
                 table.NoteRepair($"the values' file of text column '{info.Name}' {repair}");
@@ -249,6 +277,36 @@ public sealed class TextColumn : TableColumn
             codes.Column.Dispose();
             throw;
         }
+    }
+
+    /// <summary>The values' file, refused naming it (not the codes' file) when it is missing or holds another type.</summary>
+    private static ListMmf<byte> OpenValues(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options)
+    {
+        try
+        {
+            return new ListMmf<byte>(path, access, options, DataType.Byte, requireDataType: true, description: null);
+        }
+        catch (FileNotFoundException)
+        {
+            throw new ListMmfFormatException(path, $"the file of the distinct values of text column '{info.Name}' of " +
+                $"table '{table.Path}', '{info.EntriesFileName}', does not exist: the table is damaged.");
+        }
+        catch (ListMmfDataTypeException exception)
+        {
+            throw new ListMmfFormatException(path, $"the file of the distinct values of text column '{info.Name}' of " +
+                $"table '{table.Path}' must hold bytes: {exception.Problem}");
+        }
+    }
+
+    private static uint MaxOf(ReadOnlySpan<uint> codes)
+    {
+        uint max = 0;
+        foreach (uint code in codes)
+        {
+            max = Math.Max(max, code);
+        }
+
+        return max;
     }
 
     private int CheckPublished(IndexRange range, int destination)

@@ -399,6 +399,7 @@ public sealed class TimeSeriesTable : IDisposable
     /// <param name="interval">The length of a bar.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> is not positive.</exception>
     /// <exception cref="ArgumentException">The table has no column of one of the names.</exception>
+    /// <exception cref="ListMmfDataTypeException">One of the columns holds text.</exception>
     public OhlcvBar[] Bars(string price, string volume, DateTime from, DateTime to, TimeSpan interval)
     {
         if (interval <= TimeSpan.Zero)
@@ -406,8 +407,8 @@ public sealed class TimeSeriesTable : IDisposable
             throw new ArgumentOutOfRangeException(nameof(interval), interval, $"Table '{Path}': a bar's interval must be positive.");
         }
 
-        TableColumn priceColumn = ColumnNamed(price, nameof(price));
-        TableColumn volumeColumn = ColumnNamed(volume, nameof(volume));
+        TableColumn priceColumn = NumbersNamed(price, nameof(price));
+        TableColumn volumeColumn = NumbersNamed(volume, nameof(volume));
         IndexRange rows = FindRange(from, to);
         return rows.IsEmpty ? [] : new BarBuilder(_time, interval.Ticks).Build(priceColumn, volumeColumn, rows);
     }
@@ -650,6 +651,15 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <inheritdoc/>
     public override string ToString() => $"TimeSeriesTable('{Path}', {_columns.Length} columns)";
+
+    /// <summary>The column of numbers named <paramref name="name"/>; a text column is refused, naming it.</summary>
+    private TableColumn NumbersNamed(string name, string parameter)
+    {
+        TableColumn column = ColumnNamed(name, parameter);
+        return column is TextColumn
+            ? throw new ListMmfDataTypeException(column.Path, $"column '{name}' of table '{Path}' holds text, not numbers.")
+            : column;
+    }
 
     private TableColumn ColumnNamed(string name, string parameter) =>
         _byName.GetValueOrDefault(name)

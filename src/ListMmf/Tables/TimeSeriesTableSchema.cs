@@ -8,7 +8,8 @@ namespace ListMmf;
 
 /// <summary>
 /// The columns of a <see cref="TimeSeriesTable"/>: one time column (Unix seconds or DateTime ticks) and any number
-/// of value columns of the standard numeric types, each stored in a file of its own.
+/// of value columns of the standard numeric types, each stored in a file of its own, and of text
+/// (<see cref="AddText"/>), each stored as codes in one file and its distinct values in another.
 /// </summary>
 /// <example>
 /// <code>

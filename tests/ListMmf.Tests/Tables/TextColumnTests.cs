@@ -243,6 +243,8 @@ public sealed class TextColumnTests : IDisposable
     [InlineData(new byte[] { 1, (byte)'Q', 1, (byte)'Q' }, "repeats value 0")]
     [InlineData(new byte[] { 9, (byte)'Q' }, "run past the file's end")]
     [InlineData(new byte[] { 0x81, 0x00 }, "shortest LEB128")]
+    [InlineData(new byte[] { 0x81, 0x80, 0x80, 0x80, 0x10, (byte)'A' }, "shortest LEB128")]
+    [InlineData(new byte[] { 0x81, 0x80, 0x80, 0x80, 0x80, 0x01 }, "more than five bytes")]
     public void ADamagedValuesFileIsRefusedAtOpenNamingTheFileAndTheProblem(byte[] entries, string problem)
     {
         Create().Dispose();
@@ -256,6 +258,63 @@ public sealed class TextColumnTests : IDisposable
 
         Assert.Equal(path, refused.FilePath);
         Assert.Contains(problem, refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AValueUtf8CannotHoldIsRefusedAndNothingIsAppended()
+    {
+        using TimeSeriesTable table = Create();
+        TextColumn column = table.Text("exchange");
+
+        Assert.Throws<ArgumentException>(() => column.AddRange(["Q", "lone \uD800 surrogate"]));
+
+        Assert.Equal(0, ListMmfFileInfo.Read(column.EntriesPath).Count);
+        Assert.Equal(0, ListMmfFileInfo.Read(column.Path).Count);
+    }
+
+    [Fact]
+    public void TheCodesOfATextColumnAreNotAddedThroughTheColumnOfNumbers()
+    {
+        using TimeSeriesTable table = Create();
+        var codes = (TableColumn<byte>)table.Text("exchange").Codes;
+
+        Assert.Throws<NotSupportedException>(() => codes.Add(7));
+        Assert.Throws<NotSupportedException>(() => codes.AddRange([7, 8]));
+    }
+
+    [Fact]
+    public void BarsOfATextColumnAreRefusedNamingIt()
+    {
+        using TimeSeriesTable table = Create();
+        AddRows(table, Exchanges);
+
+        ListMmfDataTypeException refused = Assert.Throws<ListMmfDataTypeException>(
+            () => table.Bars("exchange", "price", DateTime.MinValue, DateTime.MaxValue, TimeSpan.FromMinutes(1)));
+
+        Assert.Contains("'exchange'", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AMissingValuesFileIsRefusedNamingThatFile()
+    {
+        Create().Dispose();
+        string entries = Path.Combine(Folder, "exchange.text.mmf");
+        File.Delete(entries);
+
+        ListMmfFormatException refused = Assert.Throws<ListMmfFormatException>(() => TimeSeriesTable.Open(Folder, FileAccess.Read));
+
+        Assert.Equal(entries, refused.FilePath);
+        Assert.Contains("'exchange.text.mmf', does not exist", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AManifestWithATextColumnIsVersion2AndOneOfNumbersOnlyStaysVersion1()
+    {
+        Create().Dispose();
+        TimeSeriesTable.Create(_directory.File("numbers"), new TimeSeriesTableSchema("time").Add<double>("price")).Dispose();
+
+        Assert.Contains("\"version\": 2", File.ReadAllText(Path.Combine(Folder, TimeSeriesTable.ManifestFileName)), StringComparison.Ordinal);
+        Assert.Contains("\"version\": 1", File.ReadAllText(_directory.File("numbers/table.json")), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -309,10 +309,10 @@ public sealed class ParquetCommandTests : IDisposable
     }
 
     [Fact]
-    public void ATextColumnExportedAndImportedComesBackTheSame()
+    public void ATextColumnExportedAndImportedComesBackTheSameWithItsCodes()
     {
-        var schema = new TimeSeriesTableSchema("time", DataType.DateTime).AddText("exchange", DataType.UInt16).Add<int>("size");
-        string[] values = [.. Enumerable.Range(0, 5000).Select(i => $"S{i % 300}")];
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime).AddText("exchange", DataType.Byte).Add<int>("size");
+        string[] values = [.. Enumerable.Range(0, 5000).Select(i => $"S{i % 200}")];
         using (TimeSeriesTable table = TimeSeriesTable.Create(Table, schema))
         {
             table.Text("exchange").AddRange(values);
@@ -328,6 +328,7 @@ public sealed class ParquetCommandTests : IDisposable
         var read = new string[5000];
         back.Text("exchange").CopyTo(new IndexRange(0, 5000), read);
         Assert.Equal(values, read);
+        Assert.Equal(DataType.Byte, back.Text("exchange").DataType);
     }
 
     [Fact]
