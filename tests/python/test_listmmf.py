@@ -631,6 +631,14 @@ class TextColumnTests(TempDirTestCase):
             json.dump(manifest, f)
         return folder
 
+    def change_manifest(self, folder, change):
+        """Rewrites the manifest of ``folder`` after ``change`` has edited it (a dict)."""
+        with open(os.path.join(folder, "table.json")) as f:
+            manifest = json.load(f)
+        change(manifest)
+        with open(os.path.join(folder, "table.json"), "w") as f:
+            json.dump(manifest, f)
+
     def test_values_are_read_in_the_order_they_first_came(self):
         folder = self.write_table([0], text_entries("Q", "N", "", "Ü" * 100))
         self.assertEqual(["Q", "N", "", "Ü" * 100], listmmf.read_text_entries(os.path.join(folder, "exchange.text.mmf")))
@@ -685,22 +693,14 @@ class TextColumnTests(TempDirTestCase):
 
     def test_a_version_1_manifest_with_a_text_column_is_refused(self):
         folder = self.write_table([0], text_entries("Q"))
-        with open(os.path.join(folder, "table.json")) as f:
-            manifest = json.load(f)
-        manifest["version"] = 1
-        with open(os.path.join(folder, "table.json"), "w") as f:
-            json.dump(manifest, f)
+        self.change_manifest(folder, lambda manifest: manifest.update(version=1))
         with self.assertRaises(listmmf.ListMmfError) as caught:
             listmmf._read_manifest(folder)
         self.assertIn("is text, which a version 1 manifest does not hold", str(caught.exception))
 
     def test_a_values_file_that_climbs_out_of_the_folder_is_refused(self):
         folder = self.write_table([0], text_entries("Q"))
-        with open(os.path.join(folder, "table.json")) as f:
-            manifest = json.load(f)
-        manifest["columns"][0]["entries"] = "../x"
-        with open(os.path.join(folder, "table.json"), "w") as f:
-            json.dump(manifest, f)
+        self.change_manifest(folder, lambda manifest: manifest["columns"][0].update(entries="../x"))
         with self.assertRaises(listmmf.ListMmfError) as caught:
             listmmf._read_manifest(folder)
         self.assertIn("cannot be in a file name", str(caught.exception))

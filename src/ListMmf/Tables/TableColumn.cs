@@ -38,6 +38,17 @@ public abstract class TableColumn
 
     internal TableColumnInfo Info { get; }
 
+    /// <summary>Refuses <paramref name="row"/> unless it is one of the table's published rows.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private protected void CheckRow(long row)
+    {
+        long rows = Table.RowCount;
+        if ((ulong)row >= (ulong)rows)
+        {
+            ThrowHelper.IndexOutOfRange(row, rows);
+        }
+    }
+
     /// <summary>Whether this column holds a <see cref="TextColumn"/>'s codes, which only the text column adds.</summary>
     internal bool IsTextCodes { get; private set; }
 
@@ -155,12 +166,7 @@ public sealed class TableColumn<T> : TableColumn
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            long rows = Table.RowCount;
-            if ((ulong)row >= (ulong)rows)
-            {
-                ThrowHelper.IndexOutOfRange(row, rows);
-            }
-
+            CheckRow(row);
             if (typeof(T) == typeof(DateTime))
             {
                 DateTime time = ToDateTime(_ticks![row], row);

@@ -59,12 +59,7 @@ public sealed class TextColumn : TableColumn
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            long rows = Table.RowCount;
-            if ((ulong)row >= (ulong)rows)
-            {
-                ThrowHelper.IndexOutOfRange(row, rows);
-            }
-
+            CheckRow(row);
             return _entries.ValueOf(_codes[row], row);
         }
     }
@@ -73,11 +68,7 @@ public sealed class TextColumn : TableColumn
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is not a published row.</exception>
     public int CodeAt(long row)
     {
-        long rows = Table.RowCount;
-        if ((ulong)row >= (ulong)rows)
-        {
-            ThrowHelper.IndexOutOfRange(row, rows);
-        }
+        CheckRow(row);
 
         return (int)_codes[row];
     }
@@ -231,12 +222,10 @@ public sealed class TextColumn : TableColumn
         {
             int size = (int)Math.Min(codes.Length, rows - start);
             _codes.CopyTo(new IndexRange(start, start + size), codes[..size]);
-            for (int i = 0; i < size; i++)
+            uint top = MaxOf(codes[..size]);
+            if (top > max || maxRow < 0)
             {
-                if (codes[i] > max || maxRow < 0)
-                {
-                    (max, maxRow) = (codes[i], start + i);
-                }
+                (max, maxRow) = (top, start + codes[..size].IndexOf(top));
             }
         }
 
