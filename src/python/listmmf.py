@@ -117,6 +117,11 @@ _DICTIONARY_CODECS = (8, 9, 10)
 """The codecs whose values are indexes into the block's dictionary of its distinct values, packed after them."""
 _STEPPED = 11
 """The stepped frame of reference: each value the base plus a whole number of steps, the header's step an Int64."""
+_ELIAS_FANO = 12
+"""Elias-Fano: ascending values a whole number of steps above the base, each one's steps as low bits packed and a
+high part in unary in a bitmap of the header's bytes 16-19 bits, then the bitmap position of every 64th value."""
+_ELIAS_FANO_SAMPLE = 64
+"""Every how many values an Elias-Fano block keeps its bit's position as a UInt16 sample."""
 
 _V2_FIXED = 64
 """The bytes of a version 2 header before its description: every field that changes after creation."""
@@ -674,7 +679,8 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
         parts, part_width = (first & 0xFFFF, (first >> 16) & 0xFF) if codec == 7 or codec in _DICTIONARY_CODECS else (0, 0)
         packed_length = _packed_length(values, width) + (
             _packed_length(parts, _PATCH_POSITION_WIDTH) + _packed_length(parts, part_width) if codec == 7 else
-            _packed_length(parts, part_width) if codec in _DICTIONARY_CODECS else 0)
+            _packed_length(parts, part_width) if codec in _DICTIONARY_CODECS else
+            _elias_fano_extra(values, first) if codec == _ELIAS_FANO else 0)
         problem = None
         if values != expected or _SEALED_BLOCK_HEADER + _align8(payload) != offsets[block + 1] - start:
             problem = f"its header ({values:,} values, {payload:,} payload bytes) does not fit the file"
@@ -684,6 +690,8 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
             problem = f"its patches ({parts:,} of {part_width} bits) do not fit its {values:,} values"
         elif codec in _DICTIONARY_CODECS and (first >> 24 or parts > values or part_width > 56):
             problem = f"its dictionary ({parts:,} entries of {part_width} bits) does not fit its {values:,} values"
+        elif codec == _ELIAS_FANO and (first >> 32 or not values <= first <= 0xFFFF):
+            problem = f"its bitmap ({first & 0xFFFFFFFF:,} bits) does not fit its {values:,} values"
         elif codec not in _sealed_codecs(header.code):
             problem = f"its codec {codec} does not apply to {header.type_name} items"
         elif zlib.crc32(view[start + _SEALED_BLOCK_HEADER:start + _SEALED_BLOCK_HEADER + payload],
@@ -705,12 +713,49 @@ def _sealed_scalar(data, offsets, header, path, size, count, directory, decode=T
 
 def _sealed_codecs(code):
     """The codecs a block of items of ``code`` may take."""
-    return (0,) + _TICK_CODECS + _DECIMAL_CODECS if code in _SEALED_FLOATS else (0,) + _INTEGER_CODECS + (_STEPPED,) if code else (0,)
+    return (0,) + _TICK_CODECS + _DECIMAL_CODECS if code in _SEALED_FLOATS else \
+        (0,) + _INTEGER_CODECS + (_STEPPED, _ELIAS_FANO) if code else (0,)
 
 
 def _packed_lengths(values, width):
     """``_packed_length`` of numpy arrays."""
     return (values * width + 63) // 64 * 8 + 8
+
+
+def _elias_fano_extra(values, first):
+    """The bytes of an Elias-Fano block's bitmap (of the header's bytes 16-19 bits, whole UInt64 words) and samples
+    after its packed low bits; for ints or numpy arrays."""
+    upper_bits = first & 0xFFFFFFFF
+    return (upper_bits + 63) // 64 * 8 + (values - 1) // _ELIAS_FANO_SAMPLE * 2
+
+
+def _elias_fano_steps(data, at, width, values, first):
+    """An Elias-Fano block's (codec 12) values as steps above its base, a list, or the rule it breaks, a string: a
+    set bit a value in the bitmap, the last at its length less one, each sample at its value's bit, the first value
+    at the base and none below the one before, the largest's high part and low bits within 64 bits."""
+    upper_bits = first & 0xFFFFFFFF
+    if (upper_bits - values).bit_length() + width > 64:
+        return f"its high parts of up to {upper_bits - values:,} above {width} low bits make more than 64 bits"
+    words_at = at + _packed_length(values, width)
+    samples_at = words_at + (upper_bits + 63) // 64 * 8
+    bitmap = int.from_bytes(data[words_at:samples_at], "little")
+    steps, last = [], -1
+    while bitmap:
+        position, i = (bitmap & -bitmap).bit_length() - 1, len(steps)
+        bitmap &= bitmap - 1
+        if i == values or position >= upper_bits:
+            return f"its bitmap has a set bit past its {values:,} values or its {upper_bits:,} bits"
+        if i and i % _ELIAS_FANO_SAMPLE == 0 and \
+                struct.unpack_from("<H", data, samples_at + 2 * (i // _ELIAS_FANO_SAMPLE - 1))[0] != position:
+            return f"its sample of value {i:,} is not that value's bit"
+        k = ((position - i) << width) | _read_packed(data, at, width, i)
+        if k if i == 0 else k < steps[-1]:
+            return "its first value is not its base" if i == 0 else f"its value {i:,} is below the one before it"
+        steps.append(k)
+        last = position
+    if len(steps) != values or last != upper_bits - 1:
+        return f"its bitmap of {upper_bits:,} bits has {len(steps):,} set bits for {values:,} values, the last at {last:,}"
+    return steps
 
 
 def _sealed_numpy(data, offsets, header, size, count, directory):
@@ -738,10 +783,13 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
     patches, patch_width = np.where(patched, parts, 0), np.where(patched, part_width, 0)
     ok = (values == expected) & (_SEALED_BLOCK_HEADER + ((payload + 7) & ~7) == np.diff(bounds)) \
         & (fields["reserved"] == 0) & np.isin(codec, _sealed_codecs(header.code))
+    elias_fano = codec == _ELIAS_FANO
     ok &= np.where(plain, (payload == values * size) & (width == 0) & (base == 0) & (first == 0) & (step_bits == 0),
                    (width <= 56) & (payload == _packed_lengths(values, width) + np.where(
                        patched, _packed_lengths(parts, _PATCH_POSITION_WIDTH), 0)
-                       + np.where(patched | dictionary, _packed_lengths(parts, part_width), 0)))
+                       + np.where(patched | dictionary, _packed_lengths(parts, part_width), 0)
+                       + np.where(elias_fano, _elias_fano_extra(values, first), 0)))
+    ok &= ~elias_fano | (((first >> 32) == 0) & (first >= values) & (first <= 0xFFFF) & (step_bits >= 1))
     ok &= ~patched | (((first >> 24) == 0) & (patches >= 1) & (patches <= values) & (patch_width >= 1)
                       & (patch_width <= 56) & (width + patch_width <= 64))
     ok &= ~dictionary | (((first >> 24) == 0) & (parts >= 1) & (parts <= values) & (part_width <= 56))
@@ -786,7 +834,10 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
         for block in np.flatnonzero(plain).tolist():
             to, length = block * _SEALED_BLOCK_VALUES * size, int(values[block]) * size
             typed[to:to + length] = raw[at[block]:at[block] + length]
-    packed = np.flatnonzero(~plain)
+    if elias_fano.any() and not _sealed_elias_fano_numpy(raw, window, np.flatnonzero(elias_fano), at, width, values, base, first,
+                                                         step_bits, items, header, size, fmt):
+        return None
+    packed = np.flatnonzero(~plain & ~elias_fano)
     if packed.size and not _sealed_blocks_numpy(data, packed, at[packed], codec[packed], width[packed], values[packed],
                                                 base[packed].view(u64), first[packed].view(u64), step[packed], items, header,
                                                 size, entries):
@@ -796,6 +847,72 @@ def _sealed_numpy(data, offsets, header, size, count, directory):
     firsts = raw[directory:directory + blocks * size].reshape(blocks, size)
     stored = typed.reshape(-1, size)[np.arange(blocks) * _SEALED_BLOCK_VALUES]
     return items if (stored == firsts).all() else None
+
+
+def _offset_binary_range(header, size, fmt):
+    """The integer domain's range of the file's items (low, high), the bit that makes a value offset binary (a signed
+    value's bits with the sign flipped order as unsigned, so one comparison serves both), and the range in it."""
+    u64 = np.uint64
+    if fmt is not None:
+        low, high = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
+    elif header.code in _SEALED_SIGNED:
+        low, high = -(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1
+    else:
+        low, high = 0, (1 << (8 * size)) - 1
+    flip = u64(1 << 63) if fmt is not None or header.code in _SEALED_SIGNED else u64(0)
+    return low, high, flip, u64((low & _MASK64) ^ int(flip)), u64((high & _MASK64) ^ int(flip))
+
+
+def _sealed_elias_fano_numpy(raw, window, blocks, at, width, values, base, first, step_bits, items, header, size, fmt):
+    """Checks the Elias-Fano blocks numbered ``blocks`` (codec 12) by ``_elias_fano_steps``'s rules and decodes them
+    into ``items``, all together: their bitmaps unpacked end to end, each set bit's position less its index the high
+    part above the value's low bits. False where a block breaks a rule."""
+    u64 = np.uint64
+    m, low_width, upper_bits = values[blocks], width[blocks], first[blocks] & 0xFFFFFFFF
+    lows_at = at[blocks]
+    words_at = lows_at + _packed_lengths(m, low_width)
+    lengths = (upper_bits + 63) // 64 * 8
+    starts = np.cumsum(lengths) - lengths
+    bits = np.unpackbits(raw[np.repeat(words_at - starts, lengths) + np.arange(lengths.sum())], bitorder="little")
+    ones = np.flatnonzero(bits)
+    block = np.searchsorted(starts * 8, ones, side="right") - 1
+    if not (np.bincount(block, minlength=len(blocks)) == m).all():
+        return False
+    position = ones - starts[block] * 8
+    firsts = np.cumsum(m) - m
+    index = np.arange(len(ones), dtype=np.int64) - np.repeat(firsts, m)
+    sampled = np.flatnonzero((index % _ELIAS_FANO_SAMPLE == 0) & (index > 0))
+    sample_at = words_at[block[sampled]] + lengths[block[sampled]] + 2 * (index[sampled] // _ELIAS_FANO_SAMPLE - 1)
+    samples = raw[sample_at].astype(np.int64) | (raw[sample_at + 1].astype(np.int64) << 8)
+    highest = upper_bits - m
+    if not (position[firsts + m - 1] == upper_bits - 1).all() or not (samples == position[sampled]).all() or \
+            not ((low_width <= 48) | (highest < np.left_shift(1, np.maximum(64 - low_width, 0)))).all():
+        return False
+    shift = low_width[block].astype(u64)
+    bit = index * low_width[block]
+    lows = (window[lows_at[block] + (bit >> 3)] >> (bit & 7).astype(u64)) & ((u64(1) << shift) - u64(1))
+    steps = ((position - index).astype(u64) << shift) | lows
+    if (steps[firsts] != 0).any() or not ((index[1:] == 0) | (steps[1:] >= steps[:-1])).all():
+        return False
+    # In range: the base, and the largest value's span above it (the step times the last value's steps) in uint64.
+    low, high, flip, low_u, high_u = _offset_binary_range(header, size, fmt)
+    step, largest = step_bits[blocks].view(u64), steps[firsts + m - 1]
+    base_u = base[blocks].view(u64) ^ flip
+    with np.errstate(over="ignore"):
+        overflows = (largest != 0) & (step > ~u64(0) // np.maximum(largest, u64(1)))
+        spans = step * largest
+    if not ((base_u >= low_u) & (base_u <= high_u) & ~overflows & ((high_u - base_u) >= spans)).all():
+        return False
+    with np.errstate(over="ignore"):
+        decoded = base[blocks].view(u64)[block] + step[block] * steps
+    rows = blocks[block] * _SEALED_BLOCK_VALUES + index
+    typed = np.frombuffer(items, dtype=f"<u{size}") if size in (1, 2, 4, 8) else \
+        np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
+    if typed.ndim == 1:
+        typed[rows] = decoded.astype(typed.dtype)
+    else:
+        typed[rows] = decoded.reshape(-1, 1).view(np.uint8)[:, :size]
+    return True
 
 
 def _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width):
@@ -849,16 +966,7 @@ def _sealed_ranges_numpy(data, header, size, fmt, at, codec, width, values, base
     ``_range_problem`` says: a bound from the headers, together, decides most blocks; each block it leaves out is
     read by ``_block_rule_problem``."""
     u64 = np.uint64
-    if fmt is not None:
-        low, high = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
-    elif header.code in _SEALED_SIGNED:
-        low, high = -(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1
-    else:
-        low, high = 0, (1 << (8 * size)) - 1
-    signed = fmt is not None or header.code in _SEALED_SIGNED
-    # Offset binary: a signed value's bits with the sign flipped order as unsigned, so one comparison serves both.
-    flip = u64(1 << 63) if signed else u64(0)
-    low_u, high_u = u64((low & _MASK64) ^ int(flip)), u64((high & _MASK64) ^ int(flip))
+    low, high, flip, low_u, high_u = _offset_binary_range(header, size, fmt)
     frames = np.isin(codec, (1, 3, 5, 7, _STEPPED) + _DICTIONARY_CODECS)
     total = frame_width
     spans = np.where(total >= 64, ~u64(0), (u64(1) << np.minimum(total, 63).astype(u64)) - u64(1))
@@ -923,6 +1031,10 @@ def _block_rule_problem(data, at, codec, width, values, base, first, step, reser
         if step_bits < 2:
             return f"its step {step_bits:,} is not an integer from 2"
         step = step_bits
+    if codec == _ELIAS_FANO:
+        if step_bits < 1:
+            return f"its step {step_bits:,} is not an integer from 1"
+        step = step_bits
     if codec in _TICK_CODECS:
         exponent = math.frexp(step)[1] - 1 if math.isfinite(step) and step > 0 else None
         if exponent is None or math.ldexp(1.0, exponent) != step or fmt == "<f" and not -149 <= exponent <= 127:
@@ -937,6 +1049,10 @@ def _block_rule_problem(data, at, codec, width, values, base, first, step, reser
     if codec in (2, 4, 6) and u0:
         return "its first offset is not zero, as a delta block's must be"
     patches = []
+    if codec == _ELIAS_FANO:
+        patches = _elias_fano_steps(data, at, width, values, first)
+        if isinstance(patches, str):
+            return patches
     if codec in _DICTIONARY_CODECS:
         patches = _dictionary_entries(data, at, width, values, first)
         if not patches or patches[0]:
@@ -972,7 +1088,7 @@ def _signed64(value):
 def _range_problem(data, at, codec, width, values, base, first, step, header, size, fmt, patches):
     """A frame's base and values lie in the item type's range without wrapping, a tick or decimal block's integers
     below 2^53 (2^24 for Single) with finite products: a bound from the header, else every value read (``patches``:
-    a patched block's (position, high bits), or a dictionary's entries, ascending from 0)."""
+    a patched block's (position, high bits), a dictionary's entries, ascending from 0, or an Elias-Fano block's steps)."""
     if fmt is not None:
         low_limit, high_limit = -_SEALED_INTEGER_LIMITS[fmt], _SEALED_INTEGER_LIMITS[fmt]
     elif header.code in _SEALED_SIGNED:
@@ -987,6 +1103,8 @@ def _range_problem(data, at, codec, width, values, base, first, step, header, si
         bound = (base, base + (1 << ((first >> 16) & 0xFF)) - 1)
     elif codec == _STEPPED:
         bound = (base, base + step * ((1 << width) - 1))
+    elif codec == _ELIAS_FANO:
+        bound = (base, base + step * patches[-1])
     else:
         bound = (base, base + (1 << (width + ((first >> 16) & 0xFF if codec == 7 else 0))) - 1)
 
@@ -1006,7 +1124,9 @@ def _range_problem(data, at, codec, width, values, base, first, step, header, si
     low = high = first if deltas else base
     if codec in _DICTIONARY_CODECS:
         high = base + patches[-1]
-    for i in range(1 if deltas else 0, 0 if codec in _DICTIONARY_CODECS else values):
+    elif codec == _ELIAS_FANO:
+        high = bound[1]
+    for i in range(1 if deltas else 0, 0 if codec in _DICTIONARY_CODECS or codec == _ELIAS_FANO else values):
         offset = _read_packed(data, at, width, i) | (highs.get(i, 0) << width)
         value = value + base + offset if deltas else base + offset * (step if codec == _STEPPED else 1)
         low, high = min(low, value), max(high, value)
@@ -1034,6 +1154,8 @@ def _first_item(data, at, codec, width, base, first, step, size, fmt, patches):
         ticks = _signed64(base + patches[_read_packed(data, at, width, 0)])
     elif codec == _STEPPED:
         ticks = _signed64(base + step * _read_packed(data, at, width, 0))
+    elif codec == _ELIAS_FANO:
+        ticks = _signed64(base)
     else:
         ticks = _signed64(base + (_read_packed(data, at, width, 0) | (dict(patches).get(0, 0) << width)))
     if fmt is None:
@@ -1158,12 +1280,15 @@ def _sealed_block_stdlib(data, at, codec, width, values, base, first, step, head
     """One packed block's items as bytes, decoded value by value with the standard library."""
     read = functools.partial(_read_packed, data)
     highs = dict(_patches(read, at, width, values, first)) if codec == 7 else {}
-    entries = _dictionary_entries(data, at, width, values, first) if codec in _DICTIONARY_CODECS else None
+    entries = _dictionary_entries(data, at, width, values, first) if codec in _DICTIONARY_CODECS else \
+        [_integer_step(step) * k for k in _elias_fano_steps(data, at, width, values, first)] if codec == _ELIAS_FANO else None
     out = bytearray()
     value = first
     for i in range(values):
         u = read(at, width, i) | (highs.get(i, 0) << width)
-        if entries is not None:
+        if codec == _ELIAS_FANO:
+            value = (base + entries[i]) & _MASK64
+        elif entries is not None:
             value = (base + entries[u]) & _MASK64
         elif codec == _STEPPED:
             value = (base + _integer_step(step) * u) & _MASK64

@@ -127,8 +127,8 @@ internal sealed class BlockEncoder
     /// Integers as frame of reference or deltas (<see cref="PackPlan"/>), as a stepped frame where they are a whole
     /// number of a common step apart (<see cref="WriteStepped"/>), or where the block does not ascend, patched where a
     /// few outliers widen its frame (<see cref="TryPatch"/>) or as a dictionary where it holds few distinct values
-    /// (<see cref="TryDictionary"/>), whichever is shortest. An ascending block stays a frame, stepped or not, so
-    /// that a search reads its values in place.
+    /// (<see cref="TryDictionary"/>), whichever is shortest. An ascending block stays a frame, stepped or not, or takes
+    /// Elias-Fano form where that is shorter (<see cref="TryEliasFano"/>), so that a search reads its values in place.
     /// </summary>
     private bool TryIntegers(Span<byte> block, Span<long> values, int plainLength)
     {
@@ -140,6 +140,11 @@ internal sealed class BlockEncoder
         int stepped = step > 1 && step <= long.MaxValue && steppedWidth <= BitPacking.MaximumWidth
             ? BitPacking.LengthOf(values.Length, steppedWidth) : int.MaxValue;
         int framed = Math.Min(unstepped, stepped);
+        if (statistics.Ascending && step <= long.MaxValue && TryEliasFano(block, values, statistics, step, framed))
+        {
+            return true;
+        }
+
         if (!statistics.Ascending)
         {
             bool patched = TryPatch(block, values, statistics, framed);
@@ -236,6 +241,37 @@ internal sealed class BlockEncoder
         WriteHeader(block, SealedCodec.SteppedFrameOfReference, width, count, length, min, min + ((long)step * (long)offsets[0]),
             BitConverter.Int64BitsToDouble((long)step));
         BitPacking.Pack(offsets, width, block.Slice(SealedLayout.BlockHeaderSize, length));
+    }
+
+    /// <summary>
+    /// Ascending <paramref name="values"/> in Elias-Fano form, each its number of <paramref name="step"/>s above the
+    /// first, where that is shorter than the <paramref name="framed"/> bytes of the block's frame: the gaps of a busy
+    /// day's times vary too much for a frame of deltas, and their offsets from the first grow to the widest's bits.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private bool TryEliasFano(Span<byte> block, ReadOnlySpan<long> values, BlockStatistics statistics, ulong step, int framed)
+    {
+        int count = values.Length;
+        ulong largest = (ulong)(statistics.Max - statistics.Min) / step;
+        int lowWidth = EliasFano.LowWidthFor(count, largest, out int length);
+        if (lowWidth < 0 || length >= framed)
+        {
+            return false;
+        }
+
+        Span<ulong> steps = _offsets.AsSpan(0, count);
+        ulong reciprocal = ReciprocalOf(step);
+        for (int i = 0; i < count; i++)
+        {
+            ulong offset = (ulong)(values[i] - statistics.Min);
+            steps[i] = step == 1 ? offset : QuotientOf(offset, reciprocal);
+        }
+
+        int upperBits = (int)(largest >> lowWidth) + count;
+        WriteHeader(block, SealedCodec.EliasFano, lowWidth, count, length, statistics.Min, upperBits,
+            BitConverter.Int64BitsToDouble((long)step));
+        EliasFano.Write(steps, lowWidth, upperBits, _highs, block.Slice(SealedLayout.BlockHeaderSize, length));
+        return true;
     }
 
     /// <summary>

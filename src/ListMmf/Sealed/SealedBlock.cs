@@ -98,14 +98,95 @@ internal readonly unsafe struct SealedBlock
     /// </summary>
     public double Step { get; }
 
-    /// <summary>A stepped frame's step (<see cref="SealedCodec.SteppedFrameOfReference"/>): the header's step field as an integer.</summary>
+    /// <summary>
+    /// A stepped frame's or an Elias-Fano block's step (<see cref="SealedCodec.SteppedFrameOfReference"/>,
+    /// <see cref="SealedCodec.EliasFano"/>): the header's step field as an integer.
+    /// </summary>
     public long IntegerStep => BitConverter.DoubleToInt64Bits(Step);
+
+    /// <summary>An Elias-Fano block's upper bitmap's bits (the header's bytes 16-19): its last set bit's position plus one.</summary>
+    public int UpperBits => (int)(uint)First;
+
+    /// <summary>An Elias-Fano block's upper bitmap, after its packed low bits.</summary>
+    public ulong* UpperWords => (ulong*)(Payload + BitPacking.LengthOf(Count, Width));
+
+    /// <summary>An Elias-Fano block's samples, after its upper bitmap.</summary>
+    public ushort* Samples => (ushort*)(UpperWords + EliasFano.WordsOf(UpperBits));
+
+    /// <summary>
+    /// The steps above the base of an Elias-Fano block's value <paramref name="index"/>: its high part (its bit's
+    /// position less the values before it) above its low bits.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ulong EliasFanoSteps(int index) =>
+        ((ulong)(EliasFano.Select(UpperWords, Samples, index) - index) << Width) | BitPacking.Get(Payload, Width, index);
+
+    /// <summary>
+    /// An Elias-Fano block's largest number of steps, its last value's, from its header and one packed read: the bitmap
+    /// has one zero a high part, so the last value's high part is its bits less its values.
+    /// </summary>
+    public ulong EliasFanoLargestSteps => ((ulong)(UpperBits - Count) << Width) | BitPacking.Get(Payload, Width, Count - 1);
+
+    /// <summary>
+    /// How many of an Elias-Fano block's values are fewer than <paramref name="limit"/> steps above its base, read in
+    /// place: the samples' values searched for the last one below the limit, then the bitmap walked from it, a set
+    /// bit at a time, at most to the next sample.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public int EliasFanoBefore(ulong limit)
+    {
+        if (limit == 0)
+        {
+            return 0;
+        }
+
+        ulong* words = UpperWords;
+        ushort* samples = Samples;
+        byte* lows = Payload;
+        int width = Width;
+        int low = 0;
+        for (int high = EliasFano.SamplesOf(Count); low < high;)
+        {
+            int middle = (low + high + 1) >>> 1;
+            int index = middle * EliasFano.SampleEvery;
+            ulong steps = ((ulong)(samples[middle - 1] - index) << width) | BitPacking.Get(lows, width, index);
+            if (steps < limit)
+            {
+                low = middle;
+            }
+            else
+            {
+                high = middle - 1;
+            }
+        }
+
+        int i = low * EliasFano.SampleEvery;
+        int position = low == 0 ? 0 : samples[low - 1];
+        int word = position >> 6;
+        ulong bits = words[word] & (ulong.MaxValue << (position & 63));
+        int count = Count;
+        for (; i < count; i++, bits &= bits - 1)
+        {
+            while (bits == 0)
+            {
+                bits = words[++word];
+            }
+
+            int at = (word << 6) + BitOperations.TrailingZeroCount(bits);
+            if ((((ulong)(at - i) << width) | BitPacking.Get(lows, width, i)) >= limit)
+            {
+                return i;
+            }
+        }
+
+        return count;
+    }
 
     public byte* Payload => Start + SealedLayout.BlockHeaderSize;
 
     /// <summary>Whether value <c>i</c> is read in place, without decoding those before it.</summary>
     public bool IsRandomAccess => Codec is SealedCodec.Plain or SealedCodec.FrameOfReference or SealedCodec.Ticks or SealedCodec.Decimals
-        or SealedCodec.PatchedFrameOfReference or SealedCodec.SteppedFrameOfReference || IsDictionary;
+        or SealedCodec.PatchedFrameOfReference or SealedCodec.SteppedFrameOfReference or SealedCodec.EliasFano || IsDictionary;
 
     /// <summary>
     /// Value <paramref name="index"/> in the integer domain (<see cref="SealedCodec.FrameOfReference"/>,
@@ -143,6 +224,12 @@ internal readonly unsafe struct SealedBlock
         if (Codec == SealedCodec.SteppedFrameOfReference)
         {
             DecodeStepped(destination, itemSize);
+            return;
+        }
+
+        if (Codec == SealedCodec.EliasFano)
+        {
+            DecodeEliasFano(destination, itemSize);
             return;
         }
 
@@ -206,6 +293,51 @@ internal readonly unsafe struct SealedBlock
             default:
                 PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.SteppedSink<PackedKernels.NarrowSink>(
                     new PackedKernels.NarrowSink(destination, itemSize), Base, IntegerStep));
+                break;
+        }
+    }
+
+    /// <summary>
+    /// An Elias-Fano block's items: its low bits unpacked as 64-bit values (into the items where they are 64-bit),
+    /// then the bitmap walked a set bit at a time, each bit's position less its index the high part above them.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void DecodeEliasFano(byte* destination, int itemSize)
+    {
+        long* scratch = stackalloc long[itemSize == sizeof(long) ? 0 : SealedLayout.BlockValues];
+        long* values = itemSize == sizeof(long) ? (long*)destination : scratch;
+        PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.Int64Sink(values));
+        ulong* words = UpperWords;
+        int width = Width;
+        int count = Count;
+        long baseValue = Base;
+        long step = IntegerStep;
+        for (int word = 0, i = 0; i < count; word++)
+        {
+            for (ulong bits = words[word]; bits != 0 && i < count; bits &= bits - 1, i++)
+            {
+                ulong high = (ulong)((word << 6) + BitOperations.TrailingZeroCount(bits) - i);
+                values[i] = baseValue + (step * (long)((high << width) | (ulong)values[i]));
+            }
+        }
+
+        switch (itemSize)
+        {
+            case sizeof(long):
+                break;
+            case sizeof(int):
+                for (int i = 0; i < count; i++)
+                {
+                    ((int*)destination)[i] = (int)values[i];
+                }
+
+                break;
+            default:
+                for (int i = 0; i < count; i++)
+                {
+                    SealedValues.Narrow(destination + ((long)i * itemSize), itemSize, values[i]);
+                }
+
                 break;
         }
     }
@@ -396,6 +528,9 @@ internal readonly unsafe struct SealedBlock
                 break;
             case SealedCodec.SteppedFrameOfReference:
                 WriteItem(SteppedAt(index), destination, itemSize, kind);
+                break;
+            case SealedCodec.EliasFano:
+                WriteItem(Base + (IntegerStep * (long)EliasFanoSteps(index)), destination, itemSize, kind);
                 break;
             default:
                 WriteItem(DomainAt(index), destination, itemSize, kind);

@@ -1,4 +1,5 @@
 using System;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace ListMmf.Sealed;
@@ -49,6 +50,8 @@ internal static unsafe class SealedBlockRules
                 return stepIsZero ? null : "an integer block's step is not zero";
             case SealedCodec.SteppedFrameOfReference:
                 return block.IntegerStep >= 2 ? null : $"its step {block.IntegerStep:N0} is not an integer from 2";
+            case SealedCodec.EliasFano:
+                return block.IntegerStep >= 1 ? null : $"its step {block.IntegerStep:N0} is not an integer from 1";
             case SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.TickDictionary:
                 int exponent = Math.ILogB(block.Step);
                 bool powerOfTwo = double.IsFinite(block.Step) && block.Step > 0 && Math.ScaleB(1.0, exponent) == block.Step;
@@ -76,8 +79,58 @@ internal static unsafe class SealedBlockRules
         SealedCodec.PatchedFrameOfReference => block.Patches > 0 && block.Width + block.PatchWidth <= 64 ? null
             : $"its {block.Patches:N0} patches of {block.PatchWidth} bits over {block.Width} bits are not a patched block's",
         SealedCodec.IntegerDictionary or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary => DictionaryProblem(block),
+        SealedCodec.EliasFano => EliasFanoProblem(block),
         _ => null,
     };
+
+    /// <summary>
+    /// An Elias-Fano block's bitmap: a set bit a value, the last at its length less one and none after it, each sample
+    /// where its value's bit is, the first value at the base (no steps) and each value's steps at least the one's
+    /// before it, with the largest's high part and low bits within 64 bits; so that every read by sample and word stays
+    /// in the bitmap, and a search that relies on the values ascending reads what a decode does.
+    /// </summary>
+    private static string? EliasFanoProblem(SealedBlock block)
+    {
+        int count = block.Count;
+        int upperBits = block.UpperBits;
+        int width = block.Width;
+        if (BitPacking.WidthOf((ulong)(upperBits - count)) + width > 64)
+        {
+            return $"its high parts of up to {upperBits - count:N0} above {width} low bits make more than 64 bits";
+        }
+
+        ulong* words = block.UpperWords;
+        int i = 0;
+        int last = -1;
+        ulong previous = 0;
+        for (int word = 0; word < EliasFano.WordsOf(upperBits); word++)
+        {
+            for (ulong bits = words[word]; bits != 0; bits &= bits - 1, i++)
+            {
+                int position = (word << 6) + BitOperations.TrailingZeroCount(bits);
+                if (i == count || position >= upperBits)
+                {
+                    return $"its bitmap has a set bit past its {count:N0} values or its {upperBits:N0} bits";
+                }
+
+                if (i > 0 && i % EliasFano.SampleEvery == 0 && block.Samples[(i / EliasFano.SampleEvery) - 1] != position)
+                {
+                    return $"its sample of value {i:N0} is not that value's bit";
+                }
+
+                ulong steps = ((ulong)(position - i) << width) | BitPacking.Get(block.Payload, width, i);
+                if (i == 0 ? steps != 0 : steps < previous)
+                {
+                    return i == 0 ? "its first value is not its base" : $"its value {i:N0} is below the one before it";
+                }
+
+                (previous, last) = (steps, position);
+            }
+        }
+
+        return i == count && last == upperBits - 1 ? null
+            : $"its bitmap of {upperBits:N0} bits has {i:N0} set bits for {count:N0} values, the last at {last:N0}";
+    }
 
     /// <summary>
     /// A dictionary's entries: at least one, the first at the base (offset zero) and each above the one before, so that
@@ -166,6 +219,12 @@ internal static unsafe class SealedBlockRules
             return (baseValue, baseValue + (block.IntegerStep * ((Int128.One << block.Width) - 1)));
         }
 
+        if (block.Codec == SealedCodec.EliasFano)
+        {
+            // Exact: its values ascend from the base (EliasFanoProblem) to its last.
+            return (baseValue, baseValue + (block.IntegerStep * (Int128)block.EliasFanoLargestSteps));
+        }
+
         int width = block.IsDictionary ? block.EntryWidth
             : block.Width + (block.Codec == SealedCodec.PatchedFrameOfReference ? block.PatchWidth : 0);
         return (baseValue, baseValue + (Int128.One << width) - 1);
@@ -176,6 +235,11 @@ internal static unsafe class SealedBlockRules
     private static (Int128 Low, Int128 High) Exact(SealedBlock block, SealedValueKind kind)
     {
         Int128 baseValue = BaseOf(block, kind);
+        if (block.Codec == SealedCodec.EliasFano)
+        {
+            return Bound(block, kind);
+        }
+
         if (block.IsDictionary)
         {
             // Its entries ascend from the base (DictionaryProblem): the last is the largest.

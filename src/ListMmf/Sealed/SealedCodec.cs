@@ -52,4 +52,12 @@ internal enum SealedCodec : byte
     /// bits narrower and are still read and searched in place.
     /// </summary>
     SteppedFrameOfReference = 11,
+
+    /// <summary>
+    /// Ascending integers a whole number of steps (an integer from 1 in the header's step field) above the first, in
+    /// Elias-Fano form (<see cref="EliasFano"/>): each value's steps split into low bits, packed, and a high part in
+    /// unary in a bitmap, so that times whose gaps vary cost about two bits a value more than their gaps' low bits, and
+    /// are still read and searched in place.
+    /// </summary>
+    EliasFano = 12,
 }

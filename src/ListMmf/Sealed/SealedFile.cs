@@ -326,10 +326,18 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// <summary>
     /// The payload a packed block's header says it has: its packed values, and a patched block's patches or a
     /// dictionary's entries after them (each at most as many as the values, of at most 56 bits, with bytes 19-23 of the
-    /// header zero), so that every read of them stays in the payload; -1 where the header's fields for them cannot be.
+    /// header zero), or an Elias-Fano block's bitmap and samples (a bitmap of at least a bit a value and at most
+    /// <see cref="EliasFano.MaximumUpperBits"/>, with bytes 20-23 zero), so that every read of them stays in the
+    /// payload; -1 where the header's fields for them cannot be.
     /// </summary>
     private static int PayloadLengthOf(SealedBlock view)
     {
+        if (view.Codec == SealedCodec.EliasFano)
+        {
+            return (view.First >> 32) == 0 && view.UpperBits >= view.Count && view.UpperBits <= EliasFano.MaximumUpperBits
+                ? EliasFano.LengthOf(view.Count, view.Width, view.UpperBits) : -1;
+        }
+
         int values = BitPacking.LengthOf(view.Count, view.Width);
         if (view.Codec != SealedCodec.PatchedFrameOfReference && !view.IsDictionary)
         {
@@ -346,7 +354,8 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     private bool Accepts(SealedCodec codec) => codec switch
     {
         SealedCodec.FrameOfReference or SealedCodec.DeltaFrameOfReference or SealedCodec.PatchedFrameOfReference
-            or SealedCodec.IntegerDictionary or SealedCodec.SteppedFrameOfReference => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
+            or SealedCodec.IntegerDictionary or SealedCodec.SteppedFrameOfReference or SealedCodec.EliasFano
+            => Kind is SealedValueKind.Signed or SealedValueKind.Unsigned,
         SealedCodec.Ticks or SealedCodec.TickDeltas or SealedCodec.Decimals or SealedCodec.DecimalDeltas
             or SealedCodec.TickDictionary or SealedCodec.DecimalDictionary => Kind is SealedValueKind.Single or SealedValueKind.Double,
         _ => false,

@@ -202,7 +202,7 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     private int BoundInBlock<TKey>(SealedBlock block, TKey value, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
-        if (block.Codec is SealedCodec.FrameOfReference or SealedCodec.SteppedFrameOfReference)
+        if (block.Codec is SealedCodec.FrameOfReference or SealedCodec.SteppedFrameOfReference or SealedCodec.EliasFano)
         {
             bool signed = _file.Kind == SealedValueKind.Signed;
             long target = SealedValues.Widen(new ReadOnlySpan<byte>(&value, sizeof(TKey)), signed);
@@ -220,9 +220,11 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     }
 
     /// <summary>
-    /// How many values of a frame-of-reference block (stepped or not) come before the bound of <paramref name="target"/>,
-    /// read in place. Every packed offset is below 2^56, so once the target is turned into an offset (in steps, clamped
-    /// to the block's range) the sign of one subtraction orders each probe: the search takes no branch the data decides.
+    /// How many values of a frame-of-reference block (stepped or not) or an Elias-Fano block come before the bound of
+    /// <paramref name="target"/>, read in place. Every packed offset is below 2^56, so once the target is turned into an
+    /// offset (in steps, clamped to the block's range) the sign of one subtraction orders each probe: the search takes
+    /// no branch the data decides. An Elias-Fano block counts its values below that many steps
+    /// (<see cref="SealedBlock.EliasFanoBefore"/>).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int OffsetsBefore(SealedBlock block, long target, bool signed, SearchBound bound)
@@ -239,14 +241,22 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
         // two steps, the offset above the target for a lower bound, the one below it and one more for an upper bound.
         ulong steps = above;
         bool between = false;
-        if (block.Codec == SealedCodec.SteppedFrameOfReference)
+        if (block.Codec is SealedCodec.SteppedFrameOfReference or SealedCodec.EliasFano)
         {
             ulong step = (ulong)block.IntegerStep;
             steps = above / step;
             between = steps * step != above;
         }
 
-        long limit = (long)Math.Min(steps, 1UL << BitPacking.MaximumWidth) + (bound == SearchBound.Upper || between ? 1 : 0);
+        bool past = bound == SearchBound.Upper || between;
+        if (block.Codec == SealedCodec.EliasFano)
+        {
+            // Its steps may use all 64 bits: a limit past the largest is the whole block, found before it could wrap.
+            ulong largest = block.EliasFanoLargestSteps;
+            return steps > largest || (steps == largest && past) ? block.Count : block.EliasFanoBefore(steps + (past ? 1UL : 0));
+        }
+
+        long limit = (long)Math.Min(steps, 1UL << BitPacking.MaximumWidth) + (past ? 1 : 0);
         byte* packed = block.Payload;
         int width = block.Width;
         int at = 0;

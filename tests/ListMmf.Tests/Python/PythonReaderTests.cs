@@ -125,11 +125,15 @@ public sealed class PythonReaderTests : IDisposable
         WriteSealed("DoubleQuarterLevels", codeSeries, v => (double)v * 0.25, v => v);
         WriteSealed("DoubleQuoteSide", codeSeries, v => v % 2 == 0 ? 0 : (double)(10_000 + v) / 100, v => v);
 
-        // Stepped frames and dictionaries of the same width in turn: the numpy decoder decodes them as one group.
+        // Stepped frames (in an order of their own: ascending ones take Elias-Fano) and dictionaries of the same width in
+        // turn: the numpy decoder decodes them as one group.
         int[] eightCodes = [3, 40, 41, 900, 70_000, 5, 6, 7];
         Int128[] stepsAndCodes = Enumerable.Range(0, 4_096)
-            .Select(i => i / 1_024 % 2 == 0 ? (Int128)(i % 1_024 / 128 * 1_000) : eightCodes[i * 7 % 8]).ToArray();
+            .Select(i => i / 1_024 % 2 == 0 ? (Int128)(i * 389 % 1_024 / 128 * 1_000) : eightCodes[i * 7 % 8]).ToArray();
         WriteSealed("Int32StepsAndCodes", stepsAndCodes, v => (int)v, v => v);
+
+        // Times in an order of their own keep frame of reference (ascending ones take Elias-Fano).
+        WriteSealed("Int64Scattered", Enumerable.Range(0, 3_000).Select(i => 1_000_000_000L + (i * 2_654_435_761L % 1_000_003)).ToArray(), v => v, v => v);
         WriteSealedTimes();
 
         Assert.Equal(

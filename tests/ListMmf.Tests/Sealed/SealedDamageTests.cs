@@ -27,7 +27,7 @@ public sealed class SealedDamageTests : IDisposable
 
     public static TheoryData<string> Samples => new(SampleNames);
 
-    private static string[] SampleNames => ["plain", "frame", "stepped", "deltas", "patched", "dictionary", "ticks", "tick-deltas", "tick-dictionary", "decimals",
+    private static string[] SampleNames => ["plain", "frame", "stepped", "elias-fano", "deltas", "patched", "dictionary", "ticks", "tick-deltas", "tick-dictionary", "decimals",
         "decimal-deltas", "decimal-dictionary"];
 
     [Fact]
@@ -259,10 +259,10 @@ public sealed class SealedDamageTests : IDisposable
         list.AddRange(values);
     }
 
-    /// <summary>Ascending samples take frame of reference and are searched; random walks take the delta codecs.</summary>
-    private static bool HoldsLongs(string sample) => sample is "frame" or "stepped" or "deltas" or "patched" or "dictionary";
+    /// <summary>Ascending samples are searched; random walks take the delta codecs.</summary>
+    private static bool HoldsLongs(string sample) => sample is "frame" or "stepped" or "elias-fano" or "deltas" or "patched" or "dictionary";
 
-    private static bool IsSorted(string sample) => sample is "frame" or "stepped" or "ticks" or "decimals";
+    private static bool IsSorted(string sample) => sample is "elias-fano" or "ticks" or "decimals";
 
     private static readonly int[] Codes = [1, 4, 17, 80, 1_000, 70_000];
 
@@ -273,10 +273,13 @@ public sealed class SealedDamageTests : IDisposable
         return sample switch
         {
             // Ascending times a few ticks apart, in equal pairs, with no common step.
-            "frame" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i / 2 * 7L) + (i / 2 % 3 == 0 ? 1 : 0)).ToArray(),
+            "elias-fano" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i / 2 * 7L) + (i / 2 % 3 == 0 ? 1 : 0)).ToArray(),
 
-            // Ascending times of whole milliseconds, as 100 ns ticks, some equal.
-            "stepped" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 10_000L) - (i % 5 == 1 ? 10_000 : 0)).ToArray(),
+            // Times a few ticks apart in an order of their own (a frame, as ascending ones would take Elias-Fano).
+            "frame" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 389 % 1_024 * 7L) + (i % 3 == 0 ? 1 : 0)).ToArray(),
+
+            // Times of whole milliseconds, as 100 ns ticks, in an order of their own.
+            "stepped" => Enumerable.Range(0, Values).Select(i => 638_000_000_000_000_000L + (i * 389 % 1_024 * 10_000L)).ToArray(),
             "deltas" => Enumerable.Range(0, Values).Select(_ => walk += random.Next(-3, 4)).ToArray(),
             // Exchange or condition codes: a few distinct values far apart.
             "dictionary" => Enumerable.Range(0, Values).Select(_ => (long)Codes[random.Next(Codes.Length)]).ToArray(),

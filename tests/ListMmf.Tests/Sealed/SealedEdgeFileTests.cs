@@ -126,8 +126,11 @@ public sealed class SealedEdgeFileTests : IDisposable
 
     private void BuildEveryCase()
     {
-        int[] ascending = Enumerable.Range(0, 2_048).Select(i => (i * 3) + 5 + (i % 3 == 1 ? 1 : 0)).ToArray();
-        long[] milliseconds = Enumerable.Range(0, 2_048).Select(i => 638_000_000_000_000_000L + (i * 10_000L)).ToArray();
+        // Ascending blocks take Elias-Fano wherever it is shorter: a frame's and a stepped frame's values come in an
+        // order of their own (a permutation, whose deltas are wide).
+        int[] frame = Enumerable.Range(0, 2_048).Select(i => (Scattered(i) * 3) + 5 + (i % 3 == 1 ? 1 : 0)).ToArray();
+        long[] milliseconds = Enumerable.Range(0, 2_048).Select(i => 638_000_000_000_000_000L + (Scattered(i) * 10_000L)).ToArray();
+        long[] times = Enumerable.Range(0, 2_048).Select(i => 638_000_000_000_000_000L + (i * 10_000L) + (i / 7 * 13_000L)).ToArray();
         int[] walk = Walk(2_048);
         int[] sizes = Enumerable.Range(0, 1_024).Select(i => i % 50 == 7 ? 1_000_000 + i : (i % 9) + 1).ToArray();
         double[] quarters = Enumerable.Range(0, 1_024).Select(i => i * 0.25).ToArray();
@@ -137,11 +140,16 @@ public sealed class SealedEdgeFileTests : IDisposable
         int[] codes = Enumerable.Range(0, 1_024).Select(i => Codes[(i * 7 % 11) % Codes.Length]).ToArray();
 
         // Files as the library writes them, at the edges of what the rules allow.
-        Accept("int32-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + i).ToArray(), SealedCodec.FrameOfReference);
-        Accept("uint64-at-its-top", Enumerable.Range(0, 1_024).Select(i => ulong.MaxValue - 1_023 + (ulong)i).ToArray(), SealedCodec.FrameOfReference);
+        Accept("int32-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + Scattered(i)).ToArray(), SealedCodec.FrameOfReference);
+        Accept("uint64-at-its-top", Enumerable.Range(0, 1_024).Select(i => ulong.MaxValue - 1_023 + (ulong)Scattered(i)).ToArray(),
+            SealedCodec.FrameOfReference);
+        Accept("int64-elias-fano-times", times, SealedCodec.EliasFano);
+        Accept("int32-elias-fano-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + i).ToArray(), SealedCodec.EliasFano);
+        Accept("uint64-elias-fano-to-the-top", Enumerable.Range(0, 1_024).Select(i => i == 1_023 ? ulong.MaxValue : (ulong)i << 53).ToArray(),
+            SealedCodec.EliasFano);
         Accept("int32-deltas", walk, SealedCodec.DeltaFrameOfReference);
         Accept("int64-milliseconds-stepped", milliseconds, SealedCodec.SteppedFrameOfReference);
-        Accept("int32-stepped-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (i * 1_000)).ToArray(),
+        Accept("int32-stepped-at-its-top", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (Scattered(i) * 1_000)).ToArray(),
             SealedCodec.SteppedFrameOfReference);
         Accept("patched-sizes", sizes, SealedCodec.PatchedFrameOfReference);
         Accept("double-ticks", quarters, SealedCodec.Ticks);
@@ -163,23 +171,23 @@ public sealed class SealedEdgeFileTests : IDisposable
             file.SetInt64(file.BlockField(b, 8), file.Int64At(file.BlockField(b, 8)) + (1L << 32)));
 
         // One rule broken a file.
-        Edit("header-state-2", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt32(16, 2));
-        Edit("header-durable-count-not-the-count", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt64(24, 2_047));
-        Edit("header-raw-bytes-not-count-times-size", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt64(104, 4));
-        Edit("header-zero-field-not-zero", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetByte(120, 1));
-        Edit("header-blocks-offset-field-wrong", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt32(20, 8_192));
-        Edit("block-reserved-bytes-not-zero", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) => file.SetByte(file.BlockField(b, 36), 1));
-        Edit("block-payload-longer-than-its-values", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) =>
+        Edit("header-state-2", frame, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt32(16, 2));
+        Edit("header-durable-count-not-the-count", frame, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt64(24, 2_047));
+        Edit("header-raw-bytes-not-count-times-size", frame, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt64(104, 4));
+        Edit("header-zero-field-not-zero", frame, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetByte(120, 1));
+        Edit("header-blocks-offset-field-wrong", frame, SealedCodec.FrameOfReference, readable: false, (file, _) => file.SetInt32(20, 8_192));
+        Edit("block-reserved-bytes-not-zero", frame, SealedCodec.FrameOfReference, readable: false, (file, b) => file.SetByte(file.BlockField(b, 36), 1));
+        Edit("block-payload-longer-than-its-values", frame, SealedCodec.FrameOfReference, readable: false, (file, b) =>
             file.SetInt32(file.BlockField(b, 4), file.Int32At(file.BlockField(b, 4)) + 8));
-        Edit("directory-first-item-not-the-blocks", ascending, SealedCodec.FrameOfReference, readable: false, (file, _) => file.DirectoryItem(1)[0]++);
-        Edit("frame-first-field-not-its-first-value", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) =>
+        Edit("directory-first-item-not-the-blocks", frame, SealedCodec.FrameOfReference, readable: false, (file, _) => file.DirectoryItem(1)[0]++);
+        Edit("frame-first-field-not-its-first-value", frame, SealedCodec.FrameOfReference, readable: false, (file, b) =>
             file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + 1));
-        Edit("int32-frame-base-beyond-int32", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) =>
+        Edit("int32-frame-base-beyond-int32", frame, SealedCodec.FrameOfReference, readable: false, (file, b) =>
         {
             file.SetInt64(file.BlockField(b, 8), file.Int64At(file.BlockField(b, 8)) + (1L << 32));
             file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) + (1L << 32));
         });
-        Edit("uint64-frame-that-wraps-past-2^64", Enumerable.Range(0, 1_024).Select(i => ((ulong)i * 1_000) + (i % 3 == 1 ? 1UL : 0)).ToArray(),
+        Edit("uint64-frame-that-wraps-past-2^64", Enumerable.Range(0, 1_024).Select(i => ((ulong)Scattered(i) * 1_000) + (i % 3 == 1 ? 1UL : 0)).ToArray(),
             SealedCodec.FrameOfReference,
             readable: false, (file, b) =>
             {
@@ -188,7 +196,7 @@ public sealed class SealedEdgeFileTests : IDisposable
                 BitConverter.TryWriteBytes(file.DirectoryItem(b), -100L);
             });
         Edit("delta-first-offset-not-zero", walk, SealedCodec.DeltaFrameOfReference, readable: false, (file, b) => file.Payload(b)[0] |= 1);
-        Edit("integer-block-with-a-step", ascending, SealedCodec.FrameOfReference, readable: false, (file, b) => file.SetDouble(file.BlockField(b, 24), 1.0));
+        Edit("integer-block-with-a-step", frame, SealedCodec.FrameOfReference, readable: false, (file, b) => file.SetDouble(file.BlockField(b, 24), 1.0));
         Edit("patched-block-without-patches", sizes, SealedCodec.PatchedFrameOfReference, readable: false, (file, b) =>
             file.SetInt64(file.BlockField(b, 16), file.Int64At(file.BlockField(b, 16)) & ~0xFFFFL));
         Edit("patched-patch-width-beyond-56-bits", sizes, SealedCodec.PatchedFrameOfReference, readable: false, (file, b) =>
@@ -223,8 +231,19 @@ public sealed class SealedEdgeFileTests : IDisposable
             file.SetInt64(file.BlockField(b, 24), 1L << 62);
             BitConverter.TryWriteBytes(file.DirectoryItem(b), long.MinValue);
         });
-        Edit("int32-stepped-beyond-int32", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (i * 1_000)).ToArray(),
+        Edit("int32-stepped-beyond-int32", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - (1_023 * 1_000) + (Scattered(i) * 1_000)).ToArray(),
             SealedCodec.SteppedFrameOfReference, readable: false, (file, b) => file.SetInt64(file.BlockField(b, 24), 1_001));
+        Edit("elias-fano-step-zero", times, SealedCodec.EliasFano, readable: false, (file, b) => file.SetInt64(file.BlockField(b, 24), 0));
+        Edit("elias-fano-header-bytes-20-23-not-zero", times, SealedCodec.EliasFano, readable: false, (file, b) =>
+            file.SetByte(file.BlockField(b, 20), 1));
+        Edit("elias-fano-sample-not-its-values-bit", times, SealedCodec.EliasFano, readable: false, (file, b) =>
+            file.Payload(b)[EliasFanoSamplesOffset(file, b)]++);
+        Edit("elias-fano-first-value-above-its-base", times, SealedCodec.EliasFano, readable: false, (file, b) =>
+            SetPacked(file.Payload(b), file.ByteAt(file.BlockField(b, 1)), 0, 1));
+        Edit("elias-fano-a-set-bit-cleared", times, SealedCodec.EliasFano, readable: false, (file, b) =>
+            file.Payload(b)[SecondPartOffset(file, b) + 40] = 0);
+        Edit("int32-elias-fano-beyond-int32", Enumerable.Range(0, 1_024).Select(i => int.MaxValue - 1_023 + i).ToArray(), SealedCodec.EliasFano,
+            readable: false, (file, b) => file.SetInt64(file.BlockField(b, 24), 2));
         Edit("frame-codec-on-doubles", quarters, SealedCodec.Ticks, readable: false, (file, b) =>
         {
             file.SetByte(file.BlockField(b, 0), (byte)SealedCodec.FrameOfReference);
@@ -248,14 +267,18 @@ public sealed class SealedEdgeFileTests : IDisposable
     }
 
     /// <summary>
-    /// Where a patched block's positions, or a dictionary's entries, start in its payload: after its 1,024 packed
-    /// values, with their padding.
+    /// Where a patched block's positions, a dictionary's entries or an Elias-Fano block's bitmap start in its payload:
+    /// after its 1,024 packed values, with their padding.
     /// </summary>
     private static int SecondPartOffset(SealedFileBytes file, int block)
     {
         int width = file.ByteAt(file.BlockField(block, 1));
         return (int)((((1_024L * width) + 63) / 64 * 8) + 8);
     }
+
+    /// <summary>Where an Elias-Fano block's samples start in its payload: after its low bits and its bitmap's words.</summary>
+    private static int EliasFanoSamplesOffset(SealedFileBytes file, int block) =>
+        SecondPartOffset(file, block) + ((file.Int32At(file.BlockField(block, 16)) + 63) / 64 * 8);
 
     private static ulong GetPacked(Span<byte> packed, int width, int index)
     {
@@ -301,6 +324,9 @@ public sealed class SealedEdgeFileTests : IDisposable
         file.Save(Path.Combine(_cases, name));
         _built[name] = new EdgeCase(readable, readable ? MemoryMarshal.AsBytes(values.AsSpan()).ToArray() : null, (byte)codec);
     }
+
+    /// <summary>0 to 1,023 in an order of their own (each block of 1,024 a permutation of them), for blocks that do not ascend.</summary>
+    private static int Scattered(int i) => i * 389 % 1_024;
 
     private static int[] Walk(int count)
     {
