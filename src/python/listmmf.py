@@ -865,53 +865,68 @@ def _offset_binary_range(header, size, fmt):
 
 def _sealed_elias_fano_numpy(raw, window, blocks, at, width, values, base, first, step_bits, items, header, size, fmt):
     """Checks the Elias-Fano blocks numbered ``blocks`` (codec 12) by ``_elias_fano_steps``'s rules and decodes them
-    into ``items``, all together: their bitmaps unpacked end to end, each set bit's position less its index the high
-    part above the value's low bits. False where a block breaks a rule."""
+    into ``items``, many at a time: blocks of one length and low width as rows of 2-D arrays, their bitmaps unpacked
+    to the longest's words (bits past a block's own words masked off), each row's set bits' positions less their indexes
+    the high parts above the values' low bits. False where a block breaks a rule."""
     u64 = np.uint64
-    m, low_width, upper_bits = values[blocks], width[blocks], first[blocks] & 0xFFFFFFFF
-    lows_at = at[blocks]
-    words_at = lows_at + _packed_lengths(m, low_width)
-    lengths = (upper_bits + 63) // 64 * 8
-    starts = np.cumsum(lengths) - lengths
-    bits = np.unpackbits(raw[np.repeat(words_at - starts, lengths) + np.arange(lengths.sum())], bitorder="little")
-    ones = np.flatnonzero(bits)
-    block = np.searchsorted(starts * 8, ones, side="right") - 1
-    if not (np.bincount(block, minlength=len(blocks)) == m).all():
-        return False
-    position = ones - starts[block] * 8
-    firsts = np.cumsum(m) - m
-    index = np.arange(len(ones), dtype=np.int64) - np.repeat(firsts, m)
-    sampled = np.flatnonzero((index % _ELIAS_FANO_SAMPLE == 0) & (index > 0))
-    sample_at = words_at[block[sampled]] + lengths[block[sampled]] + 2 * (index[sampled] // _ELIAS_FANO_SAMPLE - 1)
-    samples = raw[sample_at].astype(np.int64) | (raw[sample_at + 1].astype(np.int64) << 8)
-    highest = upper_bits - m
-    if not (position[firsts + m - 1] == upper_bits - 1).all() or not (samples == position[sampled]).all() or \
-            not ((low_width <= 48) | (highest < np.left_shift(1, np.maximum(64 - low_width, 0)))).all():
-        return False
-    shift = low_width[block].astype(u64)
-    bit = index * low_width[block]
-    lows = (window[lows_at[block] + (bit >> 3)] >> (bit & 7).astype(u64)) & ((u64(1) << shift) - u64(1))
-    steps = ((position - index).astype(u64) << shift) | lows
-    if (steps[firsts] != 0).any() or not ((index[1:] == 0) | (steps[1:] >= steps[:-1])).all():
-        return False
-    # In range: the base, and the largest value's span above it (the step times the last value's steps) in uint64.
     low, high, flip, low_u, high_u = _offset_binary_range(header, size, fmt)
-    step, largest = step_bits[blocks].view(u64), steps[firsts + m - 1]
-    base_u = base[blocks].view(u64) ^ flip
-    with np.errstate(over="ignore"):
-        overflows = (largest != 0) & (step > ~u64(0) // np.maximum(largest, u64(1)))
-        spans = step * largest
-    if not ((base_u >= low_u) & (base_u <= high_u) & ~overflows & ((high_u - base_u) >= spans)).all():
-        return False
-    with np.errstate(over="ignore"):
-        decoded = base[blocks].view(u64)[block] + step[block] * steps
-    rows = blocks[block] * _SEALED_BLOCK_VALUES + index
-    typed = np.frombuffer(items, dtype=f"<u{size}") if size in (1, 2, 4, 8) else \
+    typed = np.frombuffer(items, dtype=f"<u{size}").reshape(-1, 1) if size in (1, 2, 4, 8) else \
         np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
-    if typed.ndim == 1:
-        typed[rows] = decoded.astype(typed.dtype)
-    else:
-        typed[rows] = decoded.reshape(-1, 1).view(np.uint8)[:, :size]
+    shape = values[blocks] * 64 + width[blocks]
+    for key in np.unique(shape).tolist():
+        m, w = key >> 6, key & 63
+        bit = np.arange(m, dtype=np.int64) * w
+        offsets, shifts, mask = bit >> 3, (bit & 7).astype(u64), u64((1 << w) - 1)
+        group = blocks[shape == key]
+        for chunk in range(0, len(group), _SEALED_CHUNK_BLOCKS):
+            same = group[chunk:chunk + _SEALED_CHUNK_BLOCKS]
+            upper_bits = first[same] & 0xFFFFFFFF
+            words_at = at[same] + _packed_lengths(m, w)
+            lengths = (upper_bits + 63) // 64 * 8
+            spread = np.minimum(words_at[:, None] + np.arange(int(lengths.max())), len(raw) - 1)
+            words = raw[spread]
+            # Bytes past a block's own words are the next bytes of the file; its own bits past its length must be zero.
+            words[np.arange(words.shape[1]) >= lengths[:, None]] = 0
+            bits = np.unpackbits(words, axis=1, bitorder="little")
+            # A boolean view's nonzero is numpy's fast one; with m set bits a row, the k-th is row k // m's.
+            ones = np.flatnonzero(bits.view(bool))
+            if len(ones) != m * len(same) or not (np.count_nonzero(bits, axis=1) == m).all():
+                return False
+            position = ones.reshape(len(same), m)
+            position -= (np.arange(len(same)) * bits.shape[1])[:, None]
+            sampled = position[:, _ELIAS_FANO_SAMPLE::_ELIAS_FANO_SAMPLE]
+            sample_at = (words_at + lengths)[:, None] + 2 * np.arange(sampled.shape[1])
+            samples = raw[sample_at].astype(np.int64) | (raw[sample_at + 1].astype(np.int64) << 8)
+            highest = upper_bits - m
+            if not (position[:, -1] == upper_bits - 1).all() or not (samples == sampled).all() or \
+                    not (w <= 48 or (highest < (1 << (64 - w))).all()):
+                return False
+            lows = window[at[same][:, None] + offsets]
+            lows >>= shifts
+            lows &= mask
+            # Each bit's position less its index is the value's high part, above its low bits: in place.
+            position -= np.arange(m)
+            steps = position.view(u64)
+            steps <<= u64(w)
+            steps |= lows
+            if (steps[:, 0] != 0).any() or (steps[:, 1:] < steps[:, :-1]).any():
+                return False
+            # In range: the base, and the largest value's span above it (the step times the last value's steps).
+            step, largest = step_bits[same].view(u64), steps[:, -1]
+            base_u = base[same].view(u64) ^ flip
+            with np.errstate(over="ignore"):
+                overflows = (largest != 0) & (step > ~u64(0) // np.maximum(largest, u64(1)))
+                spans = step * largest
+                if not ((base_u >= low_u) & (base_u <= high_u) & ~overflows & ((high_u - base_u) >= spans)).all():
+                    return False
+                steps *= step[:, None]
+                steps += base[same].view(u64)[:, None]
+            decoded = steps.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else steps.reshape(-1, 1)
+            if same[-1] - same[0] == len(same) - 1:
+                first_row = int(same[0]) * _SEALED_BLOCK_VALUES
+                typed[first_row:first_row + len(decoded)] = decoded
+            else:
+                typed[(same[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
     return True
 
 
