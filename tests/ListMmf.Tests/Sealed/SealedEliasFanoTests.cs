@@ -73,6 +73,37 @@ public sealed unsafe class SealedEliasFanoTests : IDisposable
         }
     }
 
+    [Theory]
+    [InlineData(1, 1_025, 1)]
+    [InlineData(2, 2_047, 1_000)]
+    [InlineData(3, 1_090, 1_000_000_007)]
+    [InlineData(4, 3_000, 1L << 40)]
+    public void ValuesOfEveryGapFromNoneToHugeAreReadAndFoundAsTheItems(int seed, int count, long largestGap)
+    {
+        // Runs of equal values, gaps of a step, and now and then one of up to largestGap: every low width the
+        // encoder picks, and blocks of 1 to 1,024 values at the end.
+        var random = new Random(seed);
+        long[] values = new long[count];
+        long value = -5_000_000_000_000;
+        for (int i = 0; i < count; i++)
+        {
+            value += random.Next(4) switch { 0 => 0, 1 => 7, 2 => 7 * random.Next(1, 100), _ => random.NextInt64(0, largestGap) };
+            values[i] = value;
+        }
+
+        Seal(values);
+
+        Assert.Contains(SealedCodec.EliasFano, SealedCodecs.Of(FilePath));
+        using var sealedList = new SealedListMmf<long>(FilePath);
+        Assert.Equal(values, sealedList.ToArray());
+        Assert.Equal(values, Enumerable.Range(0, count).Select(i => sealedList[i]));
+        foreach (long target in values.SelectMany(v => new[] { v - 1, v, v + 1 }))
+        {
+            Assert.Equal(LowerBoundOf(values, target), sealedList.LowerBound(target));
+            Assert.Equal(UpperBoundOf(values, target), sealedList.UpperBound(target));
+        }
+    }
+
     [Fact]
     public void AscendingValuesOfEachIntegerTypeComeBackBitForBitAndAreFoundInPlace()
     {
