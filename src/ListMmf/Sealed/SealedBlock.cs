@@ -128,58 +128,63 @@ internal readonly unsafe struct SealedBlock
     public ulong EliasFanoLargestSteps => ((ulong)(UpperBits - Count) << Width) | BitPacking.Get(Payload, Width, Count - 1);
 
     /// <summary>
-    /// How many of an Elias-Fano block's values are fewer than <paramref name="limit"/> steps above its base, read in
-    /// place: the samples' values searched for the last one below the limit, then the bitmap walked from it, a set
-    /// bit at a time, at most to the next sample.
+    /// How many of an Elias-Fano block's values are fewer than <paramref name="limit"/> steps above its base (at most
+    /// its largest's steps), read in place: the values whose high part is below the limit's lie before the bitmap's
+    /// zero of that number, found from the last sample before it by counting the zeros of a word or two; then the few
+    /// values of the limit's own high part are compared by their low bits.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public int EliasFanoBefore(ulong limit)
     {
-        if (limit == 0)
-        {
-            return 0;
-        }
-
         ulong* words = UpperWords;
-        ushort* samples = Samples;
-        byte* lows = Payload;
         int width = Width;
-        int low = 0;
-        for (int high = EliasFano.SamplesOf(Count); low < high;)
+        int bucket = (int)(limit >> width);
+        ulong lowLimit = limit & ((1UL << width) - 1);
+        int start = 0;
+        if (bucket > 0)
         {
-            int middle = (low + high + 1) >>> 1;
-            int index = middle * EliasFano.SampleEvery;
-            ulong steps = ((ulong)(samples[middle - 1] - index) << width) | BitPacking.Get(lows, width, index);
-            if (steps < limit)
+            // Sample j's value (value 64j) has sample[j] - 64j zeros before its bit: its high part.
+            ushort* samples = Samples;
+            int low = 0;
+            for (int high = EliasFano.SamplesOf(Count); low < high;)
             {
-                low = middle;
+                int middle = (low + high + 1) >>> 1;
+                if (samples[middle - 1] - (middle * EliasFano.SampleEvery) < bucket)
+                {
+                    low = middle;
+                }
+                else
+                {
+                    high = middle - 1;
+                }
             }
-            else
+
+            int position = low == 0 ? 0 : samples[low - 1];
+            int zerosLeft = bucket - (position - (low * EliasFano.SampleEvery));
+            int word = position >> 6;
+            ulong zeros = ~words[word] & (ulong.MaxValue << (position & 63));
+            for (int passed = BitOperations.PopCount(zeros); zerosLeft > passed; passed = BitOperations.PopCount(zeros))
             {
-                high = middle - 1;
+                zerosLeft -= passed;
+                zeros = ~words[++word];
             }
+
+            start = (word << 6) + EliasFano.SelectInWord(zeros, zerosLeft - 1) + 1;
         }
 
-        int i = low * EliasFano.SampleEvery;
-        int position = low == 0 ? 0 : samples[low - 1];
-        int word = position >> 6;
-        ulong bits = words[word] & (ulong.MaxValue << (position & 63));
+        // The bucket's values are the set bits from its start; a zero ends it, and every value after has more steps.
+        byte* lows = Payload;
         int count = Count;
-        for (; i < count; i++, bits &= bits - 1)
+        int i = start - bucket;
+        for (int at = start; i < count && (words[at >> 6] & (1UL << (at & 63))) != 0; i++, at++)
         {
-            while (bits == 0)
-            {
-                bits = words[++word];
-            }
-
-            int at = (word << 6) + BitOperations.TrailingZeroCount(bits);
-            if ((((ulong)(at - i) << width) | BitPacking.Get(lows, width, i)) >= limit)
+            if (BitPacking.Get(lows, width, i) >= lowLimit)
             {
                 return i;
             }
         }
 
-        return count;
+        return i;
     }
 
     public byte* Payload => Start + SealedLayout.BlockHeaderSize;
