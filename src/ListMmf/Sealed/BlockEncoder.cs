@@ -253,8 +253,9 @@ internal sealed class BlockEncoder
     {
         int count = values.Length;
         ulong largest = (ulong)(statistics.Max - statistics.Min) / step;
+        // Compared as the file holds them, padded to 8 bytes: a short last block saves nothing by a few bytes less.
         int lowWidth = EliasFano.LowWidthFor(count, largest, out int length);
-        if (lowWidth < 0 || length >= framed)
+        if (lowWidth < 0 || SealedLayout.Align8(length) >= framed)
         {
             return false;
         }

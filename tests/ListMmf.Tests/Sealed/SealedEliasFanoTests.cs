@@ -252,7 +252,7 @@ public sealed unsafe class SealedEliasFanoTests : IDisposable
     {
         var random = new Random(9);
         T[] values = new T[3_000];
-        T value = T.MaxValue - T.CreateTruncating(3 * 3_000 * 4);
+        T value = T.MaxValue - T.CreateTruncating(3 * 3 * values.Length);
         for (int i = 0; i < values.Length; i++)
         {
             value += T.CreateTruncating(3 * random.Next(0, 4));
