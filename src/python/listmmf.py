@@ -870,8 +870,7 @@ def _sealed_elias_fano_numpy(raw, window, blocks, at, width, values, base, first
     the high parts above the values' low bits. False where a block breaks a rule."""
     u64 = np.uint64
     low, high, flip, low_u, high_u = _offset_binary_range(header, size, fmt)
-    typed = np.frombuffer(items, dtype=f"<u{size}").reshape(-1, 1) if size in (1, 2, 4, 8) else \
-        np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
+    typed = _item_rows(items, size)
     shape = values[blocks] * 64 + width[blocks]
     for key in np.unique(shape).tolist():
         m, w = key >> 6, key & 63
@@ -921,13 +920,26 @@ def _sealed_elias_fano_numpy(raw, window, blocks, at, width, values, base, first
                     return False
                 steps *= step[:, None]
                 steps += base[same].view(u64)[:, None]
-            decoded = steps.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else steps.reshape(-1, 1)
-            if same[-1] - same[0] == len(same) - 1:
-                first_row = int(same[0]) * _SEALED_BLOCK_VALUES
-                typed[first_row:first_row + len(decoded)] = decoded
-            else:
-                typed[(same[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
+            _store_blocks(typed, same, m, steps, size)
     return True
+
+
+def _item_rows(items, size):
+    """``items`` as a column of rows a decoder stores into: uint8/16/32/64 for items of 1, 2, 4 or 8 bytes, which take
+    the low bytes of each value by a cast; a row of bytes for the odd widths, which take them by a view."""
+    return np.frombuffer(items, dtype=f"<u{size}").reshape(-1, 1) if size in (1, 2, 4, 8) else \
+        np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
+
+
+def _store_blocks(typed, blocks, m, domain, size):
+    """Stores ``domain``, the ``m`` values of each of ``blocks`` as rows of a 2-D array (uint64, or the floats of a
+    float file), into ``typed`` (``_item_rows``): one slice where the blocks follow one another."""
+    decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else domain.reshape(-1, 1)
+    if blocks[-1] - blocks[0] == len(blocks) - 1:
+        first_row = int(blocks[0]) * _SEALED_BLOCK_VALUES
+        typed[first_row:first_row + len(decoded)] = decoded
+    else:
+        typed[(blocks[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
 
 
 def _sealed_patch_arrays(window, at, codec, width, values, patches, patch_width):
@@ -1244,9 +1256,7 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
     u64 = np.uint64
     window = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
     floats = np.dtype(_SEALED_FLOATS[header.code][1]) if header.code in _SEALED_FLOATS else None
-    # Items of 1, 2, 4 or 8 bytes take the low bytes of each value by a cast; the odd widths by their bytes.
-    typed = np.frombuffer(items, dtype=f"<u{size}").reshape(-1, 1) if size in (1, 2, 4, 8) else \
-        np.frombuffer(items, dtype=np.uint8).reshape(-1, size)
+    typed = _item_rows(items, size)
     shape = values * 64 + width
     for key in np.unique(shape).tolist():
         m, w = key >> 6, key & 63
@@ -1281,13 +1291,7 @@ def _sealed_blocks_numpy(data, blocks, at, codec, width, values, base, first, st
                 scaled[~quotient] *= by[~quotient]
                 scaled[quotient] /= by[quotient]
                 domain = scaled.view(typed.dtype) if typed.dtype != np.uint8 else scaled
-            decoded = domain.reshape(-1, 1).view(np.uint8)[:, :size] if typed.dtype == np.uint8 else domain.reshape(-1, 1)
-            rows = blocks[same]
-            if rows[-1] - rows[0] == len(rows) - 1:
-                first_row = int(rows[0]) * _SEALED_BLOCK_VALUES
-                typed[first_row:first_row + len(decoded)] = decoded
-            else:
-                typed[(rows[:, None] * _SEALED_BLOCK_VALUES + np.arange(m)).reshape(-1)] = decoded
+            _store_blocks(typed, blocks[same], m, domain, size)
     return True
 
 
