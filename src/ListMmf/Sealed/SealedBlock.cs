@@ -304,14 +304,32 @@ internal readonly unsafe struct SealedBlock
 
     /// <summary>
     /// An Elias-Fano block's items: its low bits unpacked as 64-bit values (into the items where they are 64-bit),
-    /// then the bitmap walked a set bit at a time, each bit's position less its index the high part above them.
+    /// then the bitmap walked a set bit at a time, each bit's position less its index the high part above them, each
+    /// value stored as its item by the sink of the item's size.
     /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void DecodeEliasFano(byte* destination, int itemSize)
     {
-        long* scratch = stackalloc long[itemSize == sizeof(long) ? 0 : SealedLayout.BlockValues];
-        long* values = itemSize == sizeof(long) ? (long*)destination : scratch;
-        PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.Int64Sink(values));
+        long* lows = stackalloc long[itemSize == sizeof(long) ? 0 : SealedLayout.BlockValues];
+        switch (itemSize)
+        {
+            case sizeof(long):
+                WalkEliasFano((long*)destination, new PackedKernels.Int64Sink((long*)destination));
+                break;
+            case sizeof(int):
+                WalkEliasFano(lows, new PackedKernels.Int32Sink((int*)destination));
+                break;
+            default:
+                WalkEliasFano(lows, new PackedKernels.NarrowSink(destination, itemSize));
+                break;
+        }
+    }
+
+    /// <summary>Unpacks the low bits into <paramref name="lows"/>, then puts each value into <paramref name="sink"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void WalkEliasFano<TSink>(long* lows, TSink sink)
+        where TSink : PackedKernels.ISink
+    {
+        PackedKernels.Decode(Payload, Width, Count, 0, false, 0, new PackedKernels.Int64Sink(lows));
         ulong* words = UpperWords;
         int width = Width;
         int count = Count;
@@ -322,28 +340,8 @@ internal readonly unsafe struct SealedBlock
             for (ulong bits = words[word]; bits != 0 && i < count; bits &= bits - 1, i++)
             {
                 ulong high = (ulong)((word << 6) + BitOperations.TrailingZeroCount(bits) - i);
-                values[i] = baseValue + (step * (long)((high << width) | (ulong)values[i]));
+                sink.Put(i, baseValue + (step * (long)((high << width) | (ulong)lows[i])));
             }
-        }
-
-        switch (itemSize)
-        {
-            case sizeof(long):
-                break;
-            case sizeof(int):
-                for (int i = 0; i < count; i++)
-                {
-                    ((int*)destination)[i] = (int)values[i];
-                }
-
-                break;
-            default:
-                for (int i = 0; i < count; i++)
-                {
-                    SealedValues.Narrow(destination + ((long)i * itemSize), itemSize, values[i]);
-                }
-
-                break;
         }
     }
 
