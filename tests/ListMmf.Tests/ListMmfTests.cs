@@ -2,7 +2,6 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using System.Text.RegularExpressions;
 using ListMmf.Storage;
 using ListMmf.Tests.Platform;
 using Xunit;
@@ -335,13 +334,13 @@ public sealed class ListMmfTests : IDisposable
     {
         const long Window = ListMmfStorage.PrefaultWindow;
         using var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = 4_000_000, PrefaultCapacity = true });
-        long atOpen = ResidentBytesOf(list.Path);
+        long atOpen = ProcessMappings.Bytes(list.Path, "Rss");
         for (long i = 0; i < 1_000_000; i++)
         {
             list.Add(i);
         }
 
-        long afterAppends = ResidentBytesOf(list.Path);
+        long afterAppends = ProcessMappings.Bytes(list.Path, "Rss");
         // At most two windows past the items (the writer's, and the next one a thread-pool thread may have faulted in
         // by now), wherever the appends are in them, each with the rest of a 2 MiB folio where the system maps the
         // writer's pages whole (LargePageTests): far below the 32 MB of capacity.
@@ -350,7 +349,7 @@ public sealed class ListMmfTests : IDisposable
         Assert.InRange(atOpen, Window - 4096, Ahead);
         Assert.True(
             afterAppends is >= 1_000_000 * sizeof(long) and <= (1_000_000 * sizeof(long)) + Ahead,
-            $"{afterAppends:N0} bytes resident after the appends; this process's mappings of the file:\n{string.Join('\n', MappingsOf(list.Path))}");
+            $"{afterAppends:N0} bytes resident after the appends; this process's mappings of the file:\n{string.Join('\n', ProcessMappings.Of(list.Path).SelectMany(mapping => mapping.Lines))}");
     }
 
     [Fact]
@@ -359,35 +358,6 @@ public sealed class ListMmfTests : IDisposable
         string path = _directory.File(Path.Combine("missing", "list.bin"));
         var exception = Assert.Throws<DirectoryNotFoundException>(() => new ListMmf<int>(path));
         Assert.Contains(path, exception.Message, StringComparison.Ordinal);
-    }
-
-    /// <summary>The resident bytes of this process's mappings of <paramref name="path"/>: the sum of their Rss lines.</summary>
-    internal static long ResidentBytesOf(string path) => MappingsOf(path)
-        .Where(line => line.StartsWith("Rss:", StringComparison.Ordinal))
-        .Sum(line => long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024);
-
-    /// <summary>
-    /// This process's mappings of <paramref name="path"/> as /proc/self/smaps describes them: each mapping's header
-    /// line (ending with the path) and the lines after it, up to the next mapping's header.
-    /// </summary>
-    private static List<string> MappingsOf(string path)
-    {
-        var mappings = new List<string>();
-        bool inMapping = false;
-        foreach (string line in File.ReadLines("/proc/self/smaps"))
-        {
-            if (Regex.IsMatch(line, "^[0-9a-f]+-[0-9a-f]+ "))
-            {
-                inMapping = line.EndsWith(path, StringComparison.Ordinal);
-            }
-
-            if (inMapping)
-            {
-                mappings.Add(line);
-            }
-        }
-
-        return mappings;
     }
 
     private static long SumByForeach(ListMmf<int> list)

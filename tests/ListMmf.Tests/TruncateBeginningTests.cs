@@ -81,7 +81,7 @@ public sealed class TruncateBeginningTests : IDisposable
         }
 
         Assert.Equal(Items / 2, populating.Count);
-        long resident = ListMmfTests.ResidentBytesOf(populating.Path);
+        long resident = ProcessMappings.Bytes(populating.Path, "Rss");
         Assert.True(resident >= Items / 2 * sizeof(long) * 9 / 10, $"{resident:N0} bytes of the new file resident, of {Items / 2 * sizeof(long):N0}");
     }
 

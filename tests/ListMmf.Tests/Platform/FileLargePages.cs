@@ -1,6 +1,6 @@
 using System;
-using System.Globalization;
 using System.IO;
+using System.Linq;
 using System.Runtime.Versioning;
 using ListMmf.Interop;
 using ListMmf.Storage;
@@ -25,25 +25,9 @@ public static class FileLargePages
     /// The bytes of <paramref name="path"/> that this process's mapping of it with <paramref name="permissions"/>
     /// (as /proc/self/maps writes them: <c>r--s</c>, <c>rw-s</c>) maps in 2 MiB pages.
     /// </summary>
-    public static long MappedBytes(string path, string permissions)
-    {
-        bool inMapping = false;
-        foreach (string line in File.ReadLines("/proc/self/smaps"))
-        {
-            string[] fields = line.Split(' ', 3, StringSplitOptions.RemoveEmptyEntries);
-            if (fields.Length > 1 && fields[0].Contains('-', StringComparison.Ordinal) && !fields[0].EndsWith(':'))
-            {
-                // A mapping's first line ends with its path, which may hold spaces.
-                inMapping = fields[1] == permissions && line.EndsWith(" " + path, StringComparison.Ordinal);
-            }
-            else if (inMapping && fields[0] == "FilePmdMapped:")
-            {
-                return long.Parse(fields[1].Split(' ')[0], CultureInfo.InvariantCulture) * 1024;
-            }
-        }
-
-        throw new InvalidOperationException($"no mapping of {path} with permissions {permissions} in /proc/self/smaps");
-    }
+    public static long MappedBytes(string path, string permissions) =>
+        ProcessMappings.Of(path).FirstOrDefault(mapping => mapping.Permissions == permissions)?.Bytes("FilePmdMapped")
+        ?? throw new InvalidOperationException($"no mapping of {path} with permissions {permissions} in /proc/self/smaps");
 
     /// <summary>
     /// Maps a new 4 MiB file in the temporary directory writable, advised large pages, and faults in its first 2 MiB

@@ -86,23 +86,6 @@ public sealed class LargePageTests
     }
 
     /// <summary>The VmFlags of each mapping of <paramref name="path"/> in this process, by its permissions.</summary>
-    private static Dictionary<string, string[]> MappingFlags(string path)
-    {
-        var flags = new Dictionary<string, string[]>();
-        string? permissions = null;
-        foreach (string line in File.ReadLines("/proc/self/smaps"))
-        {
-            string[] fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            if (fields.Length > 1 && fields[0].Contains('-', StringComparison.Ordinal) && !fields[0].EndsWith(':'))
-            {
-                permissions = fields.Last() == path ? fields[1] : null;
-            }
-            else if (permissions is not null && fields[0] == "VmFlags:")
-            {
-                flags[permissions] = fields[1..];
-            }
-        }
-
-        return flags;
-    }
+    private static Dictionary<string, string[]> MappingFlags(string path) =>
+        ProcessMappings.Of(path).ToDictionary(mapping => mapping.Permissions, mapping => mapping.Flags);
 }

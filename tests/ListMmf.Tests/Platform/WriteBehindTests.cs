@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using Xunit;
@@ -43,26 +44,8 @@ public sealed class WriteBehindTests
     /// <summary>Resident and dirty bytes of every mapping of <paramref name="path"/> in this process.</summary>
     private static (long Resident, long Dirty) Mapped(string path)
     {
-        long resident = 0;
-        long dirty = 0;
-        bool inFile = false;
-        foreach (string line in File.ReadLines("/proc/self/smaps"))
-        {
-            string[] fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            if (fields.Length > 0 && fields[0].Contains('-', StringComparison.Ordinal) && !fields[0].EndsWith(':'))
-            {
-                inFile = fields.Last() == path;
-            }
-            else if (inFile && fields[0] == "Rss:")
-            {
-                resident += long.Parse(fields[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
-            }
-            else if (inFile && fields[0] is "Shared_Dirty:" or "Private_Dirty:")
-            {
-                dirty += long.Parse(fields[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
-            }
-        }
-
-        return (resident, dirty);
+        IReadOnlyList<FileMappingState> mappings = ProcessMappings.Of(path);
+        return (mappings.Sum(mapping => mapping.Bytes("Rss")),
+            mappings.Sum(mapping => mapping.Bytes("Shared_Dirty") + mapping.Bytes("Private_Dirty")));
     }
 }
