@@ -1931,7 +1931,11 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
         else:
             data[column["name"]] = numpy.asarray(values[first:last])
     try:
-        return pandas.DataFrame(data)
+        frame = pandas.DataFrame(data)
+        if utc:
+            # Marks the times as UTC, as the library returns them; the values are not shifted.
+            frame[time["name"]] = frame[time["name"]].dt.tz_localize("UTC")
+        return frame
     except pandas.errors.OutOfBoundsDatetime:
         # pandas 1.x holds every time as int64 nanoseconds: 0001-01-01 (DateTime.MinValue) or 9999 do not fit.
         raise ListMmfError(f"{time_path}: the time column holds times outside 1677-2262, which pandas "
@@ -1951,7 +1955,8 @@ def _pandas(caller):
 def to_pandas(table_dir, start=None, end=None, columns=None):
     """Returns the rows of the table in ``table_dir`` as a ``pandas.DataFrame``: the time column first, as
     ``datetime64`` (seconds for a UnixSeconds column; nanoseconds for ticks, so no tick is lost, or microseconds as
-    ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), then
+    ``open_times`` gives them when a time lies outside 1677-2262; pandas 1.x makes every column nanoseconds), aware
+    of UTC (``datetime64[ns, UTC]``) for a table whose manifest records its times as UTC, naive otherwise; then
     each value column with the dtype of its file; a text column as a ``category`` column whose categories are its
     distinct values in the order they first came (``read_text_entries``) and whose codes are the ones stored.
 

@@ -47,8 +47,11 @@ public static class EdgeValues
         table.Column<double>("double").Add(Pick(double.NegativeInfinity, -0d, double.NaN, double.Epsilon, double.PositiveInfinity));
         table.Column<long>("datetime").Add(Pick(new DateTime(1677, 9, 22).Ticks, epoch - 1, epoch, Start.Ticks + 1, new DateTime(2262, 4, 10).Ticks));
         table.Column<int>("unixseconds").Add(Pick(int.MinValue, int.MinValue + 1, -1, 0, int.MaxValue));
-        table.AddRow(table.Schema.Time.DataType == DataType.DateTime
+        DateTime time = table.Schema.Time.DataType == DataType.DateTime
             ? Pick(new DateTime(1677, 9, 22), DateTime.UnixEpoch.AddTicks(-1), DateTime.UnixEpoch, Start.AddTicks(1), new DateTime(2262, 4, 10))
-            : Pick(DateTime.MinValue, new DateTime(1901, 12, 14), DateTime.UnixEpoch.AddSeconds(-1), Start, new DateTime(2038, 1, 19)));
+            : Pick(DateTime.MinValue, new DateTime(1901, 12, 14), DateTime.UnixEpoch.AddSeconds(-1), Start, new DateTime(2038, 1, 19));
+
+        // A table recorded as UTC takes a UTC time only; the clock reading is the same either way.
+        table.AddRow(DateTime.SpecifyKind(time, table.Schema.TimesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified));
     }
 }

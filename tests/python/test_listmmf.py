@@ -451,10 +451,11 @@ except ImportError:
 class TableTests(TempDirTestCase):
     """``to_pandas`` over hand-made table folders: a manifest and one ListMmf file per column."""
 
-    def write_table(self, rows, price_count=None):
+    def write_table(self, rows, price_count=None, utc=None):
         os.mkdir(self.path("ticks"))
         manifest = {
             "format": "ListMmf.TimeSeriesTable", "version": 1, "order": "AscendingOrEqual",
+            **({} if utc is None else {"timesAreUtc": utc}),
             "time": {"name": "time", "type": "UnixSeconds", "file": "time.mmf"},
             "columns": [{"name": "price", "type": "Double", "file": "price.mmf"}],
         }
@@ -473,6 +474,27 @@ class TableTests(TempDirTestCase):
         self.assertEqual(5, len(frame))
         self.assertEqual(datetime.datetime(2024, 1, 2, 9, 30, 4), frame["time"].iloc[4].to_pydatetime())
         self.assertEqual(4501.0, frame["price"].iloc[4])
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_utc_tables_times_are_utc_aware_and_not_shifted(self):
+        frame = listmmf.to_pandas(self.write_table(5, utc=True))
+        self.assertEqual("UTC", str(frame["time"].dt.tz))
+        self.assertEqual(datetime.datetime(2024, 1, 2, 9, 30, 4, tzinfo=datetime.timezone.utc),
+                         frame["time"].iloc[4].to_pydatetime())
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_a_utc_tables_range_takes_aware_bounds_and_keeps_its_zone(self):
+        frame = listmmf.to_pandas(self.write_table(10, utc=True), start="2024-01-02T11:30:03+02:00",
+                                  end=datetime.datetime(2024, 1, 2, 9, 30, 5, tzinfo=datetime.timezone.utc))
+        self.assertEqual([4500.75, 4501.0], list(frame["price"]))
+        self.assertEqual("UTC", str(frame["time"].dt.tz))
+
+    @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
+    def test_times_of_no_recorded_zone_are_naive(self):
+        for utc in (False, None):
+            with self.subTest(timesAreUtc=utc):
+                shutil.rmtree(self.path("ticks"), ignore_errors=True)
+                self.assertIsNone(listmmf.to_pandas(self.write_table(2, utc=utc))["time"].dt.tz)
 
     @unittest.skipUnless(_HAS_PANDAS, "pandas is not importable")
     def test_a_time_range_keeps_the_rows_from_start_up_to_end(self):
@@ -2017,8 +2039,11 @@ class HostileInputFuzzTests(TempDirTestCase):
         self.assertEqual([time["name"]] + [c["name"] for c in columns], list(frame.columns))
         rows = listmmf.read_header(time_path).count
         self.assertEqual(rows, len(frame))
+        times = frame[time["name"]]
+        if times.dt.tz is not None:
+            times = times.dt.tz_localize(None)
         self.assertTrue(np.array_equal(np.asarray(listmmf.open_times(time_path)).astype("datetime64[us]"),
-                                       np.asarray(frame[time["name"]]).astype("datetime64[us]")), "the times")
+                                       np.asarray(times).astype("datetime64[us]")), "the times")
         for column in columns:
             values = np.asarray(listmmf.open_items(os.path.join(folder, column["file"])))[:rows]
             self.assertEqual(values.tobytes(), np.asarray(frame[column["name"]]).tobytes(), column["name"])

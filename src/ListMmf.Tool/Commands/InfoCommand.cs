@@ -72,7 +72,7 @@ internal static class InfoCommand
             return;
         }
 
-        using ColumnView column = ColumnView.Open(info.Path, info.Path, info.DataType);
+        using ColumnView column = ColumnView.Open(info.Path, info.Path, info.DataType, description?.TimesAreUtc == true);
 
         // The header's count as read above (a writer may have added since); a bit file's header counts words.
         long count = info.DataType == DataType.Bit ? column.Count : Math.Min(column.Count, info.Count);

@@ -44,25 +44,29 @@ internal abstract class ColumnView : IDisposable
 
     public abstract void Dispose();
 
-    /// <summary>Opens the file at <paramref name="path"/> read-only with the item type its code names.</summary>
+    /// <summary>
+    /// Opens the file at <paramref name="path"/> read-only with the item type its code names; its times (of a time
+    /// file) as UTC times where <paramref name="timesAreUtc"/>, shown with a Z.
+    /// </summary>
     /// <exception cref="DataException">A struct file without a description, which alone records its item size and layout.</exception>
-    public static ColumnView Open(string path, string name, DataType dataType)
+    public static ColumnView Open(string path, string name, DataType dataType, bool timesAreUtc = false)
     {
         DataTypeInfo type = DataTypeInfo.Of(dataType);
+        DateTimeKind kind = timesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified;
         return type.Kind switch
         {
             DataTypeKind.DateTimeTicks => new ColumnView<long>(
                 path,
                 name,
                 dataType,
-                ticks => Times.Format(new DateTime(ticks), ticks: true),
-                ticks => new DateTime(ticks)),
+                ticks => Times.Format(new DateTime(ticks, kind), ticks: true),
+                ticks => new DateTime(ticks, kind)),
             DataTypeKind.UnixSeconds => new ColumnView<int>(
                 path,
                 name,
                 dataType,
-                seconds => Times.Format(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), ticks: false),
-                ListMmfTimeSeriesDateTimeSeconds.ToDateTime),
+                seconds => Times.Format(DateTime.SpecifyKind(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), kind), ticks: false),
+                seconds => DateTime.SpecifyKind(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), kind)),
             DataTypeKind.Bits => new BitColumnView(path, name),
             DataTypeKind.Struct => new StructColumnView(StructFile.Open(path), field: null, ownsFile: true),
             _ when type.IsNumber => type.Accept(new NumberView(path, name)),

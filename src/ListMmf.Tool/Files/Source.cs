@@ -55,7 +55,7 @@ internal sealed class Source : IDisposable
             {
                 var columns = table.Columns.Select(column => column is TextColumn text
                     ? new TextColumnView(text)
-                    : ColumnView.Open(column.Path, column.Name, column.DataType)).ToList();
+                    : ColumnView.Open(column.Path, column.Name, column.DataType, column.IsTime && table.Schema.TimesAreUtc)).ToList();
                 return new Source(fullPath, columns, table, null, table.LowerBound, table.UpperBound, table.Schema.TimesAreUtc);
             }
             catch
@@ -80,7 +80,7 @@ internal sealed class Source : IDisposable
             return OpenSealed(fullPath, info.DataType);
         }
 
-        ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType);
+        ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType, TimesAreUtcIn(fullPath));
         try
         {
             // The searches of a time file trust its order; `verify` checks it.
@@ -122,7 +122,7 @@ internal sealed class Source : IDisposable
     /// <summary>A sealed file: its items, and the time searches of a sealed time series (the library's, by the same rules).</summary>
     private static Source OpenSealed(string path, DataType dataType)
     {
-        ColumnView column = ColumnView.Open(path, System.IO.Path.GetFileName(path), dataType);
+        ColumnView column = ColumnView.Open(path, System.IO.Path.GetFileName(path), dataType, TimesAreUtcIn(path));
         IDisposable? times = null;
         try
         {
@@ -151,6 +151,9 @@ internal sealed class Source : IDisposable
     private static Source WithSeries<TKey>(string path, ColumnView column, TimeSeriesMmf<TKey> series)
         where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool> =>
         new(path, [column], null, series, series.LowerBound, series.UpperBound, series.TimesAreUtc);
+
+    /// <summary>Whether a single file's description records its times as UTC (a file of no description: not).</summary>
+    internal static bool TimesAreUtcIn(string path) => ListMmfDescription.Read(path)?.TimesAreUtc == true;
 
     private DataException NoTimes() =>
         new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");

@@ -15,9 +15,9 @@ internal static class Times
 
     /// <summary>
     /// A time given on the command line: a date and time of day (<c>2024-01-02T09:30:00</c>, a space for the T, a
-    /// fraction of a second), taken as stored; or Unix seconds (<c>1704187800</c>), the stored time they count to. A
-    /// time with an offset or Z is converted to UTC, for times recorded as UTC only: other times have no zone to
-    /// convert to.
+    /// fraction of a second), taken as stored (as UTC for times recorded as UTC); or Unix seconds
+    /// (<c>1704187800</c>), the stored time they count to. A time with an offset or Z is converted to UTC, for times
+    /// recorded as UTC only: other times have no zone to convert to.
     /// </summary>
     /// <exception cref="UsageException">Not a time in these forms, or an offset given for times not recorded as UTC.</exception>
     public static DateTime Parse(string text, string option, bool timesAreUtc)
@@ -25,7 +25,7 @@ internal static class Times
         if (long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long seconds))
         {
             return seconds >= UnixSecondsMin && seconds <= UnixSecondsMax
-                ? DateTime.UnixEpoch.AddSeconds(seconds)
+                ? AsStored(DateTime.UnixEpoch.AddSeconds(seconds), timesAreUtc)
                 : throw new UsageException($"{option} '{text}' is outside the Unix seconds a DateTime can hold.");
         }
 
@@ -41,8 +41,12 @@ internal static class Times
                 "recorded zone; give the time as stored, without an offset or Z.");
         }
 
-        return DateTime.SpecifyKind(time, DateTimeKind.Unspecified);
+        return AsStored(time, timesAreUtc);
     }
+
+    /// <summary>A time of the kind the times searched take: Utc for times recorded as UTC, else Unspecified.</summary>
+    private static DateTime AsStored(DateTime time, bool timesAreUtc) =>
+        DateTime.SpecifyKind(time, timesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified);
 
     /// <summary>A stored time: to the second for a seconds series, to the tick for a ticks series.</summary>
     public static string Format(DateTime time, bool ticks) => ticks ? TimeText.Ticks(time) : TimeText.Seconds(time);

@@ -35,7 +35,7 @@ public static class SealedListMmfSearch
     /// same conversion, as <see cref="TimeSeriesMmf{TKey}.LowerBound(DateTime)"/> gives before the seal.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int32 items that are not UnixSeconds times.</exception>
-    /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
+    /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
     public static long LowerBound(this SealedListMmf<int> seconds, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(seconds);
@@ -47,7 +47,7 @@ public static class SealedListMmfSearch
     /// is none.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int32 items that are not UnixSeconds times.</exception>
-    /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
+    /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
     public static long UpperBound(this SealedListMmf<int> seconds, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(seconds);
@@ -59,7 +59,7 @@ public static class SealedListMmfSearch
     /// (<see cref="ListMmfTimeSeriesDateTime"/> sealed); Count where there is none.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int64 items that are not DateTime ticks.</exception>
-    /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
+    /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
     public static long LowerBound(this SealedListMmf<long> ticks, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(ticks);
@@ -71,7 +71,7 @@ public static class SealedListMmfSearch
     /// there is none.
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int64 items that are not DateTime ticks.</exception>
-    /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
+    /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
     public static long UpperBound(this SealedListMmf<long> ticks, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(ticks);

@@ -71,9 +71,11 @@ public sealed record ListMmfOptions
     /// <summary>
     /// For time series: their times are UTC. A series created with it records so in its description
     /// (<see cref="ListMmfDescription.TimesAreUtc"/>), and any later open of it, with the option or without, returns
-    /// times of <see cref="System.DateTimeKind.Utc"/>, converts <see cref="System.DateTimeKind.Local"/> times to UTC and takes
-    /// <see cref="System.DateTimeOffset"/>s. A series whose times are not UTC refuses Local times and DateTimeOffsets, which
-    /// it could only compare by guessing a zone. For a series that records no description (ListMmf 1.x files), the
+    /// times of <see cref="System.DateTimeKind.Utc"/>, converts <see cref="System.DateTimeKind.Local"/> times to UTC,
+    /// takes <see cref="System.DateTimeOffset"/>s and refuses <see cref="System.DateTimeKind.Unspecified"/> times, which do
+    /// not say their zone (except <see cref="System.DateTime.MinValue"/> and <see cref="System.DateTime.MaxValue"/>). A
+    /// series whose times are not UTC refuses Local times and DateTimeOffsets, which it could only compare by guessing
+    /// a zone. For a series that records no description (ListMmf 1.x files), the
     /// option says it for this open. Off by default.
     /// </summary>
     public bool UtcTimes { get; init; }

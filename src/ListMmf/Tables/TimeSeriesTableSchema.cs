@@ -68,8 +68,9 @@ public sealed class TimeSeriesTableSchema
 
     /// <summary>
     /// Whether the times are UTC, recorded in the table's manifest: the table then returns
-    /// <see cref="DateTimeKind.Utc"/> times, converts <see cref="DateTimeKind.Local"/> ones and takes
-    /// <see cref="DateTimeOffset"/>s; otherwise it refuses both (see <see cref="ListMmfOptions.UtcTimes"/>).
+    /// <see cref="DateTimeKind.Utc"/> times, converts <see cref="DateTimeKind.Local"/> ones, takes
+    /// <see cref="DateTimeOffset"/>s and refuses <see cref="DateTimeKind.Unspecified"/> ones; otherwise it refuses
+    /// Local times and DateTimeOffsets (see <see cref="ListMmfOptions.UtcTimes"/>).
     /// </summary>
     public bool TimesAreUtc { get; init; }
 

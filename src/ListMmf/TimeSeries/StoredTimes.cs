@@ -26,17 +26,19 @@ internal static class StoredTimes
         return recorded?.TimesAreUtc ?? utc;
     }
 
-    /// <summary>A time argument as the file compares it: a Local time converted to UTC, or refused where the times are not UTC.</summary>
-    /// <exception cref="ArgumentException">A Local time, and the file's times are not UTC.</exception>
+    /// <summary>
+    /// A time argument as the file compares it. Where the file's times are UTC: a Utc time as it is, a Local time
+    /// converted to UTC, and an Unspecified time refused (it says nothing of its zone, and is most often a clock time
+    /// built by hand: taken as UTC it would be stored hours off), except <see cref="DateTime.MinValue"/> and
+    /// <see cref="DateTime.MaxValue"/>, the ends of time in every zone. Where they are not: Unspecified and Utc
+    /// times as they are, and a Local time refused.
+    /// </summary>
+    /// <exception cref="ArgumentException">A time of a kind the file cannot place, as above.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static DateTime Of(DateTime time, bool timesAreUtc, string path)
     {
-        if (time.Kind != DateTimeKind.Local)
-        {
-            return time;
-        }
-
-        return timesAreUtc ? time.ToUniversalTime() : ThrowLocalTime(time, path);
+        DateTimeKind kind = time.Kind;
+        return kind == DateTimeKind.Utc || (kind == DateTimeKind.Unspecified && !timesAreUtc) ? time : OfOtherKind(time, timesAreUtc, path);
     }
 
     /// <summary>A stored time as readers are given it: of <see cref="DateTimeKind.Utc"/> where the file's times are UTC.</summary>
@@ -64,19 +66,27 @@ internal static class StoredTimes
 
     /// <summary>
     /// The rows of <paramref name="series"/> with times in <c>[from, to)</c>: empty where <paramref name="to"/> is not
-    /// after <paramref name="from"/>.
+    /// after <paramref name="from"/>. Both are searched, so that both are checked and converted as the series takes
+    /// times before they are compared: as given, a Local time and a Utc one compare their clock readings.
     /// </summary>
     public static IndexRange Between<TSeries>(TSeries series, DateTime from, DateTime to)
         where TSeries : ITimeSeries
     {
         long start = series.LowerBound(from);
-        return new IndexRange(start, to > from ? Math.Max(start, series.LowerBound(to)) : start);
+        return new IndexRange(start, Math.Max(start, series.LowerBound(to)));
     }
 
-    // Out of line, so that the message costs the searches no frame.
+    // Out of line, so that the conversion and the messages cost the searches no frame.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static DateTime ThrowLocalTime(DateTime time, string path) =>
-        throw new ArgumentException($"'{path}' stores clock times of no recorded zone, so the DateTimeKind.Local time " +
-            $"{time:O} cannot be compared with them. Pass the time as stored (DateTimeKind.Unspecified or Utc), or " +
-            "create the series with ListMmfOptions.UtcTimes.", nameof(time));
+    private static DateTime OfOtherKind(DateTime time, bool timesAreUtc, string path) => time.Kind switch
+    {
+        DateTimeKind.Local when timesAreUtc => time.ToUniversalTime(),
+        DateTimeKind.Local => throw new ArgumentException($"'{path}' stores clock times of no recorded zone, so the " +
+            $"DateTimeKind.Local time {time:O} cannot be compared with them. Pass the time as stored (DateTimeKind.Unspecified " +
+            "or Utc), or create the series with ListMmfOptions.UtcTimes.", nameof(time)),
+        _ when time == DateTime.MinValue || time == DateTime.MaxValue => time,
+        _ => throw new ArgumentException($"'{path}' stores UTC times, and the DateTimeKind.Unspecified time {time:O} " +
+            "does not say its zone. Pass a Utc time (DateTime.SpecifyKind(time, DateTimeKind.Utc) where it is UTC), a " +
+            "Local one, or a DateTimeOffset.", nameof(time)),
+    };
 }

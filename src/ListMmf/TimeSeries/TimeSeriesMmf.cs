@@ -17,7 +17,9 @@ namespace ListMmf;
 /// <remarks>
 /// <para>The stored keys are clock times. A series whose times are UTC (<see cref="ListMmfOptions.UtcTimes"/>,
 /// recorded in its description) returns <see cref="DateTimeKind.Utc"/> times, converts
-/// <see cref="DateTimeKind.Local"/> arguments to UTC and takes <see cref="DateTimeOffset"/>s. Any other series
+/// <see cref="DateTimeKind.Local"/> arguments to UTC, takes <see cref="DateTimeOffset"/>s, and refuses
+/// <see cref="DateTimeKind.Unspecified"/> ones with an <see cref="ArgumentException"/> (they do not say their zone;
+/// <see cref="DateTime.MinValue"/> and <see cref="DateTime.MaxValue"/> are taken as the ends of time). Any other series
 /// returns <see cref="DateTimeKind.Unspecified"/> times, takes Unspecified and Utc arguments as they are, and refuses
 /// Local ones and DateTimeOffsets with an <see cref="ArgumentException"/> or <see cref="InvalidOperationException"/>:
 /// it cannot know their zone.</para>
@@ -442,7 +444,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     }
 
     /// <summary>A time argument as the series compares it; see <see cref="StoredTimes.Of"/>.</summary>
-    /// <exception cref="ArgumentException">A Local time, and the series' times are not UTC.</exception>
+    /// <exception cref="ArgumentException">A Local time where the series' times are not UTC, or an Unspecified one where they are.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private DateTime Stored(DateTime time) => StoredTimes.Of(time, TimesAreUtc, Path);
 

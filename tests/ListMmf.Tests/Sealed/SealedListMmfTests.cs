@@ -465,6 +465,23 @@ public sealed class SealedListMmfTests : IDisposable
         Assert.Equal(appendable.LowerBound(local), sealedSeries.LowerBound(local));
     }
 
+    [Fact]
+    public void ASealedUtcSeriesRefusesAnUnspecifiedTimeAsTheSeriesDid()
+    {
+        DateTime ten = new(2024, 3, 10, 10, 0, 0, DateTimeKind.Utc);
+        using (var series = new ListMmfTimeSeriesDateTime(FilePath, TimeSeriesOrder.Ascending, options: new ListMmfOptions { UtcTimes = true }))
+        {
+            series.Add(ten);
+        }
+
+        SealedListMmf.Seal(FilePath);
+        using var sealedSeries = new SealedListMmf<long>(FilePath);
+
+        var refused = Assert.Throws<ArgumentException>(() => sealedSeries.LowerBound(DateTime.SpecifyKind(ten, DateTimeKind.Unspecified)));
+        Assert.Contains(FilePath, refused.Message, StringComparison.Ordinal);
+        Assert.Equal(1, sealedSeries.UpperBound(ten));
+    }
+
     internal static int[] BurstyTimes(int count, int seed)
     {
         var random = new Random(seed);

@@ -222,10 +222,14 @@ public sealed class SealedTableTests : IDisposable
         table.LowerBound(probes, lower);
         table.LastAtOrBefore(probes, asOf);
         return string.Join('\n', probes.Select((probe, i) => $"{probe:O} {table.LowerBound(probe)} {table.UpperBound(probe)} " +
-            $"{table.LastAtOrBefore(probe)} {table.FindRange(probe, probe == DateTime.MaxValue ? probe : probe.AddMinutes(3))} {lower[i]} {asOf[i]} " +
+            $"{table.LastAtOrBefore(probe)} {table.FindRange(probe, ThreeMinutesOn(probe))} {lower[i]} {asOf[i]} " +
             (probe.Ticks is > 0 and < 600_000_000_000_000_000 ? $"{table.LowerBound(new DateTimeOffset(probe))} " : "") +
             $"{table.LowerBound(probe.ToLocalTime())}"));
     }
+
+    /// <summary>Three minutes after a probe, as a UTC time: the UTC table refuses an Unspecified one, which DateTime.MinValue's sum is.</summary>
+    private static DateTime ThreeMinutesOn(DateTime probe) =>
+        probe == DateTime.MaxValue ? probe : DateTime.SpecifyKind(probe.AddMinutes(3), DateTimeKind.Utc);
 
     /// <summary>Every column's values and the times, read every way the table reads them, as one text to compare.</summary>
     private string Values()

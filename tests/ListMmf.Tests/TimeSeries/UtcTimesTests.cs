@@ -5,8 +5,9 @@ using Xunit;
 namespace ListMmf.Tests.TimeSeries;
 
 /// <summary>
-/// Time zones at the edges where times go in: a series or table that records its times as UTC converts Local times
-/// and takes DateTimeOffsets; one that does not refuses both rather than guess a zone.
+/// Time zones at the edges where times go in: a series or table that records its times as UTC converts Local times,
+/// takes DateTimeOffsets and refuses Unspecified times; one that does not refuses Local times and DateTimeOffsets:
+/// neither guesses a zone.
 /// </summary>
 public sealed class UtcTimesTests : IDisposable
 {
@@ -48,6 +49,73 @@ public sealed class UtcTimesTests : IDisposable
         Assert.Equal(1, series.LowerBound(new DateTimeOffset(2024, 3, 12, 12, 0, 1, TimeSpan.FromHours(2))));
         Assert.Equal(1, series.UpperBound(TenUtc.ToLocalTime()));
         Assert.Equal(new IndexRange(0, 2), series.FindRange(new DateTimeOffset(TenUtc), new DateTimeOffset(TenUtc.AddDays(1))));
+    }
+
+    [Fact]
+    public void AUtcSeriesRefusesUnspecifiedTimesAndWritesNothing()
+    {
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending, options: Utc);
+        DateTime unspecified = DateTime.SpecifyKind(TenUtc, DateTimeKind.Unspecified);
+
+        var refused = Assert.Throws<ArgumentException>(() => series.Add(unspecified));
+        Assert.Contains(FilePath, refused.Message, StringComparison.Ordinal);
+        Assert.Contains("DateTimeKind.Unspecified", refused.Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentException>(() => series.AddRange([TenUtc, unspecified]));
+        Assert.Equal(0, series.Count);
+    }
+
+    [Fact]
+    public void AUtcSeriesRefusesUnspecifiedTimesInEverySearch()
+    {
+        using var series = new ListMmfTimeSeriesDateTime(FilePath, TimeSeriesOrder.Ascending, options: Utc);
+        series.Add(TenUtc);
+        DateTime unspecified = DateTime.SpecifyKind(TenUtc.AddHours(1), DateTimeKind.Unspecified);
+
+        Assert.Throws<ArgumentException>(() => series.LowerBound(unspecified));
+        Assert.Throws<ArgumentException>(() => series.UpperBound(unspecified));
+        Assert.Throws<ArgumentException>(() => series.LastAtOrBefore(unspecified));
+        Assert.Throws<ArgumentException>(() => series.FindRange(TenUtc, unspecified));
+        Assert.Throws<ArgumentException>(() => series.FindRange(TenUtc, DateTime.SpecifyKind(TenUtc, DateTimeKind.Unspecified)));
+        Assert.Throws<ArgumentException>(() => series.LowerBound([TenUtc, unspecified], new long[2]));
+    }
+
+    [Fact]
+    public void AUtcSeriesTakesDateTimeMinAndMaxValueAsTheEndsOfTime()
+    {
+        using var series = new ListMmfTimeSeriesDateTime(FilePath, TimeSeriesOrder.Ascending, options: Utc);
+        series.Add(TenUtc);
+
+        Assert.Equal(new IndexRange(0, 1), series.FindRange(DateTime.MinValue, DateTime.MaxValue));
+        Assert.Equal(0, series.LowerBound(DateTime.MinValue));
+        Assert.Equal(1, series.UpperBound(DateTime.MaxValue));
+    }
+
+    [Fact]
+    public void ASeriesOfNoRecordedZoneTakesUnspecifiedTimesAsStored()
+    {
+        using var series = new ListMmfTimeSeriesDateTime(FilePath, TimeSeriesOrder.Ascending);
+        series.Add(DateTime.SpecifyKind(TenUtc, DateTimeKind.Unspecified));
+
+        Assert.Equal(0, series.LowerBound(DateTime.SpecifyKind(TenUtc, DateTimeKind.Unspecified)));
+        Assert.Equal(DateTimeKind.Unspecified, series[0].Kind);
+    }
+
+    [Fact]
+    public void AUtcTableRefusesAnUnspecifiedRowTimeAndDiscardsTheRow()
+    {
+        string folder = _directory.File("ticks");
+        var schema = new TimeSeriesTableSchema("time") { TimesAreUtc = true }.Add<double>("price");
+        using var table = TimeSeriesTable.Create(folder, schema);
+        table.Column<double>("price").Add(4000.25);
+
+        var refused = Assert.Throws<ArgumentException>(() => table.AddRow(new DateTime(2024, 3, 12, 6, 0, 0)));
+
+        Assert.Contains("DateTimeKind.Unspecified", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(0, table.RowCount);
+        table.Column<double>("price").Add(4000.5);
+        table.AddRow(TenUtc);
+        Assert.Equal(4000.5, table.Column<double>("price")[0]);
+        Assert.Throws<ArgumentException>(() => table.LowerBound(new DateTime(2024, 3, 12, 6, 0, 0)));
     }
 
     [Fact]

@@ -152,9 +152,10 @@ public sealed class DescribedFileCommandTests : IDisposable
     public void SearchOfAUtcSeriesConvertsATimeWithAnOffset()
     {
         string path = _directory.File("seconds.bt");
+        DateTime start = DateTime.SpecifyKind(Start, DateTimeKind.Utc);
         using (var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending, options: new ListMmfOptions { UtcTimes = true }))
         {
-            series.AddRange([Start, Start.AddSeconds(1), Start.AddSeconds(2)]);
+            series.AddRange([start, start.AddSeconds(1), start.AddSeconds(2)]);
         }
 
         ToolResult result = ToolRunner.Run("search", path, "2024-01-02T04:30:01-05:00");

@@ -158,4 +158,45 @@ public sealed class TimeZoneTests : IDisposable
 
         Assert.Equal("UTC", ((TimestampType)reader.Schema.GetFieldByName("time").DataType).Timezone);
     }
+
+    [Theory]
+    [InlineData("info")]
+    [InlineData("head")]
+    [InlineData("tail")]
+    public void AUtcTablesTimesAreShownEndingInZ(string command)
+    {
+        Assert.Equal(0, ImportCsv("time,price\n2024-01-02T09:30:00Z,1\n2024-01-02T09:30:01Z,2\n").ExitCode);
+
+        ToolResult result = ToolRunner.Run(command, Table);
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("2024-01-02 09:30:01.0000000Z", result.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("info")]
+    [InlineData("head")]
+    public void TimesOfNoRecordedZoneAreShownWithoutAZ(string command)
+    {
+        Assert.Equal(0, ImportCsv("time,price\n2024-01-02T09:30:00,1\n2024-01-02T09:30:01,2\n").ExitCode);
+
+        ToolResult result = ToolRunner.Run(command, Table);
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("2024-01-02 09:30:01.0000000", result.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("0000000Z", result.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ASearchOfAUtcTableTakesATimeWithoutAZoneAsUtc()
+    {
+        Assert.Equal(0, ImportCsv("time,price\n2024-01-02T09:30:00Z,1\n2024-01-02T09:30:01Z,2\n").ExitCode);
+
+        ToolResult bare = ToolRunner.Run("search", Table, "2024-01-02T09:30:01");
+        ToolResult zoned = ToolRunner.Run("search", Table, "2024-01-02T10:30:01+01:00");
+
+        Assert.Equal((0, 0), (bare.ExitCode, zoned.ExitCode));
+        Assert.Contains("2024-01-02 09:30:01Z", bare.Output, StringComparison.Ordinal);
+        Assert.Equal(bare.Output.Replace(Table, "", StringComparison.Ordinal), zoned.Output.Replace(Table, "", StringComparison.Ordinal));
+    }
 }
