@@ -1,6 +1,6 @@
 using ListMmf;
 
-string path = Path.Combine(Path.GetTempPath(), "quick-start-times.bt");
+string path = "quick-start-times.bt"; // in the folder it runs in
 File.Delete(path);
 
 // One writer per file: the file is created on first open and grows as you add.
