@@ -1,7 +1,6 @@
 using System;
 using System.IO;
 using System.Linq;
-using BenchmarkDotNet.Running;
 using ListMmf.Benchmarks.Data;
 using ListMmf.Benchmarks.Ipc;
 using ListMmf.Benchmarks.LowerBound;
@@ -36,8 +35,7 @@ public static class Program
         {
             if (args.Length == 0 || args[0].StartsWith('-'))
             {
-                BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
-                return 0;
+                return BenchmarkRuns.Run(args);
             }
 
             ReadOnlySpan<string> rest = args.AsSpan(1);
@@ -91,8 +89,7 @@ public static class Program
                 $"process of its own: about {20 * perBenchmark / 60:N0} minutes after the build; BenchmarkDotNet prints how many remain.");
         }
 
-        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(switcherArgs);
-        return 0;
+        return BenchmarkRuns.Run(switcherArgs);
     }
 
     private static int RunQuick(ReadOnlySpan<string> args)
