@@ -146,8 +146,8 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     }
 
     /// <summary>
-    /// Starts reading every page of fences in, on the thread pool (asking for the reads took 0.2 ms for 390 KB here):
-    /// the searches after a cold start's first then read one page of the list each.
+    /// Starts reading every page of fences in, on the thread pool, where asking for the reads does not hold up the
+    /// first search: the searches after a cold start's first then read one page of the list each.
     /// </summary>
     public void StartReadingFences()
     {

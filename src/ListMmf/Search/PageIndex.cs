@@ -73,8 +73,9 @@ internal sealed unsafe class PageIndex<T, TItem>
     /// block when the keys are spread evenly (or four, by halves, when not), at 0.4% of an Int32 file in RAM; more for
     /// wide keys, so that the index stays at most 1/64 of the file (2 KiB for 32-byte keys, 4 KiB for 64-byte ones);
     /// and at least one item. Rows with a narrow key (a 192-byte quote by its 8-byte time) keep 1 KiB blocks: a page
-    /// per fence measured 1.3 times slower than no index at 1M quotes (five dependent misses in the page), and 1 KiB
-    /// blocks 0.4 to 0.5 times, at 1M and 10M quotes (KeyedLookupBenchmarks). Blocks divide pages: a block never spans two.
+    /// per fence was slower than no index (five dependent misses in the page), and 1 KiB blocks faster
+    /// (KeyedLookupBenchmarks; benchmarks/README.md, "Figures behind the code"). Blocks divide pages: a block never
+    /// spans two.
     /// </summary>
     public static int BlockBytes
     {

@@ -45,9 +45,8 @@ public sealed record ListMmfOptions
     /// waiting, each time another 2 MiB of them is written, so that <see cref="ListMmf{T}.Flush"/> waits only for what
     /// came after. Only whole 2 MiB blocks are started, never the first page, which holds the count: durability and
     /// its order are still only what <see cref="ListMmf{T}.Flush"/> gives. Not for bulk loads: it makes the writer
-    /// keep pace with the disk (measured on Linux 6.18, ext4: a three-column table's flush after a million appends
-    /// about half as long, a 1.6 GB CSV import about twice as long). Linux (sync_file_range); ignored elsewhere and
-    /// by readers. Off by default.
+    /// keep pace with the disk, so a checkpoint's flush is shorter and a bulk load longer (benchmarks/README.md,
+    /// "Figures behind the code"). Linux (sync_file_range); ignored elsewhere and by readers. Off by default.
     /// </summary>
     public bool WriteBehind { get; init; }
 

@@ -533,8 +533,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// <see cref="PrefaultWindow"/> after them on a thread-pool thread (<see cref="BackgroundPrefault"/>), which the
     /// next call takes over. Each window runs on to the end of a large page where the mapping asked for them, and is
     /// faulted in writable and touched from user mode: the appends into it then take no page fault, not even the one
-    /// a virtual machine takes on the first access from user mode to a page the kernel faulted in (measured here: one
-    /// of about 20 µs every 32 KiB without the touch). No more than two windows ahead of the writer, because pages
+    /// a virtual machine takes on the first access from user mode to a page the kernel faulted in (benchmarks/README.md,
+    /// "Figures behind the code"). No more than two windows ahead of the writer, because pages
     /// faulted in long before they are written may be paged out again meanwhile (these machines page out what is
     /// untouched for a minute).
     /// </summary>

@@ -6,8 +6,8 @@ namespace ListMmf.Storage;
 /// <summary>
 /// A file's first bytes through a read-only mapping that asks for large pages, for code that looks at a file's header
 /// before its readers map it: a <c>read</c> there would leave the start of the file in small page-cache folios, which
-/// every reader then maps in 4 KiB pages (2 to 4 of the 12 MB of a freshly sealed 10M-row time column, measured in
-/// <c>/proc/self/smaps</c>), where a fault through this mapping brings in a large folio.
+/// every reader then maps in 4 KiB pages (seen in <c>/proc/self/smaps</c> on a freshly sealed time column), where a
+/// fault through this mapping brings in a large folio.
 /// </summary>
 internal sealed unsafe class MappedFileStart : IDisposable
 {

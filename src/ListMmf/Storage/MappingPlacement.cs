@@ -12,8 +12,8 @@ namespace ListMmf.Storage;
 /// apart, so every list's header count sat at the same address modulo 1 GiB, and two columns of one width wrote their
 /// n-th items at the same address modulo 1 GiB too. AMD's cores pick an L1 way by a hash of the address bits 12-27 (a
 /// "utag"), and lines in one set under the same hash evict each other on each access: a table's row-by-row append
-/// spent about 10 ns on each column's count and item (benchmarks/README.md, "Batch append vs memcpy"), and three
-/// counters in C over three 1 GiB file mappings took 21 ns a round against 2.3 ns 2 MiB further apart. Steps of
+/// paid that on each column's count and item, and so did counters in C over 1 GiB file mappings, which 2 MiB further
+/// apart did not (benchmarks/README.md, "Batch append vs memcpy" and "Figures behind the code"). Steps of
 /// 2 MiB keep each mapping aligned to a large page, which the system needs to map a file's 2 MiB folios whole.
 /// </remarks>
 internal static class MappingPlacement

@@ -39,8 +39,8 @@ internal sealed unsafe class PosixFileMapping : FileMapping
 
     /// <summary>
     /// 64 MiB: a growth within the reservation is one <c>posix_fallocate</c> and nothing else, and its time grows with
-    /// its length (ext4 here: 0.02 ms for 16 MiB, 0.2 ms for 64 MiB, 0.4-1.7 ms for 400-800 MiB), so doubling a large
-    /// file stalled the append that grew it for milliseconds, where more, smaller steps cost as little in all.
+    /// its length, so doubling a large file stalled the append that grew it, where more, smaller steps cost as little
+    /// in all (benchmarks/README.md, "Figures behind the code").
     /// </summary>
     public override long LargestGrowthStep => 64L << 20;
 

@@ -12,7 +12,7 @@ namespace ListMmf;
 /// columns are read once. The conversion buffers are not cleared: every value read
 /// from them is written first, and a bar of a few hundred rows would otherwise pay for clearing 8 KiB. The loops are
 /// compiled optimized at once: a process asks for bars a few times, too few for tiered compilation to reach them
-/// (one-minute bars over 1M rows took 6.2-7.0 ms tiered, 3.8 ms so).
+/// (benchmarks/README.md, "Figures behind the code").
 /// </summary>
 [SkipLocalsInit]
 internal static class BarMath
@@ -29,7 +29,7 @@ internal static class BarMath
         Totals totals;
         if (typeof(TPrice) == typeof(double) && typeof(TVolume) == typeof(int))
         {
-            // A tick's usual columns: the sizes widened in the loop, with no pass through a buffer (1.6x faster).
+            // A tick's usual columns: the sizes widened in the loop, with no pass through a buffer to convert them.
             totals = Add(MemoryMarshal.Cast<TPrice, double>(prices), MemoryMarshal.Cast<TVolume, int>(volumes));
         }
         else
@@ -76,7 +76,7 @@ internal static class BarMath
         var totals = new Totals(double.NaN, double.NaN, 0, 0);
         if (Vector.IsHardwareAccelerated && prices.Length >= Vector<double>.Count)
         {
-            // Locals, not a struct of the five running vectors: the JIT kept such a struct on the stack, 3x slower.
+            // Locals, not a struct of the five running vectors: the JIT kept such a struct on the stack, not in registers.
             ReadOnlySpan<Vector<double>> priceVectors = MemoryMarshal.Cast<double, Vector<double>>(prices);
             ReadOnlySpan<Vector<double>> volumeVectors = MemoryMarshal.Cast<double, Vector<double>>(volumes);
             Vector<double> highs = priceVectors[0];
