@@ -428,7 +428,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
             return;
         }
 
-        if (storage.CanShrinkInPlace && !_lowered)
+        if (TrimsInPlace)
         {
             storage.Shrink(length);
             UpdatePointers();
@@ -437,6 +437,12 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
         ReplaceWithItems("give back the unused space of", $"its {count:N0} items", 0, count);
     }
+
+    /// <summary>
+    /// Whether <see cref="TrimExcess"/> cuts the file where it is, while mapped (the POSIX backend can); otherwise it
+    /// writes the items into a new file that replaces it.
+    /// </summary>
+    internal bool TrimsInPlace => _file.Current.CanShrinkInPlace && !_lowered;
 
     /// <summary>Replaces the file with a new one holding the items <c>[start, end)</c>; see <see cref="TruncateBeginning"/>.</summary>
     private void ReplaceWithItems(string action, string items, long start, long end)

@@ -30,6 +30,27 @@ public sealed partial class SourceShapeTests
     }
 
     /// <summary>
+    /// Code that differs between systems lives in the storage platforms (one class per system, chosen once): a branch
+    /// on the system anywhere else in the library, the tool or ListMmf.Arrow is a rule of a system stated where no one
+    /// looking at that system's class finds it.
+    /// </summary>
+    [Fact]
+    public void NoBranchOnTheOperatingSystemIsOutsideThePlatformClasses()
+    {
+        string src = RepositoryFiles.Path("src");
+        string platforms = Path.Combine("ListMmf", "Storage", "Platforms") + Path.DirectorySeparatorChar;
+        string[] branches = Directory.EnumerateFiles(src, "*.cs", SearchOption.AllDirectories)
+            .Select(file => Path.GetRelativePath(src, file))
+            .Where(file => !file.Split(Path.DirectorySeparatorChar).Any(part => part is "bin" or "obj") && !file.StartsWith(platforms, StringComparison.Ordinal))
+            .SelectMany(file => File.ReadLines(Path.Combine(src, file)).Select((line, index) => (File: file, Number: index + 1, Line: line)))
+            .Where(line => OperatingSystemBranch().IsMatch(line.Line))
+            .Select(line => $"{line.File}:{line.Number}: {line.Line.Trim()}")
+            .ToArray();
+
+        Assert.True(branches.Length == 0, $"branches on the operating system outside {platforms}:{Environment.NewLine}{string.Join(Environment.NewLine, branches)}");
+    }
+
+    /// <summary>
     /// The library's folders from the bottom layer up. A folder may use the folders of the layers below its own and
     /// nothing else, so that no two folders use each other, however indirectly.
     /// </summary>
@@ -89,6 +110,9 @@ public sealed partial class SourceShapeTests
         Assert.Equal(["Lower -> Upper", "Upper -> Lower"], uses.Select(use => $"{use.From} -> {use.To}"));
         Assert.Equal("Lower -> Upper -> Lower", FolderReferences.FindCycle(uses));
     }
+
+    [GeneratedRegex(@"OperatingSystem\.Is[A-Z]|RuntimeInformation\.IsOSPlatform|OSPlatform\.(Windows|Linux|OSX|FreeBSD)")]
+    private static partial Regex OperatingSystemBranch();
 
     [GeneratedRegex(@"^\[\*\.cs\][^\[]*?^max_line_length\s*=\s*(\d+)", RegexOptions.Multiline | RegexOptions.Singleline)]
     private static partial Regex MaxLineLength();

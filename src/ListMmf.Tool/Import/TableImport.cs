@@ -212,12 +212,12 @@ internal sealed class TableImport : IDisposable
     /// <summary>
     /// Publishes every row of the import at once, gives the column files' unused space back, then flushes the rows
     /// to the device; from here on, disposing keeps them. A table that was there before is trimmed only where its
-    /// files can be cut in place: on Windows that would copy every column the import appended to.
+    /// files can be cut in place: elsewhere (Windows' mapping backend) that would copy every column the import appended to.
     /// </summary>
     public void Complete()
     {
         _table.PublishStagedRows();
-        if (_created is not null || !OperatingSystem.IsWindows())
+        if (_created is not null || _table.TrimsInPlace)
         {
             _table.TrimExcess();
         }

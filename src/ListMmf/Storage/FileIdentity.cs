@@ -12,7 +12,8 @@ internal static class FileIdentity
 {
     /// <summary>
     /// Whether <paramref name="first"/> and <paramref name="second"/> are one file or folder. Where the system gives
-    /// no identity (folders outside Linux, macOS), the paths are compared with their final links resolved.
+    /// no identity without opening the file, or one that is safe to open (folders outside Linux; macOS, where the
+    /// close would drop this process's locks on the file), the paths are compared with their final links resolved.
     /// </summary>
     public static bool Same(string first, string second)
     {
@@ -46,29 +47,8 @@ internal static class FileIdentity
         return there is null || there == mine;
     }
 
-    private static (ulong, ulong)? Of(string path)
-    {
-        StoragePlatform platform = StoragePlatform.Current;
-        if (platform.IdentityOf(path) is { } identity)
-        {
-            return identity;
-        }
-
-        if (!File.Exists(path))
-        {
-            return null;
-        }
-
-        try
-        {
-            using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-            return platform.IdentityOf(file);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
+    private static (ulong, ulong)? Of(string path) =>
+        StoragePlatform.Current.IdentityOf(path) ?? StoragePlatform.Current.IdentityByOpening(path);
 
     private static string Resolved(string path)
     {

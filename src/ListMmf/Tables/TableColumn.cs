@@ -74,6 +74,9 @@ public abstract class TableColumn
     /// <summary>Gives the column file's unused space back; see <see cref="ListMmf{T}.TrimExcess"/>.</summary>
     internal abstract void TrimExcess();
 
+    /// <summary>Whether <see cref="TrimExcess"/> cuts the file where it is, not copying it (<see cref="ListMmf{T}.TrimsInPlace"/>).</summary>
+    internal abstract bool TrimsInPlace { get; }
+
     internal abstract void Verify();
 
     internal abstract void Dispose();
@@ -336,6 +339,8 @@ public sealed class TableColumn<T> : TableColumn
     internal override void FlushTogether() => _list!.FlushTogether();
 
     internal override void TrimExcess() => _list!.TrimExcess();
+
+    internal override bool TrimsInPlace => _list?.TrimsInPlace ?? _ticks?.TrimsInPlace ?? false;
 
     internal override void Verify()
     {

@@ -210,6 +210,8 @@ public sealed class TextColumn : TableColumn
         _entries.TrimExcess();
     }
 
+    internal override bool TrimsInPlace => _codes.Column.TrimsInPlace && _entries.TrimsInPlace;
+
     /// <summary>Checks both files, every distinct value, and that every published row's code is one of them.</summary>
     internal override void Verify()
     {

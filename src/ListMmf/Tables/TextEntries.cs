@@ -178,6 +178,9 @@ internal sealed class TextEntries
 
     public void TrimExcess() => _bytes.TrimExcess();
 
+    /// <summary>Whether <see cref="TrimExcess"/> cuts the values' file where it is; see <see cref="ListMmf{T}.TrimsInPlace"/>.</summary>
+    public bool TrimsInPlace => _bytes.TrimsInPlace;
+
     public void Dispose() => _bytes.Dispose();
 
     [MethodImpl(MethodImplOptions.NoInlining)]

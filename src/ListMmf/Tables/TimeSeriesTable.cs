@@ -621,6 +621,12 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     /// <summary>
+    /// Whether <see cref="TrimExcess"/> cuts every column file where it is (the mapping backend can, see
+    /// <see cref="ListMmf{T}.TrimsInPlace"/>), rather than copying some of them into new files.
+    /// </summary>
+    internal bool TrimsInPlace => _columns.All(column => column.TrimsInPlace);
+
+    /// <summary>
     /// Checks every column's file as <see cref="ListMmf{T}.Verify()"/> does, the order of the time column, and that
     /// every value column holds a value for every published row.
     /// </summary>

@@ -210,6 +210,13 @@ internal abstract unsafe class StoragePlatform
     public virtual (ulong Device, ulong File)? IdentityOfName(string path) => null;
 
     /// <summary>
+    /// The identity of the file at <paramref name="path"/> found by opening it, for where <see cref="IdentityOf(string)"/>
+    /// finds none; null where that is not safe or not possible. Not on Unix: there closing any descriptor of a file
+    /// drops every POSIX record lock this process holds on it, the writer lock among them (<see cref="WriterLock"/>).
+    /// </summary>
+    public virtual (ulong Device, ulong File)? IdentityByOpening(string path) => null;
+
+    /// <summary>
     /// Whether a missing file at <paramref name="path"/> may be a replacement between its renames, which a reader
     /// waits out. Never where the replacement is one rename.
     /// </summary>

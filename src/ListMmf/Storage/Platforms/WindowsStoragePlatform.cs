@@ -236,6 +236,25 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
 
     public override (ulong Device, ulong File)? IdentityOf(SafeFileHandle file) => Kernel32.Identity(file);
 
+    /// <summary>A handle opened and closed: a Windows lock belongs to the handle that took it, so no lock is lost.</summary>
+    public override (ulong Device, ulong File)? IdentityByOpening(string path)
+    {
+        if (!File.Exists(path))
+        {
+            return null;
+        }
+
+        try
+        {
+            using SafeFileHandle file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            return Kernel32.Identity(file);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>The intent file shows a replacement that may be between its renames.</summary>
     public override bool MayBeReplacing(string path) => File.Exists(IntentFor(path));
 
