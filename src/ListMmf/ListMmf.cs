@@ -220,7 +220,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
         {
             // Not Count: the indexer skips the check for a replaced file (TruncateBeginning), so that a read costs
             // what it did; it reads the file it has, whole and consistent, until Count, a search or AsSpan moves the
-            // list to the new file.
+            // list to the new file; so does an index past the count it read.
             long count = Volatile.Read(ref *_count) & _countMask;
             if ((ulong)count > (ulong)_capacity)
             {
@@ -229,7 +229,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
             if ((ulong)index >= (ulong)count)
             {
-                ThrowIndexOutOfRange(index);
+                return ItemPastCount(index);
             }
 
             T item = _items[index];
@@ -939,6 +939,24 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowIndexOutOfRange(long index) => ThrowHelper.IndexOutOfRange(index, Count);
+
+    /// <summary>
+    /// The indexer's item past the count it read, which skips a replacement: a reader whose file was replaced (a
+    /// table's column, asked for a row its time column already has in the new file) finds it once it has moved.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T ItemPastCount(long index)
+    {
+        long count = Count;
+        if ((ulong)index >= (ulong)count)
+        {
+            ThrowHelper.IndexOutOfRange(index, count);
+        }
+
+        T item = _items[index];
+        GC.KeepAlive(this);
+        return item;
+    }
 
     /// <summary>
     /// Whether the mapping of <paramref name="generation"/> is still mapped: the list is open and has moved to a new

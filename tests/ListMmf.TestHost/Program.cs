@@ -23,6 +23,7 @@ namespace ListMmf.TestHost;
 /// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
 /// <item><c>tick-days DIR</c>: see <see cref="TickDays"/>.</item>
 /// <item><c>power-write</c>, <c>power-check</c>, <c>power-recover</c> and <c>power-csv</c>: see <see cref="PowerLoss"/>.</item>
+/// <item><c>seal PATH</c> and <c>unseal PATH</c>: seals a list, or a table folder, or unseals it; prints how many files changed.</item>
 /// <item><c>take-turns PATH TURNS</c>: opens the file as its writer TURNS times, each time appending one item and closing
 /// it; a refused open (another writer) is tried again. Prints "turns=TURNS refused=R".</item>
 /// </list>
@@ -64,6 +65,8 @@ public static class Program
                 ["power-check", string workload, string format] => PowerLoss.Check(workload, format),
                 ["power-recover", string workload, string directory] => PowerLoss.Recover(workload, directory),
                 ["power-csv", string path, string rows] => PowerLoss.WriteCsv(path, long.Parse(rows, CultureInfo.InvariantCulture)),
+                ["seal", string path] => Replace(path, TimeSeriesTable.Seal, SealedListMmf.Seal),
+                ["unseal", string path] => Replace(path, TimeSeriesTable.Unseal, SealedListMmf.Unseal),
                 ["take-turns", string path, string turns] => TakeTurns(path, int.Parse(turns, CultureInfo.InvariantCulture)),
                 _ => Usage(),
             };
@@ -219,6 +222,13 @@ public static class Program
         }
 
         list.Flush();
+        return 0;
+    }
+
+    /// <summary>Seals or unseals the table folder or the list at <paramref name="path"/>, printing how many files it changed.</summary>
+    private static int Replace(string path, Func<string, int> table, Func<string, bool> list)
+    {
+        Console.WriteLine(Directory.Exists(path) ? table(path) : list(path) ? 1 : 0);
         return 0;
     }
 

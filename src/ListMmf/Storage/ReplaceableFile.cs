@@ -22,6 +22,9 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
     /// <summary>When a reader whose file is marked replaced looks at the path.</summary>
     private ReplacementCheck _check;
 
+    /// <summary>The sealed file at the path while a reader stays on the file that was sealed; else null.</summary>
+    private SealedFormWatch? _sealedForm;
+
     /// <param name="path">The list's path, for messages and for a reader to open again.</param>
     /// <param name="current">The file the list opened.</param>
     /// <param name="storageOf">The storage under a file.</param>
@@ -65,12 +68,14 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
     /// <paramref name="open"/> (given how many opens to make while the file there is marked) and moves to the file
     /// there, unless it is this same file (its writer has not renamed yet, or died first: it is still the list's),
     /// in which case it looks again later, so that such a file costs no system call per read. Where the system
-    /// cannot tell files apart (macOS here), a marked file at the path is taken to be this one.
+    /// cannot tell files apart (macOS here), a marked file at the path is taken to be this one. Where the path holds
+    /// the file's sealed form, the list stays on its file, which holds the same items, until an unseal marks the
+    /// sealed file (<see cref="SealedFormWatch"/>); it then moves to the appendable file the unseal put there.
     /// </summary>
     /// <returns>Whether the list moved.</returns>
     public bool TryFollow(Func<int, TFile> open)
     {
-        if (!_check.IsDue)
+        if (_sealedForm is { IsUnsealing: false } || !_check.IsDue)
         {
             return false;
         }
@@ -93,6 +98,14 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
             _check.Stop();
             return false;
         }
+        catch (ListMmfFormatException) when (SealedFormWatch.TryOpen(_path) is { } sealedForm)
+        {
+            // A seal (or an unseal that has not renamed yet): its sealed file stays at the path until an unseal marks it.
+            _sealedForm?.Dispose();
+            _sealedForm = sealedForm;
+            _check.Postpone();
+            return false;
+        }
 
         ListMmfStorage nextStorage = _storageOf(next);
         if (nextStorage.IsMarkedReplaced && nextStorage.IsSameFileAs(_storageOf(Current)))
@@ -102,6 +115,8 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
             return false;
         }
 
+        _sealedForm?.Dispose();
+        _sealedForm = null;
         _check.Reset();
         MoveTo(next);
         return true;
@@ -112,6 +127,7 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
     {
         Current.Dispose();
         Previous?.Dispose();
+        _sealedForm?.Dispose();
     }
 
     /// <summary>

@@ -133,6 +133,55 @@ public sealed class SealedTableTests : IDisposable
     }
 
     [Fact]
+    public void ATableReaderOpenAcrossASealGivesTheSameSearchesAndValues()
+    {
+        Create(TimeSeriesOrder.AscendingOrEqual);
+        using var reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        string before = Searches(reader) + Values(reader);
+
+        TimeSeriesTable.Seal(Folder);
+
+        Assert.Equal(before, Searches(reader) + Values(reader));
+    }
+
+    [Fact]
+    public void ATableReaderOpenAcrossASealAndAnUnsealSeesTheNextWritersRows()
+    {
+        Create(TimeSeriesOrder.AscendingOrEqual);
+        using var reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        TimeSeriesTable.Seal(Folder);
+        string sealedAnswers = Values(reader);
+        TimeSeriesTable.Unseal(Folder);
+        AppendRow(price: 17.25);
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (reader.RowCount == Rows)
+        {
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), "the reader never saw the row added after the unseal");
+            System.Threading.Thread.Yield();
+        }
+
+        Assert.Equal(Rows + 1, reader.RowCount);
+        Assert.Equal(17.25, reader.Column<double>("price")[Rows]);
+        Assert.Equal(Start.AddDays(1), reader.TimeAt(Rows));
+        Assert.Equal(sealedAnswers.Split('\n')[1..], Values(reader).Split('\n')[1..]);
+    }
+
+    [Fact]
+    public void ASealedTableReaderOpenAcrossAnUnsealAndTheNextWritersRowsKeepsItsAnswers()
+    {
+        Create(TimeSeriesOrder.AscendingOrEqual);
+        TimeSeriesTable.Seal(Folder);
+        using var reader = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        string before = Searches(reader) + Values(reader);
+
+        TimeSeriesTable.Unseal(Folder);
+        AppendRow(price: 17.25);
+
+        Assert.Equal(before, Searches(reader) + Values(reader));
+    }
+
+    [Fact]
     public void SealingATableLeavesOutValuesAWriterLeftPastThePublishedRows()
     {
         Create(TimeSeriesOrder.AscendingOrEqual);
@@ -214,6 +263,11 @@ public sealed class SealedTableTests : IDisposable
     private string Searches()
     {
         using var table = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        return Searches(table);
+    }
+
+    private static string Searches(TimeSeriesTable table)
+    {
         DateTime last = table.TimeAt(table.RowCount - 1);
         DateTime[] probes = [DateTime.MinValue, Start.AddSeconds(-1), Start, Start.AddSeconds(1.5), .. Enumerable.Range(0, 200)
             .Select(i => Start.AddSeconds(i * 17)), last, last.AddSeconds(1), DateTime.MaxValue];
@@ -235,6 +289,11 @@ public sealed class SealedTableTests : IDisposable
     private string Values()
     {
         using var table = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        return Values(table);
+    }
+
+    private static string Values(TimeSeriesTable table)
+    {
         var range = new IndexRange(1_000, 3_500);
         double[] prices = new double[range.Length];
         table.Column<double>("price").CopyTo(range, prices);
@@ -251,6 +310,16 @@ public sealed class SealedTableTests : IDisposable
             string.Join(',', sizes),
             string.Join(',', times.Select(time => time.ToString("O"))),
             string.Join(',', ticks.Select(time => time.Ticks)));
+    }
+
+    /// <summary>Adds one row a day after the first time, as the next writer of the table.</summary>
+    private void AppendRow(double price)
+    {
+        using var writer = TimeSeriesTable.Open(Folder);
+        writer.Column<double>("price").Add(price);
+        writer.Column<int>("size").Add(1);
+        writer.Column<long>("ticks").Add(Start.AddDays(1).Ticks);
+        writer.AddRow(Start.AddDays(1));
     }
 
     private OhlcvBar[] Bars()

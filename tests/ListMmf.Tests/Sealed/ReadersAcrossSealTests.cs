@@ -1,0 +1,179 @@
+using System;
+using System.Diagnostics;
+using System.IO;
+using System.Linq;
+using Xunit;
+
+namespace ListMmf.Tests.Sealed;
+
+/// <summary>
+/// A reader open while its list is sealed or unsealed: it keeps every answer it gave (the seal holds the same items),
+/// follows an unseal to the appendable file, and sees the next writer's items there.
+/// </summary>
+public sealed class ReadersAcrossSealTests : IDisposable
+{
+    private const int Items = 20_000;
+    private static readonly TimeSpan HangDeadline = TimeSpan.FromSeconds(30);
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    private string FilePath => _directory.File("times.mmf");
+
+    [Fact]
+    public void AListReaderOpenAcrossASealKeepsItsCountAndItems()
+    {
+        Write();
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        string before = Answers(reader);
+
+        Assert.True(SealedListMmf.Seal(FilePath));
+
+        Assert.Equal(before, Answers(reader));
+        Assert.Equal(before, Answers(reader));
+    }
+
+    [Fact]
+    public void ATimeSeriesReaderOpenAcrossASealKeepsItsSearches()
+    {
+        Write();
+        using var reader = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read);
+        string before = Searches(reader);
+
+        SealedListMmf.Seal(FilePath);
+
+        Assert.Equal(before, Searches(reader));
+    }
+
+    [Fact]
+    public void AListReaderThatReadAcrossASealFollowsTheUnsealAndSeesTheNextWritersItems()
+    {
+        Write();
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        SealedListMmf.Seal(FilePath);
+        Assert.Equal(Items, reader.Count);
+
+        SealedListMmf.Unseal(FilePath);
+        using (var writer = new ListMmf<int>(FilePath))
+        {
+            writer.Add(TimeAt(Items));
+        }
+
+        WaitForCount(reader, Items + 1);
+        Assert.Equal(TimeAt(Items), reader[Items]);
+        Assert.Equal(TimeAt(7), reader[7]);
+    }
+
+    [Fact]
+    public void AListReaderThatDidNotReadWhileSealedMovesStraightToTheUnsealedFile()
+    {
+        Write();
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        SealedListMmf.Seal(FilePath);
+        SealedListMmf.Unseal(FilePath);
+        using (var writer = new ListMmf<int>(FilePath))
+        {
+            writer.Add(TimeAt(Items));
+        }
+
+        Assert.Equal(Items + 1, reader.Count);
+        Assert.Equal(TimeAt(Items), reader[Items]);
+    }
+
+    [Fact]
+    public void AListReaderOnASealedFileStaysOnItsFileWithoutMovingForEveryRead()
+    {
+        Write();
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        SealedListMmf.Seal(FilePath);
+
+        for (int i = 0; i < 1_000; i++)
+        {
+            Assert.Equal(Items, reader.Count);
+        }
+
+        Assert.Equal(0, reader.Generation);
+    }
+
+    [Fact]
+    public void ASealedListReaderOpenAcrossAnUnsealAndTheNextWritersItemsKeepsItsAnswers()
+    {
+        Write();
+        SealedListMmf.Seal(FilePath);
+        using var reader = new SealedListMmf<int>(FilePath);
+        int[] before = reader.ToArray();
+
+        SealedListMmf.Unseal(FilePath);
+        using (var writer = new ListMmf<int>(FilePath))
+        {
+            writer.Add(TimeAt(Items));
+        }
+
+        Assert.Equal(Items, reader.Count);
+        Assert.Equal(before, reader.ToArray());
+        Assert.Equal(before[^1], reader[Items - 1]);
+    }
+
+    [Fact]
+    public void AnIntegerListReaderOpenAcrossASealKeepsItsItems()
+    {
+        using (IntegerListMmf writer = IntegerListMmf.OpenSmallest(FilePath))
+        {
+            for (int i = 0; i < Items; i++)
+            {
+                writer.Add(i * 3);
+            }
+        }
+
+        using IntegerListMmf reader = IntegerListMmf.Open(FilePath, FileAccess.Read);
+        long[] before = Enumerable.Range(0, Items).Select(i => reader[i]).ToArray();
+
+        SealedListMmf.Seal(FilePath);
+
+        Assert.Equal(Items, reader.Count);
+        Assert.Equal(before, Enumerable.Range(0, Items).Select(i => reader[i]).ToArray());
+    }
+
+    private static int TimeAt(int i) => 1_700_000_000 + (i * 3) + (i % 3);
+
+    /// <summary>Ascending Unix seconds, written as a seconds series so that the series reader opens the file too.</summary>
+    private void Write()
+    {
+        using var writer = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.AscendingOrEqual);
+        for (int i = 0; i < Items; i++)
+        {
+            writer.Add(DateTime.UnixEpoch.AddSeconds(TimeAt(i)));
+        }
+    }
+
+    /// <summary>The list's count and items read every way a list reads them, as one text to compare.</summary>
+    private static string Answers(ListMmf<int> list)
+    {
+        int[] span = list.AsSpan(5_000, 1_000).ToArray();
+        long sum = 0;
+        foreach (int item in list)
+        {
+            sum += item;
+        }
+
+        return $"{list.Count} {list[0]} {list[Items - 1]} {sum} {list.ComputeXxHash3()} {string.Join(',', span)}";
+    }
+
+    private static string Searches(ListMmfTimeSeriesDateTimeSeconds series)
+    {
+        DateTime first = series[0];
+        return string.Join(' ', Enumerable.Range(-2, 300).Select(i => first.AddSeconds(i * 211)).Select(time =>
+            $"{series.LowerBound(time)}/{series.UpperBound(time)}"));
+    }
+
+    /// <summary>Polls the reader until it has <paramref name="count"/> items; a deadline only a hang reaches.</summary>
+    private static void WaitForCount(ListMmf<int> reader, long count)
+    {
+        var clock = Stopwatch.StartNew();
+        while (reader.Count != count)
+        {
+            Assert.True(clock.Elapsed < HangDeadline, $"the reader still has {reader.Count:N0} items after {HangDeadline}; {count:N0} expected");
+            System.Threading.Thread.Yield();
+        }
+    }
+}
