@@ -53,20 +53,14 @@ internal abstract class ColumnView : IDisposable
     {
         DataTypeInfo type = DataTypeInfo.Of(dataType);
         DateTimeKind kind = timesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified;
+        Func<long, DateTime> ticksTime = ticks => new DateTime(ticks, kind);
+        Func<int, DateTime> secondsTime = seconds => DateTime.SpecifyKind(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), kind);
         return type.Kind switch
         {
-            DataTypeKind.DateTimeTicks => new ColumnView<long>(
-                path,
-                name,
-                dataType,
-                ticks => Times.Format(new DateTime(ticks, kind), ticks: true),
-                ticks => new DateTime(ticks, kind)),
-            DataTypeKind.UnixSeconds => new ColumnView<int>(
-                path,
-                name,
-                dataType,
-                seconds => Times.Format(DateTime.SpecifyKind(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), kind), ticks: false),
-                seconds => DateTime.SpecifyKind(ListMmfTimeSeriesDateTimeSeconds.ToDateTime(seconds), kind)),
+            DataTypeKind.DateTimeTicks =>
+                new ColumnView<long>(path, name, dataType, ticks => Times.Format(ticksTime(ticks), ticks: true), ticksTime),
+            DataTypeKind.UnixSeconds =>
+                new ColumnView<int>(path, name, dataType, seconds => Times.Format(secondsTime(seconds), ticks: false), secondsTime),
             DataTypeKind.Bits => new BitColumnView(path, name),
             DataTypeKind.Struct => new StructColumnView(StructFile.Open(path), field: null, ownsFile: true),
             _ when type.IsNumber => type.Accept(new NumberView(path, name)),
