@@ -11,7 +11,8 @@ namespace ListMmf.Benchmarks.Sealed;
 /// file and to a sealed copy in <c>[GlobalSetup]</c>, then decoding the sealed file beside copying the appendable file's
 /// span (the baseline), a run of 16,384 at a time into a buffer that stays in the cache, as a scan reads; and sealing
 /// a fresh copy of the appendable file (read, encode, write and make durable), which needs one invocation an iteration
-/// (<c>[InvocationCount(1)]</c> on each class). Time per value (OperationsPerInvoke); the setup prints the sealed file's
+/// (<c>[InvocationCount(1)]</c> on each class); and every value read through each list's indexer in order, as a gather
+/// of ascending rows (an ASOF join's matches) reads. Time per value (OperationsPerInvoke); the setup prints the sealed file's
 /// bytes per value.
 /// </summary>
 /// <typeparam name="T">The column's item type.</typeparam>
@@ -91,6 +92,28 @@ public abstract class SealedDecodeBenchmarks<T>
         for (int at = 0; at < Count; at += Run)
         {
             _sealed!.CopyTo(at, _destination);
+        }
+    }
+
+    /// <summary>Every value through the appendable list's indexer, in order, as a gather of ascending rows reads.</summary>
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void IndexAppendable()
+    {
+        ListMmf<T> list = _appendable!;
+        for (int at = 0; at < Count; at++)
+        {
+            _destination[at & (Run - 1)] = list[at];
+        }
+    }
+
+    /// <summary>Every value through the sealed list's indexer, in order, as <see cref="IndexAppendable"/>.</summary>
+    [Benchmark(OperationsPerInvoke = Count)]
+    public void IndexSealed()
+    {
+        SealedListMmf<T> list = _sealed!;
+        for (int at = 0; at < Count; at++)
+        {
+            _destination[at & (Run - 1)] = list[at];
         }
     }
 

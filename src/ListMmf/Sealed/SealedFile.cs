@@ -68,6 +68,9 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
 
     public long BlockCount => Header.BlockCount;
 
+    /// <summary>Whether the file was disposed: its mapping is gone.</summary>
+    public bool IsDisposed => _disposed;
+
     /// <summary>The file's bytes on disk.</summary>
     public long Length => _mapping.Length;
 

@@ -18,6 +18,10 @@ namespace ListMmf;
 public sealed unsafe class SealedListMmf<T> : IDisposable
     where T : unmanaged
 {
+    /// <summary>The block this thread's indexer decoded last, of any list of <typeparamref name="T"/>.</summary>
+    [ThreadStatic]
+    private static DecodedBlock? t_decoded;
+
     private readonly SealedFile _file;
 
     /// <summary>
@@ -78,7 +82,11 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
     /// <summary>The file's length in bytes: what the sealed form takes on disk.</summary>
     public long LengthOnDisk => _file.Length;
 
-    /// <summary>The item at <paramref name="index"/>: read in place where its block allows, else its block decoded.</summary>
+    /// <summary>
+    /// The item at <paramref name="index"/>: read in place where its block allows; else from its block decoded, which
+    /// the calling thread keeps until it reads another such block, so that reading nearby items in turn (a gather of
+    /// ascending rows) decodes each block once.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative or not below <see cref="Count"/>.</exception>
     public T this[long index]
     {
@@ -89,19 +97,41 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
                 ThrowHelper.IndexOutOfRange(index, Count);
             }
 
-            SealedBlock block = _file.Block(index >> SealedLayout.BlockShift);
+            long b = index >> SealedLayout.BlockShift;
             int within = (int)(index & (SealedLayout.BlockValues - 1));
-            T item;
+            if (t_decoded is { } decoded && decoded.Block == b && ReferenceEquals(decoded.File, _file) && !_file.IsDisposed)
+            {
+                return decoded.Items[within];
+            }
+
+            SealedBlock block = _file.Block(b);
             if (block.IsRandomAccess)
             {
+                T item;
                 block.ItemAt(within, (byte*)&item, sizeof(T), _file.Kind);
                 return item;
             }
 
-            T* items = stackalloc T[SealedLayout.BlockValues];
-            block.Decode((byte*)items, sizeof(T), _file.Kind);
-            return items[within];
+            return Decode(block, b)[within];
         }
+    }
+
+    /// <summary>Decodes block <paramref name="b"/>, which <paramref name="block"/> is, into this thread's decoded block.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T[] Decode(SealedBlock block, long b)
+    {
+        DecodedBlock decoded = t_decoded ??= new DecodedBlock();
+
+        // Forgotten first: a decode that throws leaves the items of no block behind.
+        decoded.File = null;
+        fixed (T* items = decoded.Items)
+        {
+            block.Decode((byte*)items, sizeof(T), _file.Kind);
+        }
+
+        decoded.Block = b;
+        decoded.File = _file;
+        return decoded.Items;
     }
 
     /// <summary>Copies the items from <paramref name="start"/> into <paramref name="destination"/>, which they fill.</summary>
@@ -273,6 +303,17 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
 
     /// <inheritdoc/>
     public void Dispose() => _file.Dispose();
+
+    /// <summary>
+    /// A block decoded by a thread's indexer: the file it belongs to (by reference, so that no other file's block of
+    /// the same number is taken for it, and a disposed file's is never asked for again) and its items.
+    /// </summary>
+    private sealed class DecodedBlock
+    {
+        public SealedFile? File;
+        public long Block;
+        public readonly T[] Items = new T[SealedLayout.BlockValues];
+    }
 
     /// <inheritdoc/>
     public override string ToString() => $"SealedListMmf<{typeof(T).Name}> {Path} ({Count:N0} items, {LengthOnDisk:N0} bytes)";
