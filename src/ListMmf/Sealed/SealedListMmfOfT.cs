@@ -1,4 +1,5 @@
 using System;
+using System.Collections;
 using System.Collections.Generic;
 using System.IO;
 using System.Numerics;
@@ -15,7 +16,7 @@ namespace ListMmf;
 /// <remarks>Locals are not zeroed: the stack buffers a block is decoded into are written whole before they are read.</remarks>
 /// <typeparam name="T">The item type the list was written with (or another type of the same data-type code and size).</typeparam>
 [SkipLocalsInit]
-public sealed unsafe class SealedListMmf<T> : IDisposable
+public sealed unsafe class SealedListMmf<T> : IEnumerable<T>, IDisposable
     where T : unmanaged
 {
     /// <summary>The block this thread's indexer decoded last, of any list of <typeparamref name="T"/>.</summary>
@@ -175,6 +176,26 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
         }
     }
 
+    /// <summary>Copies the items of <paramref name="range"/> into <paramref name="destination"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the list.</exception>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
+    public void CopyTo(IndexRange range, Span<T> destination)
+    {
+        int length = ThrowHelper.SpanLength(range.Start, range.Length, Count);
+        ThrowHelper.CheckDestination(destination.Length, length);
+        CopyTo(range.Start, destination[..length]);
+    }
+
+    /// <summary>
+    /// Enumerates the items, a block decoded at a time into a buffer of the enumeration's own (one allocation an
+    /// enumeration, none an item).
+    /// </summary>
+    public Enumerator GetEnumerator() => new(this);
+
+    IEnumerator<T> IEnumerable<T>.GetEnumerator() => GetEnumerator();
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
     /// <summary>Every item, in a new array.</summary>
     /// <exception cref="InvalidOperationException">The list holds more items than an array can.</exception>
     public T[] ToArray()
@@ -303,6 +324,75 @@ public sealed unsafe class SealedListMmf<T> : IDisposable
 
     /// <inheritdoc/>
     public void Dispose() => _file.Dispose();
+
+    /// <summary>Enumerates a sealed list's items in order, decoding a block at a time.</summary>
+    public struct Enumerator : IEnumerator<T>
+    {
+        private readonly SealedListMmf<T> _list;
+        private T[]? _block;
+        private long _blockStart;
+        private int _within;
+        private int _blockLength;
+        private T _current;
+
+        internal Enumerator(SealedListMmf<T> list)
+        {
+            _list = list;
+            _within = -1;
+        }
+
+        /// <inheritdoc/>
+        public readonly T Current => _current;
+
+        readonly object IEnumerator.Current => Current;
+
+        /// <summary>Advances; past the end, <see cref="Current"/> is the default value and nothing is read.</summary>
+        /// <exception cref="ObjectDisposedException">The list was disposed before the next block was read.</exception>
+        public bool MoveNext()
+        {
+            if (++_within >= _blockLength && !NextBlock())
+            {
+                _current = default;
+                return false;
+            }
+
+            _current = _block![_within];
+            return true;
+        }
+
+        /// <inheritdoc/>
+        public void Reset()
+        {
+            _blockStart = 0;
+            _blockLength = 0;
+            _within = -1;
+            _current = default;
+        }
+
+        /// <inheritdoc/>
+        public readonly void Dispose()
+        {
+        }
+
+        /// <summary>Decodes the block after the one read (the first, at the start); false past the last.</summary>
+        private bool NextBlock()
+        {
+            long start = _blockStart + _blockLength;
+            if (start >= _list.Count)
+            {
+                _within = _blockLength;
+                return false;
+            }
+
+            _block ??= new T[SealedLayout.BlockValues];
+            int length = (int)Math.Min(SealedLayout.BlockValues, _list.Count - start);
+            _list.CopyTo(start, _block.AsSpan(0, length));
+            _blockStart = start;
+            _blockLength = length;
+            _within = 0;
+            return true;
+        }
+    }
 
     /// <summary>
     /// A block decoded by a thread's indexer: the file it belongs to (by reference, so that no other file's block of

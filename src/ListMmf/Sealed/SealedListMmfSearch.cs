@@ -1,6 +1,7 @@
 using System;
 using System.Numerics;
 using ListMmf.Search;
+using ListMmf.Sealed;
 
 namespace ListMmf;
 
@@ -12,22 +13,82 @@ public static class SealedListMmfSearch
     /// there is none.
     /// </summary>
     public static long LowerBound<T>(this SealedListMmf<T> list, T value)
-        where T : unmanaged, IComparisonOperators<T, T, bool>
-    {
-        ArgumentNullException.ThrowIfNull(list);
-        return list.Bound(value, SearchBound.Lower);
-    }
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bound(value, SearchBound.Lower);
 
     /// <summary>
     /// The first index whose item is greater than <paramref name="value"/>, in a list sorted ascending; Count where
     /// there is none.
     /// </summary>
     public static long UpperBound<T>(this SealedListMmf<T> list, T value)
-        where T : unmanaged, IComparisonOperators<T, T, bool>
-    {
-        ArgumentNullException.ThrowIfNull(list);
-        return list.Bound(value, SearchBound.Upper);
-    }
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bound(value, SearchBound.Upper);
+
+    /// <summary>As <see cref="LowerBound{T}(SealedListMmf{T}, T)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public static long LowerBound<T>(this SealedListMmf<T> list, T value, long first, long last)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bound(value, first, last, SearchBound.Lower);
+
+    /// <summary>As <see cref="UpperBound{T}(SealedListMmf{T}, T)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public static long UpperBound<T>(this SealedListMmf<T> list, T value, long first, long last)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bound(value, first, last, SearchBound.Upper);
+
+    /// <summary>The <see cref="LowerBound{T}(SealedListMmf{T}, T)"/> of each of <paramref name="values"/>, into <paramref name="results"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public static void LowerBound<T>(this SealedListMmf<T> list, ReadOnlySpan<T> values, Span<long> results)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bounds(values, results, SearchBound.Lower);
+
+    /// <summary>The <see cref="UpperBound{T}(SealedListMmf{T}, T)"/> of each of <paramref name="values"/>, into <paramref name="results"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public static void UpperBound<T>(this SealedListMmf<T> list, ReadOnlySpan<T> values, Span<long> results)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bounds(values, results, SearchBound.Upper);
+
+    /// <summary>
+    /// The ASOF join of <paramref name="values"/> to the list: for each value, the index of the last item at or
+    /// before it, or -1 where every item is after it, into <paramref name="results"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
+    public static void LastAtOrBefore<T>(this SealedListMmf<T> list, ReadOnlySpan<T> values, Span<long> results)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        SortedQueries.LastAtOrBefore(Keys(list), values, results);
+
+    /// <summary>The indices of the items equal to <paramref name="value"/>; empty where it would be inserted.</summary>
+    public static IndexRange EqualRange<T>(this SealedListMmf<T> list, T value)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        SortedQueries.EqualRange(Keys(list), value, 0, list.Count);
+
+    /// <summary>As <see cref="EqualRange{T}(SealedListMmf{T}, T)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public static IndexRange EqualRange<T>(this SealedListMmf<T> list, T value, long first, long last)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        SortedQueries.EqualRange(Keys(list), value, first, last);
+
+    /// <summary>
+    /// The index of an item equal to <paramref name="value"/> (the first, if there are several), or the bitwise
+    /// complement of the index where it would be inserted, as <see cref="Array.BinarySearch(Array, object)"/> does.
+    /// </summary>
+    public static long BinarySearch<T>(this SealedListMmf<T> list, T value)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        SortedQueries.BinarySearch(Keys(list), value, 0, list.Count);
+
+    /// <summary>As <see cref="BinarySearch{T}(SealedListMmf{T}, T)"/>, within <c>[first, last)</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public static long BinarySearch<T>(this SealedListMmf<T> list, T value, long first, long last)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        SortedQueries.BinarySearch(Keys(list), value, first, last);
+
+    /// <summary>
+    /// The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the
+    /// first not less than <paramref name="to"/>.
+    /// </summary>
+    public static IndexRange FindRange<T>(this SealedListMmf<T> list, T from, T to)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        SortedQueries.FindRange(Keys(list), from, to);
 
     /// <summary>
     /// The first index whose time is at or after <paramref name="time"/>, in a sealed UnixSeconds series
@@ -92,5 +153,13 @@ public static class SealedListMmfSearch
         DateTime stored = StoredTimes.Of(time, list.TimesAreUtc, list.Path);
         bool exists = bound == SearchBound.Lower ? TTimeKey.TryAtOrAfter(stored, out TKey key) : TTimeKey.TryAfter(stored, out key);
         return exists ? list.Bound(key, SearchBound.Lower) : list.Count;
+    }
+
+    /// <summary>The list as the keys contract the sorted queries are written over; a null list refused.</summary>
+    private static SealedSortedKeys<T> Keys<T>(SealedListMmf<T> list)
+        where T : unmanaged, IComparisonOperators<T, T, bool>
+    {
+        ArgumentNullException.ThrowIfNull(list);
+        return new SealedSortedKeys<T>(list);
     }
 }

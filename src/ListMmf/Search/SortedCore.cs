@@ -21,7 +21,7 @@ namespace ListMmf.Search;
 /// <typeparam name="T">The key.</typeparam>
 /// <typeparam name="TItem">The item stored in the file.</typeparam>
 /// <typeparam name="TKeyOf">Finds the key of an item.</typeparam>
-internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
+internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDisposable
     where T : unmanaged, IComparisonOperators<T, T, bool>
     where TItem : unmanaged
     where TKeyOf : struct, IKeyOf<TItem, T>
@@ -189,34 +189,8 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : IDisposable
         GC.KeepAlive(_list);
     }
 
-    /// <summary>The indices in <c>[first, last)</c> of the items whose key equals <paramref name="value"/>.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public IndexRange EqualRange(T value, long first, long last)
-    {
-        long start = Bound(value, first, last, SearchBound.Lower);
-        return new IndexRange(start, Math.Max(start, Bound(value, first, last, SearchBound.Upper)));
-    }
-
-    /// <summary>
-    /// The index in <c>[first, last)</c> of the first item whose key equals <paramref name="value"/>, or the bitwise
-    /// complement of the index where it would be inserted.
-    /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long BinarySearch(T value, long first, long last)
-    {
-        long index = Bound(value, first, last, SearchBound.Lower);
-        return index < last && KeyAt(index) == value ? index : ~index;
-    }
-
-    /// <summary>
-    /// The indices of the items with keys in <c>[from, to)</c>; empty unless <paramref name="to"/> is after
-    /// <paramref name="from"/>.
-    /// </summary>
-    public IndexRange FindRange(T from, T to)
-    {
-        long start = Bound(from, SearchBound.Lower);
-        return new IndexRange(start, to > from ? Math.Max(start, Bound(to, SearchBound.Lower)) : start);
-    }
+    /// <inheritdoc/>
+    void ISortedKeys<T>.Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound) => Bounds(values, results, bound);
 
     /// <summary>
     /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does, then that every stored key keeps the order the

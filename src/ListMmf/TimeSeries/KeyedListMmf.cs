@@ -146,7 +146,7 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
 
     /// <summary>As <see cref="EqualRange(TKey)"/>, within <c>[first, last)</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public IndexRange EqualRange(TKey key, long first, long last) => _core.EqualRange(Key(key), first, last);
+    public IndexRange EqualRange(TKey key, long first, long last) => SortedQueries.EqualRange(_core, Key(key), first, last);
 
     /// <summary>
     /// The index of the first row whose key equals <paramref name="key"/>, or the bitwise complement of the index
@@ -156,13 +156,13 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
 
     /// <summary>As <see cref="BinarySearch(TKey)"/>, within <c>[first, last)</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long BinarySearch(TKey key, long first, long last) => _core.BinarySearch(Key(key), first, last);
+    public long BinarySearch(TKey key, long first, long last) => SortedQueries.BinarySearch(_core, Key(key), first, last);
 
     /// <summary>
     /// The indices of the rows with keys in <c>[from, to)</c>; empty if <paramref name="to"/> is not after
     /// <paramref name="from"/>.
     /// </summary>
-    public IndexRange FindRange(TKey from, TKey to) => _core.FindRange(Key(from), Key(to));
+    public IndexRange FindRange(TKey from, TKey to) => SortedQueries.FindRange(_core, Key(from), Key(to));
 
     /// <inheritdoc cref="ListMmf{T}.AsSpan(long, int)"/>
     public ReadOnlySpan<TRow> AsSpan(long start, int length) => List.AsSpan(start, length);

@@ -195,14 +195,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// against one count; no allocation.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
-    public void LastAtOrBefore(ReadOnlySpan<T> values, Span<long> results)
-    {
-        _core.Bounds(values, results, SearchBound.Upper);
-        foreach (ref long result in results[..values.Length])
-        {
-            result--;
-        }
-    }
+    public void LastAtOrBefore(ReadOnlySpan<T> values, Span<long> results) => SortedQueries.LastAtOrBefore(_core, values, results);
 
     /// <summary>
     /// The indices of the items equal to <paramref name="value"/>: <c>[LowerBound, UpperBound)</c>, empty where it
@@ -212,7 +205,7 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     /// <summary>The indices in <c>[first, last)</c> of the items equal to <paramref name="value"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public IndexRange EqualRange(T value, long first, long last) => _core.EqualRange(value, first, last);
+    public IndexRange EqualRange(T value, long first, long last) => SortedQueries.EqualRange(_core, value, first, last);
 
     /// <summary>
     /// The index of an item equal to <paramref name="value"/> (the first, if there are several), or the bitwise
@@ -222,13 +215,13 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     /// <summary>As <see cref="BinarySearch(T)"/>, within <c>[first, last)</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
-    public long BinarySearch(T value, long first, long last) => _core.BinarySearch(value, first, last);
+    public long BinarySearch(T value, long first, long last) => SortedQueries.BinarySearch(_core, value, first, last);
 
     /// <summary>
     /// The indices of the items in <c>[from, to)</c>: from the first not less than <paramref name="from"/> to the
     /// first not less than <paramref name="to"/>.
     /// </summary>
-    public IndexRange FindRange(T from, T to) => _core.FindRange(from, to);
+    public IndexRange FindRange(T from, T to) => SortedQueries.FindRange(_core, from, to);
 
     /// <summary>
     /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does (header and readable items, e.g. after a crash),

@@ -1,0 +1,38 @@
+using System;
+using System.Numerics;
+using ListMmf.Search;
+
+namespace ListMmf.Sealed;
+
+/// <summary>
+/// A sorted sealed list as the keys contract (<see cref="ISortedKeys{T}"/>), so that it answers every sorted query as
+/// the appendable lists do: a bound searches the directory and one block; a bound within a range is the whole list's
+/// clamped to it, the same answer in a sorted list; a batch searches each value in turn.
+/// </summary>
+/// <typeparam name="T">The item, which is its own key.</typeparam>
+internal readonly struct SealedSortedKeys<T>(SealedListMmf<T> list) : ISortedKeys<T>
+    where T : unmanaged, IComparisonOperators<T, T, bool>
+{
+    /// <inheritdoc/>
+    public T KeyAt(long index) => list[index];
+
+    /// <inheritdoc/>
+    public long Bound(T value, SearchBound bound) => list.Bound(value, bound);
+
+    /// <inheritdoc/>
+    public long Bound(T value, long first, long last, SearchBound bound)
+    {
+        SortedSearch.CheckRange(first, last, list.Count);
+        return Math.Clamp(list.Bound(value, bound), first, last);
+    }
+
+    /// <inheritdoc/>
+    public void Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound)
+    {
+        ThrowHelper.CheckResults(results.Length, values.Length, "values");
+        for (int i = 0; i < values.Length; i++)
+        {
+            results[i] = list.Bound(values[i], bound);
+        }
+    }
+}
