@@ -111,6 +111,48 @@ public sealed partial class SourceShapeTests
         Assert.Equal("Lower -> Upper -> Lower", FolderReferences.FindCycle(uses));
     }
 
+    /// <summary>
+    /// The library opens and creates files by name in one door: the storage platforms (which open existing files
+    /// through no link another user planted, and only regular files) and <c>ExclusiveFile</c> (which creates a name
+    /// that did not exist). A file opened by name anywhere else would skip those rules; a handle the door gave may be
+    /// wrapped anywhere.
+    /// </summary>
+    [Fact]
+    public void NoFileIsOpenedOrCreatedByNameOutsideTheFileDoor()
+    {
+        string library = RepositoryFiles.Path(Path.Combine("src", "ListMmf"));
+        string platforms = Path.Combine("Storage", "Platforms") + Path.DirectorySeparatorChar;
+        string exclusive = Path.Combine("Storage", "ExclusiveFile.cs");
+        string[] opens = Directory.EnumerateFiles(library, "*.cs", SearchOption.AllDirectories)
+            .Select(file => Path.GetRelativePath(library, file))
+            .Where(file => !file.Split(Path.DirectorySeparatorChar).Any(part => part is "bin" or "obj")
+                && !file.StartsWith(platforms, StringComparison.Ordinal) && file != exclusive)
+            .SelectMany(file => File.ReadLines(Path.Combine(library, file)).Select((line, index) => (File: file, Number: index + 1, Line: line)))
+            .Where(line => !line.Line.TrimStart().StartsWith("//", StringComparison.Ordinal) && OpenByName().IsMatch(line.Line))
+            .Select(line => $"{line.File}:{line.Number}: {line.Line.Trim()}")
+            .ToArray();
+
+        Assert.True(opens.Length == 0, $"files opened or created by name outside the door:{Environment.NewLine}{string.Join(Environment.NewLine, opens)}");
+    }
+
+    [Theory]
+    [InlineData("using var stream = File.OpenRead(path);")]
+    [InlineData("File.WriteAllBytes(path, bytes);")]
+    [InlineData("var stream = new FileStream(path, FileMode.Open);")]
+    [InlineData("SafeFileHandle handle = File.OpenHandle(path);")]
+    [InlineData("var info = new FileInfo(path).Open(FileMode.Open);")]
+    public void TheFileDoorRuleFindsEachWayOfOpeningByName(string line) => Assert.Matches(OpenByName(), line);
+
+    [Theory]
+    [InlineData("return new FileStream(handle, access, bufferSize: 0);")]
+    [InlineData("_stream = new FileStream(ListMmfStorage.OpenExisting(Path, FileAccess.Read, FileOptions.None), FileAccess.Read);")]
+    [InlineData("map = MemoryMappedFile.CreateFromFile(File, mapName: null, capacity: 0, access);")]
+    [InlineData("bool link = new FileInfo(path).LinkTarget is not null;")]
+    public void TheFileDoorRuleLetsAHandleFromTheDoorBeWrapped(string line) => Assert.DoesNotMatch(OpenByName(), line);
+
+    [GeneratedRegex(@"\bFile\.(Open\w*|Create\w*|ReadAll\w*|WriteAll\w*|AppendAll\w*|ReadLines)\(|new FileStream\((?!handle\b|ListMmfStorage\.OpenExisting\()|new FileInfo\([^)]*\)\.(Open|Create)")]
+    private static partial Regex OpenByName();
+
     [GeneratedRegex(@"OperatingSystem\.Is[A-Z]|RuntimeInformation\.IsOSPlatform|OSPlatform\.(Windows|Linux|OSX|FreeBSD)")]
     private static partial Regex OperatingSystemBranch();
 

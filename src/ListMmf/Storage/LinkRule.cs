@@ -61,8 +61,8 @@ internal static class LinkRule
             uint? folderOwner = platform.FolderOwner(resolved);
             if (status.Owner != me && status.Owner != Root && status.Owner != folderOwner)
             {
-                throw new ListMmfException(path, $"the symbolic link '{candidate}' belongs to user {UserName(status.Owner)}, " +
-                    $"who is neither you, root nor the owner of the folder it is in ({UserName(folderOwner)}); the library " +
+                throw new ListMmfException(path, $"the symbolic link '{candidate}' belongs to user {platform.DescribeUser(status.Owner)}, " +
+                    $"who is neither you, root nor the owner of the folder it is in ({platform.DescribeUser(folderOwner)}); the library " +
                         $"follows only links made by one of them, so that no other member of a shared folder can point " +
                             $"your reads and writes at another file. Nothing was read or written through it. Replace it " +
                                 $"with a link of your own, or have the folder's owner make it.");
@@ -98,32 +98,5 @@ internal static class LinkRule
                 yield return parts[i];
             }
         }
-    }
-
-    /// <summary>The user's name from /etc/passwd where it is there, with the id; the id alone otherwise.</summary>
-    private static string UserName(uint? id)
-    {
-        if (id is not { } uid)
-        {
-            return "unknown";
-        }
-
-        try
-        {
-            foreach (string line in File.ReadLines("/etc/passwd"))
-            {
-                string[] fields = line.Split(':');
-                if (fields.Length > 2 && uint.TryParse(fields[2], out uint entry) && entry == uid)
-                {
-                    return $"'{fields[0]}' (uid {uid})";
-                }
-            }
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            // The id alone says it.
-        }
-
-        return $"uid {uid}";
     }
 }

@@ -247,6 +247,9 @@ internal abstract unsafe class StoragePlatform
     /// <summary>The user id this process's opens act as; null where the system has no such id (Windows).</summary>
     public virtual uint? CurrentUser => null;
 
+    /// <summary>The user of id <paramref name="id"/> as a message names them: the id, or "unknown" without one.</summary>
+    public virtual string DescribeUser(uint? id) => id is { } uid ? $"uid {uid}" : "unknown";
+
     /// <summary>
     /// Opens the existing file at <paramref name="path"/> as data: a regular file, never a FIFO (whose open would wait
     /// for a writer forever) or a device, and with <paramref name="nameMustBeFile"/> never through a symbolic link at

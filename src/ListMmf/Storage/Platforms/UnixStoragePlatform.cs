@@ -44,6 +44,33 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
 
     public override uint? CurrentUser => Libc.EffectiveUserId();
 
+    /// <summary>The user's name from /etc/passwd where it is there, with the id; the id alone otherwise.</summary>
+    public override string DescribeUser(uint? id)
+    {
+        if (id is not { } uid)
+        {
+            return base.DescribeUser(id);
+        }
+
+        try
+        {
+            foreach (string line in File.ReadLines("/etc/passwd"))
+            {
+                string[] fields = line.Split(':');
+                if (fields.Length > 2 && uint.TryParse(fields[2], out uint entry) && entry == uid)
+                {
+                    return $"'{fields[0]}' (uid {uid})";
+                }
+            }
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            // The id alone says it.
+        }
+
+        return base.DescribeUser(id);
+    }
+
     /// <summary>
     /// open(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC): a link at the name fails with ELOOP, and a FIFO opens at
     /// once (a blocking open would wait for a writer forever); what it opened is then checked to be a regular file
