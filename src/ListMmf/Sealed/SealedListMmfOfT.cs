@@ -323,7 +323,16 @@ public sealed unsafe class SealedListMmf<T> : IEnumerable<T>, IDisposable
     }
 
     /// <inheritdoc/>
-    public void Dispose() => _file.Dispose();
+    public void Dispose()
+    {
+        // This thread's decoded block would otherwise keep the closed file's object alive until it decodes another.
+        if (t_decoded is { } decoded && ReferenceEquals(decoded.File, _file))
+        {
+            decoded.File = null;
+        }
+
+        _file.Dispose();
+    }
 
     /// <summary>Enumerates a sealed list's items in order, decoding a block at a time.</summary>
     public struct Enumerator : IEnumerator<T>
