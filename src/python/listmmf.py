@@ -80,7 +80,11 @@ HEADER_SIZE = 16
 """Size of a version 1 header in bytes; its first item starts here."""
 
 VERSION = 0
-"""The version field of a version 1 file."""
+"""The version field of a version 1 file (ListMmf 1.x's format)."""
+
+VERSION_1 = 1
+"""``Header.version`` of a version 1 file, whose version field is ``VERSION``: headers give the format's number, as
+the .NET library's ``ListMmfFileInfo.Version`` and ``listmmf info`` do."""
 
 VERSION_2 = 2
 """The version field of a version 2 file."""
@@ -136,7 +140,7 @@ _MAX_INT64 = (1 << 63) - 1
 REPLACED_VERSION = -1
 """The version a writer stores in a file it is about to replace (TruncateBeginning, widening) by a new file renamed
 over it. A reader that meets it opens the path again; a file still marked at the path after a few opens is whole
-(its writer died before the rename, or is about to rename) and is read as version 0, as the C# library does."""
+(its writer died before the rename, or is about to rename) and is read as unmarked, as the C# library does."""
 
 _REPLACED_OPENS = 16
 """How often the path is opened while the file there is marked replaced."""
@@ -227,7 +231,8 @@ Header = collections.namedtuple(
     defaults=(HEADER_SIZE, None, None))
 Header.__doc__ = """A checked ListMmf header.
 
-version, code: the header fields (version 0, 2, or 3 for a sealed file); type_name: the code's name ('Int32', 'UnixSeconds', ...);
+version: the format (1 for ListMmf 1.x's, whose version field is 0; 2; or 3 for a sealed file); code: the
+data-type code; type_name: the code's name ('Int32', 'UnixSeconds', ...);
 item_size: bytes per item, or None for a version 1 AnyStruct or Bit file; count: the number of real items (see the
 module's note on version 2); file_length: the file's length in bytes when the header was read (capacity);
 items_offset: where the first item starts (16, or a multiple of 4,096; a sealed file's first block); durable_count:
@@ -517,7 +522,7 @@ def _read_sealed_header(f, path, raw):
 
 def _read_header(f, path, accept_replaced=True):
     """Reads and checks the header of the open file ``f``; see ``read_header``. Returns None for a file marked
-    replaced unless ``accept_replaced``, which reads it as version 0.
+    replaced unless ``accept_replaced``, which reads it as a file of its version field 0 (version 1).
 
     The length is read after the header, so a writer that grows the file before publishing a larger count never
     makes a healthy file look truncated. The header is read again until two reads agree (a read is not atomic with
@@ -568,7 +573,8 @@ def _read_header(f, path, accept_replaced=True):
     # The C# library's bound: the items' bytes, count times item size, stay far inside an Int64.
     if version == SEALED_VERSION and count > _MAX_INT64 // 2 // size:
         raise ListMmfError(f"{path}: the sealed header's count ({count:,}) of {size:,}-byte items is impossible")
-    return Header(version, code, info.name, size, count, length, items_offset, durable, description)
+    return Header(VERSION_1 if version == VERSION else version, code, info.name, size, count, length, items_offset, durable,
+                  description)
 
 
 def read_header(path):
@@ -1453,11 +1459,11 @@ def struct_dtype(description):
 def _open_structs(f, header, path):
     """A struct file's items as a numpy memmap of the dtype its description records; the description must give the
     item size a version 2 or sealed header records, and fields numpy takes."""
-    description = header.description if header.version != VERSION else read_description(path)
+    description = header.description if header.version != VERSION_1 else read_description(path)
     if description is None or np is None:
         return None
     size = description["itemSize"]
-    if header.version != VERSION and size != header.item_size:
+    if header.version != VERSION_1 and size != header.item_size:
         raise ListMmfError(f"{path}: the description records items of {size:,} bytes, the header {header.item_size:,}; "
                            f"the file is damaged")
     names = [field["name"] for field in description.get("fields", [])]

@@ -184,7 +184,7 @@ class HeaderTests(TempDirTestCase):
 
     def test_header_fields(self):
         path = write_file(self.path("a.bt"), struct.pack("<3i", 1, 2, 3), code=6, count=3, capacity_bytes=40)
-        self.assertEqual(listmmf.read_header(path), listmmf.Header(0, 6, "Int32", 4, 3, 56))
+        self.assertEqual(listmmf.read_header(path), listmmf.Header(listmmf.VERSION_1, 6, "Int32", 4, 3, 56))
 
     def test_empty_file(self):
         self.assert_bad(self._truncate(write_file(self.path("empty.bt")), 0), "0 bytes", "shorter than the 16-byte")
@@ -192,9 +192,9 @@ class HeaderTests(TempDirTestCase):
     def test_short_file(self):
         self.assert_bad(self._truncate(write_file(self.path("short.bt")), 10), "10 bytes", "shorter than the 16-byte")
 
-    def test_a_file_left_marked_replaced_is_read_whole_as_version_0(self):
+    def test_a_file_left_marked_replaced_is_read_whole_as_unmarked(self):
         path = write_file(self.path("marked.bt"), struct.pack("<3i", 1, 2, 3), version=-1, code=6, count=3)
-        self.assertEqual(listmmf.read_header(path), listmmf.Header(0, 6, "Int32", 4, 3, 28))
+        self.assertEqual(listmmf.read_header(path), listmmf.Header(listmmf.VERSION_1, 6, "Int32", 4, 3, 28))
         for name in BACKENDS:
             with self.subTest(backend=name), backend(name):
                 self.assertEqual(list(listmmf.open_items(path)), [1, 2, 3])
@@ -212,7 +212,7 @@ class HeaderTests(TempDirTestCase):
 
         with mock.patch("builtins.open", open_replacing):
             header = listmmf.read_header(self.path("list.bt"))
-        self.assertEqual((header.version, header.count), (0, 1))
+        self.assertEqual((header.version, header.count), (listmmf.VERSION_1, 1))
         self.assertEqual(len(opened), 2)
 
     def test_unknown_version(self):

@@ -36,7 +36,8 @@ internal static class InfoCommand
     private static void File(TextWriter output, ListMmfFileInfo info)
     {
         output.WriteLine(info.Path);
-        output.WriteLine($"  version {info.Version}, data type {info.DataType} (code {(int)info.DataType}), " +
+        string format = info.Version == 1 ? " (ListMmf 1.x's format)" : "";
+        output.WriteLine($"  version {info.Version}{format}, data type {info.DataType} (code {(int)info.DataType}), " +
             $"{(info.ItemSize > 0 ? $"{info.ItemSize} bytes per item" : "item size not recorded")}");
         if (info.IsSealed)
         {

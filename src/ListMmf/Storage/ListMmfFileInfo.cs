@@ -10,8 +10,8 @@ namespace ListMmf;
 /// file, and for code that must choose the type to open a file with.
 /// </summary>
 /// <param name="Path">The full path of the file.</param>
-/// <param name="Version">The header's version field: 0 for the format of ListMmf 1.x, 2 for version 2, 3 for a sealed file
-/// (<see cref="SealedListMmf"/>).</param>
+/// <param name="Version">The file's format version, numbered as <see cref="ListMmfFormatVersion"/> numbers them: 1 for the
+/// format of ListMmf 1.x (whose header's version field is 0), 2, or 3 for a sealed file (<see cref="SealedListMmf"/>).</param>
 /// <param name="DataType">The data-type code.</param>
 /// <param name="ItemSize">The bytes per item: as the code implies, or as a version 2 header records; 0 where the header
 /// does not say (a version 1 AnyStruct or Bit file).</param>
@@ -22,12 +22,12 @@ namespace ListMmf;
 /// <param name="FileLength">The file's length in bytes.</param>
 public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType, int ItemSize, long Count, long Capacity, long FileLength)
 {
-    /// <summary>Where the first item starts: byte 16 (version 0), or a multiple of 4,096 (version 2; a sealed file's first block).</summary>
+    /// <summary>Where the first item starts: byte 16 (version 1), or a multiple of 4,096 (version 2; a sealed file's first block).</summary>
     public int ItemsOffset { get; init; } = ListMmfHeader.Version1Size;
 
     /// <summary>
     /// Version 2: the count whose items were on stable storage when a flush (or the writer's close) recorded it, what
-    /// a power loss keeps; version 0: <see cref="Count"/>.
+    /// a power loss keeps; version 1: <see cref="Count"/>.
     /// </summary>
     public long DurableCount { get; init; }
 
@@ -119,7 +119,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
         long capacity = itemSize > 0 ? Math.Max(0, length - header.ItemsOffset) / itemSize : -1;
         return new ListMmfFileInfo(
             fullPath,
-            header.Format == 2 ? ListMmfHeader.Version2 : ListMmfHeader.Version1,
+            header.Format,
             header.DataType,
             itemSize,
             header.PublishedCount(BootSession.Current),

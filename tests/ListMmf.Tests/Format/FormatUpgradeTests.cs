@@ -82,7 +82,7 @@ public sealed class FormatUpgradeTests : IDisposable
         writer.Add(1);
 
         Assert.Throws<ListMmfLockedException>(() => ListMmfFileInfo.Upgrade(FilePath));
-        Assert.Equal(0, ListMmfFileInfo.Read(FilePath).Version);
+        Assert.Equal(1, ListMmfFileInfo.Read(FilePath).Version);
     }
 
     [Fact]

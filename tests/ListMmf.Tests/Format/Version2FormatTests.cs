@@ -225,7 +225,7 @@ public sealed class Version2FormatTests : IDisposable
     }
 
     [Theory]
-    [InlineData(ListMmfFormatVersion.Version1, 0)]
+    [InlineData(ListMmfFormatVersion.Version1, 1)]
     [InlineData(ListMmfFormatVersion.Version2, 2)]
     public void AFileKeepsItsFormatAcrossTruncateBeginning(ListMmfFormatVersion format, int version)
     {
@@ -246,7 +246,7 @@ public sealed class Version2FormatTests : IDisposable
 
         list.Add(100_000);
 
-        Assert.Equal(0, ListMmfFileInfo.Read(FilePath).Version);
+        Assert.Equal(1, ListMmfFileInfo.Read(FilePath).Version);
         Assert.Equal(100_000, list[1]);
     }
 

@@ -335,8 +335,8 @@ public sealed class PythonReaderTests : IDisposable
     private void Write<T>(string name, T[] values, Func<T, JsonNode> json)
         where T : unmanaged
     {
-        // Each type in both formats: version 1 as ListMmf 1.x writes it, and version 2 (its header version field 2).
-        foreach ((ListMmfFormatVersion format, string suffix, int version) in new[] { (ListMmfFormatVersion.Version1, ".v1.bt", 0), (ListMmfFormatVersion.Version2, ".bt", 2) })
+        // Each type in both formats: version 1 as ListMmf 1.x writes it (its header's version field 0), and version 2.
+        foreach ((ListMmfFormatVersion format, string suffix, int version) in new[] { (ListMmfFormatVersion.Version1, ".v1.bt", 1), (ListMmfFormatVersion.Version2, ".bt", 2) })
         {
             using (var list = new ListMmf<T>(_directory.File(name + suffix), FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format }))
             {

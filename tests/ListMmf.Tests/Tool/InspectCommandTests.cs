@@ -39,6 +39,23 @@ public sealed class InspectCommandTests : IDisposable
     }
 
     [Theory]
+    [InlineData(ListMmfFormatVersion.Version1, "version 1 (ListMmf 1.x's format), data type Int64")]
+    [InlineData(ListMmfFormatVersion.Version2, "version 2, data type Int64")]
+    public void InfoNumbersTheFormatAsTheLibraryDoes(ListMmfFormatVersion format, string line)
+    {
+        string path = _directory.File("numbers.bt");
+        using (var list = new ListMmf<long>(path, FileAccess.ReadWrite, new ListMmfOptions { FormatVersion = format }))
+        {
+            list.Add(1);
+        }
+
+        ToolResult result = ToolRunner.Run("info", path);
+
+        Assert.Equal((int)format, ListMmfFileInfo.Read(path).Version);
+        Assert.Contains(line, result.Output);
+    }
+
+    [Theory]
     [InlineData(70_000L, "UInt24")]
     [InlineData(-(1L << 35), "Int40")]
     public void OddWidthIntegerFilesVerifyAndShowTheirValues(long last, string code)
