@@ -34,7 +34,7 @@ public sealed class SealedIndexerTests : IDisposable
         int[] random = Enumerable.Range(0, Items).OrderBy(_ => Random.Shared.Next()).ToArray();
 
         Assert.Equal(expected, Enumerable.Range(0, Items).Select(i => prices[i]));
-        Assert.Equal(expected.Reverse(), Enumerable.Range(0, Items).Reverse().Select(i => prices[i]));
+        Assert.Equal(Enumerable.Reverse(expected), Enumerable.Range(0, Items).Reverse().Select(i => prices[i]));
         Assert.Equal(random.Select(i => expected[i]), random.Select(i => prices[i]));
     }
 

@@ -91,7 +91,7 @@ public sealed class SortedContractTests : IDisposable
             Assert.Equal(ScanEqualRange(keys, probe, 0, Items), sorted.EqualRange(probe));
             Assert.Equal(ScanBinarySearch(keys, probe, 0, Items), sorted.BinarySearch(probe));
         });
-        Assert.All(probes.Zip(probes.Reverse()), pair =>
+        Assert.All(probes.Zip(Enumerable.Reverse(probes)), pair =>
         {
             (int from, int to) = pair;
             long start = ScanLower(keys, from, 0, Items);
