@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using ListMmf.TestHost;
@@ -168,18 +167,5 @@ public sealed class MultiProcessTests : IDisposable
         return reader.Count;
     }
 
-    private static void WaitUntil(Func<bool> condition, string what)
-    {
-        var clock = Stopwatch.StartNew();
-        var idle = new System.Threading.SpinWait();
-        while (!condition())
-        {
-            if (clock.Elapsed > Deadline)
-            {
-                throw new TimeoutException($"waited {Deadline} for {what}");
-            }
-
-            idle.SpinOnce();
-        }
-    }
+    private static void WaitUntil(Func<bool> condition, string what) => Polling.Until(condition, what, Deadline);
 }

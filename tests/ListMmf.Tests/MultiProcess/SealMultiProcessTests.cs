@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using Xunit;
@@ -42,7 +41,7 @@ public sealed class SealMultiProcessTests : IDisposable
         Assert.Equal(Items, CheckedItems(reader));
         RunChild("flush", path);
 
-        WaitUntil(() => reader.Count == Items + 10_000, () => $"the reader has {reader.Count:N0} items");
+        Polling.Until(() => reader.Count == Items + 10_000, "the reader to see the appended items", Deadline);
         Assert.Equal(Items + 10_000, CheckedItems(reader));
     }
 
@@ -74,7 +73,7 @@ public sealed class SealMultiProcessTests : IDisposable
             writer.AddRow(Start.AddDays(1));
         }
 
-        WaitUntil(() => reader.RowCount == Items + 1, () => $"the reader has {reader.RowCount:N0} rows");
+        Polling.Until(() => reader.RowCount == Items + 1, "the reader to see the appended row", Deadline);
         Assert.Equal(ValueAt(Items), reader.Column<long>("value")[Items]);
         Assert.Equal(Items, reader.LowerBound(Start.AddDays(1)));
     }
@@ -110,16 +109,5 @@ public sealed class SealMultiProcessTests : IDisposable
         string line = child.ReadLine() ?? "";
         Assert.True(exit == 0, $"'{string.Join(' ', args)}' exited with {exit}: {line} {child.ErrorText()}");
         return line;
-    }
-
-    /// <summary>Polls until <paramref name="done"/>; a deadline only a hang reaches.</summary>
-    private static void WaitUntil(Func<bool> done, Func<string> state)
-    {
-        var clock = Stopwatch.StartNew();
-        while (!done())
-        {
-            Assert.True(clock.Elapsed < Deadline, $"{state()} after {Deadline}");
-            System.Threading.Thread.Yield();
-        }
     }
 }

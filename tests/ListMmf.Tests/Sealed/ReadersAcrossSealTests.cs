@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using Xunit;
@@ -59,7 +58,7 @@ public sealed class ReadersAcrossSealTests : IDisposable
             writer.Add(TimeAt(Items));
         }
 
-        WaitForCount(reader, Items + 1);
+        Polling.Until(() => reader.Count == Items + 1, "the reader to see the item appended after the unseal", HangDeadline);
         Assert.Equal(TimeAt(Items), reader[Items]);
         Assert.Equal(TimeAt(7), reader[7]);
     }
@@ -164,16 +163,5 @@ public sealed class ReadersAcrossSealTests : IDisposable
         DateTime first = series[0];
         return string.Join(' ', Enumerable.Range(-2, 300).Select(i => first.AddSeconds(i * 211)).Select(time =>
             $"{series.LowerBound(time)}/{series.UpperBound(time)}"));
-    }
-
-    /// <summary>Polls the reader until it has <paramref name="count"/> items; a deadline only a hang reaches.</summary>
-    private static void WaitForCount(ListMmf<int> reader, long count)
-    {
-        var clock = Stopwatch.StartNew();
-        while (reader.Count != count)
-        {
-            Assert.True(clock.Elapsed < HangDeadline, $"the reader still has {reader.Count:N0} items after {HangDeadline}; {count:N0} expected");
-            System.Threading.Thread.Yield();
-        }
     }
 }

@@ -154,12 +154,7 @@ public sealed class SealedTableTests : IDisposable
         TimeSeriesTable.Unseal(Folder);
         AppendRow(price: 17.25);
 
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (reader.RowCount == Rows)
-        {
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), "the reader never saw the row added after the unseal");
-            System.Threading.Thread.Yield();
-        }
+        Polling.Until(() => reader.RowCount != Rows, "the reader to see the row added after the unseal", TimeSpan.FromSeconds(30));
 
         Assert.Equal(Rows + 1, reader.RowCount);
         Assert.Equal(17.25, reader.Column<double>("price")[Rows]);
