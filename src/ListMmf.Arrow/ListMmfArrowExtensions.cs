@@ -35,36 +35,16 @@ public static class ListMmfArrowExtensions
     /// <summary>The schema metadata key holding the table's <see cref="TimeSeriesOrder"/>.</summary>
     public const string OrderKey = "listmmf.order";
 
-    /// <summary>The items of <paramref name="list"/> published now, as an Arrow array over the mapping.</summary>
-    /// <exception cref="NotSupportedException"><typeparamref name="T"/> is not a primitive number type Arrow has.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">The items take more than 2 GiB; use the overload with a range.</exception>
-    public static IArrowArray ToArrowArray<T>(this ListMmf<T> list)
-        where T : unmanaged
-    {
-        ArgumentNullException.ThrowIfNull(list);
-        return list.ToArrowArray(0, WholeLength(list.Count, list.Path, nameof(list)));
-    }
-
     /// <summary>
-    /// <paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array
-    /// over the mapping.
-    /// </summary>
-    /// <exception cref="NotSupportedException"><typeparamref name="T"/> is not a primitive number type Arrow has.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or takes more than 2 GiB.</exception>
-    public static IArrowArray ToArrowArray<T>(this ListMmf<T> list, long start, int length)
-        where T : unmanaged
-    {
-        ArgumentNullException.ThrowIfNull(list);
-        return ArrowBuffers.Wrap(list.AsMemory(start, length), NumberType(DataTypeInfo.Of<T>(), typeof(T), list.Path), list.Path);
-    }
-
-    /// <summary>
-    /// The items of a sealed list, decoded into an Arrow array of its own memory (a compressed block is not an Arrow
-    /// buffer); a time file's as timestamps, or with <see cref="ArrowTimeColumn.Stored"/> its stored values.
+    /// The items of <paramref name="list"/> published now, as an Arrow array: over the mapping where the list's form has
+    /// one (an appendable list, a table's appendable column), decoded into memory of its own where it is sealed (a
+    /// compressed block is not an Arrow buffer). Times as timestamps, converted into a buffer of their own, or with
+    /// <see cref="ArrowTimeColumn.Stored"/> their stored values, over the mapping where there is one.
     /// </summary>
     /// <exception cref="NotSupportedException">The list holds structs: Arrow arrays are made of the number types.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The items take more than 2 GiB; use the overload with a range.</exception>
-    public static IArrowArray ToArrowArray<T>(this SealedListMmf<T> list, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
+    public static IArrowArray ToArrowArray<T>(this IReadOnlyListMmf<T> list, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
@@ -72,24 +52,24 @@ public static class ListMmfArrowExtensions
     }
 
     /// <summary>
-    /// <paramref name="length"/> items of a sealed list from <paramref name="start"/>, decoded (only the blocks they
-    /// are in) into an Arrow array of its own memory; a time file's as timestamps unless <see cref="ArrowTimeColumn.Stored"/>.
+    /// <paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array over
+    /// the mapping or decoded (only the blocks they are in) from a sealed file; see
+    /// <see cref="ToArrowArray{T}(IReadOnlyListMmf{T}, ArrowTimeColumn)"/>.
     /// </summary>
     /// <exception cref="NotSupportedException">The list holds structs: Arrow arrays are made of the number types.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
-    public static IArrowArray ToArrowArray<T>(this SealedListMmf<T> list, long start, int length, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    public static IArrowArray ToArrowArray<T>(this IReadOnlyListMmf<T> list, long start, int length, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
         DataTypeInfo type = DataTypeInfo.Of(list.DataType);
         IArrowType stored = NumberType(type, typeof(T), list.Path);
         ArgumentOutOfRangeException.ThrowIfNegative(length);
-        T[] values = GC.AllocateUninitializedArray<T>(length);
-        list.CopyTo(start, values);
+        ReadOnlyMemory<T> values = Values(list, new IndexRange(start, start + length));
         return type.IsTime
-            ? TimeArray(new ReadOnlyMemory<T>(values), type, time, list.TimesAreUtc, list.Path, start)
-            : ArrowBuffers.Wrap(new ReadOnlyMemory<T>(values), stored, list.Path);
+            ? TimeArray(values, type, time, list.TimesAreUtc, list.Path, start)
+            : ArrowBuffers.Wrap(values, stored, list.Path);
     }
 
     /// <summary>
@@ -244,20 +224,28 @@ public static class ListMmfArrowExtensions
             where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
             TableColumn<T> column = Table.Column<T>(Name);
-            ReadOnlyMemory<T> values = column.IsSealed ? Decoded(column) : column.AsMemory(Rows);
+            ReadOnlyMemory<T> values = Values(column, Rows);
             return type.IsTime
                 ? TimeArray(values, type, Time, Table.Schema.TimesAreUtc, column.Path, Rows.Start)
                 : ArrowBuffers.Wrap(values, ArrowTypes.Required(Name, type, Time), column.Path);
         }
+    }
 
-        /// <summary>A sealed column's rows, decoded into memory of their own (a compressed block is not an Arrow buffer).</summary>
-        private T[] Decoded<T>(TableColumn<T> column)
-            where T : unmanaged
+    /// <summary>
+    /// The items of <paramref name="range"/>: memory over the mapping where the form has one, else decoded into memory
+    /// of their own (a compressed block is not an Arrow buffer).
+    /// </summary>
+    private static ReadOnlyMemory<T> Values<T>(IReadOnlyListMmf<T> items, IndexRange range)
+        where T : unmanaged
+    {
+        if (items.TryGetMemory(range, out ReadOnlyMemory<T> memory))
         {
-            T[] values = GC.AllocateUninitializedArray<T>((int)Rows.Length);
-            column.CopyTo(Rows, values);
-            return values;
+            return memory;
         }
+
+        T[] values = GC.AllocateUninitializedArray<T>((int)range.Length);
+        items.CopyTo(range, values);
+        return values;
     }
 
     /// <summary>The Arrow number type of items of <paramref name="type"/>; refused, naming the file, for a struct.</summary>

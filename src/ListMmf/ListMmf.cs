@@ -33,7 +33,7 @@ namespace ListMmf;
 /// loss and in a copy; it waits for no barrier of the header.</para>
 /// </remarks>
 /// <typeparam name="T">The item type: any unmanaged value type.</typeparam>
-public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
+public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     where T : unmanaged
 {
     private readonly ListMmfOptions _options;
@@ -529,6 +529,34 @@ public sealed unsafe class ListMmf<T> : IListMmf, IEnumerable<T>
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, Count));
+
+    /// <summary>Copies the items of <paramref name="range"/> into <paramref name="destination"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
+    /// holds more than <see cref="int.MaxValue"/> items.</exception>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
+    /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
+    public void CopyTo(IndexRange range, Span<T> destination)
+    {
+        ReadOnlySpan<T> items = AsSpan(range);
+        ThrowHelper.CheckDestination(destination.Length, items.Length);
+        items.CopyTo(destination);
+    }
+
+    /// <inheritdoc/>
+    bool IReadOnlyListMmf<T>.IsSealed => false;
+
+    /// <inheritdoc/>
+    bool IReadOnlyListMmf<T>.TimesAreUtc => Description?.TimesAreUtc == true;
+
+    /// <inheritdoc/>
+    ReadOnlySpan<T> IReadOnlyListMmf<T>.Read(IndexRange range, Span<T> buffer) => AsSpan(range);
+
+    /// <inheritdoc/>
+    bool IReadOnlyListMmf<T>.TryGetMemory(IndexRange range, out ReadOnlyMemory<T> memory)
+    {
+        memory = AsMemory(range);
+        return true;
+    }
 
     /// <summary>
     /// The same items as <see cref="AsSpan(long, int)"/>, as a <see cref="ReadOnlyMemory{T}"/> for APIs that keep or pass on

@@ -64,17 +64,12 @@ public sealed class VerifyTests : IDisposable
         series.Keys.AddRange(Enumerable.Range(0, 5_000_000).ToArray());
         var reports = new List<double>();
 
-        series.Verify(new Recorder(reports));
+        series.Verify(new SynchronousProgress(reports.Add));
 
         Assert.True(reports.Count >= 3, $"{reports.Count} reports");
         Assert.Equal(1.0, reports[^1]);
         Assert.Equal(reports.Order(), reports);
         Assert.Contains(reports, fraction => fraction is > 0 and < 0.5);
         Assert.Contains(reports, fraction => fraction is > 0.5 and < 1);
-    }
-
-    private sealed class Recorder(List<double> reports) : IProgress<double>
-    {
-        public void Report(double value) => reports.Add(value);
     }
 }

@@ -13,13 +13,14 @@ namespace ListMmf.Tool.Files;
 internal sealed unsafe class IntegerColumnView<TRaw> : ColumnView
     where TRaw : unmanaged
 {
-    private readonly ColumnItems<TRaw> _raw;
+    private readonly IReadOnlyListMmf<TRaw> _raw;
     private readonly bool _signed;
 
-    public IntegerColumnView(string path, string name, DataType dataType)
+    /// <summary>A view of the file <paramref name="raw"/>, which it disposes.</summary>
+    public IntegerColumnView(IReadOnlyListMmf<TRaw> raw, string name, DataType dataType)
         : base(name, dataType)
     {
-        _raw = ColumnItems<TRaw>.Open(path);
+        _raw = raw;
         _signed = DataTypeInfo.Of(dataType).Kind == DataTypeKind.SignedInteger;
     }
 
@@ -32,11 +33,11 @@ internal sealed unsafe class IntegerColumnView<TRaw> : ColumnView
 
     public override DateTime TimeAt(long index) => throw new InvalidOperationException($"{Name} holds no times.");
 
-    public override ulong Hash() => _raw.Hash();
+    public override ulong Hash() => _raw.ComputeXxHash3();
 
     public override void Verify(IProgress<double>? progress) => _raw.Verify(progress);
 
-    public override void Dispose() => _raw.Dispose();
+    public override void Dispose() => ((IDisposable)_raw).Dispose();
 
     private long ValueAt(long index)
     {

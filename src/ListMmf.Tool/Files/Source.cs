@@ -55,7 +55,7 @@ internal sealed class Source : IDisposable
             {
                 var columns = table.Columns.Select(column => column is TextColumn text
                     ? new TextColumnView(text)
-                    : ColumnView.Open(column.Path, column.Name, column.DataType, column.IsTime && table.Schema.TimesAreUtc)).ToList();
+                    : ColumnView.Of(table, column)).ToList();
                 return new Source(fullPath, columns, table, null, table.LowerBound, table.UpperBound, table.Schema.TimesAreUtc);
             }
             catch

@@ -16,7 +16,7 @@ namespace ListMmf;
 /// <remarks>Locals are not zeroed: the stack buffers a block is decoded into are written whole before they are read.</remarks>
 /// <typeparam name="T">The item type the list was written with (or another type of the same data-type code and size).</typeparam>
 [SkipLocalsInit]
-public sealed unsafe class SealedListMmf<T> : IEnumerable<T>, IDisposable
+public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     where T : unmanaged
 {
     /// <summary>The block this thread's indexer decoded last, of any list of <typeparamref name="T"/>.</summary>
@@ -185,6 +185,32 @@ public sealed unsafe class SealedListMmf<T> : IEnumerable<T>, IDisposable
         ThrowHelper.CheckDestination(destination.Length, length);
         CopyTo(range.Start, destination[..length]);
     }
+
+    /// <inheritdoc/>
+    bool IReadOnlyListMmf<T>.IsSealed => true;
+
+    /// <summary>The items of <paramref name="range"/>, decoded into <paramref name="buffer"/>: a sealed file has no span over them.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the list.</exception>
+    /// <exception cref="ArgumentException"><paramref name="buffer"/> is shorter than the range.</exception>
+    public ReadOnlySpan<T> Read(IndexRange range, Span<T> buffer)
+    {
+        CopyTo(range, buffer);
+        return buffer[..(int)range.Length];
+    }
+
+    /// <inheritdoc/>
+    bool IReadOnlyListMmf<T>.TryGetMemory(IndexRange range, out ReadOnlyMemory<T> memory)
+    {
+        ThrowHelper.SpanLength(range.Start, range.Length, Count);
+        memory = default;
+        return false;
+    }
+
+    /// <summary>
+    /// The XXH3-64 hash (seed 0) of the items' bytes, decoded a range at a time: the same as the appendable list's
+    /// <see cref="ListMmf{T}.ComputeXxHash3"/> for the same items.
+    /// </summary>
+    public ulong ComputeXxHash3() => Hashing.ItemsXxHash3.Of(this);
 
     /// <summary>
     /// Enumerates the items, a block decoded at a time into a buffer of the enumeration's own (one allocation an

@@ -1,9 +1,12 @@
 using System;
+using System.Collections;
+using System.Collections.Generic;
 using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using CommunityToolkit.HighPerformance;
+using ListMmf.Sealed;
 
 namespace ListMmf;
 
@@ -127,28 +130,23 @@ public abstract class TableColumn
 /// <c>long</c> view that no DateTime holds is refused with its row, never read as a wrong time.
 /// </remarks>
 /// <typeparam name="T">The stored value type, or <see cref="DateTime"/> for a column of DateTime ticks.</typeparam>
-public sealed class TableColumn<T> : TableColumn
+public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     where T : unmanaged
 {
-    /// <summary>The values of an appendable column; null for a sealed column and for a DateTime view.</summary>
-    private readonly ListMmf<T>? _list;
+    /// <summary>The rows read from a value column's file in either form: decoded when sealed, the chunk of the enumerator.</summary>
+    private const int Chunk = 1 << 10;
 
-    /// <summary>The values of a sealed column; null for an appendable column and for a DateTime view.</summary>
-    private readonly SealedListMmf<T>? _sealed;
+    /// <summary>The column's file in its form (a <see cref="ListMmf{T}"/> or a <see cref="SealedListMmf{T}"/>); null for a DateTime view.</summary>
+    private readonly IReadOnlyListMmf<T>? _items;
 
     /// <summary>A DateTime view's column of ticks, in either form; else null.</summary>
     private readonly TableColumn<long>? _ticks;
 
-    internal TableColumn(TimeSeriesTable table, TableColumnInfo info, ListMmf<T> list, bool isTime)
-        : base(table, info, list.Path, isTime)
+    /// <summary>The column whose file <paramref name="items"/> is, appendable or sealed.</summary>
+    internal TableColumn(TimeSeriesTable table, TableColumnInfo info, IReadOnlyListMmf<T> items, bool isTime)
+        : base(table, info, items.Path, isTime)
     {
-        _list = list;
-    }
-
-    internal TableColumn(TimeSeriesTable table, TableColumnInfo info, SealedListMmf<T> sealedList, bool isTime)
-        : base(table, info, sealedList.Path, isTime)
-    {
-        _sealed = sealedList;
+        _items = items;
     }
 
     /// <summary>A DateTime view of the ticks column <paramref name="ticks"/> (<typeparamref name="T"/> is <see cref="DateTime"/>).</summary>
@@ -159,7 +157,13 @@ public sealed class TableColumn<T> : TableColumn
     }
 
     /// <inheritdoc/>
-    public override bool IsSealed => _ticks?.IsSealed ?? _sealed is not null;
+    public override bool IsSealed => _ticks?.IsSealed ?? _items!.IsSealed;
+
+    /// <summary>How many values the column has: the table's published rows (<see cref="TimeSeriesTable.RowCount"/>).</summary>
+    public long Count => Table.RowCount;
+
+    /// <summary>Whether the column holds times and the table records its times as UTC (<see cref="TimeSeriesTableSchema.TimesAreUtc"/>).</summary>
+    public bool TimesAreUtc => Table.Schema.TimesAreUtc && DataTypeInfo.Of(DataType).IsTime;
 
     /// <summary>The value of <paramref name="row"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="row"/> is negative or not below the table's
@@ -176,7 +180,7 @@ public sealed class TableColumn<T> : TableColumn
                 return Unsafe.As<DateTime, T>(ref time);
             }
 
-            return _list is { } list ? list[row] : _sealed![row];
+            return _items is ListMmf<T> list ? list[row] : _items![row];
         }
     }
 
@@ -265,13 +269,9 @@ public sealed class TableColumn<T> : TableColumn
             _ticks!.CopyTo(range, ticks);
             CheckTicks(ticks, range.Start);
         }
-        else if (_list is { } list)
-        {
-            list.AsSpan(range.Start, length).CopyTo(destination);
-        }
         else
         {
-            _sealed!.CopyTo(range.Start, destination);
+            _items!.CopyTo(range, destination);
         }
     }
 
@@ -319,6 +319,61 @@ public sealed class TableColumn<T> : TableColumn
         return Mapped.AsMemory(range.Start, (int)range.Length);
     }
 
+    /// <summary>
+    /// The values of <paramref name="range"/> as memory over the mapping (<see cref="AsMemory(IndexRange)"/>), or false
+    /// for a sealed column, which has none.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows, or holds more than
+    /// <see cref="int.MaxValue"/> rows.</exception>
+    /// <exception cref="ListMmfException">A DateTime view: a value in the range is not a DateTime's ticks.</exception>
+    public bool TryGetMemory(IndexRange range, out ReadOnlyMemory<T> memory)
+    {
+        if (IsSealed)
+        {
+            CheckPublished(range);
+            memory = default;
+            return false;
+        }
+
+        memory = AsMemory(range);
+        return true;
+    }
+
+    /// <summary>The XXH3-64 hash (seed 0) of the published rows' values as stored, the same in either form.</summary>
+    /// <exception cref="ListMmfException">A DateTime view: a value is not a DateTime's ticks.</exception>
+    public ulong ComputeXxHash3() => Hashing.ItemsXxHash3.Of(this);
+
+    /// <summary>Checks the column's file as it is on disk; <see cref="TimeSeriesTable.Verify()"/> checks every column and the rows.</summary>
+    void IReadOnlyListMmf<T>.Verify(IProgress<double>? progress)
+    {
+        if (_ticks is { } ticks)
+        {
+            ((IReadOnlyListMmf<long>)ticks).Verify(progress);
+        }
+        else
+        {
+            _items!.Verify(progress);
+        }
+    }
+
+    /// <summary>Enumerates the published rows' values, read a chunk at a time in the column's form.</summary>
+    public IEnumerator<T> GetEnumerator()
+    {
+        long count = Count;
+        T[] buffer = new T[Chunk];
+        for (long start = 0; start < count; start += Chunk)
+        {
+            var range = new IndexRange(start, Math.Min(count, start + Chunk));
+            CopyTo(range, buffer);
+            for (int i = 0; i < (int)range.Length; i++)
+            {
+                yield return buffer[i];
+            }
+        }
+    }
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
     /// <summary>The values of <paramref name="length"/> rows from <paramref name="start"/>, straight over the mapping.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the published rows.</exception>
     public ReadOnlySpan<T> AsSpan(long start, int length) => AsSpan(new IndexRange(start, start + length));
@@ -328,65 +383,41 @@ public sealed class TableColumn<T> : TableColumn
 
     // The table keeps and maintains the column itself, never a DateTime view of it; only a writable table, whose
     // columns are all appendable, changes or flushes one.
-    internal override long StoredCount => _list?.Count ?? _sealed!.Count;
+    internal override long StoredCount => _items!.Count;
 
-    internal override void TrimTo(long rows) => _list!.Truncate(rows);
+    internal override void TrimTo(long rows) => Appendable.Truncate(rows);
 
-    internal override void Flush() => _list!.Flush();
+    internal override void Flush() => Appendable.Flush();
 
-    internal override void StartFlush() => _list!.StartFlush();
+    internal override void StartFlush() => Appendable.StartFlush();
 
-    internal override void FlushTogether() => _list!.FlushTogether();
+    internal override void FlushTogether() => Appendable.FlushTogether();
 
-    internal override void TrimExcess() => _list!.TrimExcess();
+    internal override void TrimExcess() => Appendable.TrimExcess();
 
-    internal override bool TrimsInPlace => _list?.TrimsInPlace ?? _ticks?.TrimsInPlace ?? false;
+    internal override bool TrimsInPlace => (_items as ListMmf<T>)?.TrimsInPlace ?? _ticks?.TrimsInPlace ?? false;
 
-    internal override void Verify()
-    {
-        if (_list is { } list)
-        {
-            list.Verify();
-        }
-        else
-        {
-            _sealed!.Verify();
-        }
-    }
+    internal override void Verify() => _items!.Verify(null);
 
-    internal override void Dispose()
-    {
-        _list?.Dispose();
-        _sealed?.Dispose();
-    }
+    internal override void Dispose() => ((IDisposable?)_items)?.Dispose();
 
     /// <summary>
     /// Opens a value column in the form its file is in: appendable, or sealed, which only a reader opens (a writer is
     /// refused, naming the column). A file sealed between the check and the open is opened sealed.
     /// </summary>
-    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options)
-    {
-        if (!table.OpensSealed(info, path, access))
+    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
+        new(table, info, EitherForm.Open<IReadOnlyListMmf<T>>(() => table.OpensSealed(info, path, access), () =>
         {
-            try
+            // A writer fits counts past the file's end to it: the time column says what was published.
+            ListMmfOptions fitting = options with { FitCountsToFile = access != FileAccess.Read };
+            var list = new ListMmf<T>(path, access, fitting, info.DataType, requireDataType: true, description: null);
+            if (list.Storage.Repair is { } repair)
             {
-                // A writer fits counts past the file's end to it: the time column says what was published.
-                ListMmfOptions fitting = options with { FitCountsToFile = access != FileAccess.Read };
-                var list = new ListMmf<T>(path, access, fitting, info.DataType, requireDataType: true, description: null);
-                if (list.Storage.Repair is { } repair)
-                {
-                    table.NoteRepair($"column '{info.Name}' {repair}");
-                }
-
-                return new(table, info, list, isTime: false);
+                table.NoteRepair($"column '{info.Name}' {repair}");
             }
-            catch (ListMmfFormatException) when (table.OpensSealed(info, path, access))
-            {
-            }
-        }
 
-        return new(table, info, new SealedListMmf<T>(path, options), isTime: false);
-    }
+            return list;
+        }, () => new SealedListMmf<T>(path, options)), isTime: false);
 
     /// <summary>A DateTime view of <paramref name="ticks"/>, a column of <see cref="DataType.DateTime"/> ticks.</summary>
     internal static TableColumn<DateTime> DateTimesOf(TableColumn<long> ticks) => new(ticks);
@@ -438,11 +469,11 @@ public sealed class TableColumn<T> : TableColumn
     private int CheckPublished(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Table.RowCount);
 
     /// <summary>The appendable list a value is added to; a sealed column belongs to a read-only table.</summary>
-    private ListMmf<T> Appendable => _list ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
+    private ListMmf<T> Appendable => _items as ListMmf<T> ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
         $"'{Table.Path}' is sealed; the table was opened read-only.");
 
     /// <summary>The list a span over the mapping is taken from; a sealed column has none.</summary>
-    private ListMmf<T> Mapped => _list ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
+    private ListMmf<T> Mapped => _items as ListMmf<T> ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
         $"'{Table.Path}' is sealed (compressed in blocks), so it has no span over its file; read it with CopyTo or Read.");
 
     /// <summary>Adds <paramref name="codes"/>, a text column's, to this column of its codes.</summary>

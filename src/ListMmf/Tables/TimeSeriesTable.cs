@@ -966,20 +966,18 @@ public sealed class TimeSeriesTable : IDisposable
         where TTimeKey : ITimeKey<TKey>
     {
         string path = PathOf(info);
-        if (!OpensSealed(info, path, access))
-        {
-            try
+        return EitherForm.Open<(ITimeSeries, TableColumn)>(
+            () => OpensSealed(info, path, access),
+            () =>
             {
                 TimeSeriesMmf<TKey> series = appendable();
                 return (series, new TableColumn<TKey>(this, info, series.Keys.List, isTime: true));
-            }
-            catch (ListMmfFormatException) when (OpensSealed(info, path, access))
+            },
+            () =>
             {
-            }
-        }
-
-        var keys = new SealedTimeSeries<TKey, TTimeKey>(new SealedListMmf<TKey>(path, options), Schema.Order);
-        return (keys, new TableColumn<TKey>(this, info, keys.Keys, isTime: true));
+                var keys = new SealedTimeSeries<TKey, TTimeKey>(new SealedListMmf<TKey>(path, options), Schema.Order);
+                return (keys, new TableColumn<TKey>(this, info, keys.Keys, isTime: true));
+            });
     }
 
     private void ThrowIfTimeKeysAreNot<TKey>(string given)

@@ -304,9 +304,4 @@ public sealed class KeyedListMmfTests : IDisposable
 
         Assert.Equal(1, reports[^1]);
     }
-
-    private sealed class SynchronousProgress(Action<double> report) : IProgress<double>
-    {
-        public void Report(double value) => report(value);
-    }
 }

@@ -1,0 +1,38 @@
+using System;
+using System.IO;
+
+namespace ListMmf.Sealed;
+
+/// <summary>Opens a file for reading in the form it is in, appendable or sealed, whichever a seal leaves at its path meanwhile.</summary>
+internal static class EitherForm
+{
+    /// <summary>
+    /// The file opened with <paramref name="appendable"/>, or with <paramref name="sealedForm"/> where
+    /// <paramref name="isSealed"/> says it is sealed: before the open, or once the appendable open has refused a file
+    /// that a seal put at the path between the check and the open.
+    /// </summary>
+    public static TResult Open<TResult>(Func<bool> isSealed, Func<TResult> appendable, Func<TResult> sealedForm)
+    {
+        if (!isSealed())
+        {
+            try
+            {
+                return appendable();
+            }
+            catch (ListMmfFormatException) when (isSealed())
+            {
+            }
+        }
+
+        return sealedForm();
+    }
+
+    /// <summary>The list at <paramref name="path"/> read-only, as a <see cref="ListMmf{T}"/> or a <see cref="SealedListMmf{T}"/>.</summary>
+    /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
+    public static IReadOnlyListMmf<T> OpenRead<T>(string path, ListMmfOptions? options = null)
+        where T : unmanaged =>
+        Open<IReadOnlyListMmf<T>>(
+            () => File.Exists(path) && SealedListMmf.IsSealed(path),
+            () => new ListMmf<T>(path, FileAccess.Read, options),
+            () => new SealedListMmf<T>(path, options));
+}
