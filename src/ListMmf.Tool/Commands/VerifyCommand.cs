@@ -92,39 +92,14 @@ internal static class VerifyCommand
         ProgressBar.Run($"verifying {Path.GetFileName(path)}", show: new FileInfo(path).Length > ProgressBar.LargeFileBytes, report =>
         {
             IProgress<double>? progress = report is null ? null : new ActionProgress(fraction => report((long)(fraction * 1000), 1000));
-            switch ((order, dataType, isSealed))
+            if (order is { } kept)
             {
-                case ({ } kept, DataType.UnixSeconds, true):
-                    using (var times = new SealedTimeSeries<int, UnixSecondsKey>(new SealedListMmf<int>(path), kept))
-                    {
-                        times.Verify();
-                    }
-
-                    break;
-                case ({ } kept, DataType.DateTime, true):
-                    using (var times = new SealedTimeSeries<long, TicksKey>(new SealedListMmf<long>(path), kept))
-                    {
-                        times.Verify();
-                    }
-
-                    break;
-                case ({ } kept, DataType.UnixSeconds, false):
-                    using (var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, kept))
-                    {
-                        series.Verify(progress);
-                    }
-
-                    break;
-                case ({ } kept, DataType.DateTime, false):
-                    using (var series = ListMmfTimeSeriesDateTime.OpenRead(path, kept))
-                    {
-                        series.Verify(progress);
-                    }
-
-                    break;
-                default:
-                    column.Verify(progress);
-                    break;
+                using IReadOnlyTimeSeries times = EitherForm.OpenTimes(path, kept);
+                times.Verify(progress);
+            }
+            else
+            {
+                column.Verify(progress);
             }
 
             return 0;

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using ListMmf.Sealed;
 
 namespace ListMmf.Tool.Files;
 
@@ -13,25 +14,17 @@ internal sealed class Source : IDisposable
 {
     private readonly TimeSeriesTable? _table;
     private readonly IDisposable? _owned;
-    private readonly Func<DateTime, long>? _lowerBound;
-    private readonly Func<DateTime, long>? _upperBound;
 
-    private Source(
-        string path,
-        IReadOnlyList<ColumnView> columns,
-        TimeSeriesTable? table,
-        IDisposable? owned,
-        Func<DateTime, long>? lowerBound,
-        Func<DateTime, long>? upperBound,
-        bool timesAreUtc = false)
+    /// <summary>The times searched: a table's time column or a time file, in either form; null where there are none.</summary>
+    private readonly IReadOnlyTimeSeries? _times;
+
+    private Source(string path, IReadOnlyList<ColumnView> columns, TimeSeriesTable? table, IDisposable? owned, IReadOnlyTimeSeries? times)
     {
         Path = path;
         Columns = columns;
         _table = table;
         _owned = owned;
-        TimesAreUtc = timesAreUtc;
-        _lowerBound = lowerBound;
-        _upperBound = upperBound;
+        _times = times;
     }
 
     public string Path { get; }
@@ -39,7 +32,7 @@ internal sealed class Source : IDisposable
     public IReadOnlyList<ColumnView> Columns { get; }
 
     /// <summary>Whether the times are recorded as UTC, so that a time given with an offset can be converted to them.</summary>
-    public bool TimesAreUtc { get; }
+    public bool TimesAreUtc => _times?.TimesAreUtc == true;
 
     /// <summary>The rows: a table's published rows, a file's count.</summary>
     public long Count => _table?.RowCount ?? Columns[0].Count;
@@ -56,7 +49,7 @@ internal sealed class Source : IDisposable
                 var columns = table.Columns.Select(column => column is TextColumn text
                     ? new TextColumnView(text)
                     : ColumnView.Of(table, column)).ToList();
-                return new Source(fullPath, columns, table, null, table.LowerBound, table.UpperBound, table.Schema.TimesAreUtc);
+                return new Source(fullPath, columns, table, null, table.Times);
             }
             catch
             {
@@ -72,31 +65,19 @@ internal sealed class Source : IDisposable
             List<ColumnView> fields = items.Description.Fields.Count == 0
                 ? [new StructColumnView(items, field: null, ownsFile: false)]
                 : items.Description.Fields.Select(field => (ColumnView)new StructColumnView(items, field, ownsFile: false)).ToList();
-            return new Source(fullPath, fields, null, items, null, null);
+            return new Source(fullPath, fields, null, items, null);
         }
 
-        if (info.IsSealed)
-        {
-            return OpenSealed(fullPath, info.DataType);
-        }
-
-        ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType, TimesAreUtcIn(fullPath));
+        // The searches of a time file trust its order; `verify` checks it.
+        IReadOnlyTimeSeries? times = DataTypeInfo.Of(info.DataType).IsTime ? EitherForm.OpenTimes(fullPath, TimeSeriesOrder.AscendingOrEqual) : null;
         try
         {
-            // The searches of a time file trust its order; `verify` checks it.
-            return info.DataType switch
-            {
-                DataType.UnixSeconds => WithSeries(
-                    fullPath,
-                    column,
-                    ListMmfTimeSeriesDateTimeSeconds.OpenRead(fullPath, TimeSeriesOrder.AscendingOrEqual)),
-                DataType.DateTime => WithSeries(fullPath, column, ListMmfTimeSeriesDateTime.OpenRead(fullPath, TimeSeriesOrder.AscendingOrEqual)),
-                _ => new Source(fullPath, [column], null, null, null, null),
-            };
+            ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType, times?.TimesAreUtc == true);
+            return new Source(fullPath, [column], null, times, times);
         }
         catch
         {
-            column.Dispose();
+            times?.Dispose();
             throw;
         }
     }
@@ -104,9 +85,9 @@ internal sealed class Source : IDisposable
     /// <summary>A time given on the command line for these times; see <see cref="Times.Parse"/>.</summary>
     public DateTime ParseTime(string text, string option) => Times.Parse(text, option, TimesAreUtc);
 
-    public long LowerBound(DateTime time) => (_lowerBound ?? throw NoTimes())(time);
+    public long LowerBound(DateTime time) => (_times ?? throw NoTimes()).LowerBound(time);
 
-    public long UpperBound(DateTime time) => (_upperBound ?? throw NoTimes())(time);
+    public long UpperBound(DateTime time) => (_times ?? throw NoTimes()).UpperBound(time);
 
     public void Dispose()
     {
@@ -118,42 +99,6 @@ internal sealed class Source : IDisposable
         _owned?.Dispose();
         _table?.Dispose();
     }
-
-    /// <summary>A sealed file: its items, and the time searches of a sealed time series (the library's, by the same rules).</summary>
-    private static Source OpenSealed(string path, DataType dataType)
-    {
-        ColumnView column = ColumnView.Open(path, System.IO.Path.GetFileName(path), dataType, TimesAreUtcIn(path));
-        IDisposable? times = null;
-        try
-        {
-            switch (dataType)
-            {
-                case DataType.UnixSeconds:
-                    var seconds = new SealedListMmf<int>(path);
-                    times = seconds;
-                    return new Source(path, [column], null, seconds, seconds.LowerBound, seconds.UpperBound, seconds.TimesAreUtc);
-                case DataType.DateTime:
-                    var ticks = new SealedListMmf<long>(path);
-                    times = ticks;
-                    return new Source(path, [column], null, ticks, ticks.LowerBound, ticks.UpperBound, ticks.TimesAreUtc);
-                default:
-                    return new Source(path, [column], null, null, null, null);
-            }
-        }
-        catch
-        {
-            times?.Dispose();
-            column.Dispose();
-            throw;
-        }
-    }
-
-    private static Source WithSeries<TKey>(string path, ColumnView column, TimeSeriesMmf<TKey> series)
-        where TKey : unmanaged, System.Numerics.IComparisonOperators<TKey, TKey, bool> =>
-        new(path, [column], null, series, series.LowerBound, series.UpperBound, series.TimesAreUtc);
-
-    /// <summary>Whether a single file's description records its times as UTC (a file of no description: not).</summary>
-    internal static bool TimesAreUtcIn(string path) => ListMmfDescription.Read(path)?.TimesAreUtc == true;
 
     private DataException NoTimes() =>
         new($"'{Path}' holds {Columns[0].DataType} items, not times; searches by time need a time series (UnixSeconds or DateTime) or a table.");

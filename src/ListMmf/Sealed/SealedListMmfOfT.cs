@@ -210,7 +210,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// The XXH3-64 hash (seed 0) of the items' bytes, decoded a range at a time: the same as the appendable list's
     /// <see cref="ListMmf{T}.ComputeXxHash3"/> for the same items.
     /// </summary>
-    public ulong ComputeXxHash3() => Hashing.ItemsXxHash3.Of(this);
+    public ulong ComputeXxHash3() => ItemsXxHash3.Of(this);
 
     /// <summary>
     /// Enumerates the items, a block decoded at a time into a buffer of the enumeration's own (one allocation an

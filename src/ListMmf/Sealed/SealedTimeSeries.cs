@@ -12,7 +12,7 @@ namespace ListMmf.Sealed;
 /// never changes.
 /// </summary>
 [SkipLocalsInit]
-internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeSeries
+internal sealed class SealedTimeSeries<TKey, TTimeKey> : IReadOnlyTimeSeries
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     where TTimeKey : ITimeKey<TKey>
 {
@@ -38,15 +38,11 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeSeries
 
     public string Path => Keys.Path;
 
-    public bool IsWritable => false;
-
     public DataType DataType => Keys.DataType;
 
     public long Count => Keys.Count;
 
-    public Type KeyType => typeof(TKey);
-
-    private bool TimesAreUtc => Keys.TimesAreUtc;
+    public bool TimesAreUtc => Keys.TimesAreUtc;
 
     public DateTime this[long index] => StoredTimes.Returned(TimeAt(index, Keys[index]), TimesAreUtc);
 
@@ -115,9 +111,9 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeSeries
     }
 
     /// <summary>Every block's checksum, then the order of the times, a block at a time.</summary>
-    public void Verify()
+    public void Verify(IProgress<double>? progress)
     {
-        Keys.Verify();
+        Keys.Verify(progress);
         Span<TKey> keys = stackalloc TKey[Chunk];
         TKey previous = default;
         for (long at = 0; at < Count; at += Chunk)
@@ -137,31 +133,10 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeSeries
         }
     }
 
-    public void Flush() => ThrowSealed();
-
-    public void Add(DateTime time) => ThrowSealed();
-
-    public void Add(DateTimeOffset time) => ThrowSealed();
-
-    public void AddRange(ReadOnlySpan<DateTime> times) => ThrowSealed();
-
-    public void Truncate(long newCount) => ThrowSealed();
-
-    public void AddKeys<TStored>(ReadOnlySpan<TStored> keys)
-        where TStored : unmanaged => ThrowSealed();
-
-    public void StageKeys<TStored>(ReadOnlySpan<TStored> keys, long pending)
-        where TStored : unmanaged => ThrowSealed();
-
-    public void PublishStaged(long count) => ThrowSealed();
-
     public void Dispose() => Keys.Dispose();
 
     private static string Describe(TKey key) => StoredTimes.Describe(key, TTimeKey.TryToDateTime(key, out DateTime time), time);
 
     private DateTime TimeAt(long index, TKey key) =>
         TTimeKey.TryToDateTime(key, out DateTime time) ? time : throw StoredTimes.OutsideDateTime(Path, index, key);
-
-    private void ThrowSealed() =>
-        throw new NotSupportedException($"'{Path}' is sealed (compressed and read-only); unseal it to change it.");
 }

@@ -341,7 +341,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
 
     /// <summary>The XXH3-64 hash (seed 0) of the published rows' values as stored, the same in either form.</summary>
     /// <exception cref="ListMmfException">A DateTime view: a value is not a DateTime's ticks.</exception>
-    public ulong ComputeXxHash3() => Hashing.ItemsXxHash3.Of(this);
+    public ulong ComputeXxHash3() => ItemsXxHash3.Of(this);
 
     /// <summary>Checks the column's file as it is on disk; <see cref="TimeSeriesTable.Verify()"/> checks every column and the rows.</summary>
     void IReadOnlyListMmf<T>.Verify(IProgress<double>? progress)

@@ -35,7 +35,11 @@ public sealed class TimeSeriesTable : IDisposable
     public const string ManifestFileName = "table.json";
 
     private readonly WriterLock? _lock;
-    private readonly ITimeSeries _time;
+    /// <summary>The time column's reads, in either form.</summary>
+    private readonly IReadOnlyTimeSeries _time;
+
+    /// <summary>The time column's writes: the same series, where it is appendable (a writer's always is); else null.</summary>
+    private readonly ITimeSeries? _timeWriter;
     private readonly TableColumn[] _values;
     private readonly TableColumn[] _columns;
     private readonly Dictionary<string, TableColumn> _byName = new(StringComparer.Ordinal);
@@ -50,7 +54,7 @@ public sealed class TimeSeriesTable : IDisposable
         string manifest = System.IO.Path.Combine(path, ManifestFileName);
         _hasManifest = schema is null || create;
         var opened = new List<TableColumn>();
-        ITimeSeries? time = null;
+        IReadOnlyTimeSeries? time = null;
         try
         {
             if (IsWritable)
@@ -89,6 +93,7 @@ public sealed class TimeSeriesTable : IDisposable
                     timeInfo, access, columnOptions, () => new ListMmfTimeSeriesDateTime(timePath, Schema.Order, access, columnOptions)));
             opened.Add(timeColumn);
             _time = time;
+            _timeWriter = time as ITimeSeries;
             foreach (TableColumnInfo info in Schema.Columns)
             {
                 opened.Add(OpenPart(info, () => TableColumn.Open(this, info, Path, access, columnOptions)));
@@ -304,6 +309,9 @@ public sealed class TimeSeriesTable : IDisposable
     /// <exception cref="ObjectDisposedException">The table has been disposed.</exception>
     public long RowCount => _time.Count;
 
+    /// <summary>The time column's reads, in the form it is in: what the tool searches a table with.</summary>
+    internal IReadOnlyTimeSeries Times => _time;
+
     /// <summary>
     /// The column named <paramref name="name"/> (the time column too, read-only), as <typeparamref name="T"/> values:
     /// the type it stores, or <see cref="DateTime"/> for a column of <see cref="DataType.DateTime"/> ticks (see
@@ -487,7 +495,7 @@ public sealed class TimeSeriesTable : IDisposable
         long rows = BeginPublish(1);
         try
         {
-            _time.Add(time);
+            _timeWriter!.Add(time);
         }
         catch
         {
@@ -504,7 +512,7 @@ public sealed class TimeSeriesTable : IDisposable
         long rows = BeginPublish(1);
         try
         {
-            _time.Add(time);
+            _timeWriter!.Add(time);
         }
         catch
         {
@@ -527,7 +535,7 @@ public sealed class TimeSeriesTable : IDisposable
         long rows = BeginPublish(times.Length);
         try
         {
-            _time.AddRange(times);
+            _timeWriter!.AddRange(times);
         }
         catch
         {
@@ -576,7 +584,7 @@ public sealed class TimeSeriesTable : IDisposable
     public void Truncate(long rows)
     {
         ThrowIfReadOnly();
-        _time.Truncate(rows);
+        _timeWriter!.Truncate(rows);
         DiscardPending(rows);
     }
 
@@ -601,7 +609,7 @@ public sealed class TimeSeriesTable : IDisposable
             column.FlushTogether();
         }
 
-        _time.Flush();
+        _timeWriter!.Flush();
     }
 
     /// <summary>
@@ -634,7 +642,7 @@ public sealed class TimeSeriesTable : IDisposable
     /// <exception cref="ListMmfFormatException">A column's header is damaged or a value column is shorter than the rows.</exception>
     public void Verify()
     {
-        _time.Verify();
+        _time.Verify(null);
         foreach (TableColumn column in _values)
         {
             column.Verify();
@@ -717,7 +725,7 @@ public sealed class TimeSeriesTable : IDisposable
         long rows = BeginPublish(keys.Length);
         try
         {
-            _time.AddKeys(keys);
+            _timeWriter!.AddKeys(keys);
         }
         catch
         {
@@ -754,7 +762,7 @@ public sealed class TimeSeriesTable : IDisposable
 
         try
         {
-            _time.StageKeys(keys, _staged);
+            _timeWriter!.StageKeys(keys, _staged);
         }
         catch
         {
@@ -769,7 +777,7 @@ public sealed class TimeSeriesTable : IDisposable
     internal void PublishStagedRows()
     {
         ThrowIfReadOnly();
-        _time.PublishStaged(_staged);
+        _timeWriter!.PublishStaged(_staged);
         _staged = 0;
     }
 
@@ -853,7 +861,7 @@ public sealed class TimeSeriesTable : IDisposable
                                 $"writing once lowers the rows to {stored:N0} (see Repairs).");
             }
 
-            _time.Truncate(stored);
+            _timeWriter!.Truncate(stored);
             _repairs.Add($"column '{shortest.Name}' held {stored:N0} values, fewer than the {rows:N0} rows its time " +
                 $"column published (rows lost to a power loss, or a truncated file); the rows were lowered to {stored:N0}.");
             rows = stored;
@@ -960,13 +968,13 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     /// <summary>The time column, appendable (<paramref name="appendable"/>) or sealed, as the table's series and its column.</summary>
-    private (ITimeSeries Series, TableColumn Column) OpenTime<TKey, TTimeKey>(
+    private (IReadOnlyTimeSeries Series, TableColumn Column) OpenTime<TKey, TTimeKey>(
         TableColumnInfo info, FileAccess access, ListMmfOptions options, Func<TimeSeriesMmf<TKey>> appendable)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
         where TTimeKey : ITimeKey<TKey>
     {
         string path = PathOf(info);
-        return EitherForm.Open<(ITimeSeries, TableColumn)>(
+        return EitherForm.Open<(IReadOnlyTimeSeries, TableColumn)>(
             () => OpensSealed(info, path, access),
             () =>
             {
@@ -982,7 +990,7 @@ public sealed class TimeSeriesTable : IDisposable
 
     private void ThrowIfTimeKeysAreNot<TKey>(string given)
     {
-        if (_time.KeyType != typeof(TKey))
+        if (_timeWriter!.KeyType != typeof(TKey))
         {
             throw new ListMmfDataTypeException(_time.Path, $"the time column of table '{Path}' stores " +
                 $"{DataTypeInfo.Of(_time.DataType).Describe()}; rows cannot be added with {given} keys.");

@@ -3,44 +3,22 @@ using System;
 namespace ListMmf;
 
 /// <summary>
-/// What a table needs of its time column, whichever key type the series stores: the DateTime members that
-/// <see cref="TimeSeriesMmf{TKey}"/> offers publicly.
+/// What a table's writer needs of its time column, whichever key type the series stores: the reads, and the DateTime
+/// and stored-key writes that <see cref="TimeSeriesMmf{TKey}"/> offers. Only an appendable series is one.
 /// </summary>
-internal interface ITimeSeries : IListMmf
+internal interface ITimeSeries : IReadOnlyTimeSeries
 {
-    DateTime this[long index] { get; }
+    bool IsWritable { get; }
+
+    void Flush();
 
     void Add(DateTime time);
 
     void AddRange(ReadOnlySpan<DateTime> times);
 
-    long LowerBound(DateTime time);
-
-    void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results);
-
     void Add(DateTimeOffset time);
 
-    long LowerBound(DateTimeOffset time);
-
-    long UpperBound(DateTimeOffset time);
-
-    IndexRange FindRange(DateTimeOffset from, DateTimeOffset to);
-
-    long UpperBound(DateTime time);
-
-    long LastAtOrBefore(DateTime time);
-
-    void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results);
-
-    long EndOfBar(long row, long last, long intervalTicks, out DateTime start);
-
-    IndexRange FindRange(DateTime from, DateTime to);
-
-    void CopyTo(IndexRange range, Span<DateTime> destination);
-
     void Truncate(long newCount);
-
-    void Verify();
 
     /// <summary>The stored key type: <see cref="int"/> for Unix seconds, <see cref="long"/> for DateTime ticks.</summary>
     Type KeyType { get; }

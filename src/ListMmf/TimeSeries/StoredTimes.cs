@@ -70,7 +70,7 @@ internal static class StoredTimes
     /// times before they are compared: as given, a Local time and a Utc one compare their clock readings.
     /// </summary>
     public static IndexRange Between<TSeries>(TSeries series, DateTime from, DateTime to)
-        where TSeries : ITimeSeries
+        where TSeries : IReadOnlyTimeSeries
     {
         long start = series.LowerBound(from);
         return new IndexRange(start, Math.Max(start, series.LowerBound(to)));

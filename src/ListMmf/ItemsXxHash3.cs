@@ -2,7 +2,7 @@ using System;
 using System.IO.Hashing;
 using System.Runtime.InteropServices;
 
-namespace ListMmf.Hashing;
+namespace ListMmf;
 
 /// <summary>
 /// XXH3-64 (seed 0) of the bytes of a list's items in either form, read a range at a time: over the mapping where the
