@@ -173,6 +173,23 @@ public sealed class TimeZoneTests : IDisposable
         Assert.Contains("2024-01-02 09:30:01.0000000Z", result.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void ADateTimeValueColumnOfAUtcTableIsShownEndingInZAsArrowZonesIt()
+    {
+        var schema = new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.Ascending) { TimesAreUtc = true }
+            .Add("expiry", DataType.DateTime);
+        using (TimeSeriesTable table = TimeSeriesTable.Create(Table, schema))
+        {
+            table.Column<DateTime>("expiry").Add(new DateTime(2024, 3, 15, 20, 0, 0, DateTimeKind.Utc));
+            table.AddRow(new DateTime(2024, 1, 2, 9, 30, 0, DateTimeKind.Utc));
+        }
+
+        ToolResult result = ToolRunner.Run("head", Table);
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("2024-03-15 20:00:00.0000000Z", result.Output, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("info")]
     [InlineData("head")]
