@@ -1,0 +1,205 @@
+using System;
+using System.IO;
+using System.Linq;
+using ListMmf.Sealed;
+using Xunit;
+
+namespace ListMmf.Tests.Search;
+
+/// <summary>
+/// The time queries (bounds, their batches, the ASOF join, ranges, the times themselves) asked of every form a time
+/// column takes, over the same times, each answer against a linear scan of the DateTimes: the seconds and ticks
+/// series, the same files sealed (as the tool opens them), and tables over either key, appendable and sealed.
+/// </summary>
+public sealed class TimeSearchContractTests : IDisposable
+{
+    /// <summary>Several sealed blocks and a partial last one.</summary>
+    private const int Rows = 4_700;
+
+    private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
+
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    public static TheoryData<string> Forms => new()
+    {
+        "seconds series", "ticks series", "sealed seconds", "sealed ticks",
+        "seconds table", "ticks table", "sealed seconds table", "sealed ticks table",
+    };
+
+    /// <summary>Whole seconds (both keys hold them), ascending, with runs of equal times and gaps.</summary>
+    private static DateTime[] Times()
+    {
+        var random = new Random(23);
+        var times = new DateTime[Rows];
+        DateTime time = Start;
+        for (int i = 0; i < Rows; i++)
+        {
+            time = time.AddSeconds(random.Next(6) switch { 0 or 1 => 0, 5 => random.Next(30, 400), _ => random.Next(1, 3) });
+            times[i] = time;
+        }
+
+        return times;
+    }
+
+    /// <summary>Times below, between (a fraction of a second past a stored one), on and above the stored ones, and the extremes.</summary>
+    private static DateTime[] Probes(DateTime[] times)
+    {
+        var random = new Random(7);
+        return [DateTime.MinValue, times[0].AddSeconds(-1), times[0], times[^1], times[^1].AddTicks(1), times[^1].AddDays(1),
+            .. Enumerable.Range(0, 300).Select(_ => times[random.Next(Rows)].AddTicks(random.Next(-5, 6) * 1_000_000L)),
+            .. Enumerable.Range(0, 200).Select(_ => times[random.Next(Rows)])];
+    }
+
+    [Theory]
+    [MemberData(nameof(Forms))]
+    public void BoundsAgreeWithAScan(string form)
+    {
+        DateTime[] times = Times();
+        using Form column = Open(form, times);
+
+        Assert.All(Probes(times), probe =>
+        {
+            Assert.Equal(ScanLower(times, probe), column.LowerBound(probe));
+            Assert.Equal(ScanUpper(times, probe), column.UpperBound(probe));
+            Assert.Equal(ScanUpper(times, probe) - 1, column.LastAtOrBefore(probe));
+        });
+    }
+
+    [Theory]
+    [MemberData(nameof(Forms))]
+    public void BatchesAgreeWithAScan(string form)
+    {
+        DateTime[] times = Times();
+        using Form column = Open(form, times);
+        DateTime[] probes = Probes(times);
+        DateTime[] ascending = probes.Order().ToArray();
+
+        foreach (DateTime[] batch in new[] { probes, ascending })
+        {
+            long[] lower = new long[batch.Length];
+            long[] asOf = new long[batch.Length];
+            column.LowerBounds(batch, lower);
+            column.LastAtOrBefores(batch, asOf);
+
+            Assert.Equal(batch.Select(probe => ScanLower(times, probe)), lower);
+            Assert.Equal(batch.Select(probe => ScanUpper(times, probe) - 1), asOf);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Forms))]
+    public void RangesAgreeWithAScan(string form)
+    {
+        DateTime[] times = Times();
+        using Form column = Open(form, times);
+        var random = new Random(9);
+        DateTime[] probes = Probes(times);
+
+        for (int i = 0; i < 300; i++)
+        {
+            DateTime from = probes[random.Next(probes.Length)];
+            DateTime to = probes[random.Next(probes.Length)];
+            long start = ScanLower(times, from);
+            var expected = to > from ? new IndexRange(start, Math.Max(start, ScanLower(times, to))) : new IndexRange(start, start);
+
+            IndexRange found = column.FindRange(from, to);
+
+            Assert.True(found.Length == 0 ? expected.Length == 0 : found == expected, $"[{from:O}, {to:O}): {found} for {expected}");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Forms))]
+    public void TheTimesAreTheOnesWritten(string form)
+    {
+        DateTime[] times = Times();
+        using Form column = Open(form, times);
+        var range = new IndexRange(1_000, 3_100);
+        var copied = new DateTime[range.Length];
+
+        column.CopyTo(range, copied);
+
+        Assert.Equal(Rows, column.Count);
+        Assert.Equal(times[1_000..3_100], copied);
+        Assert.All(new[] { 0, 1_023, 1_024, Rows - 1 }, i => Assert.Equal(times[i], column.TimeAt(i)));
+    }
+
+    private static long ScanLower(DateTime[] times, DateTime probe) => Array.FindIndex(times, time => time >= probe) is var i and >= 0 ? i : times.Length;
+
+    private static long ScanUpper(DateTime[] times, DateTime probe) => Array.FindIndex(times, time => time > probe) is var i and >= 0 ? i : times.Length;
+
+    private Form Open(string form, DateTime[] times)
+    {
+        bool seconds = form.Contains("seconds", StringComparison.Ordinal);
+        bool isSealed = form.StartsWith("sealed", StringComparison.Ordinal);
+        if (form.EndsWith("table", StringComparison.Ordinal))
+        {
+            string folder = _directory.File("ticks");
+            var schema = new TimeSeriesTableSchema("time", seconds ? DataType.UnixSeconds : DataType.DateTime, TimeSeriesOrder.AscendingOrEqual);
+            using (TimeSeriesTable writer = TimeSeriesTable.Create(folder, schema))
+            {
+                writer.AddRows(times);
+            }
+
+            if (isSealed)
+            {
+                TimeSeriesTable.Seal(folder);
+            }
+
+            TimeSeriesTable table = TimeSeriesTable.Open(folder, FileAccess.Read);
+            return new Form(table, () => table.RowCount, table.TimeAt, table.CopyTimes, table.LowerBound, table.UpperBound,
+                table.LastAtOrBefore, table.LowerBound, table.LastAtOrBefore, table.FindRange);
+        }
+
+        string path = _directory.File("times.mmf");
+        using (TimeSeriesMmf<int>? secondsSeries = seconds ? new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual) : null)
+        using (TimeSeriesMmf<long>? ticksSeries = seconds ? null : new ListMmfTimeSeriesDateTime(path, TimeSeriesOrder.AscendingOrEqual))
+        {
+            secondsSeries?.AddRange(times);
+            ticksSeries?.AddRange(times);
+        }
+
+        if (isSealed)
+        {
+            Assert.True(SealedListMmf.Seal(path));
+            IReadOnlyTimeSeries sealedTimes = EitherForm.OpenTimes(path, TimeSeriesOrder.AscendingOrEqual);
+            return new Form(sealedTimes, () => sealedTimes.Count, index => sealedTimes[index], sealedTimes.CopyTo, sealedTimes.LowerBound,
+                sealedTimes.UpperBound, sealedTimes.LastAtOrBefore, sealedTimes.LowerBound, sealedTimes.LastAtOrBefore, sealedTimes.FindRange);
+        }
+
+        if (seconds)
+        {
+            var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual);
+            return new Form(series, () => series.Count, index => series[index], series.CopyTo, series.LowerBound, series.UpperBound,
+                series.LastAtOrBefore, series.LowerBound, series.LastAtOrBefore, series.FindRange);
+        }
+
+        var ticks = ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual);
+        return new Form(ticks, () => ticks.Count, index => ticks[index], ticks.CopyTo, ticks.LowerBound, ticks.UpperBound,
+            ticks.LastAtOrBefore, ticks.LowerBound, ticks.LastAtOrBefore, ticks.FindRange);
+    }
+
+    private delegate void Batch(ReadOnlySpan<DateTime> times, Span<long> results);
+
+    private delegate void CopyTimes(IndexRange range, Span<DateTime> destination);
+
+    /// <summary>A form's public time queries, and what owns its files.</summary>
+    private sealed record Form(
+        IDisposable Owner,
+        Func<long> CountOf,
+        Func<long, DateTime> TimeAt,
+        CopyTimes CopyTo,
+        Func<DateTime, long> LowerBound,
+        Func<DateTime, long> UpperBound,
+        Func<DateTime, long> LastAtOrBefore,
+        Batch LowerBounds,
+        Batch LastAtOrBefores,
+        Func<DateTime, DateTime, IndexRange> FindRange) : IDisposable
+    {
+        public long Count => CountOf();
+
+        public void Dispose() => Owner.Dispose();
+    }
+}
