@@ -1,7 +1,6 @@
 using System;
 using System.CommandLine;
 using System.IO;
-using ListMmf.Sealed;
 using ListMmf.Tool.Files;
 
 namespace ListMmf.Tool.Commands;
@@ -94,7 +93,7 @@ internal static class VerifyCommand
             IProgress<double>? progress = report is null ? null : new ActionProgress(fraction => report((long)(fraction * 1000), 1000));
             if (order is { } kept)
             {
-                using IReadOnlyTimeSeries times = EitherForm.OpenTimes(path, kept);
+                using IReadOnlyTimeSeries times = TimeSeriesFile.OpenRead(path, kept);
                 times.Verify(progress);
             }
             else

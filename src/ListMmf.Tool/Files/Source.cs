@@ -2,7 +2,6 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using ListMmf.Sealed;
 
 namespace ListMmf.Tool.Files;
 
@@ -69,7 +68,7 @@ internal sealed class Source : IDisposable
         }
 
         // The searches of a time file trust its order; `verify` checks it.
-        IReadOnlyTimeSeries? times = DataTypeInfo.Of(info.DataType).IsTime ? EitherForm.OpenTimes(fullPath, TimeSeriesOrder.AscendingOrEqual) : null;
+        IReadOnlyTimeSeries? times = DataTypeInfo.Of(info.DataType).IsTime ? TimeSeriesFile.OpenRead(fullPath) : null;
         try
         {
             ColumnView column = ColumnView.Open(fullPath, System.IO.Path.GetFileName(fullPath), info.DataType, times?.TimesAreUtc == true);

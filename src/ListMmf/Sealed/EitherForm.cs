@@ -35,27 +35,4 @@ internal static class EitherForm
             () => File.Exists(path) && SealedListMmf.IsSealed(path),
             () => new ListMmf<T>(path, FileAccess.Read, options),
             () => new SealedListMmf<T>(path, options));
-
-    /// <summary>
-    /// The time file at <paramref name="path"/> read-only in the form it is in, as a series of times in
-    /// <paramref name="order"/> (its searches trust the order; <see cref="IReadOnlyTimeSeries.Verify"/> checks it).
-    /// </summary>
-    /// <exception cref="ListMmfDataTypeException">The file holds items that are not times.</exception>
-    public static IReadOnlyTimeSeries OpenTimes(string path, TimeSeriesOrder order)
-    {
-        DataType dataType = ListMmfFileInfo.Read(path).DataType;
-        Func<bool> isSealed = () => SealedListMmf.IsSealed(path);
-        return dataType switch
-        {
-            DataType.UnixSeconds => Open<IReadOnlyTimeSeries>(
-                isSealed,
-                () => ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, order),
-                () => new SealedTimeSeries<int, UnixSecondsKey>(new SealedListMmf<int>(path), order)),
-            DataType.DateTime => Open<IReadOnlyTimeSeries>(
-                isSealed,
-                () => ListMmfTimeSeriesDateTime.OpenRead(path, order),
-                () => new SealedTimeSeries<long, TicksKey>(new SealedListMmf<long>(path), order)),
-            _ => throw new ListMmfDataTypeException(path, $"it holds {DataTypeInfo.Of(dataType).Describe()}, not times."),
-        };
-    }
 }

@@ -12,7 +12,7 @@ namespace ListMmf.Sealed;
 /// never changes.
 /// </summary>
 [SkipLocalsInit]
-internal sealed class SealedTimeSeries<TKey, TTimeKey> : IReadOnlyTimeSeries
+internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     where TTimeKey : ITimeKey<TKey>
 {

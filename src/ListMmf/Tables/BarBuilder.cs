@@ -7,7 +7,7 @@ namespace ListMmf;
 
 /// <summary>
 /// The bars of <see cref="TimeSeriesTable.Bars"/>: each piece of rows (<see cref="RowChunks"/>) cut into bars on its
-/// own core by the time column (<see cref="IReadOnlyTimeSeries.EndOfBar"/>) and summarised over spans of the piece, then the
+/// own core by the time column (<see cref="ITimeColumn.EndOfBar"/>) and summarised over spans of the piece, then the
 /// bars that a piece boundary split joined again. A sealed column's rows are decoded a bar at a time into a pooled
 /// buffer, so that the decoded values are still in the cache when the bar's sums read them, and the sums run over the
 /// same spans as an appendable column's.
@@ -17,7 +17,7 @@ namespace ListMmf;
 /// fresh allocation costs a fault, and buffers allocated per call (growing lists, a list of cuts) took 4,600 faults
 /// and most of the time of one-minute bars over 10M rows.
 /// </remarks>
-internal sealed class BarBuilder(IReadOnlyTimeSeries times, long intervalTicks) : IDataTypeVisitor<OhlcvBar[]>
+internal sealed class BarBuilder(ITimeColumn times, long intervalTicks) : IDataTypeVisitor<OhlcvBar[]>
 {
     private TableColumn? _price;
     private TableColumn? _volume;

@@ -29,14 +29,14 @@ namespace ListMmf;
 /// table.AddRow(new DateTime(2024, 1, 2, 14, 30, 0));
 /// </code>
 /// </example>
-public sealed class TimeSeriesTable : IDisposable
+public sealed class TimeSeriesTable : IReadOnlyTimeSeries
 {
     /// <summary>The manifest's file name in the table's folder.</summary>
     public const string ManifestFileName = "table.json";
 
     private readonly WriterLock? _lock;
     /// <summary>The time column's reads, in either form.</summary>
-    private readonly IReadOnlyTimeSeries _time;
+    private readonly ITimeColumn _time;
 
     /// <summary>The time column's writes: the same series, where it is appendable (a writer's always is); else null.</summary>
     private readonly ITimeSeries? _timeWriter;
@@ -54,7 +54,7 @@ public sealed class TimeSeriesTable : IDisposable
         string manifest = System.IO.Path.Combine(path, ManifestFileName);
         _hasManifest = schema is null || create;
         var opened = new List<TableColumn>();
-        IReadOnlyTimeSeries? time = null;
+        ITimeColumn? time = null;
         try
         {
             if (IsWritable)
@@ -312,6 +312,21 @@ public sealed class TimeSeriesTable : IDisposable
     /// <summary>The time column's reads, in the form it is in: what the tool searches a table with.</summary>
     internal IReadOnlyTimeSeries Times => _time;
 
+    /// <inheritdoc/>
+    long IReadOnlyTimeSeries.Count => RowCount;
+
+    /// <inheritdoc/>
+    DataType IReadOnlyTimeSeries.DataType => Schema.Time.DataType;
+
+    /// <inheritdoc/>
+    bool IReadOnlyTimeSeries.TimesAreUtc => Schema.TimesAreUtc;
+
+    /// <inheritdoc/>
+    DateTime IReadOnlyTimeSeries.this[long index] => TimeAt(index);
+
+    /// <inheritdoc/>
+    void IReadOnlyTimeSeries.CopyTo(IndexRange range, Span<DateTime> destination) => CopyTimes(range, destination);
+
     /// <summary>
     /// The column named <paramref name="name"/> (the time column too, read-only), as <typeparamref name="T"/> values:
     /// the type it stores, or <see cref="DateTime"/> for a column of <see cref="DataType.DateTime"/> ticks (see
@@ -386,11 +401,11 @@ public sealed class TimeSeriesTable : IDisposable
 
     /// <summary>
     /// The ASOF join: for every time in <paramref name="times"/>, the last row at or before it, or -1, into
-    /// <paramref name="rows"/>. Ascending times at least one per 64 rows are walked as a merge (each search starts
+    /// <paramref name="results"/>. Ascending times at least one per 64 rows are walked as a merge (each search starts
     /// from the answer before it); other batches are searched together. No allocation beyond a pooled buffer.
     /// </summary>
-    /// <exception cref="ArgumentException"><paramref name="rows"/> is shorter than <paramref name="times"/>.</exception>
-    public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> rows) => _time.LastAtOrBefore(times, rows);
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results) => _time.LastAtOrBefore(times, results);
 
     /// <summary>
     /// OHLCV bars of <paramref name="interval"/> over the rows with times in <c>[from, to)</c>: one
@@ -640,12 +655,18 @@ public sealed class TimeSeriesTable : IDisposable
     /// </summary>
     /// <exception cref="ListMmfOrderException">The first time out of order.</exception>
     /// <exception cref="ListMmfFormatException">A column's header is damaged or a value column is shorter than the rows.</exception>
-    public void Verify()
+    public void Verify() => Verify(null);
+
+    /// <inheritdoc cref="Verify()"/>
+    /// <param name="progress">Told the fraction of the columns checked so far, from 0 to 1, as the check goes (on this thread).</param>
+    public void Verify(IProgress<double>? progress)
     {
-        _time.Verify(null);
-        foreach (TableColumn column in _values)
+        double share = 1.0 / _columns.Length;
+        _time.Verify(progress is null ? null : new ScaledProgress(progress, 0, share));
+        for (int i = 0; i < _values.Length; i++)
         {
-            column.Verify();
+            _values[i].Verify();
+            progress?.Report((i + 2) * share);
         }
 
         CheckColumnLengths(trim: false);
@@ -968,13 +989,13 @@ public sealed class TimeSeriesTable : IDisposable
     }
 
     /// <summary>The time column, appendable (<paramref name="appendable"/>) or sealed, as the table's series and its column.</summary>
-    private (IReadOnlyTimeSeries Series, TableColumn Column) OpenTime<TKey, TTimeKey>(
+    private (ITimeColumn Series, TableColumn Column) OpenTime<TKey, TTimeKey>(
         TableColumnInfo info, FileAccess access, ListMmfOptions options, Func<TimeSeriesMmf<TKey>> appendable)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
         where TTimeKey : ITimeKey<TKey>
     {
         string path = PathOf(info);
-        return EitherForm.Open<(IReadOnlyTimeSeries, TableColumn)>(
+        return EitherForm.Open<(ITimeColumn, TableColumn)>(
             () => OpensSealed(info, path, access),
             () =>
             {

@@ -6,7 +6,7 @@ namespace ListMmf;
 /// What a table's writer needs of its time column, whichever key type the series stores: the reads, and the DateTime
 /// and stored-key writes that <see cref="TimeSeriesMmf{TKey}"/> offers. Only an appendable series is one.
 /// </summary>
-internal interface ITimeSeries : IReadOnlyTimeSeries
+internal interface ITimeSeries : ITimeColumn
 {
     bool IsWritable { get; }
 

@@ -312,7 +312,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// 4, ... rows ahead) and then binary searching the last step, since a bar is usually far smaller than the range.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    long IReadOnlyTimeSeries.EndOfBar(long row, long last, long intervalTicks, out DateTime start)
+    long ITimeColumn.EndOfBar(long row, long last, long intervalTicks, out DateTime start)
     {
         ReadOnlySpan<TKey> keys = Keys.AsSpan(new IndexRange(row, last));
         if (!TryToDateTime(keys[0], out DateTime time))

@@ -1,7 +1,6 @@
 using System;
 using System.IO;
 using System.Linq;
-using ListMmf.Sealed;
 using Xunit;
 
 namespace ListMmf.Tests.Search;
@@ -9,7 +8,8 @@ namespace ListMmf.Tests.Search;
 /// <summary>
 /// The time queries (bounds, their batches, the ASOF join, ranges, the times themselves) asked of every form a time
 /// column takes, over the same times, each answer against a linear scan of the DateTimes: the seconds and ticks
-/// series, the same files sealed (as the tool opens them), and tables over either key, appendable and sealed.
+/// series, a time file opened in either form (<see cref="TimeSeriesFile.OpenRead"/>, as the tool opens them), and tables
+/// over either key, appendable and sealed, each as the one contract they share (<see cref="IReadOnlyTimeSeries"/>).
 /// </summary>
 public sealed class TimeSearchContractTests : IDisposable
 {
@@ -24,7 +24,7 @@ public sealed class TimeSearchContractTests : IDisposable
 
     public static TheoryData<string> Forms => new()
     {
-        "seconds series", "ticks series", "sealed seconds", "sealed ticks",
+        "seconds series", "ticks series", "seconds file", "sealed seconds file", "sealed ticks file",
         "seconds table", "ticks table", "sealed seconds table", "sealed ticks table",
     };
 
@@ -57,7 +57,7 @@ public sealed class TimeSearchContractTests : IDisposable
     public void BoundsAgreeWithAScan(string form)
     {
         DateTime[] times = Times();
-        using Form column = Open(form, times);
+        using IReadOnlyTimeSeries column = Open(form, times);
 
         Assert.All(Probes(times), probe =>
         {
@@ -72,7 +72,7 @@ public sealed class TimeSearchContractTests : IDisposable
     public void BatchesAgreeWithAScan(string form)
     {
         DateTime[] times = Times();
-        using Form column = Open(form, times);
+        using IReadOnlyTimeSeries column = Open(form, times);
         DateTime[] probes = Probes(times);
         DateTime[] ascending = probes.Order().ToArray();
 
@@ -80,8 +80,8 @@ public sealed class TimeSearchContractTests : IDisposable
         {
             long[] lower = new long[batch.Length];
             long[] asOf = new long[batch.Length];
-            column.LowerBounds(batch, lower);
-            column.LastAtOrBefores(batch, asOf);
+            column.LowerBound(batch, lower);
+            column.LastAtOrBefore(batch, asOf);
 
             Assert.Equal(batch.Select(probe => ScanLower(times, probe)), lower);
             Assert.Equal(batch.Select(probe => ScanUpper(times, probe) - 1), asOf);
@@ -93,7 +93,7 @@ public sealed class TimeSearchContractTests : IDisposable
     public void RangesAgreeWithAScan(string form)
     {
         DateTime[] times = Times();
-        using Form column = Open(form, times);
+        using IReadOnlyTimeSeries column = Open(form, times);
         var random = new Random(9);
         DateTime[] probes = Probes(times);
 
@@ -110,12 +110,30 @@ public sealed class TimeSearchContractTests : IDisposable
         }
     }
 
+    [Fact]
+    public void OpeningAFileOfNumbersAsTimesIsRefusedNamingTheFile()
+    {
+        string path = _directory.File("prices.mmf");
+        using (var prices = new ListMmf<double>(path))
+        {
+            prices.Add(1.5);
+        }
+
+        var exception = Assert.Throws<ListMmfDataTypeException>(() => TimeSeriesFile.OpenRead(path));
+        Assert.Contains(path, exception.Message, StringComparison.Ordinal);
+        Assert.Contains("not times", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void OpeningAMissingTimeFileIsRefused() =>
+        Assert.Throws<FileNotFoundException>(() => TimeSeriesFile.OpenRead(_directory.File("missing.mmf")));
+
     [Theory]
     [MemberData(nameof(Forms))]
     public void TheTimesAreTheOnesWritten(string form)
     {
         DateTime[] times = Times();
-        using Form column = Open(form, times);
+        using IReadOnlyTimeSeries column = Open(form, times);
         var range = new IndexRange(1_000, 3_100);
         var copied = new DateTime[range.Length];
 
@@ -123,14 +141,15 @@ public sealed class TimeSearchContractTests : IDisposable
 
         Assert.Equal(Rows, column.Count);
         Assert.Equal(times[1_000..3_100], copied);
-        Assert.All(new[] { 0, 1_023, 1_024, Rows - 1 }, i => Assert.Equal(times[i], column.TimeAt(i)));
+        Assert.All(new[] { 0, 1_023, 1_024, Rows - 1 }, i => Assert.Equal(times[i], column[i]));
     }
 
     private static long ScanLower(DateTime[] times, DateTime probe) => Array.FindIndex(times, time => time >= probe) is var i and >= 0 ? i : times.Length;
 
     private static long ScanUpper(DateTime[] times, DateTime probe) => Array.FindIndex(times, time => time > probe) is var i and >= 0 ? i : times.Length;
 
-    private Form Open(string form, DateTime[] times)
+    /// <summary>The form under test, as the read contract every time column has.</summary>
+    private IReadOnlyTimeSeries Open(string form, DateTime[] times)
     {
         bool seconds = form.Contains("seconds", StringComparison.Ordinal);
         bool isSealed = form.StartsWith("sealed", StringComparison.Ordinal);
@@ -148,9 +167,7 @@ public sealed class TimeSearchContractTests : IDisposable
                 TimeSeriesTable.Seal(folder);
             }
 
-            TimeSeriesTable table = TimeSeriesTable.Open(folder, FileAccess.Read);
-            return new Form(table, () => table.RowCount, table.TimeAt, table.CopyTimes, table.LowerBound, table.UpperBound,
-                table.LastAtOrBefore, table.LowerBound, table.LastAtOrBefore, table.FindRange);
+            return TimeSeriesTable.Open(folder, FileAccess.Read);
         }
 
         string path = _directory.File("times.mmf");
@@ -164,42 +181,13 @@ public sealed class TimeSearchContractTests : IDisposable
         if (isSealed)
         {
             Assert.True(SealedListMmf.Seal(path));
-            IReadOnlyTimeSeries sealedTimes = EitherForm.OpenTimes(path, TimeSeriesOrder.AscendingOrEqual);
-            return new Form(sealedTimes, () => sealedTimes.Count, index => sealedTimes[index], sealedTimes.CopyTo, sealedTimes.LowerBound,
-                sealedTimes.UpperBound, sealedTimes.LastAtOrBefore, sealedTimes.LowerBound, sealedTimes.LastAtOrBefore, sealedTimes.FindRange);
         }
 
-        if (seconds)
+        return form switch
         {
-            var series = ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual);
-            return new Form(series, () => series.Count, index => series[index], series.CopyTo, series.LowerBound, series.UpperBound,
-                series.LastAtOrBefore, series.LowerBound, series.LastAtOrBefore, series.FindRange);
-        }
-
-        var ticks = ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual);
-        return new Form(ticks, () => ticks.Count, index => ticks[index], ticks.CopyTo, ticks.LowerBound, ticks.UpperBound,
-            ticks.LastAtOrBefore, ticks.LowerBound, ticks.LastAtOrBefore, ticks.FindRange);
-    }
-
-    private delegate void Batch(ReadOnlySpan<DateTime> times, Span<long> results);
-
-    private delegate void CopyTimes(IndexRange range, Span<DateTime> destination);
-
-    /// <summary>A form's public time queries, and what owns its files.</summary>
-    private sealed record Form(
-        IDisposable Owner,
-        Func<long> CountOf,
-        Func<long, DateTime> TimeAt,
-        CopyTimes CopyTo,
-        Func<DateTime, long> LowerBound,
-        Func<DateTime, long> UpperBound,
-        Func<DateTime, long> LastAtOrBefore,
-        Batch LowerBounds,
-        Batch LastAtOrBefores,
-        Func<DateTime, DateTime, IndexRange> FindRange) : IDisposable
-    {
-        public long Count => CountOf();
-
-        public void Dispose() => Owner.Dispose();
+            "seconds series" => ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual),
+            "ticks series" => ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual),
+            _ => TimeSeriesFile.OpenRead(path),
+        };
     }
 }
