@@ -91,21 +91,9 @@ internal sealed class SealedPeer : IPeerQueries, IDisposable
 
     public long FirstAtOrAfter(int time) => _times.LowerBound(time);
 
-    public void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results)
-    {
-        for (int i = 0; i < times.Length; i++)
-        {
-            results[i] = _times.LowerBound(times[i]);
-        }
-    }
+    public void FirstAtOrAfter(ReadOnlySpan<int> times, Span<long> results) => _times.LowerBound(times, results);
 
-    public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results)
-    {
-        for (int i = 0; i < times.Length; i++)
-        {
-            results[i] = _times.UpperBound(times[i]) - 1;
-        }
-    }
+    public void LastAtOrBefore(ReadOnlySpan<int> times, Span<long> results) => _times.LastAtOrBefore(times, results);
 
     public double Turnover(int from, int to)
     {

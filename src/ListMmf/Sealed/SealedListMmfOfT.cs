@@ -251,6 +251,162 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
         long before = IndexedSearch.Within((TKey*)_file.FirstItems, 0, _file.BlockCount, value, bound);
+        return BoundFrom(before, value, bound);
+    }
+
+    /// <summary>
+    /// The <see cref="Bound{TKey}(TKey, SearchBound)"/> of each of <paramref name="values"/>, into
+    /// <paramref name="results"/>. Ascending values (the ASOF join of ascending times) are searched as a merge: each
+    /// finds its block by galloping forward through the directory from the block of the one before, and once a second
+    /// value lands in a block, the block is decoded (kept by the thread, as the indexer keeps it) and the values in it
+    /// gallop forward through its items. Other batches search each value in turn.
+    /// </summary>
+    internal void Bounds<TKey>(ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        if (typeof(TKey) == typeof(T) && IsAscending(values))
+        {
+            MergeBounds(values, results, bound);
+            return;
+        }
+
+        for (int i = 0; i < values.Length; i++)
+        {
+            results[i] = Bound(values[i], bound);
+        }
+    }
+
+    /// <summary>Whether every value is at or above the one before it (a NaN is neither, so a batch with one is not).</summary>
+    private static bool IsAscending<TKey>(ReadOnlySpan<TKey> values)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        for (int i = 1; i < values.Length; i++)
+        {
+            if (!(values[i] >= values[i - 1]))
+            {
+                return false;
+            }
+        }
+
+        return values.Length == 0 || values[0] == values[0];
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void MergeBounds<TKey>(ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        TKey* first = (TKey*)_file.FirstItems;
+        long blocks = _file.BlockCount;
+        long before = 0;
+
+        // The block the value before was answered in, where in it, and its items once decoded.
+        long current = -1;
+        int within = 0;
+        TKey[]? items = null;
+        for (int i = 0; i < values.Length; i++)
+        {
+            TKey value = values[i];
+            before = Gallop(first, before, blocks, value, bound);
+            long b = before - 1;
+            if (b < 0 || b != current)
+            {
+                results[i] = BoundFrom(before, value, bound);
+                current = b;
+                within = b < 0 ? 0 : (int)(results[i] - (b << SealedLayout.BlockShift));
+                items = null;
+                continue;
+            }
+
+            int count = (int)Math.Min(SealedLayout.BlockValues, Count - (b << SealedLayout.BlockShift));
+            items ??= (TKey[])(object)DecodedItems(b);
+            within = GallopWithin(items, within, count, value, bound);
+            if (within == count && before < blocks)
+            {
+                // As in BoundFrom: an answer past the block rests on the next block's first item, so that block is checked.
+                _file.Block(before);
+            }
+
+            results[i] = (b << SealedLayout.BlockShift) + within;
+        }
+    }
+
+    /// <summary>The items of block <paramref name="b"/>: this thread's decoded block if it is that one, else decoded into it.</summary>
+    private T[] DecodedItems(long b) =>
+        t_decoded is { } decoded && decoded.Block == b && ReferenceEquals(decoded.File, _file) && !_file.IsDisposed
+            ? decoded.Items
+            : Decode(_file.Block(b), b);
+
+    /// <summary>
+    /// The first of <paramref name="items"/> in <c>[from, count)</c> not before <paramref name="value"/>, galloping
+    /// forward from <paramref name="from"/>.
+    /// </summary>
+    private static int GallopWithin<TKey>(TKey[] items, int from, int count, TKey value, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        int low = from;
+        int high = count;
+        for (int step = 1; ; step <<= 1)
+        {
+            int probe = low + step - 1;
+            if (probe >= count)
+            {
+                break;
+            }
+
+            if (!SearchBounds.Before(items[probe], value, bound))
+            {
+                high = probe;
+                break;
+            }
+
+            low = probe + 1;
+        }
+
+        while (low < high)
+        {
+            int middle = low + ((high - low) >> 1);
+            if (SearchBounds.Before(items[middle], value, bound))
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
+    }
+
+    /// <summary>
+    /// How many of the directory's first items are before <paramref name="value"/>, knowing that the first
+    /// <paramref name="from"/> are: probes 1, 2, 4, ... blocks ahead, then a search between the last two probes.
+    /// </summary>
+    private static long Gallop<TKey>(TKey* first, long from, long blocks, TKey value, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        long low = from;
+        for (long step = 1; ; step <<= 1)
+        {
+            long probe = low + step - 1;
+            if (probe >= blocks)
+            {
+                return IndexedSearch.Within(first, low, blocks - low, value, bound);
+            }
+
+            if (!SearchBounds.Before(first[probe], value, bound))
+            {
+                return IndexedSearch.Within(first, low, probe - low, value, bound);
+            }
+
+            low = probe + 1;
+        }
+    }
+
+    /// <summary>The bound of <paramref name="value"/>, given <paramref name="before"/>: how many blocks' first items are before it.</summary>
+    private long BoundFrom<TKey>(long before, TKey value, SearchBound bound)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
         if (before == 0)
         {
             // The answer rests on block 0's first item as the directory gives it: the block is checked against it.

@@ -7,7 +7,7 @@ namespace ListMmf.Sealed;
 /// <summary>
 /// A sorted sealed list as the keys contract (<see cref="ISortedKeys{T}"/>), so that it answers every sorted query as
 /// the appendable lists do: a bound searches the directory and one block; a bound within a range is the whole list's
-/// clamped to it, the same answer in a sorted list; a batch searches each value in turn.
+/// clamped to it, the same answer in a sorted list; a batch searches each value in turn, ascending ones as a merge.
 /// </summary>
 /// <typeparam name="T">The item, which is its own key.</typeparam>
 internal readonly struct SealedSortedKeys<T>(SealedListMmf<T> list) : ISortedKeys<T>
@@ -30,9 +30,6 @@ internal readonly struct SealedSortedKeys<T>(SealedListMmf<T> list) : ISortedKey
     public void Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound)
     {
         ThrowHelper.CheckResults(results.Length, values.Length, "values");
-        for (int i = 0; i < values.Length; i++)
-        {
-            results[i] = list.Bound(values[i], bound);
-        }
+        list.Bounds(values, results[..values.Length], bound);
     }
 }

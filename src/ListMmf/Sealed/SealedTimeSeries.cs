@@ -18,6 +18,9 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 {
     private const int Chunk = SealedLayout.BlockValues;
 
+    /// <summary>The times of a batch converted to keys at once, on the stack.</summary>
+    private const int BatchChunk = 256;
+
     private readonly SortedOrder _order;
 
     /// <summary>The time column <paramref name="keys"/> of a table of <paramref name="order"/> (its file records none).</summary>
@@ -50,14 +53,7 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
     public long UpperBound(DateTime time) => SealedListMmfSearch.TimeBound<TKey, TTimeKey>(Keys, time, SearchBound.Upper);
 
-    public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results)
-    {
-        ThrowHelper.CheckResults(results.Length, times.Length, "times");
-        for (int i = 0; i < times.Length; i++)
-        {
-            results[i] = LowerBound(times[i]);
-        }
-    }
+    public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, SearchBound.Lower);
 
     public long LowerBound(DateTimeOffset time) => LowerBound(StoredTimes.OfOffset(time, TimesAreUtc, Path));
 
@@ -72,10 +68,10 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
     public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results)
     {
-        ThrowHelper.CheckResults(results.Length, times.Length, "times");
-        for (int i = 0; i < times.Length; i++)
+        Bounds(times, results, SearchBound.Upper);
+        foreach (ref long result in results[..times.Length])
         {
-            results[i] = LastAtOrBefore(times[i]);
+            result--;
         }
     }
 
@@ -134,6 +130,37 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
     }
 
     public void Dispose() => Keys.Dispose();
+
+    /// <summary>
+    /// The bounds of <paramref name="times"/>, converted to keys a stack chunk at a time and searched together (ascending
+    /// ones as a merge, <see cref="SealedListMmf{T}.Bounds"/>); a time past every key the type holds is past the end.
+    /// </summary>
+    private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, SearchBound bound)
+    {
+        ThrowHelper.CheckResults(results.Length, times.Length, "times");
+        Span<TKey> keys = stackalloc TKey[BatchChunk];
+        Span<bool> beyond = stackalloc bool[BatchChunk];
+        long count = Count;
+        for (int start = 0; start < times.Length; start += BatchChunk)
+        {
+            int size = Math.Min(BatchChunk, times.Length - start);
+            for (int i = 0; i < size; i++)
+            {
+                DateTime stored = StoredTimes.Of(times[start + i], TimesAreUtc, Path);
+                beyond[i] = !(bound == SearchBound.Lower ? TTimeKey.TryAtOrAfter(stored, out keys[i]) : TTimeKey.TryAfter(stored, out keys[i]));
+            }
+
+            Span<long> chunk = results.Slice(start, size);
+            Keys.Bounds(keys[..size], chunk, SearchBound.Lower);
+            for (int i = 0; i < size; i++)
+            {
+                if (beyond[i])
+                {
+                    chunk[i] = count;
+                }
+            }
+        }
+    }
 
     private static string Describe(TKey key) => StoredTimes.Describe(key, TTimeKey.TryToDateTime(key, out DateTime time), time);
 
