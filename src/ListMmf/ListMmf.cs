@@ -546,7 +546,8 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     bool IReadOnlyListMmf<T>.IsSealed => false;
 
     /// <inheritdoc/>
-    bool IReadOnlyListMmf<T>.TimesAreUtc => Description?.TimesAreUtc == true;
+    /// <remarks>By the time series' rule: as the description records, else as the options said.</remarks>
+    bool IReadOnlyListMmf<T>.TimesAreUtc => (Description?.TimesAreUtc ?? _options.UtcTimes) && DataTypeInfo.Of(DataType).IsTime;
 
     /// <inheritdoc/>
     ReadOnlySpan<T> IReadOnlyListMmf<T>.Read(IndexRange range, Span<T> buffer) => AsSpan(range);

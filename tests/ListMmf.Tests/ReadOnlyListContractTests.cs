@@ -16,8 +16,8 @@ namespace ListMmf.Tests;
 /// </summary>
 public sealed class ReadOnlyListContractTests : IDisposable
 {
-    /// <summary>Several sealed blocks and a partial last one.</summary>
-    private const int Items = 5_300;
+    /// <summary>Many sealed blocks and a partial last one, and more than one range of the hash's reads.</summary>
+    private const int Items = 70_000;
 
     private readonly TempDirectory _directory = new();
 
@@ -203,7 +203,7 @@ public sealed class ReadOnlyListContractTests : IDisposable
     /// <summary>Ranges within a block, across blocks, the whole, the last partial block and an empty one.</summary>
     private static IndexRange[] Ranges() =>
     [
-        new(0, 10), new(1_020, 1_030), new(1_000, 3_100), new(0, Items), new(5_120, Items), new(Items, Items), new(700, 700),
+        new(0, 10), new(1_020, 1_030), new(1_000, 3_100), new(0, Items), new(69_632, Items), new(Items, Items), new(700, 700),
     ];
 
     private Opened Open(string form, double[] values)

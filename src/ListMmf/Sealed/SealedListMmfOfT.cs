@@ -56,7 +56,8 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
                 description.CheckHolds<T>(expected, Path, "its sealed header records");
             }
 
-            TimesAreUtc = StoredTimes.AreUtc(description, options, Path);
+            TimesAreUtc = StoredTimes.AreUtc(description, options, Path) && DataTypeInfo.Of(stored).IsTime;
+            RecordedOrder = description?.Order;
         }
         catch
         {
@@ -76,6 +77,9 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
     /// <summary>The items' data-type code.</summary>
     public DataType DataType => _file.Header.DataType;
+
+    /// <summary>The order the sealed header's description records (a sorted list or series sealed), or null where it records none.</summary>
+    internal TimeSeriesOrder? RecordedOrder { get; }
 
     /// <summary>How many items the list holds.</summary>
     public long Count => _file.Count;

@@ -23,7 +23,10 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
     private readonly SortedOrder _order;
 
-    /// <summary>The time column <paramref name="keys"/> of a table of <paramref name="order"/> (its file records none).</summary>
+    /// <summary>
+    /// The sealed time file <paramref name="keys"/> read in <paramref name="order"/>: a table's time column (its file
+    /// records none, the manifest does), or a series sealed, whose recorded order is checked as the appendable series checks it.
+    /// </summary>
     public SealedTimeSeries(SealedListMmf<TKey> keys, TimeSeriesOrder order)
     {
         if (keys.DataType != TTimeKey.DataType)
@@ -34,7 +37,7 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
         }
 
         Keys = keys;
-        _order = SortedOrder.Unrecorded(order);
+        _order = SortedOrder.Of(order, keys.RecordedOrder);
     }
 
     public SealedListMmf<TKey> Keys { get; }
@@ -109,7 +112,7 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
     /// <summary>Every block's checksum, then the order of the times, a block at a time.</summary>
     public void Verify(IProgress<double>? progress)
     {
-        Keys.Verify(progress);
+        Keys.Verify(progress is null ? null : new ScaledProgress(progress, 0, 0.5));
         Span<TKey> keys = stackalloc TKey[Chunk];
         TKey previous = default;
         for (long at = 0; at < Count; at += Chunk)
@@ -126,6 +129,12 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
             }
 
             previous = keys[size - 1];
+            progress?.Report(0.5 + (0.5 * (at + size) / Count));
+        }
+
+        if (Count == 0)
+        {
+            progress?.Report(1);
         }
     }
 
@@ -148,6 +157,11 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
             {
                 DateTime stored = StoredTimes.Of(times[start + i], TimesAreUtc, Path);
                 beyond[i] = !(bound == SearchBound.Lower ? TTimeKey.TryAtOrAfter(stored, out keys[i]) : TTimeKey.TryAfter(stored, out keys[i]));
+                if (beyond[i] && i > 0)
+                {
+                    // Its answer is the end whatever the key; the one before keeps an ascending batch a merge.
+                    keys[i] = keys[i - 1];
+                }
             }
 
             Span<long> chunk = results.Slice(start, size);

@@ -35,6 +35,9 @@ internal readonly struct SortedOrder
     /// <summary>The rule for a file that records no order, read in <paramref name="asked"/> order (a table's column).</summary>
     public static SortedOrder Unrecorded(TimeSeriesOrder asked) => new(asked, null);
 
+    /// <summary>The rule for a file that records <paramref name="recorded"/> (or none), read in <paramref name="asked"/> order.</summary>
+    public static SortedOrder Of(TimeSeriesOrder asked, TimeSeriesOrder? recorded) => new(asked, recorded);
+
     /// <summary>The rule for a list opened in <paramref name="asked"/> order over <paramref name="list"/>'s file.</summary>
     public static SortedOrder Of<T>(ListMmf<T> list, TimeSeriesOrder asked)
         where T : unmanaged => new(asked, list.Description?.Order);

@@ -402,7 +402,8 @@ public sealed class TimeSeriesTable : IReadOnlyTimeSeries
     /// <summary>
     /// The ASOF join: for every time in <paramref name="times"/>, the last row at or before it, or -1, into
     /// <paramref name="results"/>. Ascending times at least one per 64 rows are walked as a merge (each search starts
-    /// from the answer before it); other batches are searched together. No allocation beyond a pooled buffer.
+    /// from the answer before it; a sealed time column merges every ascending batch, a block decoded once for the times
+    /// in it); other batches are searched together. No allocation beyond a pooled buffer.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results) => _time.LastAtOrBefore(times, results);
@@ -1011,7 +1012,9 @@ public sealed class TimeSeriesTable : IReadOnlyTimeSeries
 
     private void ThrowIfTimeKeysAreNot<TKey>(string given)
     {
-        if (_timeWriter!.KeyType != typeof(TKey))
+        // From the stored type, not the writer: a table opened read-only may be sealed, and has none.
+        Type keys = _time.DataType == DataType.UnixSeconds ? typeof(int) : typeof(long);
+        if (keys != typeof(TKey))
         {
             throw new ListMmfDataTypeException(_time.Path, $"the time column of table '{Path}' stores " +
                 $"{DataTypeInfo.Of(_time.DataType).Describe()}; rows cannot be added with {given} keys.");

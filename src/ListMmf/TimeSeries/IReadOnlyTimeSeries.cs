@@ -35,6 +35,11 @@ public interface IReadOnlyTimeSeries : IDisposable
     DateTime this[long index] { get; }
 
     /// <summary>The first index whose time is at or after <paramref name="time"/>, or <see cref="Count"/>.</summary>
+    /// <remarks>
+    /// Every DateTime argument follows the times' zone rule: where they are UTC, a Local time is converted and an
+    /// Unspecified one refused; where they are not, a Local time is refused (<see cref="ListMmfOptions.UtcTimes"/>).
+    /// </remarks>
+    /// <exception cref="ArgumentException"><paramref name="time"/>'s Kind is one the zone rule refuses.</exception>
     long LowerBound(DateTime time);
 
     /// <summary>The first index whose time is after <paramref name="time"/>, or <see cref="Count"/>.</summary>

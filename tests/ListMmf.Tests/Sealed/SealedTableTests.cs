@@ -98,6 +98,27 @@ public sealed class SealedTableTests : IDisposable
         Assert.Contains("read it with CopyTo or Read", refusal.Message);
     }
 
+    [Theory]
+    [InlineData("seconds")]
+    [InlineData("ticks")]
+    public void RowsOfStoredKeysAddedToASealedTableAreRefusedAsToAReadOnlyOne(string keys)
+    {
+        Create(TimeSeriesOrder.AscendingOrEqual);
+        TimeSeriesTable.Seal(Folder);
+        using var table = TimeSeriesTable.Open(Folder, FileAccess.Read);
+
+        if (keys == "seconds")
+        {
+            Assert.Throws<NotSupportedException>(() => table.AddRows(new[] { int.MaxValue }));
+        }
+        else
+        {
+            Assert.Throws<ListMmfDataTypeException>(() => table.AddRows(new[] { DateTime.MaxValue.Ticks }));
+        }
+
+        Assert.Equal(Rows, table.RowCount);
+    }
+
     [Fact]
     public void AWriterOpenOfASealedTableIsRefusedNamingTheColumnAndChangesNothing()
     {

@@ -13,8 +13,8 @@ namespace ListMmf.Tests.Search;
 /// </summary>
 public sealed class TimeSearchContractTests : IDisposable
 {
-    /// <summary>Several sealed blocks and a partial last one.</summary>
-    private const int Rows = 4_700;
+    /// <summary>Tens of sealed blocks and a partial last one, so that a merge gallops through the directory.</summary>
+    private const int Rows = 20_700;
 
     private static readonly DateTime Start = new(2024, 1, 2, 9, 30, 0);
 
@@ -43,11 +43,15 @@ public sealed class TimeSearchContractTests : IDisposable
         return times;
     }
 
-    /// <summary>Times below, between (a fraction of a second past a stored one), on and above the stored ones, and the extremes.</summary>
+    /// <summary>
+    /// Times below, between (a fraction of a second past a stored one), on and above the stored ones, the last of every
+    /// sealed block (whose upper bound can be the block's end), and the extremes (past what Unix seconds hold).
+    /// </summary>
     private static DateTime[] Probes(DateTime[] times)
     {
         var random = new Random(7);
-        return [DateTime.MinValue, times[0].AddSeconds(-1), times[0], times[^1], times[^1].AddTicks(1), times[^1].AddDays(1),
+        return [DateTime.MinValue, times[0].AddSeconds(-1), times[0], times[^1], times[^1].AddTicks(1), times[^1].AddDays(1), DateTime.MaxValue,
+            .. Enumerable.Range(1, Rows / 1_024).Select(block => times[(block * 1_024) - 1]),
             .. Enumerable.Range(0, 300).Select(_ => times[random.Next(Rows)].AddTicks(random.Next(-5, 6) * 1_000_000L)),
             .. Enumerable.Range(0, 200).Select(_ => times[random.Next(Rows)])];
     }
@@ -110,6 +114,47 @@ public sealed class TimeSearchContractTests : IDisposable
         }
     }
 
+    [Theory]
+    [MemberData(nameof(Forms))]
+    public void DateTimeOffsetsOfUtcTimesFindWhatTheirUtcTimesFind(string form)
+    {
+        DateTime[] times = Times().Select(time => DateTime.SpecifyKind(time, DateTimeKind.Utc)).ToArray();
+        using IReadOnlyTimeSeries column = Open(form, times, utc: true);
+        var random = new Random(13);
+
+        Assert.True(column.TimesAreUtc);
+        Assert.All(Enumerable.Range(0, 200).Select(_ => times[random.Next(Rows)].AddTicks(random.Next(-5, 6) * 1_000_000L)), probe =>
+        {
+            var offset = new DateTimeOffset(probe).ToOffset(TimeSpan.FromHours(-5));
+            Assert.Equal(ScanLower(times, probe), column.LowerBound(offset));
+            Assert.Equal(ScanUpper(times, probe), column.UpperBound(offset));
+            Assert.Equal(ScanLower(times, probe), column.FindRange(offset, offset.AddYears(1)).Start);
+        });
+        Assert.Equal(DateTimeKind.Utc, column[0].Kind);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void VerifyChecksTheOrderTheFileRecordsInEitherForm(bool isSealed)
+    {
+        string path = _directory.File("unordered.mmf");
+        using (var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.None))
+        {
+            series.AddRange([Start.AddSeconds(5), Start, Start.AddSeconds(3)]);
+        }
+
+        if (isSealed)
+        {
+            Assert.True(SealedListMmf.Seal(path));
+        }
+
+        // Asked in the default ascending order: the file's own None is the one checked.
+        using IReadOnlyTimeSeries times = TimeSeriesFile.OpenRead(path);
+        times.Verify(null);
+        Assert.Equal(3, times.Count);
+    }
+
     [Fact]
     public void OpeningAFileOfNumbersAsTimesIsRefusedNamingTheFile()
     {
@@ -149,14 +194,18 @@ public sealed class TimeSearchContractTests : IDisposable
     private static long ScanUpper(DateTime[] times, DateTime probe) => Array.FindIndex(times, time => time > probe) is var i and >= 0 ? i : times.Length;
 
     /// <summary>The form under test, as the read contract every time column has.</summary>
-    private IReadOnlyTimeSeries Open(string form, DateTime[] times)
+    private IReadOnlyTimeSeries Open(string form, DateTime[] times, bool utc = false)
     {
+        var options = new ListMmfOptions { UtcTimes = utc };
         bool seconds = form.Contains("seconds", StringComparison.Ordinal);
         bool isSealed = form.StartsWith("sealed", StringComparison.Ordinal);
         if (form.EndsWith("table", StringComparison.Ordinal))
         {
             string folder = _directory.File("ticks");
-            var schema = new TimeSeriesTableSchema("time", seconds ? DataType.UnixSeconds : DataType.DateTime, TimeSeriesOrder.AscendingOrEqual);
+            var schema = new TimeSeriesTableSchema("time", seconds ? DataType.UnixSeconds : DataType.DateTime, TimeSeriesOrder.AscendingOrEqual)
+            {
+                TimesAreUtc = utc,
+            };
             using (TimeSeriesTable writer = TimeSeriesTable.Create(folder, schema))
             {
                 writer.AddRows(times);
@@ -171,8 +220,10 @@ public sealed class TimeSearchContractTests : IDisposable
         }
 
         string path = _directory.File("times.mmf");
-        using (TimeSeriesMmf<int>? secondsSeries = seconds ? new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual) : null)
-        using (TimeSeriesMmf<long>? ticksSeries = seconds ? null : new ListMmfTimeSeriesDateTime(path, TimeSeriesOrder.AscendingOrEqual))
+        using (TimeSeriesMmf<int>? secondsSeries = seconds
+            ? new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.ReadWrite, options)
+            : null)
+        using (TimeSeriesMmf<long>? ticksSeries = seconds ? null : new ListMmfTimeSeriesDateTime(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.ReadWrite, options))
         {
             secondsSeries?.AddRange(times);
             ticksSeries?.AddRange(times);
@@ -185,9 +236,9 @@ public sealed class TimeSearchContractTests : IDisposable
 
         return form switch
         {
-            "seconds series" => ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual),
-            "ticks series" => ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual),
-            _ => TimeSeriesFile.OpenRead(path),
+            "seconds series" => ListMmfTimeSeriesDateTimeSeconds.OpenRead(path, TimeSeriesOrder.AscendingOrEqual, options),
+            "ticks series" => ListMmfTimeSeriesDateTime.OpenRead(path, TimeSeriesOrder.AscendingOrEqual, options),
+            _ => TimeSeriesFile.OpenRead(path, TimeSeriesOrder.AscendingOrEqual, options),
         };
     }
 }
