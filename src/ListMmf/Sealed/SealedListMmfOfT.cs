@@ -268,7 +268,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     internal void Bounds<TKey>(ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
-        if (typeof(TKey) == typeof(T) && IsAscending(values))
+        if (typeof(TKey) == typeof(T) && MergeSearch.IsAscending(values))
         {
             MergeBounds(values, results, bound);
             return;
@@ -280,26 +280,11 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         }
     }
 
-    /// <summary>Whether every value is at or above the one before it (a NaN is neither, so a batch with one is not).</summary>
-    private static bool IsAscending<TKey>(ReadOnlySpan<TKey> values)
-        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
-    {
-        for (int i = 1; i < values.Length; i++)
-        {
-            if (!(values[i] >= values[i - 1]))
-            {
-                return false;
-            }
-        }
-
-        return values.Length == 0 || values[0] == values[0];
-    }
-
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void MergeBounds<TKey>(ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
-        TKey* first = (TKey*)_file.FirstItems;
+        var first = new PointerSource<TKey>((TKey*)_file.FirstItems);
         long blocks = _file.BlockCount;
         long before = 0;
 
@@ -310,7 +295,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         for (int i = 0; i < values.Length; i++)
         {
             TKey value = values[i];
-            before = Gallop(first, before, blocks, value, bound);
+            before = MergeSearch.Gallop(ref first, value, before, blocks, bound);
             long b = before - 1;
             if (b < 0 || b != current)
             {
@@ -323,7 +308,8 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
             int count = (int)Math.Min(SealedLayout.BlockValues, Count - (b << SealedLayout.BlockShift));
             items ??= (TKey[])(object)DecodedItems(b);
-            within = GallopWithin(items, within, count, value, bound);
+            var decoded = new ArraySource<TKey>(items);
+            within = (int)MergeSearch.Gallop(ref decoded, value, within, count, bound);
             if (within == count && before < blocks)
             {
                 // As in BoundFrom: an answer past the block rests on the next block's first item, so that block is checked.
@@ -339,73 +325,6 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         t_decoded is { } decoded && decoded.Block == b && ReferenceEquals(decoded.File, _file) && !_file.IsDisposed
             ? decoded.Items
             : Decode(_file.Block(b), b);
-
-    /// <summary>
-    /// The first of <paramref name="items"/> in <c>[from, count)</c> not before <paramref name="value"/>, galloping
-    /// forward from <paramref name="from"/>.
-    /// </summary>
-    private static int GallopWithin<TKey>(TKey[] items, int from, int count, TKey value, SearchBound bound)
-        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
-    {
-        int low = from;
-        int high = count;
-        for (int step = 1; ; step <<= 1)
-        {
-            int probe = low + step - 1;
-            if (probe >= count)
-            {
-                break;
-            }
-
-            if (!SearchBounds.Before(items[probe], value, bound))
-            {
-                high = probe;
-                break;
-            }
-
-            low = probe + 1;
-        }
-
-        while (low < high)
-        {
-            int middle = low + ((high - low) >> 1);
-            if (SearchBounds.Before(items[middle], value, bound))
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
-        }
-
-        return low;
-    }
-
-    /// <summary>
-    /// How many of the directory's first items are before <paramref name="value"/>, knowing that the first
-    /// <paramref name="from"/> are: probes 1, 2, 4, ... blocks ahead, then a search between the last two probes.
-    /// </summary>
-    private static long Gallop<TKey>(TKey* first, long from, long blocks, TKey value, SearchBound bound)
-        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
-    {
-        long low = from;
-        for (long step = 1; ; step <<= 1)
-        {
-            long probe = low + step - 1;
-            if (probe >= blocks)
-            {
-                return IndexedSearch.Within(first, low, blocks - low, value, bound);
-            }
-
-            if (!SearchBounds.Before(first[probe], value, bound))
-            {
-                return IndexedSearch.Within(first, low, probe - low, value, bound);
-            }
-
-            low = probe + 1;
-        }
-    }
 
     /// <summary>The bound of <paramref name="value"/>, given <paramref name="before"/>: how many blocks' first items are before it.</summary>
     private long BoundFrom<TKey>(long before, TKey value, SearchBound bound)

@@ -44,29 +44,39 @@ internal static class MergeSearch
         long first = 0;
         for (int i = 0; i < values.Length; i++)
         {
-            T value = values[i];
-            long last = count;
-            long step = 1;
-            while (first < count)
-            {
-                long probe = first + step - 1;
-                if (probe >= count)
-                {
-                    break;
-                }
-
-                if (!SearchBounds.Before(keys[probe], value, bound))
-                {
-                    last = probe;
-                    break;
-                }
-
-                first = probe + 1;
-                step <<= 1;
-            }
-
-            first = SortedSearch.Bound(ref keys, value, first, last, bound);
+            first = Gallop(ref keys, values[i], first, count, bound);
             results[i] = first;
         }
+    }
+
+    /// <summary>
+    /// The first index in <c>[from, count)</c> not before the <paramref name="bound"/> of <paramref name="value"/>, or
+    /// <paramref name="count"/>, knowing that the items before <paramref name="from"/> are: probes 1, 2, 4, ... items
+    /// ahead, then a binary search of the last step.
+    /// </summary>
+    public static long Gallop<T, TSource>(ref TSource keys, T value, long from, long count, SearchBound bound)
+        where T : IComparisonOperators<T, T, bool>
+        where TSource : struct, IItemSource<T>
+    {
+        long first = from;
+        long last = count;
+        for (long step = 1; first < count; step <<= 1)
+        {
+            long probe = first + step - 1;
+            if (probe >= count)
+            {
+                break;
+            }
+
+            if (!SearchBounds.Before(keys[probe], value, bound))
+            {
+                last = probe;
+                break;
+            }
+
+            first = probe + 1;
+        }
+
+        return SortedSearch.Bound(ref keys, value, first, last, bound);
     }
 }
