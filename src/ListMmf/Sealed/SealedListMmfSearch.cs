@@ -40,13 +40,13 @@ public static class SealedListMmfSearch
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public static void LowerBound<T>(this SealedListMmf<T> list, ReadOnlySpan<T> values, Span<long> results)
         where T : unmanaged, IComparisonOperators<T, T, bool> =>
-        Keys(list).Bounds(values, results, SearchBound.Lower);
+        Keys(list).Bounds(values, results, SearchBound.Lower, long.MaxValue);
 
     /// <summary>The <see cref="UpperBound{T}(SealedListMmf{T}, T)"/> of each of <paramref name="values"/>, into <paramref name="results"/>.</summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public static void UpperBound<T>(this SealedListMmf<T> list, ReadOnlySpan<T> values, Span<long> results)
         where T : unmanaged, IComparisonOperators<T, T, bool> =>
-        Keys(list).Bounds(values, results, SearchBound.Upper);
+        Keys(list).Bounds(values, results, SearchBound.Upper, long.MaxValue);
 
     /// <summary>
     /// The ASOF join of <paramref name="values"/> to the list: for each value, the index of the last item at or
@@ -139,8 +139,8 @@ public static class SealedListMmfSearch
         return TimeBound<long, TicksKey>(ticks, time, SearchBound.Upper);
     }
 
-    /// <summary>The bound of <paramref name="time"/>, converted to a key as the appendable series convert it.</summary>
-    internal static long TimeBound<TKey, TTimeKey>(SealedListMmf<TKey> list, DateTime time, SearchBound bound)
+    /// <summary>The bound of <paramref name="time"/>, by the DateTime layer every form of times shares.</summary>
+    private static long TimeBound<TKey, TTimeKey>(SealedListMmf<TKey> list, DateTime time, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
         where TTimeKey : ITimeKey<TKey>
     {
@@ -150,9 +150,7 @@ public static class SealedListMmfSearch
                 $"{TTimeKey.DataType} times, so it is not searched by time.");
         }
 
-        DateTime stored = StoredTimes.Of(time, list.TimesAreUtc, list.Path);
-        bool exists = bound == SearchBound.Lower ? TTimeKey.TryAtOrAfter(stored, out TKey key) : TTimeKey.TryAfter(stored, out key);
-        return exists ? list.Bound(key, SearchBound.Lower) : list.Count;
+        return new TimeQueries<TKey, TTimeKey, SealedSortedKeys<TKey>>(new(list), list, list.TimesAreUtc).Bound(time, bound);
     }
 
     /// <summary>The list as the keys contract the sorted queries are written over; a null list refused.</summary>

@@ -1,27 +1,24 @@
 using System;
 using System.Numerics;
-using System.Runtime.CompilerServices;
 using ListMmf.Search;
 
 namespace ListMmf.Sealed;
 
 /// <summary>
-/// The time column of a sealed table: a sealed file of <typeparamref name="TKey"/> keys read as times, through the
-/// conversions (<typeparamref name="TTimeKey"/>) and time-zone rules (<see cref="StoredTimes"/>) of the appendable
-/// series, so that a table answers every time question the same before and after its seal. Read-only: a sealed file
-/// never changes.
+/// The time column of a sealed table, or a time file sealed: a sealed file of <typeparamref name="TKey"/> keys read as
+/// times through the DateTime layer the appendable series use (<see cref="TimeQueries{TKey, TTimeKey, TKeys}"/>), so
+/// that a table answers every time question the same before and after its seal. Read-only: a sealed file never changes.
 /// </summary>
-[SkipLocalsInit]
 internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
     where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     where TTimeKey : ITimeKey<TKey>
 {
     private const int Chunk = SealedLayout.BlockValues;
 
-    /// <summary>The times of a batch converted to keys at once, on the stack.</summary>
-    private const int BatchChunk = 256;
-
     private readonly SortedOrder _order;
+
+    /// <summary>The DateTime layer over the keys, written once for every form of times.</summary>
+    private readonly TimeQueries<TKey, TTimeKey, SealedSortedKeys<TKey>> _times;
 
     /// <summary>
     /// The sealed time file <paramref name="keys"/> read in <paramref name="order"/>: a table's time column (its file
@@ -38,6 +35,7 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
         Keys = keys;
         _order = SortedOrder.Of(order, keys.RecordedOrder);
+        _times = new(new SealedSortedKeys<TKey>(keys), keys, keys.TimesAreUtc);
     }
 
     public SealedListMmf<TKey> Keys { get; }
@@ -50,64 +48,29 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
     public bool TimesAreUtc => Keys.TimesAreUtc;
 
-    public DateTime this[long index] => StoredTimes.Returned(TimeAt(index, Keys[index]), TimesAreUtc);
+    public DateTime this[long index] => _times[index];
 
-    public long LowerBound(DateTime time) => SealedListMmfSearch.TimeBound<TKey, TTimeKey>(Keys, time, SearchBound.Lower);
+    public long LowerBound(DateTime time) => _times.Bound(time, SearchBound.Lower);
 
-    public long UpperBound(DateTime time) => SealedListMmfSearch.TimeBound<TKey, TTimeKey>(Keys, time, SearchBound.Upper);
+    public long UpperBound(DateTime time) => _times.Bound(time, SearchBound.Upper);
 
-    public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => Bounds(times, results, SearchBound.Lower);
+    public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => _times.Bounds(times, results, SearchBound.Lower);
 
-    public long LowerBound(DateTimeOffset time) => LowerBound(StoredTimes.OfOffset(time, TimesAreUtc, Path));
+    public long LowerBound(DateTimeOffset time) => _times.Bound(time, SearchBound.Lower);
 
-    public long UpperBound(DateTimeOffset time) => UpperBound(StoredTimes.OfOffset(time, TimesAreUtc, Path));
+    public long UpperBound(DateTimeOffset time) => _times.Bound(time, SearchBound.Upper);
 
-    public IndexRange FindRange(DateTime from, DateTime to) => StoredTimes.Between(this, from, to);
+    public IndexRange FindRange(DateTime from, DateTime to) => _times.FindRange(from, to);
 
-    public IndexRange FindRange(DateTimeOffset from, DateTimeOffset to) =>
-        FindRange(StoredTimes.OfOffset(from, TimesAreUtc, Path), StoredTimes.OfOffset(to, TimesAreUtc, Path));
+    public IndexRange FindRange(DateTimeOffset from, DateTimeOffset to) => _times.FindRange(from, to);
 
     public long LastAtOrBefore(DateTime time) => UpperBound(time) - 1;
 
-    public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results)
-    {
-        Bounds(times, results, SearchBound.Upper);
-        foreach (ref long result in results[..times.Length])
-        {
-            result--;
-        }
-    }
+    public void LastAtOrBefore(ReadOnlySpan<DateTime> times, Span<long> results) => _times.LastAtOrBefore(times, results);
 
-    /// <summary>
-    /// The end of the bar that holds <paramref name="row"/>: the first row in <c>(row, last)</c> at or after the next
-    /// interval's start, found by one search of the whole file (its keys are in order), or <paramref name="last"/>.
-    /// </summary>
-    public long EndOfBar(long row, long last, long intervalTicks, out DateTime start)
-    {
-        DateTime time = TimeAt(row, Keys[row]);
-        long ticks = time.Ticks - (time.Ticks % intervalTicks);
-        start = StoredTimes.Returned(new DateTime(ticks), TimesAreUtc);
-        return ticks <= DateTime.MaxValue.Ticks - intervalTicks && TTimeKey.TryAtOrAfter(new DateTime(ticks + intervalTicks), out TKey end)
-            ? Math.Clamp(Keys.Bound(end, SearchBound.Lower), row + 1, last)
-            : last;
-    }
+    public long EndOfBar(long row, long last, long intervalTicks, out DateTime start) => _times.EndOfBar(row, last, intervalTicks, out start);
 
-    public void CopyTo(IndexRange range, Span<DateTime> destination)
-    {
-        ThrowHelper.SpanLength(range.Start, range.Length, Count);
-        ThrowHelper.CheckDestination(destination.Length, range.Length);
-        Span<TKey> keys = stackalloc TKey[Chunk];
-        for (long at = range.Start; at < range.End; at += Chunk)
-        {
-            int size = (int)Math.Min(Chunk, range.End - at);
-            Keys.CopyTo(at, keys[..size]);
-            Span<DateTime> times = destination.Slice((int)(at - range.Start), size);
-            for (int i = 0; i < size; i++)
-            {
-                times[i] = StoredTimes.Returned(TimeAt(at + i, keys[i]), TimesAreUtc);
-            }
-        }
-    }
+    public void CopyTo(IndexRange range, Span<DateTime> destination) => _times.CopyTo(range, destination);
 
     /// <summary>Every block's checksum, then the order of the times, a block at a time.</summary>
     public void Verify(IProgress<double>? progress)
@@ -140,44 +103,5 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
     public void Dispose() => Keys.Dispose();
 
-    /// <summary>
-    /// The bounds of <paramref name="times"/>, converted to keys a stack chunk at a time and searched together (ascending
-    /// ones as a merge, <see cref="SealedListMmf{T}.Bounds"/>); a time past every key the type holds is past the end.
-    /// </summary>
-    private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, SearchBound bound)
-    {
-        ThrowHelper.CheckResults(results.Length, times.Length, "times");
-        Span<TKey> keys = stackalloc TKey[BatchChunk];
-        Span<bool> beyond = stackalloc bool[BatchChunk];
-        long count = Count;
-        for (int start = 0; start < times.Length; start += BatchChunk)
-        {
-            int size = Math.Min(BatchChunk, times.Length - start);
-            for (int i = 0; i < size; i++)
-            {
-                DateTime stored = StoredTimes.Of(times[start + i], TimesAreUtc, Path);
-                beyond[i] = !(bound == SearchBound.Lower ? TTimeKey.TryAtOrAfter(stored, out keys[i]) : TTimeKey.TryAfter(stored, out keys[i]));
-                if (beyond[i] && i > 0)
-                {
-                    // Its answer is the end whatever the key; the one before keeps an ascending batch a merge.
-                    keys[i] = keys[i - 1];
-                }
-            }
-
-            Span<long> chunk = results.Slice(start, size);
-            Keys.Bounds(keys[..size], chunk, SearchBound.Lower);
-            for (int i = 0; i < size; i++)
-            {
-                if (beyond[i])
-                {
-                    chunk[i] = count;
-                }
-            }
-        }
-    }
-
-    private static string Describe(TKey key) => StoredTimes.Describe(key, TTimeKey.TryToDateTime(key, out DateTime time), time);
-
-    private DateTime TimeAt(long index, TKey key) =>
-        TTimeKey.TryToDateTime(key, out DateTime time) ? time : throw StoredTimes.OutsideDateTime(Path, index, key);
+    private static string Describe(TKey key) => TimeQueries<TKey, TTimeKey, SealedSortedKeys<TKey>>.Describe(key);
 }

@@ -106,6 +106,9 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     /// <summary>What runs on the thread pool (the index of a cold file, the fence file), done (for tests and benchmarks).</summary>
     public Task WhenIdle() => Task.WhenAll(_building ?? Task.CompletedTask, _fencing ?? Task.CompletedTask);
 
+    /// <summary>The items published.</summary>
+    public long Count => _list.Count;
+
     /// <summary>How messages show a key (the time series show their keys as times); by default its ToString.</summary>
     public Func<T, string>? DescribeKey { get; set; }
 
@@ -151,6 +154,21 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     }
 
     /// <summary>
+    /// The bound within <c>[first, last)</c> of a value expected a few items after <paramref name="first"/>: galloping
+    /// from it (1, 2, 4, ... items ahead), then a binary search of the last step, so that a short way costs a few probes.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Not <c>0 &lt;= first &lt;= last &lt;= Count</c>.</exception>
+    public long BoundNear(T value, long first, long last, SearchBound bound)
+    {
+        TItem* items = _list.Snapshot(out long count);
+        SortedSearch.CheckRange(first, last, count);
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        long result = MergeSearch.Gallop(ref keys, value, first, last, bound);
+        GC.KeepAlive(_list);
+        return result;
+    }
+
+    /// <summary>
     /// The bound of every value in <paramref name="values"/>, into <paramref name="results"/>, all against one count
     /// (at most <paramref name="countLimit"/>), so that a writer appending meanwhile cannot make them disagree.
     /// Ascending values at least one per 64 items are walked as a merge (<see cref="MergeSearch"/>); others are
@@ -188,9 +206,6 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
 
         GC.KeepAlive(_list);
     }
-
-    /// <inheritdoc/>
-    void ISortedKeys<T>.Bounds(ReadOnlySpan<T> values, Span<long> results, SearchBound bound) => Bounds(values, results, bound);
 
     /// <summary>
     /// Checks the file as <see cref="ListMmf{T}.Verify()"/> does, then that every stored key keeps the order the

@@ -53,7 +53,7 @@ internal static class SortedQueries
         where TKeys : ISortedKeys<T>
         where T : unmanaged, IComparisonOperators<T, T, bool>
     {
-        keys.Bounds(values, results, SearchBound.Upper);
+        keys.Bounds(values, results, SearchBound.Upper, long.MaxValue);
         foreach (ref long result in results[..values.Length])
         {
             result--;

@@ -26,12 +26,4 @@ public sealed class ListMmfTimeSeriesDateTime : TimeSeriesMmf<long>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
     public static ListMmfTimeSeriesDateTime OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
         new(path, order, FileAccess.Read, options);
-
-    private protected override bool TryKeyAtOrAfter(DateTime time, out long key) => TicksKey.TryAtOrAfter(time, out key);
-
-    private protected override bool TryKeyAfter(DateTime time, out long key) => TicksKey.TryAfter(time, out key);
-
-    private protected override bool TryExactKey(DateTime time, out long key) => TicksKey.TryExact(time, out key);
-
-    private protected override bool TryToDateTime(long key, out DateTime time) => TicksKey.TryToDateTime(key, out time);
 }

@@ -50,12 +50,4 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     /// 2038-01-19 03:14:07, which a seconds series cannot hold.
     /// </summary>
     public static bool TryGetUnixSeconds(DateTime time, out int unixSeconds) => UnixSecondsKey.TryExact(time, out unixSeconds);
-
-    private protected override bool TryKeyAtOrAfter(DateTime time, out int key) => UnixSecondsKey.TryAtOrAfter(time, out key);
-
-    private protected override bool TryKeyAfter(DateTime time, out int key) => UnixSecondsKey.TryAfter(time, out key);
-
-    private protected override bool TryExactKey(DateTime time, out int key) => UnixSecondsKey.TryExact(time, out key);
-
-    private protected override bool TryToDateTime(int key, out DateTime time) => UnixSecondsKey.TryToDateTime(key, out time);
 }

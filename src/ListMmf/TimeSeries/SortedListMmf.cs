@@ -248,12 +248,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <inheritdoc/>
     public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
 
-    /// <summary>
-    /// The LowerBound of each value among the first <paramref name="count"/> items at most (for the DateTime
-    /// batches, which answer all their chunks against one count).
-    /// </summary>
-    internal void LowerBoundOfEach(ReadOnlySpan<T> values, Span<long> results, long count) =>
-        _core.Bounds(values, results, SearchBound.Lower, count);
+    /// <summary>The searches as the keys contract, for the queries written over it (the DateTime layer).</summary>
+    internal CoreKeys<T, T, ItemKey<T>> SortedKeys => new(_core);
 
     private int IntLength(IndexRange range) => ThrowHelper.SpanLength(range.Start, range.Length, Count);
 }

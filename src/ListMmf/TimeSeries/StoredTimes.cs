@@ -64,18 +64,6 @@ internal static class StoredTimes
         : typeof(TKey) == typeof(long) ? $"{TimeText.Ticks(time)}"
         : $"{TimeText.Seconds(time)} ({key})";
 
-    /// <summary>
-    /// The rows of <paramref name="series"/> with times in <c>[from, to)</c>: empty where <paramref name="to"/> is not
-    /// after <paramref name="from"/>. Both are searched, so that both are checked and converted as the series takes
-    /// times before they are compared: as given, a Local time and a Utc one compare their clock readings.
-    /// </summary>
-    public static IndexRange Between<TSeries>(TSeries series, DateTime from, DateTime to)
-        where TSeries : IReadOnlyTimeSeries
-    {
-        long start = series.LowerBound(from);
-        return new IndexRange(start, Math.Max(start, series.LowerBound(to)));
-    }
-
     // Out of line, so that the conversion and the messages cost the searches no frame.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static DateTime OfOtherKind(DateTime time, bool timesAreUtc, string path) => time.Kind switch
