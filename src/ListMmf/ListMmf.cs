@@ -666,7 +666,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     private ListMmfDescription? CheckDescription(ListMmfStorage storage, ListMmfDescription expected)
     {
         string realPath = storage.IsWritable ? storage.RealPath : StoragePlatform.Current.CanonicalPath(Path);
-        bool inHeader = storage.Format == 2;
+        bool inHeader = storage.Format.DescribesItems;
         ListMmfDescription? recorded = inHeader
             ? ListMmfDescription.FromJson(storage.DescriptionJson, Path, "the description in its header")
             : ListMmfDescription.Read(realPath);
@@ -805,7 +805,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         }
         else if (version != 0)
         {
-            throw new ListMmfFormatException(Path, $"the header's {(_file.Current.Format == 1 ? "version" : "state")} has " +
+            throw new ListMmfFormatException(Path, $"the header's {_file.Current.Format.MarkField} has " +
                 $"changed to {version} since the file was opened; another program damaged it.");
         }
 

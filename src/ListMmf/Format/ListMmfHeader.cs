@@ -87,7 +87,7 @@ internal readonly struct ListMmfHeader
 
     private readonly byte[]? _description;
 
-    private ListMmfHeader(int format, bool replaced, int dataTypeCode, long count, long durableCount, ulong session,
+    private ListMmfHeader(HeaderFormat? format, bool replaced, int dataTypeCode, long count, long durableCount, ulong session,
         int generation, int itemsOffset, int itemSize, byte[]? description, int rawVersion = 0)
     {
         Format = format;
@@ -104,16 +104,19 @@ internal readonly struct ListMmfHeader
     }
 
     /// <summary>
-    /// The format: 1 (ListMmf 1.x) or 2; 0 for a header of an unknown version (<see cref="RawVersion"/>), which
-    /// <see cref="ValidateCode"/> refuses.
+    /// The format's rules: version 1 (ListMmf 1.x) or 2; null for a header of an unknown version (<see cref="RawVersion"/>),
+    /// which <see cref="ValidateCode"/> refuses.
     /// </summary>
-    public int Format { get; }
+    public HeaderFormat? Format { get; }
+
+    /// <summary>The format of a validated header (<see cref="ValidateCode"/>).</summary>
+    public HeaderFormat KnownFormat => Format ?? throw new InvalidOperationException($"A header of version {RawVersion} was not validated.");
 
     /// <summary>The version field of a header of an unknown version, for the message that refuses it.</summary>
     private int RawVersion { get; }
 
     /// <summary>Whether the header is a sealed file's (version 3, <see cref="SealedHeader"/>), which this header does not read further.</summary>
-    public bool IsSealed => Format == 0 && RawVersion == SealedLayout.Version;
+    public bool IsSealed => Format is null && RawVersion == SealedLayout.Version;
 
     /// <summary>Whether the file is marked replaced (<see cref="ReplacedMark"/>).</summary>
     public bool IsReplaced { get; }
@@ -144,7 +147,7 @@ internal readonly struct ListMmfHeader
     public ReadOnlySpan<byte> Description => _description;
 
     /// <summary>Where the replaced mark lives: the version field (version 1) or the state field (version 2).</summary>
-    public int MarkOffset => Format == 1 ? 0 : StateOffset2;
+    public int MarkOffset => KnownFormat.MarkOffset;
 
     /// <summary>
     /// The count a reader may trust in the boot session <paramref name="current"/>: the live count of a version 1
@@ -155,7 +158,7 @@ internal readonly struct ListMmfHeader
     public long PublishedCount(ulong current) => TrustsLiveCount(current) ? Count : DurableCount;
 
     /// <summary>Whether <see cref="Count"/> is what a reader in boot <paramref name="current"/> may trust (<see cref="PublishedCount"/>).</summary>
-    public bool TrustsLiveCount(ulong current) => Format == 1 || Session == current;
+    public bool TrustsLiveCount(ulong current) => KnownFormat.TrustsLiveCount(Session, current);
 
     /// <summary>This header without its replaced mark: a file marked replaced that is still the one at its path is current.</summary>
     public ListMmfHeader Unmarked() =>
@@ -302,8 +305,8 @@ internal readonly struct ListMmfHeader
         {
             long count = BinaryPrimitives.ReadInt64LittleEndian(first[CountOffset..]);
             int code = BinaryPrimitives.ReadInt32LittleEndian(first[4..]);
-            header = new ListMmfHeader(version is Version1 or ReplacedMark ? 1 : 0, version == ReplacedMark, code, count, count, 0, 0,
-                Version1Size, 0, null, version);
+            HeaderFormat? format = version is Version1 or ReplacedMark ? HeaderFormat.Version1 : null;
+            header = new ListMmfHeader(format, version == ReplacedMark, code, count, count, 0, 0, Version1Size, 0, null, version);
             return true;
         }
 
@@ -351,7 +354,7 @@ internal readonly struct ListMmfHeader
         }
 
         header = new ListMmfHeader(
-            2,
+            HeaderFormat.Version2,
             state == ReplacedMark,
             BinaryPrimitives.ReadInt32LittleEndian(span[4..]),
             LiveCountOf(BinaryPrimitives.ReadInt64LittleEndian(span[CountOffset..])),
@@ -383,7 +386,7 @@ internal readonly struct ListMmfHeader
                 $"opened as {DataTypeInfo.ListName<T>()}.");
         }
 
-        if (Format == 2 && ItemSize != Unsafe.SizeOf<T>())
+        if (KnownFormat.DescribesItems && ItemSize != Unsafe.SizeOf<T>())
         {
             throw new ListMmfDataTypeException(path, $"the file holds items of {ItemSize} bytes, as its header records; " +
                 $"{typeof(T).Name} is {Unsafe.SizeOf<T>()} bytes. Open it with the type it was written with.");
@@ -395,13 +398,13 @@ internal readonly struct ListMmfHeader
     /// <summary>The checks that need no item type: a known version and data-type code, and a version 2 item size that agrees with the code.</summary>
     public void ValidateCode(string path)
     {
-        if (Format == 0 && RawVersion == SealedLayout.Version)
+        if (IsSealed)
         {
             throw new ListMmfFormatException(path, "it is sealed (version 3: compressed and read-only). Read it with " +
                 "SealedListMmf<T>, or unseal it (SealedListMmf.Unseal, or 'listmmf unseal') to append to it.");
         }
 
-        if (Format == 0)
+        if (Format is null)
         {
             throw new ListMmfFormatException(path, $"not a ListMmf file, or one of a later format: its header starts with " +
                 $"version {RawVersion}, and this library reads versions {Version1} (ListMmf 1.x) and {Version2}.");
@@ -412,7 +415,7 @@ internal readonly struct ListMmfHeader
             throw new ListMmfFormatException(path, $"the header has data-type code {DataTypeCode}, which is not a known ListMmf data type.");
         }
 
-        if (Format == 2)
+        if (Format.DescribesItems)
         {
             int size = DataTypeInfo.Of(DataType).Size;
             if (DataType == DataType.Bit || ItemSize <= 0 || (size > 0 && size != ItemSize))
@@ -436,7 +439,7 @@ internal readonly struct ListMmfHeader
             ValidateOne(path, fileLength, itemSize, Count, "count");
         }
 
-        if (Format == 2)
+        if (KnownFormat.HasDurableCount)
         {
             ValidateOne(path, fileLength, itemSize, DurableCount, "durable count");
         }
@@ -450,7 +453,7 @@ internal readonly struct ListMmfHeader
     public string? CountsPastFile(long fileLength, int itemSize)
     {
         long room = Math.Max(0, fileLength - ItemsOffset) / itemSize;
-        long count = Format == 2 ? DurableCount : Count;
+        long count = KnownFormat.HasDurableCount ? DurableCount : Count;
         return count > room
             ? $"held a count of {count:N0} but its file room for only {room:N0} (its growth lost to a power loss); the " +
                 $"count was lowered to {room:N0}."

@@ -41,7 +41,7 @@ internal static class FormatUpgrade
         ListMmfStorage current = ListMmfStorage.OpenItems(full, writable: true, itemSize, info.DataType, WriterOpening.Locked);
         try
         {
-            if (current.Format == ListMmfHeader.Version2)
+            if (current.Format == HeaderFormat.Version2)
             {
                 return false;
             }

@@ -57,7 +57,7 @@ public sealed class ListMmfDescription
         {
             case ({ IsSealed: true }, { } sealedJson):
                 return sealedJson.Length == 0 ? null : FromJson(sealedJson, path, "the description in its sealed header");
-            case ({ Format: 2 } header, _):
+            case ({ Format.DescribesItems: true } header, _):
                 return FromJson(header.Description, path, "the description in its header");
         }
 

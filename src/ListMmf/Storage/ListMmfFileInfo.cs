@@ -106,7 +106,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
         }
 
         header.ValidateCode(fullPath);
-        int itemSize = header.Format == 2 ? header.ItemSize : DataTypeInfo.Of(header.DataType).Size;
+        int itemSize = header.KnownFormat.DescribesItems ? header.ItemSize : DataTypeInfo.Of(header.DataType).Size;
         if (itemSize > 0)
         {
             header.ValidateCount(fullPath, length, itemSize, BootSession.Current);
@@ -119,7 +119,7 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
         long capacity = itemSize > 0 ? Math.Max(0, length - header.ItemsOffset) / itemSize : -1;
         return new ListMmfFileInfo(
             fullPath,
-            header.Format,
+            (int)header.KnownFormat.Version,
             header.DataType,
             itemSize,
             header.PublishedCount(BootSession.Current),

@@ -75,7 +75,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         MappingBackend backend,
         ListMmfOptions options)
     {
-        Format = header.Format;
+        Format = header.KnownFormat;
         ItemsOffset = header.ItemsOffset;
         MarkOffset = header.MarkOffset;
         ItemSize = itemSize;
@@ -93,8 +93,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         _ahead = _prefault && writable ? new BackgroundPrefault(mapping) : null;
         _populate = options.PopulateOnOpen;
         WritesBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;
-        CountMask = Format == 2 ? ~ListMmfHeader.LiveCountGuard : -1;
-        CountGuard = Format == 2 && writable ? ListMmfHeader.LiveCountGuard : 0;
+        CountMask = ~Format.LiveCountGuard;
+        CountGuard = writable ? Format.LiveCountGuard : 0;
         if (CountGuard != 0 && mapping.Length >= ItemsOffset)
         {
             // A version 2 file a writer of an earlier build left without the guard gets it at once, at rest as well.
@@ -117,8 +117,8 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 
     public MappingBackend Backend { get; }
 
-    /// <summary>The file's format: 1 (ListMmf 1.x) or 2.</summary>
-    public int Format { get; }
+    /// <summary>The rules of the file's format: version 1 (ListMmf 1.x) or 2.</summary>
+    public HeaderFormat Format { get; }
 
     /// <summary>Where the first item starts in the file.</summary>
     public int ItemsOffset { get; }
@@ -162,7 +162,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     }
 
     /// <summary>The format of a new file made from this one (a replacement's copy, a widening): the same format and description.</summary>
-    public NewFileFormat SameFormat => new(Format == 1 ? ListMmfFormatVersion.Version1 : ListMmfFormatVersion.Version2, DescriptionJson);
+    public NewFileFormat SameFormat => new(Format.Version, DescriptionJson);
 
     /// <summary>The mapped first byte of the file (the header). Changes when the mapping grows or follows the writer.</summary>
     public byte* Pointer => _mapping.Pointer;
@@ -263,12 +263,12 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
 
                 dataLocked = opening != WriterOpening.Copy;
                 header = ListMmfHeader.ReadConsistent(file.SafeFileHandle, path, out length);
-                if (header.Format == 1 && opening == WriterOpening.Locked)
+                if (header.Format?.OpenedBy1x == true && opening == WriterOpening.Locked)
                 {
                     legacyLock = ListMmf1xLock.Acquire(path);
                 }
 
-                if (options.FitCountsToFile && header.CountsPastFile(length, itemSize) is { } fitted)
+                if (options.FitCountsToFile && header.Format is not null && header.CountsPastFile(length, itemSize) is { } fitted)
                 {
                     header = FitCountsToFile(file.SafeFileHandle, path, header, length, itemSize);
                     repair = fitted;
@@ -281,7 +281,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
                     header = ClearReplacedMark(file, path, header);
                 }
 
-                if (header.Format == 2)
+                if (header.KnownFormat.HasDurableCount)
                 {
                     header = BeginWriterSession(file.SafeFileHandle, path, header);
                 }
@@ -373,11 +373,11 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
         {
             if (header.Count > room)
             {
-                BinaryPrimitives.WriteInt64LittleEndian(count, header.Format == 2 ? room | ListMmfHeader.LiveCountGuard : room);
+                BinaryPrimitives.WriteInt64LittleEndian(count, room | header.KnownFormat.LiveCountGuard);
                 RandomAccess.Write(file, count, ListMmfHeader.CountOffset);
             }
 
-            if (header.Format == 2 && header.DurableCount > room)
+            if (header.KnownFormat.HasDurableCount && header.DurableCount > room)
             {
                 BinaryPrimitives.WriteInt64LittleEndian(count, room);
                 RandomAccess.Write(file, count, ListMmfHeader.DurableCountOffset);
@@ -725,7 +725,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     {
         long start = ItemsOffset + (Math.Clamp(from, 0, count) * ItemSize);
         long end = ItemsOffset + (count * ItemSize);
-        if (Format == 2)
+        if (Format.HasDurableCount)
         {
             SyncRange(start, end - start);
             if (SetDurableCount(count))
@@ -753,7 +753,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// </summary>
     public void LowerDurableCount(long count)
     {
-        if (Format == 2 && Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset)) > count && SetDurableCount(count))
+        if (Format.HasDurableCount && Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset)) > count && SetDurableCount(count))
         {
             SyncRange(0, ItemsOffset);
         }
@@ -824,7 +824,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     public void StartFlush(long from, long count)
     {
         long start = Math.Max(
-            ItemsOffset + (Math.Clamp(from, 0, count) * ItemSize), Format == 2 ? ItemsOffset : Environment.SystemPageSize);
+            ItemsOffset + (Math.Clamp(from, 0, count) * ItemSize), Format.FirstEarlyWritebackByte(ItemsOffset));
         long end = ItemsOffset + (count * ItemSize);
         if (end > start)
         {
@@ -840,7 +840,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// </summary>
     public void FlushTogether(long from, long count)
     {
-        if (Format == 2)
+        if (Format.HasDurableCount)
         {
             SetDurableCount(count);
         }
@@ -958,7 +958,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     /// </summary>
     private void MakeLiveCountDurable()
     {
-        if (!IsWritable || Format != 2 || _mapping.Length < ItemsOffset || IsMarkedReplaced)
+        if (!IsWritable || !Format.HasDurableCount || _mapping.Length < ItemsOffset || IsMarkedReplaced)
         {
             return;
         }
@@ -1035,14 +1035,7 @@ internal sealed unsafe class ListMmfStorage : IDisposable, IReplaceableStorage
     private static void WriteEmpty(FileStream file, DataType dataType, int itemSize, long length, NewFileFormat format, string path)
     {
         byte[] header = new byte[format.ItemsOffset];
-        if (format.Version == ListMmfFormatVersion.Version1)
-        {
-            ListMmfHeader.WriteVersion1(header, dataType, 0);
-        }
-        else
-        {
-            ListMmfHeader.WriteVersion2(header, dataType, itemSize, format.Description, BootSession.Current);
-        }
+        format.Format.WriteEmpty(header, dataType, itemSize, format.Description, BootSession.Current);
 
         file.Write(header);
         StoragePlatform.Current.Extend(file, header.Length, length, path);

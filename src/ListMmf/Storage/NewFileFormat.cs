@@ -6,8 +6,9 @@ namespace ListMmf.Storage;
 /// </summary>
 internal readonly record struct NewFileFormat(ListMmfFormatVersion Version, byte[]? Description)
 {
+    /// <summary>The rules of the new file's format.</summary>
+    public HeaderFormat Format => HeaderFormat.Of(Version);
+
     /// <summary>Where the new file's items start: after the 16-byte header of version 1, or the 4 KiB blocks of version 2's.</summary>
-    public int ItemsOffset => Version == ListMmfFormatVersion.Version1
-        ? ListMmfHeader.Version1Size
-        : ListMmfHeader.Version2SizeFor(Description?.Length ?? 0);
+    public int ItemsOffset => Format.HeaderSize(Description);
 }

@@ -26,7 +26,10 @@ internal readonly struct TimeQueries<TKey, TTimeKey, TKeys>
     where TTimeKey : ITimeKey<TKey>
     where TKeys : struct, ISortedKeys<TKey>
 {
-    /// <summary>Batches up to this long convert their times on the stack; longer ones into one pooled buffer, so that an ascending batch is one merge.</summary>
+    /// <summary>
+    /// Batches up to this long convert their times on the stack; longer ones into one pooled buffer, so that an
+    /// ascending batch is one merge.
+    /// </summary>
     private const int StackBatch = 64;
 
     /// <summary>Keys read at a time by a ranged copy of times, on the stack where the form decodes them.</summary>
