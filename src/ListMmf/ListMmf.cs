@@ -180,7 +180,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     public DataType DataType => _file.Current.DataType;
 
     /// <summary>The backend that maps the file.</summary>
-    public MappingBackend Backend => _file.Current.Backend;
+    internal MappingBackend Backend => _file.Current.Backend;
 
     /// <summary>
     /// The number of items: the count published in the file's header. A reader sees the writer's appends here as
@@ -545,9 +545,11 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <inheritdoc/>
     bool IReadOnlyListMmf<T>.IsSealed => false;
 
-    /// <inheritdoc/>
-    /// <remarks>By the time series' rule: as the description records, else as the options said.</remarks>
-    bool IReadOnlyListMmf<T>.TimesAreUtc => (Description?.TimesAreUtc ?? _options.UtcTimes) && DataTypeInfo.Of(DataType).IsTime;
+    /// <summary>
+    /// Whether the list holds times that are UTC, by the time series' rule: as its description records, else as
+    /// <see cref="ListMmfOptions.TimesAreUtc"/> said; false for a list of anything but times.
+    /// </summary>
+    public bool TimesAreUtc => (Description?.TimesAreUtc ?? _options.TimesAreUtc) && DataTypeInfo.Of(DataType).IsTime;
 
     /// <inheritdoc/>
     ReadOnlySpan<T> IReadOnlyListMmf<T>.Read(IndexRange range, Span<T> buffer) => AsSpan(range);

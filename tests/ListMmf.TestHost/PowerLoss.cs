@@ -1374,7 +1374,7 @@ public static partial class PowerLoss
         {
             using var writer = new KeyedListMmf<Quote, long, ByTicks>(path, TimeSeriesOrder.Ascending);
             long count = WrittenPrefix(writer.Count, i => writer[i], Quote.At);
-            writer.Rows.Truncate(count);
+            writer.List.Truncate(count);
             writer.Add(Quote.At(count));
             writer.Flush();
             return count + 1;

@@ -314,7 +314,7 @@ public sealed class ListMmfTests : IDisposable
     [Theory, MemberData(nameof(Backends.All), MemberType = typeof(Backends))]
     public void PrefaultedWriterKeepsEveryItemAcrossGrowth(MappingBackend backend)
     {
-        var options = new ListMmfOptions { Backend = backend, PrefaultCapacity = true };
+        var options = new ListMmfOptions { Backend = backend, PrefaultAhead = true };
         using (var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, options))
         {
             for (long i = 0; i < 300_000; i++)
@@ -333,7 +333,7 @@ public sealed class ListMmfTests : IDisposable
     public void PrefaultedWriterKeepsTheMebibyteAheadOfItsItemsResidentOnLinux()
     {
         const long Window = ListMmfStorage.PrefaultWindow;
-        using var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = 4_000_000, PrefaultCapacity = true });
+        using var list = new ListMmf<long>(FilePath, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = 4_000_000, PrefaultAhead = true });
         long atOpen = ProcessMappings.Bytes(list.Path, "Rss");
         for (long i = 0; i < 1_000_000; i++)
         {

@@ -75,7 +75,7 @@ internal static class IpcCommand
         var readers = new List<Process>();
         try
         {
-            using var writer = new ListMmf<T>(path, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = events.Length, PrefaultCapacity = prefault });
+            using var writer = new ListMmf<T>(path, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = events.Length, PrefaultAhead = prefault });
             for (int r = 0; r < readerCount; r++)
             {
                 Process reader = StartSelf("ipc-reader", kind, path, events.Length.ToString(CultureInfo.InvariantCulture), pollMean.ToString(CultureInfo.InvariantCulture), PollSdMicroseconds.ToString(CultureInfo.InvariantCulture), (r + 1).ToString(CultureInfo.InvariantCulture));

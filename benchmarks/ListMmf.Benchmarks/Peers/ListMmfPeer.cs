@@ -111,7 +111,7 @@ internal sealed class ListMmfPeer(string folder) : IPeerStore
 
     /// <summary>The table, opened on first use as a live writer that flushes at checkpoints: its next pages faulted in ahead of it, and write-behind.</summary>
     private TimeSeriesTable Table =>
-        _table ??= TimeSeriesTable.Open(folder, FileAccess.ReadWrite, ListMmfOptions.Default with { PrefaultCapacity = true, WriteBehind = true });
+        _table ??= TimeSeriesTable.Open(folder, FileAccess.ReadWrite, ListMmfOptions.Default with { PrefaultAhead = true, WriteBehind = true });
 
     private ReadOnlySpan<double> Prices(IndexRange rows) => Table.Column<double>("price").AsSpan(rows);
 

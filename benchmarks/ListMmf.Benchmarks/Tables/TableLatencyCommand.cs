@@ -11,7 +11,7 @@ namespace ListMmf.Benchmarks.Tables;
 /// handles, then <see cref="TimeSeriesTable.AddRow(DateTime)"/>), each row timed on its own, as percentiles;
 /// beside the same percentiles of an empty timed region, which is the clock's own cost. Per round, the table is
 /// truncated and refilled, its pages already mapped; the capacity is faulted in up front
-/// (<see cref="ListMmfOptions.PrefaultCapacity"/>), as a live writer that wants steady latency would open it.
+/// (<see cref="ListMmfOptions.PrefaultAhead"/>), as a live writer that wants steady latency would open it.
 /// </summary>
 internal static class TableLatencyCommand
 {
@@ -19,7 +19,7 @@ internal static class TableLatencyCommand
     {
         var data = new TickRows(rows);
         string directory = BenchmarkFiles.FreshDirectory("table-latency");
-        var options = new ListMmfOptions { InitialCapacity = rows, PrefaultCapacity = true };
+        var options = new ListMmfOptions { InitialCapacity = rows, PrefaultAhead = true };
         var rowTicks = new long[rows];
         var clockTicks = new long[rows];
         try

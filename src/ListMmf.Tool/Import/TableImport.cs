@@ -16,11 +16,11 @@ namespace ListMmf.Tool.Import;
 internal sealed class TableImport : IDisposable
 {
     /// <summary>
-    /// Each growth of a column file is faulted in at once (<see cref="ListMmfOptions.PrefaultCapacity"/>): a batch
+    /// Each growth of a column file is faulted in at once (<see cref="ListMmfOptions.PrefaultAhead"/>): a batch
     /// copied into fresh pages otherwise takes a page fault every 4 KiB, the largest part of publishing it. The
     /// pages faulted in past the last row are given back by <see cref="TimeSeriesTable.TrimExcess"/> at the end.
     /// </summary>
-    private static readonly ListMmfOptions Filling = ListMmfOptions.Default with { PrefaultCapacity = true };
+    private static readonly ListMmfOptions Filling = ListMmfOptions.Default with { PrefaultAhead = true };
 
     private readonly ImportTarget _target;
     private readonly TimeSeriesTable _table;

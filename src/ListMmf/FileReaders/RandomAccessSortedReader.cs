@@ -6,7 +6,7 @@ namespace ListMmf;
 
 /// <summary>
 /// Each probe is one <see cref="RandomAccess.Read(SafeFileHandle, System.Span{byte}, long)"/> (<c>pread</c>): no seek,
-/// no shared file position, no user-space buffer. The fastest honest file-I/O reader.
+/// no shared file position, no user-space buffer: for a file where a mapping is not wanted (a network share).
 /// </summary>
 /// <typeparam name="T">The key type.</typeparam>
 public sealed class RandomAccessSortedReader<T> : SortedFileReader<T>

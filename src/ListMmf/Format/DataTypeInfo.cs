@@ -90,7 +90,7 @@ public abstract class DataTypeInfo
     /// The C# keyword of a number type that is not a time (<c>"double"</c>, <c>"int"</c>), as the tool's columns
     /// name it; otherwise null.
     /// </summary>
-    public string? Keyword { get; }
+    internal string? Keyword { get; }
 
     /// <summary>The description of <paramref name="dataType"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The code is not one this library knows.</exception>

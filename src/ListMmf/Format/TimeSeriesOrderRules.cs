@@ -4,7 +4,7 @@ using System.Runtime.CompilerServices;
 namespace ListMmf;
 
 /// <summary>What a <see cref="TimeSeriesOrder"/> allows: the one rule every sorted list, table and import applies.</summary>
-public static class TimeSeriesOrderRules
+internal static class TimeSeriesOrderRules
 {
     /// <summary>
     /// Whether <paramref name="next"/> may follow <paramref name="previous"/>. Written with the comparison
@@ -15,7 +15,7 @@ public static class TimeSeriesOrderRules
     /// <param name="next">The item that would follow it.</param>
     /// <typeparam name="T">The key type.</typeparam>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static bool Allows<T>(this TimeSeriesOrder order, T previous, T next)
+    internal static bool Allows<T>(this TimeSeriesOrder order, T previous, T next)
         where T : IComparisonOperators<T, T, bool> => order switch
         {
             TimeSeriesOrder.Ascending => previous < next,

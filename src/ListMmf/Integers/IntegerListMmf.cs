@@ -92,7 +92,7 @@ public sealed class IntegerListMmf : IListMmf
     public bool IsWritable { get; }
 
     /// <summary>Whether appends widen the file when a value does not fit (<see cref="OpenSmallest"/>).</summary>
-    public bool Widens { get; }
+    internal bool Widens { get; }
 
     /// <summary>The data-type code the values are stored with now.</summary>
     public DataType DataType => Current.DataType;

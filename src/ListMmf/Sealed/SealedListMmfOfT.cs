@@ -71,7 +71,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
     /// <summary>
     /// Whether the times of a time file are UTC: as its description records (a series created with
-    /// <see cref="ListMmfOptions.UtcTimes"/>), else as the options given to the constructor say.
+    /// <see cref="ListMmfOptions.TimesAreUtc"/>), else as the options given to the constructor say.
     /// </summary>
     public bool TimesAreUtc { get; }
 

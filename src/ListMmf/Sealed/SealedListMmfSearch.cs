@@ -48,6 +48,11 @@ public static class SealedListMmfSearch
         where T : unmanaged, IComparisonOperators<T, T, bool> =>
         Keys(list).Bounds(values, results, SearchBound.Upper, long.MaxValue);
 
+    /// <summary>The index of the last item at or before <paramref name="value"/>, or -1 where every item is after it.</summary>
+    public static long LastAtOrBefore<T>(this SealedListMmf<T> list, T value)
+        where T : unmanaged, IComparisonOperators<T, T, bool> =>
+        Keys(list).Bound(value, SearchBound.Upper) - 1;
+
     /// <summary>
     /// The ASOF join of <paramref name="values"/> to the list: for each value, the index of the last item at or
     /// before it, or -1 where every item is after it, into <paramref name="results"/>.
@@ -97,7 +102,7 @@ public static class SealedListMmfSearch
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int32 items that are not UnixSeconds times.</exception>
     /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
-    public static long LowerBound(this SealedListMmf<int> seconds, DateTime time)
+    internal static long LowerBound(this SealedListMmf<int> seconds, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(seconds);
         return TimeBound<int, UnixSecondsKey>(seconds, time, SearchBound.Lower);
@@ -109,7 +114,7 @@ public static class SealedListMmfSearch
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int32 items that are not UnixSeconds times.</exception>
     /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
-    public static long UpperBound(this SealedListMmf<int> seconds, DateTime time)
+    internal static long UpperBound(this SealedListMmf<int> seconds, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(seconds);
         return TimeBound<int, UnixSecondsKey>(seconds, time, SearchBound.Upper);
@@ -121,7 +126,7 @@ public static class SealedListMmfSearch
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int64 items that are not DateTime ticks.</exception>
     /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
-    public static long LowerBound(this SealedListMmf<long> ticks, DateTime time)
+    internal static long LowerBound(this SealedListMmf<long> ticks, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(ticks);
         return TimeBound<long, TicksKey>(ticks, time, SearchBound.Lower);
@@ -133,7 +138,7 @@ public static class SealedListMmfSearch
     /// </summary>
     /// <exception cref="ListMmfDataTypeException">The file holds Int64 items that are not DateTime ticks.</exception>
     /// <exception cref="ArgumentException">A Local time where the file's times are not UTC, or an Unspecified one where they are.</exception>
-    public static long UpperBound(this SealedListMmf<long> ticks, DateTime time)
+    internal static long UpperBound(this SealedListMmf<long> ticks, DateTime time)
     {
         ArgumentNullException.ThrowIfNull(ticks);
         return TimeBound<long, TicksKey>(ticks, time, SearchBound.Upper);

@@ -56,6 +56,8 @@ internal sealed class SealedTimeSeries<TKey, TTimeKey> : ITimeColumn
 
     public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => _times.Bounds(times, results, SearchBound.Lower);
 
+    public void UpperBound(ReadOnlySpan<DateTime> times, Span<long> results) => _times.Bounds(times, results, SearchBound.Upper);
+
     public long LowerBound(DateTimeOffset time) => _times.Bound(time, SearchBound.Lower);
 
     public long UpperBound(DateTimeOffset time) => _times.Bound(time, SearchBound.Upper);

@@ -11,7 +11,7 @@ public static class TimeSeriesFile
     /// The time file at <paramref name="path"/> (Unix seconds or DateTime ticks), read-only, appendable or sealed
     /// (<see cref="SealedListMmf.Seal"/>), with the same answers in either form. Its searches trust the order of its
     /// times; <see cref="IReadOnlyTimeSeries.Verify"/> checks the order the file records, else <paramref name="order"/>.
-    /// Of <paramref name="options"/>, those of a reader apply (<see cref="ListMmfOptions.UtcTimes"/> for a file that
+    /// Of <paramref name="options"/>, those of a reader apply (<see cref="ListMmfOptions.TimesAreUtc"/> for a file that
     /// records no zone, <see cref="ListMmfOptions.Backend"/>, <see cref="ListMmfOptions.PopulateOnOpen"/>).
     /// </summary>
     /// <returns>The series; dispose it to close the file.</returns>

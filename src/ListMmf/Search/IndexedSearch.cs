@@ -74,9 +74,8 @@ internal static unsafe class IndexedSearch
             if (typeof(T) == typeof(TItem) && level == 1 && Interpolation.Supports<T>() && below > 0 && below < valid)
             {
                 // Fence node `rank` holds the fences of blocks rank * nodeKeys on; the key before it in this node is
-                // the fence of the block before them, and its own key the fence of its last block. Reading the
-                // guessed line here, rather than only prefetching it, measured slower on bursty ticks, where the
-                // guess over 16 blocks misses more often.
+                // the fence of the block before them, and its own key the fence of its last block. Only prefetched,
+                // not read: on bursty ticks the guess over 16 blocks misses often, and a read would wait for it.
                 long firstFence = rank * nodeKeys;
                 long first = index.FirstItemOf(firstFence - 1);
                 long end = index.FirstItemOf(Math.Min(firstFence + nodeKeys - 1, index.FenceCount - 1));

@@ -14,8 +14,7 @@ namespace ListMmf.Search;
 /// <typeparam name="T">The key.</typeparam>
 /// <typeparam name="TItem">The item stored in the file: the key itself in a sorted list, a row in a keyed one.</typeparam>
 /// <remarks>
-/// <para>For 776M Int32 timestamps: 3,031,251 fence keys (11.6 MiB, 0.4% of the file) and 202,086 keys above them
-/// (0.8 MiB).</para>
+/// <para>For Int32 keys, the fence keys take 0.4% of the file and the keys above them a fifteenth of that.</para>
 /// <para>Append-only. It covers the items below <see cref="IndexedCount"/>, which a writer published and never
 /// changes (Truncate aside: a writer's Truncate drops its index, and a reader that sees the count go down rebuilds);
 /// a search with a larger count snapshot searches the items past the
@@ -73,8 +72,8 @@ internal sealed unsafe class PageIndex<T, TItem>
     /// block when the keys are spread evenly (or four, by halves, when not), at 0.4% of an Int32 file in RAM; more for
     /// wide keys, so that the index stays at most 1/64 of the file (2 KiB for 32-byte keys, 4 KiB for 64-byte ones);
     /// and at least one item. Rows with a narrow key (a 192-byte quote by its 8-byte time) keep 1 KiB blocks: a page
-    /// per fence was slower than no index (five dependent misses in the page), and 1 KiB blocks faster
-    /// (KeyedLookupBenchmarks; benchmarks/README.md, "Figures behind the code"). Blocks divide pages: a block never
+    /// per fence leaves five dependent misses in the page (KeyedLookupBenchmarks; benchmarks/README.md, "Figures
+    /// behind the code"). Blocks divide pages: a block never
     /// spans two.
     /// </summary>
     public static int BlockBytes

@@ -26,7 +26,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     where TItem : unmanaged
     where TKeyOf : struct, IKeyOf<TItem, T>
 {
-    /// <summary>Below this many file pages (32 MiB) the plain binary search is faster: its probes stay in the CPU caches.</summary>
+    /// <summary>Below this many file pages (32 MiB) the plain binary search is used: its probes stay in the CPU caches.</summary>
     public const long DefaultIndexMinimumPages = 8_192;
 
     /// <summary>The index is extended once the items past it fill more than this many pages, or an eighth of it.</summary>
@@ -45,8 +45,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
 
     /// <summary>
     /// Searches of a cold file before the page index is started: few enough that reading a page or two for each
-    /// costs less than reading the whole file (400 MB of times take about a second from this project's disk, a
-    /// lookup through the fences two reads of 4 KiB).
+    /// costs less than reading the whole file (a lookup through the fences reads two pages).
     /// </summary>
     public const int DefaultColdSearchesBeforeIndex = 64;
 

@@ -63,7 +63,7 @@ internal readonly struct SortedOrder
         }
 
         options ??= ListMmfOptions.Default;
-        ListMmfDescription? description = options.Described ? ListMmfDescription.ForSorted<T>(order, options.UtcTimes) : null;
+        ListMmfDescription? description = options.Described ? ListMmfDescription.ForSorted<T>(order, options.TimesAreUtc) : null;
         return new ListMmf<T>(path, access, options, dataType, requireDataType, description);
     }
 

@@ -6,8 +6,8 @@ namespace ListMmf.Storage;
 /// <summary>
 /// One prefault of a writer's mapping (<see cref="FileMapping.Prefault"/>) run on a thread-pool thread while the
 /// writer appends below it, so that the writer's appends take neither the faults nor the zeroing of fresh pages. On
-/// a virtual machine those are most of an append's cost: a first write to memory the host has not backed yet is many
-/// times slower than a second (benchmarks/README.md, "Append then durable").
+/// a virtual machine those are most of an append's cost: a first write to memory the host has not backed yet costs
+/// far more than a second (benchmarks/README.md, "Append then durable").
 /// </summary>
 /// <remarks>
 /// The writer owns the range between <see cref="Start"/> and <see cref="Finish"/> (or <see cref="Cancel"/>): it must

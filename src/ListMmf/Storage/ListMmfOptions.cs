@@ -1,6 +1,8 @@
 namespace ListMmf;
 
-/// <summary>Options for opening a <see cref="ListMmf{T}"/>.</summary>
+/// <summary>
+/// Options for opening a list, sorted list, time series or table (<see cref="ListMmf{T}"/> and every form over it).
+/// </summary>
 public sealed record ListMmfOptions
 {
     /// <summary>The options used when none are given.</summary>
@@ -23,22 +25,13 @@ public sealed record ListMmfOptions
     public long InitialCapacity { get; init; }
 
     /// <summary>
-    /// For a live writer that needs steady append latency: keep the next 1 MiB of the file past its items faulted in,
-    /// writable, and touched from user mode, so that appends take no page fault, and the 1 MiB after that faulted in
-    /// on a thread-pool thread while the writer appends below it. The append that reaches the end of the first
-    /// window takes the second over (waiting for it if it is still running, running it itself if it has not started)
-    /// and queues the next: the faults and the zeroing of fresh pages, most of an append's cost on a VM, then happen
-    /// beside the appends rather than in them (for 192-byte items one append in 5,461 would otherwise pay about a
-    /// millisecond, several on a VM; one in 10,922 where the window runs on to a 2 MiB page, below). Where the writer
-    /// has nothing faulted in ahead (at open, after a growth), it faults in only its next 256 KiB on its own thread
-    /// and leaves the window after them to the thread-pool thread. Kept two
-    /// windows ahead rather than over the whole spare capacity, because pages faulted in long before they are
-    /// written may be paged out again by the kernel's proactive reclaim; the faulted-in pages are dirty, so a flush
-    /// also writes the zeros of up to two windows past the items. Faulting in uses MADV_POPULATE_WRITE on Linux 5.14 and later, and the touch
-    /// everywhere; ignored by readers. On Linux with 4 KiB pages the window runs on to the end of a 2 MiB page,
-    /// faulted in whole, so that readers of the file map its items in 2 MiB pages too. Off by default.
+    /// For a live writer that needs steady append latency: keep the next 1 MiB of the file past its items faulted in
+    /// and writable, and the 1 MiB after that faulted in on a thread-pool thread while the writer appends below it, so
+    /// that the page faults and the zeroing of fresh pages happen beside the appends rather than in them (docs/internals.md,
+    /// "Growth"). The faulted-in pages are dirty, so a flush also writes the zeros of up to
+    /// two windows past the items. Ignored by readers. Off by default.
     /// </summary>
-    public bool PrefaultCapacity { get; init; }
+    public bool PrefaultAhead { get; init; }
 
     /// <summary>
     /// For a writer that flushes at checkpoints while it appends: start writing its items back to disk, without
@@ -52,18 +45,17 @@ public sealed record ListMmfOptions
 
     /// <summary>
     /// For sorted lists and time series: search through an in-RAM page index (on by default). It is built on the
-    /// first search of a list of at least 8,192 file pages (32 MiB: smaller files stay in the CPU caches, where the plain
-    /// binary search is faster), by reading the first item of every 4 KiB page,
-    /// and extended as the list grows; it takes about 0.1% of the file's size in RAM for 4-byte keys (2.9 MiB for
-    /// 776M timestamps, built in tens of milliseconds when the file is in the page cache). On a file that is not in
-    /// the page cache, building it reads the file; turn it off for a few searches of a cold file.
+    /// first search of a list of at least 8,192 file pages (32 MiB; a smaller list is searched by plain binary search),
+    /// from the first key of every 1 KiB block, and extended as the list grows; for 4-byte keys it takes about 0.4%
+    /// of the file's size in RAM. On a file that is not in the page cache, building it reads the file; turn it off for
+    /// a few searches of a cold file.
     /// </summary>
     public bool SearchIndex { get; init; } = true;
 
     /// <summary>
     /// Read the published items into memory when the list is opened, so that the first searches after opening take
-    /// no page faults (Linux 5.14 and later: MADV_POPULATE_READ; ignored elsewhere). On a file already in the page
-    /// cache this costs milliseconds per GB; on a file that is not, it reads the whole file. Off by default.
+    /// no page faults (Linux 5.14 and later: MADV_POPULATE_READ; ignored elsewhere). On a file that is not in the page
+    /// cache, it reads the whole file. Off by default.
     /// </summary>
     public bool PopulateOnOpen { get; init; }
 
@@ -77,7 +69,7 @@ public sealed record ListMmfOptions
     /// a zone. For a series that records no description (ListMmf 1.x files), the
     /// option says it for this open. Off by default.
     /// </summary>
-    public bool UtcTimes { get; init; }
+    public bool TimesAreUtc { get; init; }
 
     /// <summary>
     /// The format a writer creates a new file in: <see cref="ListMmfFormatVersion.Version2"/> (the default), or

@@ -11,7 +11,7 @@ internal sealed unsafe partial class ListMmfStorage
     private const long MinimumGrowthBytes = 64 * 1024;
 
     /// <summary>
-    /// How far ahead of its items a writer with <see cref="ListMmfOptions.PrefaultCapacity"/> keeps the pages faulted
+    /// How far ahead of its items a writer with <see cref="ListMmfOptions.PrefaultAhead"/> keeps the pages faulted
     /// in, and how much more it faults in on a thread-pool thread: for 192-byte items one prefault every 5,461
     /// appends (10,922 where it runs on to the end of a 2 MiB page), which the append that reaches it takes over.
     /// </summary>
@@ -54,7 +54,7 @@ internal sealed unsafe partial class ListMmfStorage
     }
 
     /// <summary>
-    /// Whether the writer keeps the pages just ahead of its items faulted in (<see cref="ListMmfOptions.PrefaultCapacity"/>):
+    /// Whether the writer keeps the pages just ahead of its items faulted in (<see cref="ListMmfOptions.PrefaultAhead"/>):
     /// then it calls <see cref="PrefaultAhead"/> whenever its appends would pass <see cref="PrefaultedEnd"/>.
     /// </summary>
     public bool PrefaultsAhead => _prefault && IsWritable;
@@ -70,8 +70,7 @@ internal sealed unsafe partial class ListMmfStorage
     /// faulted in writable and touched from user mode: the appends into it then take no page fault, not even the one
     /// a virtual machine takes on the first access from user mode to a page the kernel faulted in (benchmarks/README.md,
     /// "Figures behind the code"). No more than two windows ahead of the writer, because pages
-    /// faulted in long before they are written may be paged out again meanwhile (these machines page out what is
-    /// untouched for a minute).
+    /// faulted in long before they are written may be paged out again meanwhile by the kernel's proactive reclaim.
     /// </summary>
     /// <returns>The new <see cref="PrefaultedEnd"/>: at most the file's length.</returns>
     public long PrefaultAhead(long from, long to)
@@ -188,7 +187,7 @@ internal sealed unsafe partial class ListMmfStorage
 
     /// <summary>
     /// What the options ask for once the list is open and its published items end at byte <paramref name="end"/>:
-    /// the pages just after it faulted in writable (<see cref="ListMmfOptions.PrefaultCapacity"/>), the items
+    /// the pages just after it faulted in writable (<see cref="ListMmfOptions.PrefaultAhead"/>), the items
     /// before it read in (<see cref="ListMmfOptions.PopulateOnOpen"/>).
     /// </summary>
     public void Opened(long end)

@@ -69,7 +69,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable, IReplaceableS
         _writerLock = writerLock;
         DataType = header.DataType;
         Backend = backend;
-        _prefault = options.PrefaultCapacity;
+        _prefault = options.PrefaultAhead;
         _ahead = _prefault && writable ? new BackgroundPrefault(mapping) : null;
         _populate = options.PopulateOnOpen;
         WritesBehind = options.WriteBehind && writable && StoragePlatform.Current.StartsWriteback;

@@ -13,9 +13,9 @@ namespace ListMmf;
 /// same spans as an appendable column's.
 /// </summary>
 /// <remarks>
-/// The pieces' bars go into pooled buffers and only the result is allocated: on this project's VM every page of a
-/// fresh allocation costs a fault, and buffers allocated per call (growing lists, a list of cuts) took 4,600 faults
-/// and most of the time of one-minute bars over 10M rows.
+/// The pieces' bars go into pooled buffers and only the result is allocated: every page of a fresh allocation costs a
+/// page fault, and buffers allocated per call (growing lists, a list of cuts) made the faults most of the time of bars
+/// over a large table (benchmarks/README.md).
 /// </remarks>
 internal sealed class BarBuilder(ITimeColumn times, long intervalTicks) : IDataTypeVisitor<OhlcvBar[]>
 {

@@ -79,7 +79,7 @@ public sealed class TimeSeriesTable : IReadOnlyTimeSeries
             ListMmfOptions columnOptions = (options ?? ListMmfOptions.Default) with
             {
                 CreateIfMissing = create,
-                UtcTimes = Schema.TimesAreUtc,
+                TimesAreUtc = Schema.TimesAreUtc,
                 Described = false,
                 InTableFolder = true,
             };
@@ -393,6 +393,13 @@ public sealed class TimeSeriesTable : IReadOnlyTimeSeries
     public void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results) => _time.LowerBound(times, results);
 
     /// <summary>
+    /// The <see cref="UpperBound(DateTime)"/> of every time in <paramref name="times"/>, into
+    /// <paramref name="results"/>; see <see cref="LowerBound(ReadOnlySpan{DateTime}, Span{long})"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    public void UpperBound(ReadOnlySpan<DateTime> times, Span<long> results) => _time.UpperBound(times, results);
+
+    /// <summary>
     /// The last row whose time is at or before <paramref name="time"/>, or -1 when every row is after it: an
     /// instrument's state at <paramref name="time"/>. For many instruments, one table each, ask each table; each
     /// answer is one search.
@@ -592,16 +599,16 @@ public sealed class TimeSeriesTable : IReadOnlyTimeSeries
     }
 
     /// <summary>
-    /// Lowers <see cref="RowCount"/> to <paramref name="rows"/>, a maintenance operation with the contract of
+    /// Lowers <see cref="RowCount"/> to <paramref name="newCount"/>, a maintenance operation with the contract of
     /// <see cref="ListMmf{T}.Truncate"/>: the time column first, so that readers stop seeing the rows before their
     /// values go.
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="rows"/> is negative or more than <see cref="RowCount"/>.</exception>
-    public void Truncate(long rows)
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="newCount"/> is negative or more than <see cref="RowCount"/>.</exception>
+    public void Truncate(long newCount)
     {
         ThrowIfReadOnly();
-        _timeWriter!.Truncate(rows);
-        DiscardPending(rows);
+        _timeWriter!.Truncate(newCount);
+        DiscardPending(newCount);
     }
 
     /// <summary>

@@ -70,7 +70,7 @@ public sealed class TimeSeriesTableSchema
     /// Whether the times are UTC, recorded in the table's manifest: the table then returns
     /// <see cref="DateTimeKind.Utc"/> times, converts <see cref="DateTimeKind.Local"/> ones, takes
     /// <see cref="DateTimeOffset"/>s and refuses <see cref="DateTimeKind.Unspecified"/> ones; otherwise it refuses
-    /// Local times and DateTimeOffsets (see <see cref="ListMmfOptions.UtcTimes"/>).
+    /// Local times and DateTimeOffsets (see <see cref="ListMmfOptions.TimesAreUtc"/>).
     /// </summary>
     public bool TimesAreUtc { get; init; }
 

@@ -26,7 +26,7 @@ public interface IReadOnlyTimeSeries : IDisposable
 
     /// <summary>
     /// Whether the times are UTC: returned as <see cref="DateTimeKind.Utc"/>, and taken as DateTimeOffsets; see
-    /// <see cref="ListMmfOptions.UtcTimes"/>.
+    /// <see cref="ListMmfOptions.TimesAreUtc"/>.
     /// </summary>
     bool TimesAreUtc { get; }
 
@@ -37,7 +37,7 @@ public interface IReadOnlyTimeSeries : IDisposable
     /// <summary>The first index whose time is at or after <paramref name="time"/>, or <see cref="Count"/>.</summary>
     /// <remarks>
     /// Every DateTime argument follows the times' zone rule: where they are UTC, a Local time is converted and an
-    /// Unspecified one refused; where they are not, a Local time is refused (<see cref="ListMmfOptions.UtcTimes"/>).
+    /// Unspecified one refused; where they are not, a Local time is refused (<see cref="ListMmfOptions.TimesAreUtc"/>).
     /// </remarks>
     /// <exception cref="ArgumentException"><paramref name="time"/>'s Kind is one the zone rule refuses.</exception>
     long LowerBound(DateTime time);
@@ -48,6 +48,10 @@ public interface IReadOnlyTimeSeries : IDisposable
     /// <summary>The <see cref="LowerBound(DateTime)"/> of every time in <paramref name="times"/>, into <paramref name="results"/>.</summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     void LowerBound(ReadOnlySpan<DateTime> times, Span<long> results);
+
+    /// <summary>The <see cref="UpperBound(DateTime)"/> of every time in <paramref name="times"/>, into <paramref name="results"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
+    void UpperBound(ReadOnlySpan<DateTime> times, Span<long> results);
 
     /// <summary>The first index whose time is at or after <paramref name="time"/>; the times must be UTC.</summary>
     /// <exception cref="InvalidOperationException">The times are not UTC (<see cref="TimesAreUtc"/>).</exception>
@@ -88,5 +92,5 @@ public interface IReadOnlyTimeSeries : IDisposable
     /// <param name="progress">Told the fraction checked so far, from 0 to 1, as the check goes (on this thread).</param>
     /// <exception cref="ListMmfOrderException">The first time out of order.</exception>
     /// <exception cref="ListMmfFormatException">A file is damaged.</exception>
-    void Verify(IProgress<double>? progress);
+    void Verify(IProgress<double>? progress = null);
 }

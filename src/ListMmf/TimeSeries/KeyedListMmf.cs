@@ -79,8 +79,8 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// <summary>What the list runs on the thread pool (a cold file's index, the fence file), done (for tests).</summary>
     internal System.Threading.Tasks.Task WhenIdle() => _core.WhenIdle();
 
-    /// <summary>The rows, as a plain list (for spans and enumeration; appends through it are not order-checked).</summary>
-    public ListMmf<TRow> Rows => List;
+    /// <summary>The rows, read as a plain list: ranged copies, spans over the mapping, hashes and enumeration.</summary>
+    public IReadOnlyListMmf<TRow> Rows => List;
 
     /// <summary>The order the list was opened with; appends keep the stricter of it and the order the file records.</summary>
     public TimeSeriesOrder Order { get; }
@@ -140,6 +140,17 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
     public void UpperBound(ReadOnlySpan<TKey> keys, Span<long> results) => _core.Bounds(Keys(keys), results, SearchBound.Upper);
+
+    /// <summary>The index of the last row whose key is at or before <paramref name="key"/>, or -1 where every key is after it.</summary>
+    public long LastAtOrBefore(TKey key) => UpperBound(key) - 1;
+
+    /// <summary>
+    /// The ASOF join of <paramref name="keys"/> to the rows: for each key, the index of the last row whose key is at or
+    /// before it, or -1, into <paramref name="results"/>; ascending keys are walked as a merge. No allocation.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="keys"/>.</exception>
+    public void LastAtOrBefore(ReadOnlySpan<TKey> keys, Span<long> results) =>
+        SortedQueries.LastAtOrBefore(_core, Keys(keys), results);
 
     /// <summary>The indices of the rows whose key equals <paramref name="key"/>; empty where it would be inserted.</summary>
     public IndexRange EqualRange(TKey key) => EqualRange(key, 0, Count);

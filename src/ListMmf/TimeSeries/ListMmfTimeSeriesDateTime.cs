@@ -24,6 +24,7 @@ public sealed class ListMmfTimeSeriesDateTime : TimeSeriesMmf<long>
     /// <see cref="FileNotFoundException"/>, so a mistyped path is not mistaken for an empty series.
     /// </summary>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
-    public static ListMmfTimeSeriesDateTime OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
+    public static ListMmfTimeSeriesDateTime OpenRead(
+        string path, TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual, ListMmfOptions? options = null) =>
         new(path, order, FileAccess.Read, options);
 }

@@ -35,7 +35,8 @@ public sealed class ListMmfTimeSeriesDateTimeSeconds : TimeSeriesMmf<int>
     /// <see cref="FileNotFoundException"/>, so a mistyped path is not mistaken for an empty series.
     /// </summary>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
-    public static ListMmfTimeSeriesDateTimeSeconds OpenRead(string path, TimeSeriesOrder order, ListMmfOptions? options = null) =>
+    public static ListMmfTimeSeriesDateTimeSeconds OpenRead(
+        string path, TimeSeriesOrder order = TimeSeriesOrder.AscendingOrEqual, ListMmfOptions? options = null) =>
         new(path, order, FileAccess.Read, options);
 
     /// <summary>

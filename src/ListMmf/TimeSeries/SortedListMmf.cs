@@ -174,8 +174,8 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     /// <summary>
     /// The <see cref="LowerBound(T)"/> of every value in <paramref name="values"/>, into <paramref name="results"/>:
-    /// the same answers as one search at a time, but the searches of a batch overlap their memory misses, which makes
-    /// each of them several times cheaper on a large list. All are answered against one count. No allocation.
+    /// the same answers as one search at a time, but the searches of a batch overlap their memory misses
+    /// (benchmarks/README.md has the figures). All are answered against one count. No allocation.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public void LowerBound(ReadOnlySpan<T> values, Span<long> results) => _core.Bounds(values, results, SearchBound.Lower);
@@ -186,6 +186,9 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="values"/>.</exception>
     public void UpperBound(ReadOnlySpan<T> values, Span<long> results) => _core.Bounds(values, results, SearchBound.Upper);
+
+    /// <summary>The index of the last item at or before <paramref name="value"/>, or -1 where every item is after it.</summary>
+    public long LastAtOrBefore(T value) => UpperBound(value) - 1;
 
     /// <summary>
     /// The ASOF join of <paramref name="values"/> to the list: for each value, the index of the last item at or

@@ -16,11 +16,11 @@ internal static class StoredTimes
     /// <exception cref="ListMmfDataTypeException">The options say UTC, and the description records that the times are not.</exception>
     public static bool AreUtc(ListMmfDescription? recorded, ListMmfOptions? options, string path)
     {
-        bool utc = (options ?? ListMmfOptions.Default).UtcTimes;
+        bool utc = (options ?? ListMmfOptions.Default).TimesAreUtc;
         if (recorded is not null && utc && !recorded.TimesAreUtc)
         {
             throw new ListMmfDataTypeException(path, $"its description '{ListMmfDescription.PathFor(path)}' records that its " +
-                "times are not UTC; open it without ListMmfOptions.UtcTimes.");
+                "times are not UTC; open it without ListMmfOptions.TimesAreUtc.");
         }
 
         return recorded?.TimesAreUtc ?? utc;
@@ -50,7 +50,7 @@ internal static class StoredTimes
     public static DateTime OfOffset(DateTimeOffset time, bool timesAreUtc, string path) =>
         timesAreUtc ? time.UtcDateTime : throw new InvalidOperationException($"'{path}' stores clock times of no " +
             $"recorded zone, so the DateTimeOffset {time:O} cannot be placed among them. Pass a DateTime as stored, " +
-            "or create the series with ListMmfOptions.UtcTimes.");
+            "or create the series with ListMmfOptions.TimesAreUtc.");
 
     /// <summary>The refusal of a stored key that no DateTime holds, naming the file and the key's index.</summary>
     public static ListMmfFormatException OutsideDateTime<TKey>(string path, long index, TKey key)
@@ -71,7 +71,7 @@ internal static class StoredTimes
         DateTimeKind.Local when timesAreUtc => time.ToUniversalTime(),
         DateTimeKind.Local => throw new ArgumentException($"'{path}' stores clock times of no recorded zone, so the " +
             $"DateTimeKind.Local time {time:O} cannot be compared with them. Pass the time as stored (DateTimeKind.Unspecified " +
-            "or Utc), or create the series with ListMmfOptions.UtcTimes.", nameof(time)),
+            "or Utc), or create the series with ListMmfOptions.TimesAreUtc.", nameof(time)),
         _ when time == DateTime.MinValue || time == DateTime.MaxValue => time,
         _ => throw new ArgumentException($"'{path}' stores UTC times, and the DateTimeKind.Unspecified time {time:O} " +
             "does not say its zone. Pass a Utc time (DateTime.SpecifyKind(time, DateTimeKind.Utc) where it is UTC), a " +

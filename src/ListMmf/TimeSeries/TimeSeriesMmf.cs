@@ -14,7 +14,7 @@ namespace ListMmf;
 /// <see cref="Keys"/> gives the same searches on the stored keys.
 /// </summary>
 /// <remarks>
-/// <para>The stored keys are clock times. A series whose times are UTC (<see cref="ListMmfOptions.UtcTimes"/>,
+/// <para>The stored keys are clock times. A series whose times are UTC (<see cref="ListMmfOptions.TimesAreUtc"/>,
 /// recorded in its description) returns <see cref="DateTimeKind.Utc"/> times, converts
 /// <see cref="DateTimeKind.Local"/> arguments to UTC, takes <see cref="DateTimeOffset"/>s, and refuses
 /// <see cref="DateTimeKind.Unspecified"/> ones with an <see cref="ArgumentException"/> (they do not say their zone;
@@ -59,7 +59,7 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
 
     /// <summary>
     /// Whether the series' times are UTC: recorded in its description when it was created with
-    /// <see cref="ListMmfOptions.UtcTimes"/>, or said by that option for a file that records none.
+    /// <see cref="ListMmfOptions.TimesAreUtc"/>, or said by that option for a file that records none.
     /// </summary>
     public bool TimesAreUtc => _times.TimesAreUtc;
 

@@ -21,7 +21,7 @@ public sealed class BackgroundPrefaultTests
         for (int life = 0; life < 200; life++)
         {
             string path = directory.File($"life-{life}.mmf");
-            var options = Backends.Options(backend, initialCapacity: 1_000) with { PrefaultCapacity = true };
+            var options = Backends.Options(backend, initialCapacity: 1_000) with { PrefaultAhead = true };
             // Just past a 2 MiB boundary of the file, where an append has just queued the next window's prefault.
             long items = (262_144 * (1 + (life % 4))) + (life % 3);
             using (var writer = new ListMmf<long>(path, FileAccess.ReadWrite, options))

@@ -39,7 +39,7 @@ public sealed class LargePageTests
     {
         using var directory = new TempDirectory();
         string path = directory.File("ticks.mmf");
-        var writing = Backends.Options(MappingBackend.Posix) with { InitialCapacity = 2_000_000, PrefaultCapacity = true };
+        var writing = Backends.Options(MappingBackend.Posix) with { InitialCapacity = 2_000_000, PrefaultAhead = true };
         using var writer = new ListMmf<long>(path, FileAccess.ReadWrite, writing);
         for (long i = 0; i < 1_000_000; i++)
         {

@@ -9,7 +9,7 @@ using Xunit;
 namespace ListMmf.Tests.Platform;
 
 /// <summary>
-/// A writer with <see cref="ListMmfOptions.PrefaultCapacity"/> fills the page cache with the window ahead of its
+/// A writer with <see cref="ListMmfOptions.PrefaultAhead"/> fills the page cache with the window ahead of its
 /// items, and the next window in the background, and no further: the pages past the items are unwritten extents, and
 /// read-around (up to <c>read_ahead_kb</c>, or two 2 MiB folios under large-page advice) would fill megabytes of new
 /// memory ahead of the writer on every fault. Each window runs on to the end of a large page where the writer asked
@@ -68,7 +68,7 @@ public sealed partial class PrefaultPageCacheTests
     /// <summary>A prefaulting writer of 300,000 longs, with room for millions: past its first windows, far from growing.</summary>
     private static ListMmf<long> AppendedTicks(string path)
     {
-        var options = Backends.Options(MappingBackend.Posix) with { InitialCapacity = 8_000_000, PrefaultCapacity = true };
+        var options = Backends.Options(MappingBackend.Posix) with { InitialCapacity = 8_000_000, PrefaultAhead = true };
         var writer = new ListMmf<long>(path, FileAccess.ReadWrite, options);
         for (long i = 0; i < 300_000; i++)
         {

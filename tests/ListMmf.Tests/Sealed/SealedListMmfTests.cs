@@ -448,7 +448,7 @@ public sealed class SealedListMmfTests : IDisposable
     [Fact]
     public void ASealedSeriesKeepsItsUtcTimesAndConvertsALocalTimeAsTheSeriesDid()
     {
-        var utc = new ListMmfOptions { UtcTimes = true };
+        var utc = new ListMmfOptions { TimesAreUtc = true };
         DateTime[] times = Enumerable.Range(0, 3_000).Select(i => new DateTime(2024, 3, 10, 0, 0, 0, DateTimeKind.Utc).AddMinutes(i)).ToArray();
         using (var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending, options: utc))
         {
@@ -469,7 +469,7 @@ public sealed class SealedListMmfTests : IDisposable
     public void ASealedUtcSeriesRefusesAnUnspecifiedTimeAsTheSeriesDid()
     {
         DateTime ten = new(2024, 3, 10, 10, 0, 0, DateTimeKind.Utc);
-        using (var series = new ListMmfTimeSeriesDateTime(FilePath, TimeSeriesOrder.Ascending, options: new ListMmfOptions { UtcTimes = true }))
+        using (var series = new ListMmfTimeSeriesDateTime(FilePath, TimeSeriesOrder.Ascending, options: new ListMmfOptions { TimesAreUtc = true }))
         {
             series.Add(ten);
         }

@@ -56,6 +56,7 @@ public sealed class SortedContractTests : IDisposable
         {
             Assert.Equal(ScanLower(keys, probe, 0, Items), sorted.LowerBound(probe));
             Assert.Equal(ScanUpper(keys, probe, 0, Items), sorted.UpperBound(probe));
+            Assert.Equal(ScanUpper(keys, probe, 0, Items) - 1, sorted.LastAtOrBeforeOne(probe));
         });
     }
 
@@ -175,14 +176,14 @@ public sealed class SortedContractTests : IDisposable
                 var sorted = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual);
                 sorted.AddRange(keys);
                 return new Form(sorted, sorted.LowerBound, sorted.UpperBound, sorted.LowerBound, sorted.UpperBound, sorted.LowerBound,
-                    sorted.UpperBound, sorted.LastAtOrBefore, sorted.EqualRange, sorted.EqualRange, sorted.BinarySearch, sorted.BinarySearch,
-                    sorted.FindRange);
+                    sorted.UpperBound, sorted.LastAtOrBefore, sorted.LastAtOrBefore, sorted.EqualRange, sorted.EqualRange,
+                    sorted.BinarySearch, sorted.BinarySearch, sorted.FindRange);
             case "keyed":
                 var rows = new KeyedListMmf<Row, int, RowKey>(path, TimeSeriesOrder.AscendingOrEqual);
                 rows.AddRange(keys.Select(key => new Row(key, ~key)).ToArray());
                 return new Form(rows, rows.LowerBound, rows.UpperBound, rows.LowerBound, rows.UpperBound, rows.LowerBound, rows.UpperBound,
-                    (values, results) => LastAtOrBeforeByUpperBound(rows.UpperBound, values, results), rows.EqualRange, rows.EqualRange,
-                    rows.BinarySearch, rows.BinarySearch, rows.FindRange);
+                    rows.LastAtOrBefore, rows.LastAtOrBefore, rows.EqualRange, rows.EqualRange, rows.BinarySearch, rows.BinarySearch,
+                    rows.FindRange);
             default:
                 using (var writer = new ListMmf<int>(path))
                 {
@@ -192,17 +193,8 @@ public sealed class SortedContractTests : IDisposable
                 SealedListMmf.Seal(path);
                 var list = new SealedListMmf<int>(path);
                 return new Form(list, list.LowerBound, list.UpperBound, list.LowerBound, list.UpperBound, list.LowerBound, list.UpperBound,
-                    list.LastAtOrBefore, list.EqualRange, list.EqualRange, list.BinarySearch, list.BinarySearch, list.FindRange);
-        }
-    }
-
-    /// <summary>A keyed list has no ASOF batch of its own: the contract's rule, one less than each upper bound.</summary>
-    private static void LastAtOrBeforeByUpperBound(SpanBounds upperBounds, ReadOnlySpan<int> values, Span<long> results)
-    {
-        upperBounds(values, results);
-        foreach (ref long result in results[..values.Length])
-        {
-            result--;
+                    list.LastAtOrBefore, list.LastAtOrBefore, list.EqualRange, list.EqualRange, list.BinarySearch, list.BinarySearch,
+                    list.FindRange);
         }
     }
 
@@ -225,6 +217,7 @@ public sealed class SortedContractTests : IDisposable
         Func<int, long, long, long> UpperBoundIn,
         SpanBounds LowerBounds,
         SpanBounds UpperBounds,
+        Func<int, long> LastAtOrBeforeOne,
         SpanBounds LastAtOrBefore,
         Func<int, IndexRange> EqualRange,
         Func<int, long, long, IndexRange> EqualRangeIn,

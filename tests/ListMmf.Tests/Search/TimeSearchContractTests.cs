@@ -80,14 +80,18 @@ public sealed class TimeSearchContractTests : IDisposable
         DateTime[] probes = Probes(times);
         DateTime[] ascending = probes.Order().ToArray();
 
-        foreach (DateTime[] batch in new[] { probes, ascending })
+        // Long batches convert their times into a pooled buffer, short ones on the stack: both kinds, in both orders.
+        foreach (DateTime[] batch in new[] { probes, ascending, probes[..40], ascending[^40..] })
         {
             long[] lower = new long[batch.Length];
+            long[] upper = new long[batch.Length];
             long[] asOf = new long[batch.Length];
             column.LowerBound(batch, lower);
+            column.UpperBound(batch, upper);
             column.LastAtOrBefore(batch, asOf);
 
             Assert.Equal(batch.Select(probe => ScanLower(times, probe)), lower);
+            Assert.Equal(batch.Select(probe => ScanUpper(times, probe)), upper);
             Assert.Equal(batch.Select(probe => ScanUpper(times, probe) - 1), asOf);
         }
     }
@@ -196,7 +200,7 @@ public sealed class TimeSearchContractTests : IDisposable
     /// <summary>The form under test, as the read contract every time column has.</summary>
     private IReadOnlyTimeSeries Open(string form, DateTime[] times, bool utc = false)
     {
-        var options = new ListMmfOptions { UtcTimes = utc };
+        var options = new ListMmfOptions { TimesAreUtc = utc };
         bool seconds = form.Contains("seconds", StringComparison.Ordinal);
         bool isSealed = form.StartsWith("sealed", StringComparison.Ordinal);
         if (form.EndsWith("table", StringComparison.Ordinal))

@@ -180,8 +180,8 @@ public sealed class KeyedListMmfTests : IDisposable
         using var list = Open<long, ByTicks>(quotes);
         Quote192 early = Quote192.For(100);
         early.TimestampTicks = 0;
-        list.Rows.Add(early);
-        list.Rows.Add(quotes[^1]);
+        list.List.Add(early);
+        list.List.Add(quotes[^1]);
 
         var error = Assert.Throws<ListMmfOrderException>(list.Verify);
 

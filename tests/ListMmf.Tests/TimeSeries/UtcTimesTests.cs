@@ -18,7 +18,7 @@ public sealed class UtcTimesTests : IDisposable
 
     private string FilePath => _directory.File("times.bt");
 
-    private static ListMmfOptions Utc => new() { UtcTimes = true };
+    private static ListMmfOptions Utc => new() { TimesAreUtc = true };
 
     private static ListMmfOptions Version1 => new() { FormatVersion = ListMmfFormatVersion.Version1 };
 
@@ -138,7 +138,7 @@ public sealed class UtcTimesTests : IDisposable
         using var series = new ListMmfTimeSeriesDateTimeSeconds(FilePath, TimeSeriesOrder.Ascending);
 
         var refused = Assert.Throws<InvalidOperationException>(() => series.Add(new DateTimeOffset(TenUtc)));
-        Assert.Contains("ListMmfOptions.UtcTimes", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("ListMmfOptions.TimesAreUtc", refused.Message, StringComparison.Ordinal);
         Assert.Throws<InvalidOperationException>(() => series.LowerBound(new DateTimeOffset(TenUtc)));
         Assert.Equal(0, series.Count);
     }

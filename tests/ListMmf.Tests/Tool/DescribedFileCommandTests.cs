@@ -153,7 +153,7 @@ public sealed class DescribedFileCommandTests : IDisposable
     {
         string path = _directory.File("seconds.bt");
         DateTime start = DateTime.SpecifyKind(Start, DateTimeKind.Utc);
-        using (var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending, options: new ListMmfOptions { UtcTimes = true }))
+        using (var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.Ascending, options: new ListMmfOptions { TimesAreUtc = true }))
         {
             series.AddRange([start, start.AddSeconds(1), start.AddSeconds(2)]);
         }

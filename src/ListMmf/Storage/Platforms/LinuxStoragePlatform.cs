@@ -110,7 +110,7 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     /// <summary>
     /// MADV_POPULATE_WRITE, with the range advised MADV_RANDOM for the call. The pages past a writer's items are
     /// unwritten extents that a fault fills with zeros, and each new page is memory the system must find: read-around
-    /// would fill up to <c>read_ahead_kb</c> (8 MiB here) around each fault, or two 2 MiB folios under
+    /// would fill up to <c>read_ahead_kb</c> around each fault, or two 2 MiB folios under
     /// MADV_HUGEPAGE. With it off, a fault in a writer's range (advised large pages, and prefaulted a whole
     /// <see cref="LargePageBytes"/> at a time) fills one 2 MiB folio, which the fault maps whole: the appends into
     /// it take no fault, and readers of the file map its items in 2 MiB pages too, which makes a lookup's random
