@@ -8,9 +8,6 @@ namespace ListMmf.Arrow;
 /// <summary>The Arrow type of each ListMmf data type: the one place this package maps <see cref="DataTypeInfo"/> to Arrow.</summary>
 internal static class ArrowTypes
 {
-    /// <summary>The field metadata key naming the ListMmf data type a column was stored with.</summary>
-    public const string DataTypeKey = "listmmf.data_type";
-
     /// <summary>The zone Arrow records for instants in UTC.</summary>
     public const string Utc = "UTC";
 
@@ -60,7 +57,8 @@ internal static class ArrowTypes
     /// <summary>A non-nullable field of <paramref name="type"/>, its metadata naming the ListMmf data type.</summary>
     /// <exception cref="NotSupportedException">Arrow has no type for <paramref name="type"/>.</exception>
     public static Field Field(string name, DataTypeInfo type, ArrowTimeColumn time, bool utc) =>
-        new(name, Required(name, type, time, utc), nullable: false, [new KeyValuePair<string, string>(DataTypeKey, type.Name)]);
+        new(name, Required(name, type, time, utc), nullable: false,
+            [new KeyValuePair<string, string>(ListMmfArrowExtensions.DataTypeKey, type.Name)]);
 
     /// <summary>
     /// The type of a text column: a dictionary of UTF-8 strings with Int32 indices, the index type every Arrow
@@ -70,7 +68,7 @@ internal static class ArrowTypes
 
     /// <summary>A non-nullable text field, its metadata saying the column is a ListMmf text column.</summary>
     public static Field TextField(string name) =>
-        new(name, Text, nullable: false, [new KeyValuePair<string, string>(DataTypeKey, "Text")]);
+        new(name, Text, nullable: false, [new KeyValuePair<string, string>(ListMmfArrowExtensions.DataTypeKey, "Text")]);
 
     private static IArrowType? SignedInteger(int size) => size switch
     {

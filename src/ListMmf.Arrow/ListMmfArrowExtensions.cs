@@ -35,6 +35,9 @@ public static class ListMmfArrowExtensions
     /// <summary>The schema metadata key holding the table's <see cref="TimeSeriesOrder"/>.</summary>
     public const string OrderKey = "listmmf.order";
 
+    /// <summary>The field metadata key holding a column's ListMmf data type (as <see cref="DataType"/> names it, or Text).</summary>
+    public const string DataTypeKey = "listmmf.data_type";
+
     /// <summary>
     /// The items of <paramref name="list"/> published now, as an Arrow array: over the mapping where the list's form has
     /// one (an appendable list, a table's appendable column), decoded into memory of its own where it is sealed (a
@@ -48,27 +51,25 @@ public static class ListMmfArrowExtensions
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
-        return list.ToArrowArray(0, WholeLength(list.Count, list.Path, nameof(list)), time);
+        return list.ToArrowArray(new IndexRange(0, WholeLength(list.Count, list.Path, nameof(list))), time);
     }
 
     /// <summary>
-    /// <paramref name="length"/> items of <paramref name="list"/> from <paramref name="start"/>, as an Arrow array over
-    /// the mapping or decoded (only the blocks they are in) from a sealed file; see
-    /// <see cref="ToArrowArray{T}(IReadOnlyListMmf{T}, ArrowTimeColumn)"/>.
+    /// The items of <paramref name="range"/> of <paramref name="list"/>, as an Arrow array over the mapping or decoded
+    /// (only the blocks they are in) from a sealed file; see <see cref="ToArrowArray{T}(IReadOnlyListMmf{T}, ArrowTimeColumn)"/>.
     /// </summary>
     /// <exception cref="NotSupportedException">The list holds structs: Arrow arrays are made of the number types.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the list, or takes more than 2 GiB.</exception>
     /// <exception cref="ListMmfException">A ticks time outside what nanoseconds since 1970 hold, converting to timestamps.</exception>
-    public static IArrowArray ToArrowArray<T>(this IReadOnlyListMmf<T> list, long start, int length, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+    public static IArrowArray ToArrowArray<T>(this IReadOnlyListMmf<T> list, IndexRange range, ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
         where T : unmanaged
     {
         ArgumentNullException.ThrowIfNull(list);
         DataTypeInfo type = DataTypeInfo.Of(list.DataType);
         IArrowType stored = NumberType(type, typeof(T), list.Path);
-        ArgumentOutOfRangeException.ThrowIfNegative(length);
-        ReadOnlyMemory<T> values = Values(list, new IndexRange(start, start + length));
+        ReadOnlyMemory<T> values = Values(list, range);
         return type.IsTime
-            ? TimeArray(values, type, time, list.TimesAreUtc, list.Path, start)
+            ? TimeArray(values, type, time, list.TimesAreUtc, list.Path, range.Start)
             : ArrowBuffers.Wrap(values, stored, list.Path);
     }
 
@@ -149,8 +150,8 @@ public static class ListMmfArrowExtensions
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="rowsPerBatch"/> is not positive.</exception>
     public static IEnumerable<RecordBatch> ToRecordBatches(
         this TimeSeriesTable table,
-        int rowsPerBatch = DefaultRowsPerBatch,
-        ArrowTimeColumn time = ArrowTimeColumn.Timestamp)
+        ArrowTimeColumn time = ArrowTimeColumn.Timestamp,
+        int rowsPerBatch = DefaultRowsPerBatch)
     {
         ArgumentNullException.ThrowIfNull(table);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rowsPerBatch);
@@ -243,7 +244,7 @@ public static class ListMmfArrowExtensions
             return memory;
         }
 
-        T[] values = GC.AllocateUninitializedArray<T>((int)range.Length);
+        T[] values = GC.AllocateUninitializedArray<T>(ThrowHelper.SpanLength(range.Start, range.Length, items.Count));
         items.CopyTo(range, values);
         return values;
     }

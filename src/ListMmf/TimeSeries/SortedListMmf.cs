@@ -251,6 +251,9 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
     /// <inheritdoc/>
     public override string ToString() => $"SortedListMmf<{typeof(T).Name}>('{Path}', {Order}, Count = {Count:N0})";
 
+    /// <summary>The items, read as a plain list: ranged copies, spans over the mapping, hashes, Arrow arrays and enumeration.</summary>
+    public IReadOnlyListMmf<T> Items => List;
+
     /// <summary>The searches as the keys contract, for the queries written over it (the DateTime layer).</summary>
     internal CoreKeys<T, T, ItemKey<T>> SortedKeys => new(_core);
 

@@ -76,7 +76,7 @@ public sealed class ArrowExportTests : IDisposable
 
         SealedListMmf.Seal(path);
         using var sealedList = new SealedListMmf<double>(path);
-        var array = Assert.IsType<DoubleArray>(sealedList.ToArrowArray(1_000, 2_500));
+        var array = Assert.IsType<DoubleArray>(sealedList.ToArrowArray(new IndexRange(1_000, 3_500)));
 
         Assert.Equal(prices.Skip(1_000).Take(2_500), array.Values.ToArray());
     }

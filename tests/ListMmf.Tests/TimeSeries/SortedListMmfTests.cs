@@ -18,6 +18,21 @@ public sealed class SortedListMmfTests : IDisposable
     private string FilePath => _directory.File("sorted.bin");
 
     [Fact]
+    public void ItemsReadTheSortedListAsAPlainList()
+    {
+        using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.AscendingOrEqual);
+        list.AddRange([1, 3, 3, 7, 9]);
+
+        IReadOnlyListMmf<int> items = list.Items;
+        int[] copy = new int[3];
+        items.CopyTo(new IndexRange(1, 4), copy);
+
+        Assert.Equal([3, 3, 7], copy);
+        Assert.Equal([1, 3, 3, 7, 9], items);
+        Assert.Equal(list.Count, items.Count);
+    }
+
+    [Fact]
     public void AscendingRefusesDuplicates()
     {
         using var list = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending);
