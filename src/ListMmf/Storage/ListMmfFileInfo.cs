@@ -9,36 +9,64 @@ namespace ListMmf;
 /// What the header of a ListMmf file says, read without knowing its item type: for tools that look inside any
 /// file, and for code that must choose the type to open a file with.
 /// </summary>
-/// <param name="Path">The full path of the file.</param>
-/// <param name="Version">The file's format version, numbered as <see cref="ListMmfFormatVersion"/> numbers them: 1 for the
-/// format of ListMmf 1.x (whose header's version field is 0), 2, or 3 for a sealed file (<see cref="SealedListMmf"/>).</param>
-/// <param name="DataType">The data-type code.</param>
-/// <param name="ItemSize">The bytes per item: as the code implies, or as a version 2 header records; 0 where the header
-/// does not say (a version 1 AnyStruct or Bit file).</param>
-/// <param name="Count">The published items, as a reader of the file counts them now (for a bit file, its Int32 words;
-/// <see cref="ListMmfBitArray.Count"/> has the bits): the header's count, or for a version 2 file last written in an
-/// earlier boot of the machine its durable count.</param>
-/// <param name="Capacity">How many items the file has room for; -1 where the item size is unknown; a sealed file's count.</param>
-/// <param name="FileLength">The file's length in bytes.</param>
-public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType, int ItemSize, long Count, long Capacity, long FileLength)
+public sealed record ListMmfFileInfo
 {
-    /// <summary>Where the first item starts: byte 16 (version 1), or a multiple of 4,096 (version 2; a sealed file's first block).</summary>
-    public int ItemsOffset { get; init; } = ListMmfHeader.Version1Size;
+    private ListMmfFileInfo()
+    {
+    }
+
+    /// <summary>The full path of the file.</summary>
+    public string Path { get; private init; } = "";
 
     /// <summary>
+    /// The file's format version, numbered as <see cref="ListMmfFormatVersion"/> numbers them: 1 for the
+    /// format of ListMmf 1.x (whose header's version field is 0), 2, or 3 for a sealed file (<see cref="SealedListMmf"/>).
+    /// </summary>
+    public int Version { get; private init; }
+
+    /// <summary>The data-type code.</summary>
+    public DataType DataType { get; private init; }
+
+    /// <summary>
+    /// The bytes per item: as the code implies, or as a version 2 header records; 0 where the header
+    /// does not say (a version 1 AnyStruct or Bit file).
+    /// </summary>
+    public int ItemSize { get; private init; }
+
+    /// <summary>
+    /// The published items, as a reader of the file counts them now (for a bit file, its Int32 words;
+    /// <see cref="ListMmfBitArray.Count"/> has the bits): the header's count, or for a version 2 file last written in an
+    /// earlier boot of the machine its durable count.
+    /// </summary>
+    public long Count { get; private init; }
+
+    /// <summary>How many items the file has room for; -1 where the item size is unknown; a sealed file's count.</summary>
+    public long Capacity { get; private init; }
+
+    /// <summary>The file's length in bytes.</summary>
+    public long FileLength { get; private init; }
+
+    /// <summary>Where the first item starts: byte 16 (version 1), or a multiple of 4,096 (version 2; a sealed file's first block).</summary>
+    public int ItemsOffset { get; private init; } = ListMmfHeader.Version1Size;
+
+    /// <summary>
+    /// 
     /// Version 2: the count whose items were on stable storage when a flush (or the writer's close) recorded it, what
     /// a power loss keeps; version 1: <see cref="Count"/>.
+    /// 
     /// </summary>
-    public long DurableCount { get; init; }
+    public long DurableCount { get; private init; }
 
     /// <summary>Whether the file is sealed: read-only and compressed, read with <see cref="SealedListMmf{T}"/>.</summary>
     public bool IsSealed => Version == SealedLayout.Version;
 
     /// <summary>
+    /// 
     /// Converts the version 1 (ListMmf 1.x) file at <paramref name="path"/> to version 2, by replacement as
     /// <see cref="ListMmf{T}.TruncateBeginning"/> replaces a file: the items are copied into a new file, made durable and
     /// renamed over the old one, atomically; live readers move to it on their next read. A struct file's description
     /// moves from the file beside it into the header. Readers of ListMmf 1.x cannot read the result.
+    /// 
     /// </summary>
     /// <returns>True if the file was converted; false if it is version 2 already.</returns>
     /// <exception cref="ListMmfLockedException">Another writer has the file open; nothing was changed.</exception>
@@ -49,11 +77,13 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     public static bool Upgrade(string path) => FormatUpgrade.Upgrade(path);
 
     /// <summary>
+    /// 
     /// Sets the version 2 file at <paramref name="path"/> back to its last flush, for when its page cache was lost
     /// without a reboot (a disk detached and attached again, a virtual machine's disk snapshot restored, a removable
     /// disk pulled): the live count on the disk may then be ahead of the items that reached it, and readers of the
     /// same boot, which trust the live count, would read zeros past the last flush. The live count becomes the durable
     /// count, durably, as the next writer after a power loss does it. A sealed file is whole by construction.
+    /// 
     /// </summary>
     /// <returns>The items the file holds afterwards.</returns>
     /// <exception cref="ListMmfLockedException">Another writer has the file open; nothing was changed.</exception>
@@ -77,10 +107,12 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     }
 
     /// <summary>
+    /// 
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
     /// The file is only read. A file being replaced (TruncateBeginning, widening) is followed to its replacement,
     /// as a reader does. A sealed file's header is checked as <see cref="SealedListMmf{T}"/> checks it.
+    /// 
     /// </summary>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
     /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file; the message says why.</exception>
@@ -117,25 +149,27 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
         }
 
         long capacity = itemSize > 0 ? Math.Max(0, length - header.ItemsOffset) / itemSize : -1;
-        return new ListMmfFileInfo(
-            fullPath,
-            (int)header.KnownFormat.Version,
-            header.DataType,
-            itemSize,
-            header.PublishedCount(BootSession.Current),
-            capacity,
-            length)
+        return new ListMmfFileInfo
         {
+            Path = fullPath,
+            Version = (int)header.KnownFormat.Version,
+            DataType = header.DataType,
+            ItemSize = itemSize,
+            Count = header.PublishedCount(BootSession.Current),
+            Capacity = capacity,
+            FileLength = length,
             ItemsOffset = header.ItemsOffset,
             DurableCount = header.DurableCount,
         };
     }
 
     /// <summary>
+    /// 
     /// A sealed file's information read through a mapping (<see cref="MappedFileStart"/>), so that code asking before
     /// its readers map the file leaves it in the large page-cache folios they map it with; null where the file is not
     /// sealed, or cannot be opened: the path may be free for a moment during a replacement, which the reading open that
     /// follows waits out, and that open says why a file cannot be read.
+    /// 
     /// </summary>
     private static ListMmfFileInfo? ReadSealed(string fullPath)
     {
@@ -153,8 +187,15 @@ public sealed record ListMmfFileInfo(string Path, int Version, DataType DataType
     }
 
     private static ListMmfFileInfo Sealed(string fullPath, SealedHeader header, long length) =>
-        new(fullPath, SealedLayout.Version, header.DataType, header.ItemSize, header.Count, header.Count, length)
+        new()
         {
+            Path = fullPath,
+            Version = SealedLayout.Version,
+            DataType = header.DataType,
+            ItemSize = header.ItemSize,
+            Count = header.Count,
+            Capacity = header.Count,
+            FileLength = length,
             ItemsOffset = header.BlocksOffset,
             DurableCount = header.Count,
         };
