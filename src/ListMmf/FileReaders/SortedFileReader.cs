@@ -11,8 +11,7 @@ namespace ListMmf;
 
 /// <summary>
 /// Searches a sorted ListMmf file with plain file reads instead of a mapping: one read per probe of the binary
-/// search. For where mapping is unwise (network shares) and as the benchmark peers of the mapped search. The
-/// subclasses differ only in how they read one item.
+/// search, for where mapping is unwise (network shares). The subclasses differ only in how they read one item.
 /// </summary>
 /// <remarks>
 /// The count is read from the header when the reader opens and on <see cref="Refresh"/>, by the rule a mapped reader
