@@ -83,7 +83,7 @@ public static class ListMmfArrowExtensions
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
         ArgumentNullException.ThrowIfNull(series);
-        return TimeArray(series.AsMemory(range), DataTypeInfo.Of(series.DataType), time, utc: false, series.Path, range.Start);
+        return TimeArray(series.AsMemory(range), DataTypeInfo.Of(series.DataType), time, series.TimesAreUtc, series.Path, range.Start);
     }
 
     /// <summary>

@@ -50,10 +50,10 @@ public sealed record ListMmfFileInfo
     public int ItemsOffset { get; private init; } = ListMmfHeader.Version1Size;
 
     /// <summary>
-    /// 
+    ///
     /// Version 2: the count whose items were on stable storage when a flush (or the writer's close) recorded it, what
     /// a power loss keeps; version 1: <see cref="Count"/>.
-    /// 
+    ///
     /// </summary>
     public long DurableCount { get; private init; }
 
@@ -61,12 +61,12 @@ public sealed record ListMmfFileInfo
     public bool IsSealed => Version == SealedLayout.Version;
 
     /// <summary>
-    /// 
+    ///
     /// Converts the version 1 (ListMmf 1.x) file at <paramref name="path"/> to version 2, by replacement as
     /// <see cref="ListMmf{T}.TruncateBeginning"/> replaces a file: the items are copied into a new file, made durable and
     /// renamed over the old one, atomically; live readers move to it on their next read. A struct file's description
     /// moves from the file beside it into the header. Readers of ListMmf 1.x cannot read the result.
-    /// 
+    ///
     /// </summary>
     /// <returns>True if the file was converted; false if it is version 2 already.</returns>
     /// <exception cref="ListMmfLockedException">Another writer has the file open; nothing was changed.</exception>
@@ -77,13 +77,13 @@ public sealed record ListMmfFileInfo
     public static bool Upgrade(string path) => FormatUpgrade.Upgrade(path);
 
     /// <summary>
-    /// 
+    ///
     /// Sets the version 2 file at <paramref name="path"/> back to its last flush, for when its page cache was lost
     /// without a reboot (a disk detached and attached again, a virtual machine's disk snapshot restored, a removable
     /// disk pulled): the live count on the disk may then be ahead of the items that reached it, and readers of the
     /// same boot, which trust the live count, would read zeros past the last flush. The live count becomes the durable
     /// count, durably, as the next writer after a power loss does it. A sealed file is whole by construction.
-    /// 
+    ///
     /// </summary>
     /// <returns>The items the file holds afterwards.</returns>
     /// <exception cref="ListMmfLockedException">Another writer has the file open; nothing was changed.</exception>
@@ -107,12 +107,12 @@ public sealed record ListMmfFileInfo
     }
 
     /// <summary>
-    /// 
+    ///
     /// Reads and checks the header of the file at <paramref name="path"/>, as opening a list does: a known version
     /// and code, a count that is not negative and, where the item size is known, items that lie within the file.
     /// The file is only read. A file being replaced (TruncateBeginning, widening) is followed to its replacement,
     /// as a reader does. A sealed file's header is checked as <see cref="SealedListMmf{T}"/> checks it.
-    /// 
+    ///
     /// </summary>
     /// <exception cref="FileNotFoundException">The file, or its directory, does not exist.</exception>
     /// <exception cref="ListMmfFormatException">The file is not a valid ListMmf file; the message says why.</exception>
@@ -164,12 +164,12 @@ public sealed record ListMmfFileInfo
     }
 
     /// <summary>
-    /// 
+    ///
     /// A sealed file's information read through a mapping (<see cref="MappedFileStart"/>), so that code asking before
     /// its readers map the file leaves it in the large page-cache folios they map it with; null where the file is not
     /// sealed, or cannot be opened: the path may be free for a moment during a replacement, which the reading open that
     /// follows waits out, and that open says why a file cannot be read.
-    /// 
+    ///
     /// </summary>
     private static ListMmfFileInfo? ReadSealed(string fullPath)
     {

@@ -26,11 +26,8 @@ internal readonly struct TimeQueries<TKey, TTimeKey, TKeys>
     where TTimeKey : ITimeKey<TKey>
     where TKeys : struct, ISortedKeys<TKey>
 {
-    /// <summary>
-    /// Batches up to this long convert their times on the stack; longer ones into one pooled buffer, so that an
-    /// ascending batch is one merge.
-    /// </summary>
-    private const int StackBatch = 64;
+    /// <summary>Times converted to keys at a time on the stack, unless a batch is walked as one merge.</summary>
+    private const int StackChunk = 64;
 
     /// <summary>Keys read at a time by a ranged copy of times, on the stack where the form decodes them.</summary>
     private const int CopyChunk = 1024;
@@ -76,16 +73,18 @@ internal readonly struct TimeQueries<TKey, TTimeKey, TKeys>
     public long Bound(DateTimeOffset time, SearchBound bound) => Bound(StoredTimes.OfOffset(time, TimesAreUtc, _path), bound);
 
     /// <summary>
-    /// The bound of every time in <paramref name="times"/>, into <paramref name="results"/>, against one count,
-    /// searched together by the form (ascending batches as a merge).
+    /// The bound of every time in <paramref name="times"/>, into <paramref name="results"/>, against one count: converted
+    /// to keys a stack chunk at a time and searched together by the form, except a batch dense and ascending enough
+    /// to be walked as one merge (as <see cref="MergeSearch.Suits"/> tells), whose keys go into one pooled buffer.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="times"/>.</exception>
     public void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, SearchBound bound)
     {
         ThrowHelper.CheckResults(results.Length, times.Length, "times");
-        if (times.Length <= StackBatch)
+        long count = _keys.Count;
+        if (times.Length <= StackChunk || times.Length * MergeSearch.ItemsPerValue < count || !IsAscending(times))
         {
-            Bounds(times, results, bound, stackalloc TKey[StackBatch], stackalloc bool[StackBatch]);
+            Bounds(times, results, bound, count, stackalloc TKey[StackChunk], stackalloc bool[StackChunk]);
             return;
         }
 
@@ -93,7 +92,7 @@ internal readonly struct TimeQueries<TKey, TTimeKey, TKeys>
         bool[] beyond = ArrayPool<bool>.Shared.Rent(times.Length);
         try
         {
-            Bounds(times, results, bound, keys, beyond);
+            Bounds(times, results, bound, count, keys.AsSpan(0, times.Length), beyond.AsSpan(0, times.Length));
         }
         finally
         {
@@ -203,31 +202,47 @@ internal readonly struct TimeQueries<TKey, TTimeKey, TKeys>
         bound == SearchBound.Lower ? TTimeKey.TryAtOrAfter(stored, out key) : TTimeKey.TryAfter(stored, out key);
 
     /// <summary>
-    /// The bounds of a batch, its times converted into <paramref name="keys"/>. A time past every key the type holds
-    /// answers the end; its key is the one before it, which keeps an ascending batch ascending, and so a merge.
+    /// The bounds of a batch, its times converted into <paramref name="keys"/> a chunk of their length at a time, every
+    /// chunk against <paramref name="count"/>. A time past every key the type holds answers the end; its key is the
+    /// one before it, which keeps an ascending batch ascending, and so a merge.
     /// </summary>
-    private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, SearchBound bound, Span<TKey> keys, Span<bool> beyond)
+    private void Bounds(ReadOnlySpan<DateTime> times, Span<long> results, SearchBound bound, long count, Span<TKey> keys, Span<bool> beyond)
     {
-        keys = keys[..times.Length];
-        beyond = beyond[..times.Length];
-        for (int i = 0; i < times.Length; i++)
+        for (int start = 0; start < times.Length; start += keys.Length)
         {
-            beyond[i] = !TryKey(Stored(times[i]), bound, out keys[i]);
-            if (beyond[i] && i > 0)
+            int size = Math.Min(keys.Length, times.Length - start);
+            for (int i = 0; i < size; i++)
             {
-                keys[i] = keys[i - 1];
+                beyond[i] = !TryKey(Stored(times[start + i]), bound, out keys[i]);
+                if (beyond[i] && i > 0)
+                {
+                    keys[i] = keys[i - 1];
+                }
+            }
+
+            Span<long> chunk = results.Slice(start, size);
+            _keys.Bounds(keys[..size], chunk, SearchBound.Lower, count);
+            for (int i = 0; i < size; i++)
+            {
+                if (beyond[i])
+                {
+                    chunk[i] = count;
+                }
+            }
+        }
+    }
+
+    private static bool IsAscending(ReadOnlySpan<DateTime> times)
+    {
+        for (int i = 1; i < times.Length; i++)
+        {
+            if (times[i].Ticks < times[i - 1].Ticks)
+            {
+                return false;
             }
         }
 
-        long count = _keys.Count;
-        _keys.Bounds(keys, results, SearchBound.Lower, count);
-        for (int i = 0; i < times.Length; i++)
-        {
-            if (beyond[i])
-            {
-                results[i] = count;
-            }
-        }
+        return true;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -104,6 +104,20 @@ public sealed class ArrowExportTests : IDisposable
     }
 
     [Fact]
+    public void AUtcSeriesGivesTimestampsInTheZoneItsListGives()
+    {
+        string path = _directory.File("utc-seconds.mmf");
+        using var series = new ListMmfTimeSeriesDateTimeSeconds(path, TimeSeriesOrder.AscendingOrEqual, options: new ListMmfOptions { TimesAreUtc = true });
+        series.AddRange([new DateTime(2024, 1, 2, 9, 30, 0, DateTimeKind.Utc), new DateTime(2024, 1, 2, 9, 30, 1, DateTimeKind.Utc)]);
+
+        var ofSeries = (TimestampType)series.ToArrowArray(new IndexRange(0, 2)).Data.DataType;
+        var ofKeys = (TimestampType)series.Keys.Items.ToArrowArray().Data.DataType;
+
+        Assert.Equal("UTC", ofSeries.Timezone);
+        Assert.Equal(ofKeys.Timezone, ofSeries.Timezone);
+    }
+
+    [Fact]
     public void DateTimeMinValueInSecondsBecomesItsOwnTimestamp()
     {
         var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.Ascending).Add<double>("price");
