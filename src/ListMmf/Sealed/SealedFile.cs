@@ -74,6 +74,19 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     /// <summary>The file's bytes on disk.</summary>
     public long Length => _mapping.Length;
 
+    /// <summary>
+    /// Whether an unseal has marked the file (its state -1): the appendable form is going back to the path, or a
+    /// killed unseal left the mark and the path still holds this file. A read of the mapping, no system call.
+    /// </summary>
+    public bool IsMarkedUnsealing
+    {
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return Volatile.Read(ref *(int*)(_mapping.Pointer + SealedLayout.StateOffset)) == ListMmfHeader.ReplacedMark;
+        }
+    }
+
     /// <summary>The first item of each block, from the directory (in memory): a sorted file's fences.</summary>
     public byte* FirstItems
     {

@@ -4,14 +4,18 @@ using System.Collections.Generic;
 using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Threading;
 using ListMmf.Search;
 using ListMmf.Sealed;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
 /// <summary>
 /// A sealed list (<see cref="SealedListMmf.Seal"/>) mapped for reading: its items decoded a block of 1,024 at a time
-/// straight from the mapping, never the whole file. Any number of processes read it; it never changes.
+/// straight from the mapping, never the whole file. Any number of processes read it; it never changes. Once an unseal
+/// puts the appendable form back at its path (<see cref="SealedListMmf.Unseal"/>), the list moves to the file there, as
+/// an appendable reader follows a replacement: the items it held stay the same, and it reads the later appends too.
 /// </summary>
 /// <remarks>Locals are not zeroed: the stack buffers a block is decoded into are written whole before they are read.</remarks>
 /// <typeparam name="T">The item type the list was written with (or another type of the same data-type code and size).</typeparam>
@@ -24,6 +28,16 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     private static DecodedBlock? t_decoded;
 
     private readonly SealedFile _file;
+    private readonly ListMmfOptions? _options;
+
+    /// <summary>Held while the list moves to the file an unseal put at its path, or is disposed.</summary>
+    private readonly object _moving = new();
+
+    /// <summary>When the list looks at its path again while its file is marked and the path still holds it.</summary>
+    private ReplacementCheck _check;
+
+    /// <summary>The list at the path since an unseal of this file (appendable, or sealed again since); null before.</summary>
+    private IReadOnlyListMmf<T>? _moved;
 
     /// <summary>
     /// Opens the sealed file at <paramref name="path"/>. Of <paramref name="options"/>, <see cref="ListMmfOptions.Backend"/>
@@ -38,6 +52,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         Path = System.IO.Path.GetFullPath(path);
+        _options = options;
         _file = SealedFile.Open(Path, options);
         DataType stored = _file.Header.DataType;
         if (!DataTypeInfo.CanHold<T>(stored) || _file.ItemSize != sizeof(T))
@@ -81,11 +96,32 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// <summary>The order the sealed header's description records (a sorted list or series sealed), or null where it records none.</summary>
     internal TimeSeriesOrder? RecordedOrder { get; }
 
-    /// <summary>How many items the list holds.</summary>
-    public long Count => _file.Count;
+    /// <summary>How many items the list holds: the sealed file's, or, once the list moved after an unseal, the file's at its path.</summary>
+    public long Count => Moved is { } moved ? moved.Count : _file.Count;
 
-    /// <summary>The file's length in bytes: what the sealed form takes on disk.</summary>
-    public long LengthOnDisk => _file.Length;
+    /// <summary>
+    /// The file's length in bytes: what the sealed form takes on disk; once the list moved after an unseal, the
+    /// length of the file it moved to.
+    /// </summary>
+    public long LengthOnDisk => Moved switch
+    {
+        SealedListMmf<T> sealedAgain => sealedAgain.LengthOnDisk,
+        ListMmf<T> appendable => appendable.Storage.Length,
+        _ => _file.Length,
+    };
+
+    /// <summary>The appendable list an unseal moved this one to, whose mapping spans are taken from; null before.</summary>
+    internal ListMmf<T>? Unsealed => Moved as ListMmf<T>;
+
+    /// <summary>
+    /// The list an unseal of this file moved it to, looked for when the file is marked (a read of the mapping); null
+    /// while it reads its sealed file.
+    /// </summary>
+    private IReadOnlyListMmf<T>? Moved
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Volatile.Read(ref _moved) ?? (_file.IsMarkedUnsealing ? Follow(evenIfPostponed: false) : null);
+    }
 
     /// <summary>
     /// The item at <paramref name="index"/>: read in place where its block allows; else from its block decoded, which
@@ -97,9 +133,14 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     {
         get
         {
-            if ((ulong)index >= (ulong)Count)
+            if (Moved is { } moved)
             {
-                ThrowHelper.IndexOutOfRange(index, Count);
+                return moved[index];
+            }
+
+            if ((ulong)index >= (ulong)_file.Count)
+            {
+                return ItemPastTheSeal(index);
             }
 
             long b = index >> SealedLayout.BlockShift;
@@ -119,6 +160,22 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
             return Decode(block, b)[within];
         }
+    }
+
+    /// <summary>
+    /// An index past the sealed items: the item at the path's file where an unseal has marked this one (the list moves
+    /// even within the wait between looks: another column of its table may already have shown the row), else an error.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T ItemPastTheSeal(long index)
+    {
+        if (_file.IsMarkedUnsealing && Follow(evenIfPostponed: true) is { } moved)
+        {
+            return moved[index];
+        }
+
+        ThrowHelper.IndexOutOfRange(index, _file.Count);
+        return default;
     }
 
     /// <summary>Decodes block <paramref name="b"/>, which <paramref name="block"/> is, into this thread's decoded block.</summary>
@@ -144,7 +201,13 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void CopyTo(long start, Span<T> destination)
     {
-        ThrowHelper.SpanLength(start, destination.Length, Count);
+        if (MovedFor(start, destination.Length) is { } moved)
+        {
+            moved.CopyTo(new IndexRange(start, start + destination.Length), destination);
+            return;
+        }
+
+        ThrowHelper.SpanLength(start, destination.Length, _file.Count);
         long end = start + destination.Length;
         int done = 0;
 
@@ -180,6 +243,22 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         }
     }
 
+    /// <summary>
+    /// The list moved to, for a copy of <paramref name="length"/> items from <paramref name="start"/>: where it has
+    /// moved, or where the copy reaches past the sealed items of a marked file (see <see cref="ItemPastTheSeal"/>).
+    /// </summary>
+    private IReadOnlyListMmf<T>? MovedFor(long start, long length)
+    {
+        if (Moved is { } moved)
+        {
+            return moved;
+        }
+
+        long count = _file.Count;
+        bool past = start >= 0 && length >= 0 && start + length > count;
+        return past && _file.IsMarkedUnsealing ? Follow(evenIfPostponed: true) : null;
+    }
+
     /// <summary>Copies the items of <paramref name="range"/> into <paramref name="destination"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the list.</exception>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
@@ -191,13 +270,21 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     }
 
     /// <inheritdoc/>
-    bool IReadOnlyListMmf<T>.IsSealed => true;
+    bool IReadOnlyListMmf<T>.IsSealed => Moved is not { IsSealed: false };
 
-    /// <summary>The items of <paramref name="range"/>, decoded into <paramref name="buffer"/>: a sealed file has no span over them.</summary>
+    /// <summary>
+    /// The items of <paramref name="range"/>, decoded into <paramref name="buffer"/>: a sealed file has no span over
+    /// them (the appendable file an unseal moved the list to has: its span is returned).
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the list.</exception>
     /// <exception cref="ArgumentException"><paramref name="buffer"/> is shorter than the range.</exception>
     public ReadOnlySpan<T> Read(IndexRange range, Span<T> buffer)
     {
+        if (MovedFor(range.Start, range.Length) is { } moved)
+        {
+            return moved.Read(range, buffer);
+        }
+
         CopyTo(range, buffer);
         return buffer[..(int)range.Length];
     }
@@ -205,7 +292,12 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// <inheritdoc/>
     bool IReadOnlyListMmf<T>.TryGetMemory(IndexRange range, out ReadOnlyMemory<T> memory)
     {
-        ThrowHelper.SpanLength(range.Start, range.Length, Count);
+        if (MovedFor(range.Start, range.Length) is { } moved)
+        {
+            return moved.TryGetMemory(range, out memory);
+        }
+
+        ThrowHelper.SpanLength(range.Start, range.Length, _file.Count);
         memory = default;
         return false;
     }
@@ -214,7 +306,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// The XXH3-64 hash (seed 0) of the items' bytes, decoded a range at a time: the same as the appendable list's
     /// <see cref="ListMmf{T}.ComputeXxHash3"/> for the same items.
     /// </summary>
-    public ulong ComputeXxHash3() => ItemsXxHash3.Of(this);
+    public ulong ComputeXxHash3() => Moved is { } moved ? moved.ComputeXxHash3() : ItemsXxHash3.Of(this);
 
     /// <summary>
     /// Enumerates the items, a block decoded at a time into a buffer of the enumeration's own (one allocation an
@@ -240,9 +332,74 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         return items;
     }
 
-    /// <summary>Reads every block, checking its checksum and decoding it.</summary>
+    /// <summary>
+    /// Reads every block, checking its checksum and decoding it; once the list moved after an unseal, verifies the file
+    /// it moved to.
+    /// </summary>
     /// <exception cref="ListMmfFormatException">A block is damaged; the message names it.</exception>
-    public void Verify(IProgress<double>? progress = null) => _file.Verify(progress);
+    public void Verify(IProgress<double>? progress = null)
+    {
+        if (Moved is { } moved)
+        {
+            moved.Verify(progress);
+            return;
+        }
+
+        _file.Verify(progress);
+    }
+
+    /// <summary>
+    /// The file an unseal put at the path, which the list moves to for good: unless the path still holds this file
+    /// (the unseal has not renamed yet, or was killed before it did), in which case the list looks again after
+    /// <see cref="ReplacementCheck"/>'s wait, so that a mark left behind costs no system call a read, unless
+    /// <paramref name="evenIfPostponed"/>. A path that holds no file or a file of another type leaves the list on its
+    /// sealed file, which holds every item it had.
+    /// </summary>
+    /// <returns>The list moved to, or null.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private IReadOnlyListMmf<T>? Follow(bool evenIfPostponed)
+    {
+        // Read outside the lock (a long, whole): between looks, a marked file costs its readers no lock.
+        if (!evenIfPostponed && !_check.IsDue)
+        {
+            return Volatile.Read(ref _moved);
+        }
+
+        lock (_moving)
+        {
+            ObjectDisposedException.ThrowIf(_file.IsDisposed, this);
+            if (_moved is not null || !(evenIfPostponed || _check.IsDue))
+            {
+                return _moved;
+            }
+
+            IReadOnlyListMmf<T> next;
+            try
+            {
+                next = EitherForm.OpenRead<T>(Path, _options);
+            }
+            catch (FileNotFoundException)
+            {
+                _check.Postpone();
+                return null;
+            }
+            catch (ListMmfDataTypeException)
+            {
+                _check.Stop();
+                return null;
+            }
+
+            if (next is SealedListMmf<T> { _file.IsMarkedUnsealing: true })
+            {
+                ((IDisposable)next).Dispose();
+                _check.Postpone();
+                return null;
+            }
+
+            Volatile.Write(ref _moved, next);
+            return next;
+        }
+    }
 
     /// <summary>
     /// The first index not before the <paramref name="bound"/> of <paramref name="value"/>, for a list sorted
@@ -254,6 +411,11 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     internal long Bound<TKey>(TKey value, SearchBound bound)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
+        if (Moved is { } moved)
+        {
+            return BoundIn(moved, value, bound, long.MaxValue);
+        }
+
         long before = IndexedSearch.Within((TKey*)_file.FirstItems, 0, _file.BlockCount, value, bound);
         return BoundFrom(before, value, bound);
     }
@@ -265,9 +427,19 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// value lands in a block, the block is decoded (kept by the thread, as the indexer keeps it) and the values in it
     /// gallop forward through its items. Other batches search each value in turn.
     /// </summary>
-    internal void Bounds<TKey>(ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound)
+    internal void Bounds<TKey>(ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound, long countLimit = long.MaxValue)
         where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
     {
+        if (Moved is { } moved)
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                results[i] = BoundIn(moved, values[i], bound, countLimit);
+            }
+
+            return;
+        }
+
         if (typeof(TKey) == typeof(T) && MergeSearch.IsAscending(values))
         {
             MergeBounds(values, results, bound);
@@ -306,7 +478,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
                 continue;
             }
 
-            int count = (int)Math.Min(SealedLayout.BlockValues, Count - (b << SealedLayout.BlockShift));
+            int count = (int)Math.Min(SealedLayout.BlockValues, _file.Count - (b << SealedLayout.BlockShift));
             items ??= (TKey[])(object)DecodedItems(b);
             var decoded = new ArraySource<TKey>(items);
             within = (int)MergeSearch.Gallop(ref decoded, value, within, count, bound);
@@ -318,6 +490,26 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
             results[i] = (b << SealedLayout.BlockShift) + within;
         }
+    }
+
+    /// <summary>
+    /// The bound of <paramref name="value"/> in the list an unseal moved this one to, among its first
+    /// <paramref name="countLimit"/> items at most: the sealed file's search, or a binary search of the appendable
+    /// file's items at one count.
+    /// </summary>
+    private static long BoundIn<TKey>(IReadOnlyListMmf<T> moved, TKey value, SearchBound bound, long countLimit)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        if (moved is SealedListMmf<T> sealedAgain)
+        {
+            return Math.Min(sealedAgain.Bound(value, bound), countLimit);
+        }
+
+        var appendable = (ListMmf<T>)moved;
+        var keys = new PointerSource<TKey>((TKey*)appendable.Snapshot(out long count));
+        long found = SortedSearch.Bound(ref keys, value, 0, Math.Min(count, countLimit), bound);
+        GC.KeepAlive(appendable);
+        return found;
     }
 
     /// <summary>The items of block <paramref name="b"/>: this thread's decoded block if it is that one, else decoded into it.</summary>
@@ -430,6 +622,11 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// <inheritdoc/>
     public void Dispose()
     {
+        lock (_moving)
+        {
+            ((IDisposable?)_moved)?.Dispose();
+        }
+
         // This thread's decoded block would otherwise keep the closed file's object alive until it decodes another.
         if (t_decoded is { } decoded && ReferenceEquals(decoded.File, _file))
         {

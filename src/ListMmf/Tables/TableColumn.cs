@@ -472,9 +472,13 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     private ListMmf<T> Appendable => _items as ListMmf<T> ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
         $"'{Table.Path}' is sealed; the table was opened read-only.");
 
-    /// <summary>The list a span over the mapping is taken from; a sealed column has none.</summary>
-    private ListMmf<T> Mapped => _items as ListMmf<T> ?? throw new NotSupportedException($"'{Path}': column '{Name}' of table " +
-        $"'{Table.Path}' is sealed (compressed in blocks), so it has no span over its file; read it with CopyTo or Read.");
+    /// <summary>
+    /// The list a span over the mapping is taken from: the column's, or the appendable file an unseal moved its sealed
+    /// reader to; a sealed column has none.
+    /// </summary>
+    private ListMmf<T> Mapped => _items as ListMmf<T> ?? (_items as SealedListMmf<T>)?.Unsealed ?? throw new NotSupportedException(
+        $"'{Path}': column '{Name}' of table '{Table.Path}' is sealed (compressed in blocks), so it has no span over its file; " +
+        "read it with CopyTo or Read.");
 
     /// <summary>Adds <paramref name="codes"/>, a text column's, to this column of its codes.</summary>
     internal void AddCodes(ReadOnlySpan<T> codes) => Appendable.AddRange(codes);

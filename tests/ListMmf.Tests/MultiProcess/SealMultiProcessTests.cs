@@ -46,6 +46,31 @@ public sealed class SealMultiProcessTests : IDisposable
     }
 
     [Fact]
+    public void ASealedListReaderReadsEveryItemRightWhileAnotherProcessUnsealsAppendsAndSealsAgain()
+    {
+        string path = _directory.File("values.bt");
+        using (var writer = new ListMmf<long>(path))
+        {
+            for (long i = 0; i < Items; i++)
+            {
+                writer.Add(ValueAt(i));
+            }
+        }
+
+        Assert.Equal("1", RunChild("seal", path));
+        using var reader = new SealedListMmf<long>(path);
+        Assert.Equal(Items, CheckedItems(reader));
+
+        Assert.Equal("1", RunChild("unseal", path));
+        RunChild("flush", path);
+        Polling.Until(() => reader.Count == Items + 10_000, "the sealed reader to see the items appended after the unseal", Deadline);
+        Assert.Equal(Items + 10_000, CheckedItems(reader));
+
+        Assert.Equal("1", RunChild("seal", path));
+        Assert.Equal(Items + 10_000, CheckedItems(reader));
+    }
+
+    [Fact]
     public void ATableReaderAnswersAsBeforeWhileAnotherProcessSealsAndUnsealsAndSeesTheNextRow()
     {
         string folder = _directory.File("ticks");
@@ -79,7 +104,7 @@ public sealed class SealMultiProcessTests : IDisposable
     }
 
     /// <summary>Checks every item against <see cref="ValueAt"/>, returning how many were right; fails at the first wrong one.</summary>
-    private static long CheckedItems(ListMmf<long> list)
+    private static long CheckedItems(IReadOnlyListMmf<long> list)
     {
         long count = list.Count;
         for (long i = 0; i < count; i++)

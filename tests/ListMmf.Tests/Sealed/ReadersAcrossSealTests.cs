@@ -1,13 +1,14 @@
 using System;
 using System.IO;
 using System.Linq;
+using ListMmf.Sealed;
 using Xunit;
 
 namespace ListMmf.Tests.Sealed;
 
 /// <summary>
-/// A reader open while its list is sealed or unsealed: it keeps every answer it gave (the seal holds the same items),
-/// follows an unseal to the appendable file, and sees the next writer's items there.
+/// A reader open while its list is sealed or unsealed, opened on either form: it keeps every answer it gave (the seal
+/// holds the same items), follows an unseal to the appendable file, and sees the next writer's items there.
 /// </summary>
 public sealed class ReadersAcrossSealTests : IDisposable
 {
@@ -95,7 +96,7 @@ public sealed class ReadersAcrossSealTests : IDisposable
     }
 
     [Fact]
-    public void ASealedListReaderOpenAcrossAnUnsealAndTheNextWritersItemsKeepsItsAnswers()
+    public void ASealedListReaderFollowsAnUnsealAndReadsTheNextWritersItems()
     {
         Write();
         SealedListMmf.Seal(FilePath);
@@ -103,14 +104,89 @@ public sealed class ReadersAcrossSealTests : IDisposable
         int[] before = reader.ToArray();
 
         SealedListMmf.Unseal(FilePath);
-        using (var writer = new ListMmf<int>(FilePath))
+        AppendAfterUnseal();
+
+        Assert.Equal(Items + 1, reader.Count);
+        Assert.Equal(TimeAt(Items), reader[Items]);
+        Assert.Equal(before, reader.ToArray()[..Items]);
+        Assert.False(((IReadOnlyListMmf<int>)reader).IsSealed);
+    }
+
+    [Fact]
+    public void ASealedListReaderThatFollowedAnUnsealSearchesTheNextWritersItems()
+    {
+        Write();
+        SealedListMmf.Seal(FilePath);
+        using var reader = new SealedListMmf<int>(FilePath);
+        Assert.Equal(Items, reader.LowerBound(int.MaxValue));
+
+        SealedListMmf.Unseal(FilePath);
+        AppendAfterUnseal();
+
+        Assert.Equal(Items, reader.LowerBound(TimeAt(Items)));
+        Assert.Equal(Items + 1, reader.UpperBound(TimeAt(Items)));
+        Assert.Equal(Items, reader.LastAtOrBefore(int.MaxValue));
+        long[] bounds = new long[2];
+        reader.LowerBound([TimeAt(7), TimeAt(Items)], bounds);
+        Assert.Equal([7L, Items], bounds);
+    }
+
+    [Fact]
+    public void ASealedTimeSeriesReaderFollowsAnUnsealAndFindsTheNextWritersTime()
+    {
+        Write();
+        SealedListMmf.Seal(FilePath);
+        using IReadOnlyTimeSeries reader = TimeSeriesFile.OpenRead(FilePath);
+        DateTime next = DateTime.UnixEpoch.AddSeconds(TimeAt(Items));
+        Assert.Equal(Items, reader.LowerBound(next));
+
+        SealedListMmf.Unseal(FilePath);
+        AppendAfterUnseal();
+
+        Assert.Equal(Items + 1, reader.Count);
+        Assert.Equal(Items, reader.LastAtOrBefore(next));
+        Assert.Equal(next, reader[Items]);
+    }
+
+    [Fact]
+    public void ASealedListReaderFollowsAnUnsealAndTheSealAfterItToTheNewSealedFile()
+    {
+        Write();
+        SealedListMmf.Seal(FilePath);
+        using var reader = new SealedListMmf<int>(FilePath);
+        Assert.Equal(Items, reader.Count);
+
+        SealedListMmf.Unseal(FilePath);
+        AppendAfterUnseal();
+        SealedListMmf.Seal(FilePath);
+
+        Assert.Equal(Items + 1, reader.Count);
+        Assert.Equal(TimeAt(Items), reader[Items]);
+        Assert.True(((IReadOnlyListMmf<int>)reader).IsSealed);
+    }
+
+    [Fact]
+    public void ASealedListReaderWhoseUnsealHasNotRenamedKeepsReadingItsFile()
+    {
+        Write();
+        SealedListMmf.Seal(FilePath);
+        using var reader = new SealedListMmf<int>(FilePath);
+        int[] before = reader.ToArray();
+
+        // What an unseal leaves when it is killed between its mark and its rename: the sealed file, marked, at the path.
+        using (SealedFile marked = SealedFile.Open(FilePath, replacing: true))
         {
-            writer.Add(TimeAt(Items));
+            marked.MarkReplaced();
         }
 
-        Assert.Equal(Items, reader.Count);
+        for (int i = 0; i < 1_000; i++)
+        {
+            Assert.Equal(Items, reader.Count);
+        }
+
         Assert.Equal(before, reader.ToArray());
-        Assert.Equal(before[^1], reader[Items - 1]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => reader[Items]);
+        Assert.True(((IReadOnlyListMmf<int>)reader).IsSealed);
     }
 
     [Fact]
@@ -131,6 +207,13 @@ public sealed class ReadersAcrossSealTests : IDisposable
 
         Assert.Equal(Items, reader.Count);
         Assert.Equal(before, Enumerable.Range(0, Items).Select(i => reader[i]).ToArray());
+    }
+
+    /// <summary>A writer opens the unsealed file and appends the next time.</summary>
+    private void AppendAfterUnseal()
+    {
+        using var writer = new ListMmf<int>(FilePath);
+        writer.Add(TimeAt(Items));
     }
 
     private static int TimeAt(int i) => 1_700_000_000 + (i * 3) + (i % 3);
