@@ -708,6 +708,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         return _items;
     }
 
+    /// <summary>Whether the list has been disposed.</summary>
+    internal bool IsDisposed => _disposed;
+
     /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>
     internal byte* FileStart => _file.Current.Pointer;
 

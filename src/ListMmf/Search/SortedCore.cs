@@ -67,6 +67,9 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     /// <summary>The count this process last found the fence file current for, or wrote it for.</summary>
     private long _fencedCount;
 
+    /// <summary>The writer's count when it opened the list: the keys before it are not the writer's to read for fences.</summary>
+    private readonly long _countAtOpen;
+
     /// <summary>Held while the fence file is checked or written: <see cref="Dispose"/> waits for it, so that no file is written after.</summary>
     private readonly object _fenceGate = new();
     private bool _disposed;
@@ -80,6 +83,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     {
         _list = list;
         _itemNoun = itemNoun;
+        _countAtOpen = list.IsWritable ? list.Count : 0;
         Order = SortedOrder.Of(list, asked);
         _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
@@ -281,11 +285,82 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     }
 
     /// <summary>
+    /// The writer's part in a cold start, at each flush (once its fence file lags by more than the index's slack) and
+    /// at its close (<paramref name="closing"/>: whenever it lags): where the list is large enough to be searched
+    /// through a page index, writes the fence file, so that a process that opens the file as its writer left it finds
+    /// an item in three small reads instead of searching the list a page at a time. The fences the file has are kept
+    /// where its ends agree with the list, and only the keys this writer appended are read: pages it wrote, still in
+    /// memory. Keys it did not write and no fence covers (a writer before this one was killed, or wrote no fences) are
+    /// never read here, where they could mean reading the file from the disk at a close; the first reader's page
+    /// index writes their fences, as before.
+    /// </summary>
+    public void KeepFencesForColdReaders(bool closing = false)
+    {
+        if (!_indexed || !FenceFile<T>.Fits(sizeof(TItem)))
+        {
+            return;
+        }
+
+        TItem* items = _list.Snapshot(out long count);
+        bool lagging = closing ? _fencedCount != count : FencesBehind(_fencedCount, count);
+        if (!lagging || !PageIndex<T, TItem>.IsWorthwhile(count, IndexMinimumPages))
+        {
+            return;
+        }
+
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        ListMmfStorage storage = _list.Storage;
+        lock (_fenceGate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            try
+            {
+                using FenceFile<T>? current = FenceFile<T>.Open(_list.Path, sizeof(TItem), storage.ItemsOffset);
+                FenceFile<T>? agreeing = current is not null && current.AgreesAtEnds(ref keys, count) ? current : null;
+                long fenced = agreeing?.IndexedCount ?? 0;
+                if (fenced >= _countAtOpen && fenced != count && (closing || FencesBehind(fenced, count)))
+                {
+                    FenceFile<T>.Write(_list.Path, ref keys, count, sizeof(TItem), storage.ItemsOffset, keep: agreeing);
+                    fenced = count;
+                }
+
+                // Where the keys were not this writer's to read, the count is noted anyway: the file is looked at
+                // again once the list has grown by the slack, not at every flush.
+                _fencedCount = fenced >= _countAtOpen ? fenced : count;
+            }
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
+            {
+                // As a reader's write: cold starts search without fences, and whoever can write the folder writes them.
+                _fencedCount = count;
+            }
+        }
+
+        GC.KeepAlive(_list);
+    }
+
+    /// <summary>
     /// Ends the cold searches, and waits for a fence file being written: none is written after it returns (a folder
-    /// can be removed). An index still being built holds the mapping until it is done, and is dropped.
+    /// can be removed). An index still being built holds the mapping until it is done, and is dropped. A writer first
+    /// brings the fence file up to date (<see cref="KeepFencesForColdReaders"/>).
     /// </summary>
     public void Dispose()
     {
+        if (_list.IsWritable && !_list.IsDisposed)
+        {
+            try
+            {
+                KeepFencesForColdReaders(closing: true);
+            }
+            catch (ListMmfException)
+            {
+                // A list that can no longer go on (its file was lost in a replacement) gets no fences; it still closes.
+            }
+        }
+
         lock (_fenceGate)
         {
             _disposed = true;
