@@ -51,6 +51,24 @@ public interface IReadOnlyListMmf<T> : IEnumerable<T>
     ReadOnlySpan<T> Read(IndexRange range, Span<T> buffer);
 
     /// <summary>
+    /// The items at <paramref name="indices"/>, into <paramref name="destination"/>: a gather, such as the values of the
+    /// rows an ASOF join matched (<see cref="IReadOnlyTimeSeries.LastAtOrBefore(ReadOnlySpan{DateTime}, Span{long})"/>),
+    /// where an index of -1 (no row at or before the time) gives <paramref name="missing"/>. A sealed file decodes a
+    /// block once for the ascending indices in it, and reads a lone index's item as its indexer does.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <paramref name="indices"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An index is below -1, or not below <see cref="Count"/>; the items
+    /// before it are written.</exception>
+    void Gather(ReadOnlySpan<long> indices, Span<T> destination, T missing = default)
+    {
+        ThrowHelper.CheckDestination(destination.Length, indices.Length);
+        for (int i = 0; i < indices.Length; i++)
+        {
+            destination[i] = indices[i] == -1 ? missing : this[indices[i]];
+        }
+    }
+
+    /// <summary>
     /// The items of <paramref name="range"/> as memory over the mapping, where the form has one (see
     /// <see cref="ListMmf{T}.AsMemory(long, int)"/>); false for a sealed file, whose blocks are read with
     /// <see cref="CopyTo"/>.

@@ -708,6 +708,28 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         return _items;
     }
 
+    /// <inheritdoc cref="IReadOnlyListMmf{T}.Gather"/>
+    public void Gather(ReadOnlySpan<long> indices, Span<T> destination, T missing = default)
+    {
+        ThrowHelper.CheckDestination(destination.Length, indices.Length);
+        T* items = Snapshot(out long count);
+        for (int i = 0; i < indices.Length; i++)
+        {
+            long index = indices[i];
+            if ((ulong)index < (ulong)count)
+            {
+                destination[i] = items[index];
+            }
+            else
+            {
+                // Past the count read at the start: the indexer follows the writer (or throws).
+                destination[i] = index == -1 ? missing : this[index];
+            }
+        }
+
+        GC.KeepAlive(this);
+    }
+
     /// <summary>Whether the list has been disposed.</summary>
     internal bool IsDisposed => _disposed;
 

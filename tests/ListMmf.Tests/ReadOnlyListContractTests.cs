@@ -90,6 +90,36 @@ public sealed class ReadOnlyListContractTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Forms))]
+    public void AGatherReadsTheItemsAtAscendingAndRandomIndices(string form)
+    {
+        double[] values = Values();
+        using Opened opened = Open(form, values);
+        var random = new Random(23);
+        long[] ascending = Enumerable.Range(0, 20_000).Select(_ => (long)random.Next(-1, Items)).Order().ToArray();
+        long[] shuffled = ascending.OrderBy(_ => random.Next()).ToArray();
+
+        foreach (long[] indices in new[] { ascending, shuffled, [Items - 1, 0, -1, Items - 1] })
+        {
+            double[] gathered = new double[indices.Length];
+            opened.Items.Gather(indices, gathered, missing: double.NaN);
+            Assert.Equal(indices.Select(index => index == -1 ? double.NaN : values[index]), gathered);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Forms))]
+    public void AGatherRefusesAnIndexOutsideTheItems(string form)
+    {
+        using Opened opened = Open(form, Values());
+        double[] gathered = new double[2];
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => opened.Items.Gather([0, Items], gathered));
+        Assert.Throws<ArgumentOutOfRangeException>(() => opened.Items.Gather([-2], gathered));
+        Assert.Throws<ArgumentException>(() => opened.Items.Gather([0, 1, 2], gathered));
+    }
+
+    [Theory]
+    [MemberData(nameof(Forms))]
     public void ADestinationShorterThanTheRangeIsRefused(string form)
     {
         using Opened opened = Open(form, Values());

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using BenchmarkDotNet.Attributes;
 using ListMmf.Benchmarks.Core;
 
@@ -12,8 +13,9 @@ namespace ListMmf.Benchmarks.Sealed;
 /// span (the baseline), a run of 16,384 at a time into a buffer that stays in the cache, as a scan reads; and sealing
 /// a fresh copy of the appendable file (read, encode, write and make durable), which needs one invocation an iteration
 /// (<c>[InvocationCount(1)]</c> on each class); and every value read through each list's indexer in order, as a gather
-/// of ascending rows (an ASOF join's matches) reads. Time per value (OperationsPerInvoke); the setup prints the sealed file's
-/// bytes per value.
+/// of ascending rows (an ASOF join's matches) reads; and a quarter of the rows, ascending with random gaps (the quotes an
+/// ASOF join of trades matched), gathered by each list's <c>Gather</c> beside the sealed list's indexer. Time per value
+/// (OperationsPerInvoke); the setup prints the sealed file's bytes per value.
 /// </summary>
 /// <typeparam name="T">The column's item type.</typeparam>
 public abstract class SealedDecodeBenchmarks<T>
@@ -25,7 +27,12 @@ public abstract class SealedDecodeBenchmarks<T>
     /// <summary>The values each read takes: a scan's buffer, which stays in the core's cache.</summary>
     private const int Run = 16_384;
 
+    /// <summary>The rows each gather reads: a quarter of them.</summary>
+    private const int Gathered = Count / 4;
+
     private readonly T[] _destination = new T[Run];
+    private readonly T[] _gathered = new T[Gathered];
+    private long[] _rows = [];
     private readonly List<string> _paths = [];
     private ListMmf<T>? _appendable;
     private SealedListMmf<T>? _sealed;
@@ -51,6 +58,8 @@ public abstract class SealedDecodeBenchmarks<T>
         SealedListMmf.Seal(sealedPath);
         _appendable = new ListMmf<T>(AppendablePath, FileAccess.Read);
         _sealed = new SealedListMmf<T>(sealedPath);
+        var random = new Data.SplitMix64(29);
+        _rows = Enumerable.Range(0, Gathered).Select(_ => (long)random.Below(Count)).Order().ToArray();
         Console.WriteLine($"// {ColumnName}: sealed {_sealed.LengthOnDisk:N0} bytes, {(double)_sealed.LengthOnDisk / Count:F3} bytes a value");
     }
 
@@ -114,6 +123,26 @@ public abstract class SealedDecodeBenchmarks<T>
         for (int at = 0; at < Count; at++)
         {
             _destination[at & (Run - 1)] = list[at];
+        }
+    }
+
+    /// <summary>A quarter of the rows, ascending with random gaps, gathered from the appendable list.</summary>
+    [Benchmark(OperationsPerInvoke = Gathered)]
+    public void GatherAppendable() => _appendable!.Gather(_rows, _gathered);
+
+    /// <summary>The same rows gathered from the sealed list: a block decoded once for the rows in it.</summary>
+    [Benchmark(OperationsPerInvoke = Gathered)]
+    public void GatherSealed() => _sealed!.Gather(_rows, _gathered);
+
+    /// <summary>The same rows through the sealed list's indexer, one at a time, as a gather without <c>Gather</c> reads.</summary>
+    [Benchmark(OperationsPerInvoke = Gathered)]
+    public void IndexSealedRows()
+    {
+        SealedListMmf<T> list = _sealed!;
+        long[] rows = _rows;
+        for (int i = 0; i < rows.Length; i++)
+        {
+            _gathered[i] = list[rows[i]];
         }
     }
 

@@ -162,6 +162,43 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         }
     }
 
+    /// <inheritdoc cref="IReadOnlyListMmf{T}.Gather"/>
+    public void Gather(ReadOnlySpan<long> indices, Span<T> destination, T missing = default)
+    {
+        ThrowHelper.CheckDestination(destination.Length, indices.Length);
+        if (Moved is { } moved)
+        {
+            moved.Gather(indices, destination, missing);
+            return;
+        }
+
+        long count = _file.Count;
+        long current = -1;
+        T[]? items = null;
+        for (int i = 0; i < indices.Length; i++)
+        {
+            long index = indices[i];
+            long b = index >> SealedLayout.BlockShift;
+            if ((ulong)index < (ulong)count && b == current)
+            {
+                destination[i] = items![(int)(index & (SealedLayout.BlockValues - 1))];
+            }
+            else if ((ulong)index < (ulong)count && i + 1 < indices.Length && indices[i + 1] >> SealedLayout.BlockShift == b)
+            {
+                // Another index in the same block follows: the block is decoded once, into the thread's block.
+                items = DecodedItems(b);
+                current = b;
+                destination[i] = items[(int)(index & (SealedLayout.BlockValues - 1))];
+            }
+            else
+            {
+                // A lone index, -1, or one past the seal: the indexer's read, which may decode into the thread's block.
+                destination[i] = index == -1 ? missing : this[index];
+                current = -1;
+            }
+        }
+    }
+
     /// <summary>
     /// An index past the sealed items: the item at the path's file where an unseal has marked this one (the list moves
     /// even within the wait between looks: another column of its table may already have shown the row), else an error.

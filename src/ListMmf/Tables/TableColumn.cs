@@ -276,6 +276,46 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     }
 
     /// <summary>
+    /// The values of the rows <paramref name="indices"/>, into <paramref name="destination"/>: the values of the rows an ASOF join
+    /// matched (<see cref="TimeSeriesTable.LastAtOrBefore(ReadOnlySpan{DateTime}, Span{long})"/>), where a row of -1
+    /// (none at or before the time) gives <paramref name="missing"/>. From the mapping, or from a sealed column's blocks,
+    /// each decoded once for the ascending rows in it (see <see cref="IReadOnlyListMmf{T}.Gather"/>).
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <paramref name="indices"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A row is below -1, or not one of the published rows; nothing was read.</exception>
+    /// <exception cref="ListMmfException">A DateTime view: a value is not a DateTime's ticks.</exception>
+    public void Gather(ReadOnlySpan<long> indices, Span<T> destination, T missing = default)
+    {
+        ThrowHelper.CheckDestination(destination.Length, indices.Length);
+        long published = Table.RowCount;
+        foreach (long row in indices)
+        {
+            if ((ulong)row >= (ulong)published && row != -1)
+            {
+                ThrowHelper.IndexOutOfRange(row, published);
+            }
+        }
+
+        destination = destination[..indices.Length];
+        if (typeof(T) == typeof(DateTime))
+        {
+            Span<long> ticks = MemoryMarshal.Cast<T, long>(destination);
+            _ticks!.Gather(indices, ticks, Unsafe.As<T, DateTime>(ref missing).Ticks);
+            for (int i = 0; i < ticks.Length; i++)
+            {
+                if (indices[i] != -1)
+                {
+                    ToDateTime(ticks[i], indices[i]);
+                }
+            }
+
+            return;
+        }
+
+        _items!.Gather(indices, destination, missing);
+    }
+
+    /// <summary>
     /// The values of <paramref name="range"/>, read the cheapest way the column's form allows: straight over the mapping
     /// for an appendable column (<paramref name="buffer"/> untouched), decoded into <paramref name="buffer"/> for a
     /// sealed one. For code that reads tables in either form.

@@ -202,6 +202,31 @@ public sealed class SealedTableTests : IDisposable
     }
 
     [Fact]
+    public void AGatherOfDateTimesReadsTheTicksColumnAsTheIndexerDoesInEitherForm()
+    {
+        Create(TimeSeriesOrder.AscendingOrEqual);
+        long[] rows = [5, -1, Rows - 1, 6, 7];
+        DateTime[] expected;
+        using (var table = TimeSeriesTable.Open(Folder, FileAccess.Read))
+        {
+            TableColumn<DateTime> ticks = table.Column<DateTime>("ticks");
+            expected = rows.Select(row => row == -1 ? DateTime.UnixEpoch : ticks[row]).ToArray();
+            Assert.Equal(expected, Gathered(ticks));
+        }
+
+        TimeSeriesTable.Seal(Folder);
+        using var sealedTable = TimeSeriesTable.Open(Folder, FileAccess.Read);
+        Assert.Equal(expected, Gathered(sealedTable.Column<DateTime>("ticks")));
+
+        DateTime[] Gathered(TableColumn<DateTime> column)
+        {
+            var times = new DateTime[rows.Length];
+            column.Gather(rows, times, missing: DateTime.UnixEpoch);
+            return times;
+        }
+    }
+
+    [Fact]
     public void SealingATableLeavesOutValuesAWriterLeftPastThePublishedRows()
     {
         Create(TimeSeriesOrder.AscendingOrEqual);
