@@ -54,7 +54,7 @@ public interface IReadOnlyListMmf<T> : IEnumerable<T>
     /// The items at <paramref name="indices"/>, into <paramref name="destination"/>: a gather, such as the values of the
     /// rows an ASOF join matched (<see cref="IReadOnlyTimeSeries.LastAtOrBefore(ReadOnlySpan{DateTime}, Span{long})"/>),
     /// where an index of -1 (no row at or before the time) gives <paramref name="missing"/>. A sealed file decodes a
-    /// block once for the ascending indices in it, and reads a lone index's item as its indexer does.
+    /// block once for the ascending indices in it, and reads a lone index's item in place where its codec allows.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <paramref name="indices"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An index is below -1, or not below <see cref="Count"/>; the items

@@ -40,9 +40,15 @@ public abstract class ListMmfView<T> : IListMmf
     /// <inheritdoc cref="ListMmf{T}.Dispose"/>
     public void Dispose()
     {
-        Release();
-        List.Dispose();
-        GC.SuppressFinalize(this);
+        try
+        {
+            Release();
+        }
+        finally
+        {
+            List.Dispose();
+            GC.SuppressFinalize(this);
+        }
     }
 
     /// <summary>What the view does once the list's items are durable (a sorted list writes the fences of a cold start).</summary>

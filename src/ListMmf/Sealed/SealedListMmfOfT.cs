@@ -39,6 +39,9 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// <summary>The list at the path since an unseal of this file (appendable, or sealed again since); null before.</summary>
     private IReadOnlyListMmf<T>? _moved;
 
+    /// <summary>Set under <see cref="_moving"/> by <see cref="Dispose"/>: no move starts after it.</summary>
+    private bool _disposed;
+
     /// <summary>
     /// Opens the sealed file at <paramref name="path"/>. Of <paramref name="options"/>, <see cref="ListMmfOptions.Backend"/>
     /// and <see cref="ListMmfOptions.PopulateOnOpen"/> apply: a backtest that searches the file at once has it read
@@ -120,7 +123,8 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     private IReadOnlyListMmf<T>? Moved
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Volatile.Read(ref _moved) ?? (_file.IsMarkedUnsealing ? Follow(evenIfPostponed: false) : null);
+        get => Volatile.Read(ref _disposed) ? null
+            : Volatile.Read(ref _moved) ?? (_file.IsMarkedUnsealing ? Follow(evenIfPostponed: false) : null);
     }
 
     /// <summary>
@@ -183,16 +187,25 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
             {
                 destination[i] = items![(int)(index & (SealedLayout.BlockValues - 1))];
             }
-            else if ((ulong)index < (ulong)count && i + 1 < indices.Length && indices[i + 1] >> SealedLayout.BlockShift == b)
+            else if ((ulong)index < (ulong)count && (i + 1 == indices.Length || indices[i + 1] >> SealedLayout.BlockShift != b)
+                && _file.Block(b) is { IsRandomAccess: true } block)
             {
-                // Another index in the same block follows: the block is decoded once, into the thread's block.
+                // A lone index in its block, read in place: decoding the block would cost more than the one item.
+                T item;
+                block.ItemAt((int)(index & (SealedLayout.BlockValues - 1)), (byte*)&item, sizeof(T), _file.Kind);
+                destination[i] = item;
+            }
+            else if ((ulong)index < (ulong)count)
+            {
+                // Decoded once, into the thread's block, for the indices in it: reading the decoded items costs less than
+                // reading each in place.
                 items = DecodedItems(b);
                 current = b;
                 destination[i] = items[(int)(index & (SealedLayout.BlockValues - 1))];
             }
             else
             {
-                // A lone index, -1, or one past the seal: the indexer's read, which may decode into the thread's block.
+                // -1, or past the seal: the indexer's read, which may move the list or decode into the thread's block.
                 destination[i] = index == -1 ? missing : this[index];
                 current = -1;
             }
@@ -404,7 +417,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
         lock (_moving)
         {
-            ObjectDisposedException.ThrowIf(_file.IsDisposed, this);
+            ObjectDisposedException.ThrowIf(_disposed, this);
             if (_moved is not null || !(evenIfPostponed || _check.IsDue))
             {
                 return _moved;
@@ -469,11 +482,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     {
         if (Moved is { } moved)
         {
-            for (int i = 0; i < values.Length; i++)
-            {
-                results[i] = BoundIn(moved, values[i], bound, countLimit);
-            }
-
+            BoundsIn(moved, values, results, bound, countLimit);
             return;
         }
 
@@ -547,6 +556,35 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         long found = SortedSearch.Bound(ref keys, value, 0, Math.Min(count, countLimit), bound);
         GC.KeepAlive(appendable);
         return found;
+    }
+
+    /// <summary>
+    /// The bounds of <paramref name="values"/> in the list an unseal moved this one to, all against one count (the
+    /// appendable file's, read once, and at most <paramref name="countLimit"/>), so that a batch never contradicts itself.
+    /// </summary>
+    private static void BoundsIn<TKey>(IReadOnlyListMmf<T> moved, ReadOnlySpan<TKey> values, Span<long> results, SearchBound bound, long countLimit)
+        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
+    {
+        if (moved is SealedListMmf<T> sealedAgain)
+        {
+            sealedAgain.Bounds(values, results, bound, countLimit);
+            for (int i = 0; i < values.Length; i++)
+            {
+                results[i] = Math.Min(results[i], countLimit);
+            }
+
+            return;
+        }
+
+        var appendable = (ListMmf<T>)moved;
+        var keys = new PointerSource<TKey>((TKey*)appendable.Snapshot(out long count));
+        long limit = Math.Min(count, countLimit);
+        for (int i = 0; i < values.Length; i++)
+        {
+            results[i] = SortedSearch.Bound(ref keys, values[i], 0, limit, bound);
+        }
+
+        GC.KeepAlive(appendable);
     }
 
     /// <summary>The items of block <paramref name="b"/>: this thread's decoded block if it is that one, else decoded into it.</summary>
@@ -659,18 +697,30 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     /// <inheritdoc/>
     public void Dispose()
     {
+        // Under the lock a move takes, so that no list is opened after it and left open.
         lock (_moving)
         {
-            ((IDisposable?)_moved)?.Dispose();
-        }
+            if (_disposed)
+            {
+                return;
+            }
 
-        // This thread's decoded block would otherwise keep the closed file's object alive until it decodes another.
-        if (t_decoded is { } decoded && ReferenceEquals(decoded.File, _file))
-        {
-            decoded.File = null;
-        }
+            Volatile.Write(ref _disposed, true);
+            try
+            {
+                ((IDisposable?)_moved)?.Dispose();
+            }
+            finally
+            {
+                // This thread's decoded block would otherwise keep the closed file's object alive until it decodes another.
+                if (t_decoded is { } decoded && ReferenceEquals(decoded.File, _file))
+                {
+                    decoded.File = null;
+                }
 
-        _file.Dispose();
+                _file.Dispose();
+            }
+        }
     }
 
     /// <summary>Enumerates a sealed list's items in order, decoding a block at a time.</summary>

@@ -70,6 +70,9 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     /// <summary>The writer's count when it opened the list: the keys before it are not the writer's to read for fences.</summary>
     private readonly long _countAtOpen;
 
+    /// <summary>The count the writer last found its fence file current for, or wrote it for, or gave up on it at.</summary>
+    private long _writerLookedAt;
+
     /// <summary>Held while the fence file is checked or written: <see cref="Dispose"/> waits for it, so that no file is written after.</summary>
     private readonly object _fenceGate = new();
     private bool _disposed;
@@ -288,11 +291,11 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     /// The writer's part in a cold start, at each flush (once its fence file lags by more than the index's slack) and
     /// at its close (<paramref name="closing"/>: whenever it lags): where the list is large enough to be searched
     /// through a page index, writes the fence file, so that a process that opens the file as its writer left it finds
-    /// an item in three small reads instead of searching the list a page at a time. The fences the file has are kept
-    /// where its ends agree with the list, and only the keys this writer appended are read: pages it wrote, still in
-    /// memory. Keys it did not write and no fence covers (a writer before this one was killed, or wrote no fences) are
-    /// never read here, where they could mean reading the file from the disk at a close; the first reader's page
-    /// index writes their fences, as before.
+    /// an item in three small reads instead of searching the list a page at a time. It reads the keys this writer
+    /// appended (pages it wrote, in memory), and of the keys before them only two, the first and the last fenced, to
+    /// check that the fences it keeps are this list's (<see cref="FenceFile{T}.AgreesAtEnds"/>). Where fences do not
+    /// cover every key before the writer's (a writer before it was killed, or wrote none), it writes nothing: reading
+    /// those keys could mean reading the file from the disk at a close; the first reader's page index writes them.
     /// </summary>
     public void KeepFencesForColdReaders(bool closing = false)
     {
@@ -302,8 +305,8 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
         }
 
         TItem* items = _list.Snapshot(out long count);
-        bool lagging = closing ? _fencedCount != count : FencesBehind(_fencedCount, count);
-        if (!lagging || !PageIndex<T, TItem>.IsWorthwhile(count, IndexMinimumPages))
+        bool lagging = closing ? _writerLookedAt != count : FencesBehind(_writerLookedAt, count);
+        if (!lagging || count <= _countAtOpen || !PageIndex<T, TItem>.IsWorthwhile(count, IndexMinimumPages))
         {
             return;
         }
@@ -320,22 +323,31 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
             try
             {
                 using FenceFile<T>? current = FenceFile<T>.Open(_list.Path, sizeof(TItem), storage.ItemsOffset);
-                FenceFile<T>? agreeing = current is not null && current.AgreesAtEnds(ref keys, count) ? current : null;
-                long fenced = agreeing?.IndexedCount ?? 0;
-                if (fenced >= _countAtOpen && fenced != count && (closing || FencesBehind(fenced, count)))
+                long covered = current?.IndexedCount ?? 0;
+                bool coversTheOthers = covered >= _countAtOpen && covered <= count;
+                FenceFile<T>? kept = coversTheOthers && current is not null && current.AgreesAtEnds(ref keys, count) ? current : null;
+                if (kept is null && _countAtOpen > 0)
                 {
-                    FenceFile<T>.Write(_list.Path, ref keys, count, sizeof(TItem), storage.ItemsOffset, keep: agreeing);
-                    fenced = count;
+                    // Fences of another list, or none over keys this writer did not write.
+                    _writerLookedAt = count;
+                    return;
                 }
 
-                // Where the keys were not this writer's to read, the count is noted anyway: the file is looked at
-                // again once the list has grown by the slack, not at every flush.
-                _fencedCount = fenced >= _countAtOpen ? fenced : count;
+                if (kept is null || (kept.IndexedCount != count && (closing || FencesBehind(kept.IndexedCount, count))))
+                {
+                    FenceFile<T>.Write(_list.Path, ref keys, count, sizeof(TItem), storage.ItemsOffset, kept);
+                    _fencedCount = count;
+                    _writerLookedAt = count;
+                }
+                else
+                {
+                    _writerLookedAt = kept.IndexedCount;
+                }
             }
             catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
             {
                 // As a reader's write: cold starts search without fences, and whoever can write the folder writes them.
-                _fencedCount = count;
+                _writerLookedAt = count;
             }
         }
 
@@ -355,7 +367,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
             {
                 KeepFencesForColdReaders(closing: true);
             }
-            catch (ListMmfException)
+            catch (Exception exception) when (exception is ListMmfException or ObjectDisposedException)
             {
                 // A list that can no longer go on (its file was lost in a replacement) gets no fences; it still closes.
             }

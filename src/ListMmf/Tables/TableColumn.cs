@@ -300,7 +300,8 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
         if (typeof(T) == typeof(DateTime))
         {
             Span<long> ticks = MemoryMarshal.Cast<T, long>(destination);
-            _ticks!.Gather(indices, ticks, Unsafe.As<T, DateTime>(ref missing).Ticks);
+            // The raw bits, so that the missing value keeps its Kind: rows of -1 are not read as ticks below.
+            _ticks!.Gather(indices, ticks, Unsafe.As<T, long>(ref missing));
             for (int i = 0; i < ticks.Length; i++)
             {
                 if (indices[i] != -1)

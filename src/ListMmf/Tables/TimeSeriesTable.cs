@@ -242,13 +242,20 @@ public sealed partial class TimeSeriesTable : IReadOnlyTimeSeries
     /// <summary>Closes every column and gives up the table's writer lock.</summary>
     public void Dispose()
     {
-        foreach (TableColumn column in _values)
+        try
         {
-            column.Dispose();
-        }
+            foreach (TableColumn column in _values)
+            {
+                column.Dispose();
+            }
 
-        _time.Dispose();
-        _lock?.Dispose();
+            _time.Dispose();
+        }
+        finally
+        {
+            // The writer lock goes whatever a column's close met, or no later writer could open the table.
+            _lock?.Dispose();
+        }
     }
 
     /// <inheritdoc/>

@@ -1,6 +1,8 @@
 using System;
 using System.IO;
 using System.Linq;
+using System.Threading.Tasks;
+using System.Threading;
 using ListMmf.Sealed;
 using Xunit;
 
@@ -163,6 +165,42 @@ public sealed class ReadersAcrossSealTests : IDisposable
         Assert.Equal(Items + 1, reader.Count);
         Assert.Equal(TimeAt(Items), reader[Items]);
         Assert.True(((IReadOnlyListMmf<int>)reader).IsSealed);
+    }
+
+    [Fact]
+    public async Task ThreadsReadingASealedListWhileItMovesReadEveryItemRight()
+    {
+        const int Threads = 3;
+        Write();
+        SealedListMmf.Seal(FilePath);
+        using var reader = new SealedListMmf<int>(FilePath);
+        using var reading = new CountdownEvent(Threads);
+        using var appended = new ManualResetEventSlim();
+        Task[] readers = Enumerable.Range(0, Threads).Select(seed => Task.Run(() =>
+        {
+            var random = new Random(seed);
+            bool started = false;
+            while (!appended.IsSet || reader.Count != Items + 1)
+            {
+                int at = random.Next((int)reader.Count);
+                Assert.Equal(TimeAt(at), reader[at]);
+                if (!started)
+                {
+                    started = true;
+                    reading.Signal();
+                }
+            }
+
+            Assert.Equal(TimeAt(Items), reader[Items]);
+        })).ToArray();
+
+        // Every thread reads the sealed file before the unseal, and goes on reading while the list moves.
+        Assert.True(reading.Wait(HangDeadline), "the reading threads did not start");
+        SealedListMmf.Unseal(FilePath);
+        AppendAfterUnseal();
+        appended.Set();
+
+        await Task.WhenAll(readers).WaitAsync(HangDeadline);
     }
 
     [Fact]

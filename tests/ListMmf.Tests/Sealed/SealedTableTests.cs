@@ -222,6 +222,7 @@ public sealed class SealedTableTests : IDisposable
         {
             var times = new DateTime[rows.Length];
             column.Gather(rows, times, missing: DateTime.UnixEpoch);
+            Assert.Equal(DateTimeKind.Utc, times[1].Kind);
             return times;
         }
     }

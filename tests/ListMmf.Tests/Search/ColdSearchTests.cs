@@ -99,6 +99,36 @@ public sealed partial class ColdSearchTests : IDisposable
     }
 
     [Fact]
+    public void AWritersCloseCopiesTheFencesItFoundRatherThanReadingTheirKeys()
+    {
+        int[] items = Times(600_000, seed: 38);
+        string path = _directory.File("copied.bt");
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(0, 300_000));
+        }
+
+        // A fence in the middle of the first page of fences (outside the file's checksum) changed to a mark: copied
+        // over, it shows the writer kept the fences rather than reading their keys from the list.
+        const int marked = 100;
+        const int mark = 12_345;
+        using (var fences = new FileStream(path + FenceFile<int>.Extension, FileMode.Open, FileAccess.ReadWrite))
+        {
+            fences.Position = FenceFile<int>.PageBytes + (marked * sizeof(int));
+            fences.Write(BitConverter.GetBytes(mark));
+        }
+
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(300_000));
+        }
+
+        Assert.Equal(items.Length, FencedCount(path));
+        byte[] written = File.ReadAllBytes(path + FenceFile<int>.Extension);
+        Assert.Equal(mark, BitConverter.ToInt32(written, FenceFile<int>.PageBytes + (marked * sizeof(int))));
+    }
+
+    [Fact]
     public void AWriterFindingFencesOfOtherItemsWritesThemAgain()
     {
         int[] others = Times(300_000, seed: 33).Select(time => time - 5_000_000).ToArray();
