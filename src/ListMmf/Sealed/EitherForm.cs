@@ -9,7 +9,8 @@ internal static class EitherForm
     /// <summary>
     /// The file opened with <paramref name="appendable"/>, or with <paramref name="sealedForm"/> where
     /// <paramref name="isSealed"/> says it is sealed: before the open, or once the appendable open has refused a file
-    /// that a seal put at the path between the check and the open.
+    /// that a seal put at the path between the check and the open. Likewise the other way: a sealed open that an
+    /// unseal's rename beat to the path opens the appendable file the unseal put there.
     /// </summary>
     public static TResult Open<TResult>(Func<bool> isSealed, Func<TResult> appendable, Func<TResult> sealedForm)
     {
@@ -24,7 +25,14 @@ internal static class EitherForm
             }
         }
 
-        return sealedForm();
+        try
+        {
+            return sealedForm();
+        }
+        catch (ListMmfFormatException) when (!isSealed())
+        {
+            return appendable();
+        }
     }
 
     /// <summary>The list at <paramref name="path"/> read-only, as a <see cref="ListMmf{T}"/> or a <see cref="SealedListMmf{T}"/>.</summary>
