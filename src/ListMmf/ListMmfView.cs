@@ -31,29 +31,14 @@ public abstract class ListMmfView<T> : IListMmf
     internal ListMmf<T> List { get; }
 
     /// <inheritdoc cref="ListMmf{T}.Flush"/>
-    public void Flush()
-    {
-        List.Flush();
-        Flushed();
-    }
+    public void Flush() => List.Flush();
 
     /// <inheritdoc cref="ListMmf{T}.Dispose"/>
     public void Dispose()
     {
-        try
-        {
-            Release();
-        }
-        finally
-        {
-            List.Dispose();
-            GC.SuppressFinalize(this);
-        }
-    }
-
-    /// <summary>What the view does once the list's items are durable (a sorted list writes the fences of a cold start).</summary>
-    private protected virtual void Flushed()
-    {
+        Release();
+        List.Dispose();
+        GC.SuppressFinalize(this);
     }
 
     /// <summary>Releases what the view holds beside the list (a sorted list's cold searches), before the list is disposed.</summary>

@@ -189,40 +189,14 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     }
 
     /// <summary>
-    /// Whether this file's first and last fences are the keys <paramref name="keys"/> gives for those blocks, a list of
-    /// <paramref name="count"/> items that holds every item it describes: for a writer that extends the file, which
-    /// reads two keys of the list, not all of them (a file that is wrong between costs searches, never answers).
-    /// </summary>
-    public bool AgreesAtEnds<TSource>(ref TSource keys, long count)
-        where TSource : struct, IItemSource<T>
-    {
-        if (IndexedCount > count || FenceCount == 0)
-        {
-            return false;
-        }
-
-        long last = FenceCount - 1;
-        T lastFence = Page((int)(last / KeysPerPage))[last % KeysPerPage];
-        return _top[0] == keys[FileBlocks.FirstItemOf(0, PageBytes, _offset, _itemSize)]
-            && lastFence == keys[FileBlocks.FirstItemOf(last, PageBytes, _offset, _itemSize)];
-    }
-
-    /// <summary>
     /// Writes the fence file of the first <paramref name="count"/> items of the list at <paramref name="listPath"/>,
     /// whose keys <paramref name="keys"/> gives, under a name of its own (created exclusively, so nothing planted is
     /// written through), then renames it over the old one: readers see the old file or the new, whole. Not made
     /// durable: a file a power loss cut short fails its checksum or its answers' checks, and is written again.
     /// </summary>
-    /// <param name="listPath">The list's path; the fence file is beside it.</param>
-    /// <param name="keys">The list's keys.</param>
-    /// <param name="count">How many of the list's items the fences describe.</param>
-    /// <param name="itemSize">The size of the list's items.</param>
-    /// <param name="itemsOffset">Where the list's items start in its file.</param>
-    /// <param name="keep">The list's fence file of fewer items, whose fences are copied rather than read from the
-    /// list (a writer's extension: the blocks of its earlier items are not read in again); null to read every one.</param>
     /// <exception cref="IOException">The folder refused the file.</exception>
     /// <exception cref="UnauthorizedAccessException">The folder cannot be written.</exception>
-    public static void Write<TSource>(string listPath, ref TSource keys, long count, int itemSize, int itemsOffset, FenceFile<T>? keep = null)
+    public static void Write<TSource>(string listPath, ref TSource keys, long count, int itemSize, int itemsOffset)
         where TSource : struct, IItemSource<T>
     {
         int offset = itemsOffset % PageBytes;
@@ -233,15 +207,7 @@ internal sealed unsafe class FenceFile<T> : IDisposable
         {
             T* top = (T*)(start + HeaderBytes);
             T* fence = (T*)(start + PageBytes);
-            long kept = keep is null ? 0 : Math.Min(keep.FenceCount, fences);
-            for (int page = 0; (long)page * KeysPerPage < kept; page++)
-            {
-                long first = (long)page * KeysPerPage;
-                int length = (int)Math.Min(KeysPerPage, kept - first);
-                new ReadOnlySpan<T>(keep!.Page(page), length).CopyTo(new Span<T>(fence + first, length));
-            }
-
-            for (long block = kept; block < fences; block++)
+            for (long block = 0; block < fences; block++)
             {
                 fence[block] = keys[FileBlocks.FirstItemOf(block, PageBytes, offset, itemSize)];
             }

@@ -73,9 +73,6 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// </summary>
     private protected override void Release() => Keys.Dispose();
 
-    /// <summary>A writer's flush writes the fences a cold start reads, as the keys' own flush does.</summary>
-    private protected override void Flushed() => Keys.KeepFencesForColdReaders();
-
     /// <summary>The order the series keeps.</summary>
     public TimeSeriesOrder Order => Keys.Order;
 
