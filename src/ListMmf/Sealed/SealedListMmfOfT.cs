@@ -463,7 +463,9 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     {
         if (Moved is { } moved)
         {
-            return BoundIn(moved, value, bound, long.MaxValue);
+            long found = 0;
+            BoundsIn(moved, new ReadOnlySpan<TKey>(in value), new Span<long>(ref found), bound, long.MaxValue);
+            return found;
         }
 
         long before = IndexedSearch.Within((TKey*)_file.FirstItems, 0, _file.BlockCount, value, bound);
@@ -536,26 +538,6 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
 
             results[i] = (b << SealedLayout.BlockShift) + within;
         }
-    }
-
-    /// <summary>
-    /// The bound of <paramref name="value"/> in the list an unseal moved this one to, among its first
-    /// <paramref name="countLimit"/> items at most: the sealed file's search, or a binary search of the appendable
-    /// file's items at one count.
-    /// </summary>
-    private static long BoundIn<TKey>(IReadOnlyListMmf<T> moved, TKey value, SearchBound bound, long countLimit)
-        where TKey : unmanaged, IComparisonOperators<TKey, TKey, bool>
-    {
-        if (moved is SealedListMmf<T> sealedAgain)
-        {
-            return Math.Min(sealedAgain.Bound(value, bound), countLimit);
-        }
-
-        var appendable = (ListMmf<T>)moved;
-        var keys = new PointerSource<TKey>((TKey*)appendable.Snapshot(out long count));
-        long found = SortedSearch.Bound(ref keys, value, 0, Math.Min(count, countLimit), bound);
-        GC.KeepAlive(appendable);
-        return found;
     }
 
     /// <summary>
