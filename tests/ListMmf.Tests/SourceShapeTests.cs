@@ -66,6 +66,7 @@ public sealed partial class SourceShapeTests
         ["Sealed"], // the finished form of a list or a series: a sealed series is searched by time as the series is
         ["FileReaders"],
         ["Tables"],
+        ["Catalog"], // many instruments' tables, each an ordinary table
     ];
 
     [Fact]

@@ -46,25 +46,31 @@ internal static class TableManifest
         using var stream = new MemoryStream();
         using (var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
         {
-            json.WriteStartObject();
-            json.WriteString("format", Format);
-            json.WriteNumber("version", schema.Columns.Any(column => column.IsText) ? TextVersion : Version);
-            json.WriteString("order", schema.Order.ToString());
-            json.WriteBoolean("timesAreUtc", schema.TimesAreUtc);
-            json.WritePropertyName("time");
-            WriteColumn(json, schema.Time);
-            json.WriteStartArray("columns");
-            foreach (TableColumnInfo column in schema.Columns)
-            {
-                WriteColumn(json, column);
-            }
-
-            json.WriteEndArray();
-            json.WriteEndObject();
+            WriteTo(json, schema);
         }
 
         stream.WriteByte((byte)'\n');
         return stream.ToArray();
+    }
+
+    /// <summary>Writes the manifest of <paramref name="schema"/> as one JSON object, as a catalog holds its kinds' schemas.</summary>
+    public static void WriteTo(Utf8JsonWriter json, TimeSeriesTableSchema schema)
+    {
+        json.WriteStartObject();
+        json.WriteString("format", Format);
+        json.WriteNumber("version", schema.Columns.Any(column => column.IsText) ? TextVersion : Version);
+        json.WriteString("order", schema.Order.ToString());
+        json.WriteBoolean("timesAreUtc", schema.TimesAreUtc);
+        json.WritePropertyName("time");
+        WriteColumn(json, schema.Time);
+        json.WriteStartArray("columns");
+        foreach (TableColumnInfo column in schema.Columns)
+        {
+            WriteColumn(json, column);
+        }
+
+        json.WriteEndArray();
+        json.WriteEndObject();
     }
 
     /// <summary>Reads and validates the manifest at <paramref name="path"/>.</summary>
@@ -80,56 +86,63 @@ internal static class TableManifest
         try
         {
             using JsonDocument document = JsonDocument.Parse(bytes);
-            JsonElement root = document.RootElement;
-            if (String(root, "format") != Format)
-            {
-                throw Invalid($"\"format\" is not \"{Format}\"");
-            }
-
-            int version = Property(root, "version", JsonValueKind.Number).GetInt32();
-            if (version is not (Version or TextVersion))
-            {
-                throw Invalid($"\"version\" {Property(root, "version", JsonValueKind.Number)} is not one this library reads " +
-                    $"({Version}, or {TextVersion} with text columns)");
-            }
-
-            TimeSeriesOrder order = Enum.TryParse(String(root, "order"), ignoreCase: false, out TimeSeriesOrder parsed) && Enum.IsDefined(parsed)
-                ? parsed
-                : throw Invalid("\"order\" is not \"None\", \"Ascending\" or \"AscendingOrEqual\"");
-            JsonElement time = Property(root, "time", JsonValueKind.Object);
-            var schema = new TimeSeriesTableSchema(String(time, "name"), Type(time), order, String(time, "file"))
-            {
-                TimesAreUtc = root.TryGetProperty("timesAreUtc", out JsonElement utc) && utc.ValueKind == JsonValueKind.True,
-            };
-            foreach (JsonElement column in Property(root, "columns", JsonValueKind.Array).EnumerateArray())
-            {
-                if (column.ValueKind != JsonValueKind.Object)
-                {
-                    throw Invalid("an entry of \"columns\" is not an object");
-                }
-
-                if (column.TryGetProperty("type", out JsonElement type) && type.ValueKind == JsonValueKind.String
-                    && type.ValueEquals(TextType))
-                {
-                    if (version != TextVersion)
-                    {
-                        throw Invalid($"column \"{String(column, "name")}\" is text, which a version {Version} manifest does not hold");
-                    }
-
-                    schema.AddText(String(column, "name"), Type(column, "codes"), String(column, "file"), String(column, "entries"));
-                }
-                else
-                {
-                    schema.Add(String(column, "name"), Type(column), String(column, "file"));
-                }
-            }
-
-            return schema;
+            return FromJson(document.RootElement);
         }
         catch (Exception exception) when (exception is JsonException or ArgumentException or FormatException or InvalidOperationException)
         {
             throw new ListMmfFormatException(path, $"the table manifest is not valid: {exception.Message}");
         }
+    }
+
+    /// <summary>The schema a manifest's JSON object describes.</summary>
+    /// <exception cref="FormatException">The object is no valid manifest (so are the other exceptions
+    /// <see cref="Read"/> turns into a refusal).</exception>
+    public static TimeSeriesTableSchema FromJson(JsonElement root)
+    {
+        if (String(root, "format") != Format)
+        {
+            throw Invalid($"\"format\" is not \"{Format}\"");
+        }
+
+        int version = Property(root, "version", JsonValueKind.Number).GetInt32();
+        if (version is not (Version or TextVersion))
+        {
+            throw Invalid($"\"version\" {Property(root, "version", JsonValueKind.Number)} is not one this library reads " +
+                $"({Version}, or {TextVersion} with text columns)");
+        }
+
+        TimeSeriesOrder order = Enum.TryParse(String(root, "order"), ignoreCase: false, out TimeSeriesOrder parsed) && Enum.IsDefined(parsed)
+            ? parsed
+            : throw Invalid("\"order\" is not \"None\", \"Ascending\" or \"AscendingOrEqual\"");
+        JsonElement time = Property(root, "time", JsonValueKind.Object);
+        var schema = new TimeSeriesTableSchema(String(time, "name"), Type(time), order, String(time, "file"))
+        {
+            TimesAreUtc = root.TryGetProperty("timesAreUtc", out JsonElement utc) && utc.ValueKind == JsonValueKind.True,
+        };
+        foreach (JsonElement column in Property(root, "columns", JsonValueKind.Array).EnumerateArray())
+        {
+            if (column.ValueKind != JsonValueKind.Object)
+            {
+                throw Invalid("an entry of \"columns\" is not an object");
+            }
+
+            if (column.TryGetProperty("type", out JsonElement type) && type.ValueKind == JsonValueKind.String
+                && type.ValueEquals(TextType))
+            {
+                if (version != TextVersion)
+                {
+                    throw Invalid($"column \"{String(column, "name")}\" is text, which a version {Version} manifest does not hold");
+                }
+
+                schema.AddText(String(column, "name"), Type(column, "codes"), String(column, "file"), String(column, "entries"));
+            }
+            else
+            {
+                schema.Add(String(column, "name"), Type(column), String(column, "file"));
+            }
+        }
+
+        return schema;
     }
 
     private static void WriteColumn(Utf8JsonWriter json, TableColumnInfo column)

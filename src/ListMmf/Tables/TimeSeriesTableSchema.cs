@@ -191,27 +191,14 @@ public sealed class TimeSeriesTableSchema
     /// <summary>A refusal of the argument <paramref name="paramName"/> of the public method that called the private one.</summary>
     private static ArgumentException Refused(string message, string paramName) => new(message, paramName);
 
-    /// <summary>
-    /// A name that is a plain file name on every system the library runs on: no separators, no characters Windows
-    /// forbids, not "." or "..", not ending in a space or a dot, at most 200 characters.
-    /// </summary>
+    /// <summary>A name that is a plain file name on every system the library runs on (<see cref="PortableFileName"/>).</summary>
     private static void CheckFileName(string value, string what, string paramName)
     {
         ArgumentNullException.ThrowIfNull(value, paramName);
-        string? problem =
-            value.Length == 0 ? "is empty"
-            : value.Length > 200 ? "is longer than 200 characters"
-            : value is "." or ".." ? "is not a file name"
-            : value.IndexOfAny(ForbiddenCharacters) >= 0 || value.Any(char.IsControl) ? "holds a character that " +
-                "cannot be in a file name (/ \\ : * ? \" < > | or a control character)"
-            : value[^1] is ' ' or '.' ? "ends with a space or a dot, which Windows drops from file names"
-            : null;
+        string? problem = PortableFileName.ProblemWith(value);
         if (problem is not null)
         {
             throw new ArgumentException($"The column {what} '{value}' {problem}.", paramName);
         }
     }
-
-    private static readonly char[] ForbiddenCharacters =
-        ['/', '\\', ':', '*', '?', '"', '<', '>', '|', Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar];
 }

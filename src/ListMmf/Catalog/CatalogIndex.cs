@@ -1,0 +1,99 @@
+using System;
+using System.Collections.Generic;
+using ListMmf.Storage;
+
+namespace ListMmf;
+
+/// <summary>
+/// A catalog's index of partitions (<c>partitions.mmf</c>): a list of <see cref="PartitionRecord"/> that only grows,
+/// read as far as its writer has published it, each partition's last line kept in its series' list in period order.
+/// </summary>
+internal sealed class CatalogIndex : IDisposable
+{
+    private readonly ListMmf<PartitionRecord> _records;
+    private readonly int _kinds;
+    private readonly CatalogPeriod _period;
+    private readonly Dictionary<(int Kind, int Instrument), List<PartitionRecord>> _series = [];
+    private long _read;
+
+    /// <param name="records">The index file, open for reading or writing.</param>
+    /// <param name="kinds">How many kinds the catalog has: a line of another kind is damage.</param>
+    /// <param name="period">The catalog's period: a line whose period start is not one is damage.</param>
+    public CatalogIndex(ListMmf<PartitionRecord> records, int kinds, CatalogPeriod period)
+    {
+        _records = records;
+        _kinds = kinds;
+        _period = period;
+        ReadNew();
+    }
+
+    public string Path => _records.Path;
+
+    /// <summary>Every series (kind, instrument) the index holds, with its partitions' last lines in period order.</summary>
+    public IReadOnlyDictionary<(int Kind, int Instrument), List<PartitionRecord>> Series => _series;
+
+    /// <summary>The partitions of one series in period order, or null when the index holds none.</summary>
+    public List<PartitionRecord>? SeriesOf(int kind, int instrument) =>
+        _series.TryGetValue((kind, instrument), out List<PartitionRecord>? partitions) ? partitions : null;
+
+    /// <summary>Reads the lines the writer published since the last look.</summary>
+    /// <exception cref="ListMmfFormatException">A line is damaged; the lines before it are kept.</exception>
+    public void ReadNew()
+    {
+        long count = _records.Count;
+        for (; _read < count; _read++)
+        {
+            Apply(_records[_read], _read);
+        }
+    }
+
+    /// <summary>Appends <paramref name="record"/>, seen at once by this index and by readers once published.</summary>
+    public void Append(in PartitionRecord record)
+    {
+        _records.Add(record);
+        ReadNew();
+    }
+
+    /// <summary>Makes every line appended so far durable.</summary>
+    public void Flush() => _records.Flush();
+
+    public void Dispose() => _records.Dispose();
+
+    private void Apply(in PartitionRecord record, long line)
+    {
+        string? problem =
+            record.Kind < 0 || record.Kind >= _kinds ? $"kind {record.Kind} is not one of the catalog's {_kinds}"
+            : record.Instrument < 0 ? $"instrument {record.Instrument} is negative"
+            : record.Rows < 0 ? $"{record.Rows} rows is negative"
+            : record.Sealed is not (0 or 1) ? $"its sealed flag {record.Sealed} is neither 0 nor 1"
+            : record.PeriodStart < 0 || record.PeriodStart > DateTime.MaxValue.Ticks
+                || CatalogPeriods.StartOf(record.PeriodStart, _period) != record.PeriodStart ? $"{record.PeriodStart} ticks starts no {_period}"
+            : record.Rows > 0 && (record.FirstTime < record.PeriodStart || record.LastTime < record.FirstTime
+                || record.LastTime >= CatalogPeriods.EndOf(record.PeriodStart, _period)) ? "its first and last times do not lie in its period in order"
+            : null;
+        if (problem is not null)
+        {
+            throw new ListMmfFormatException(Path, $"line {line:N0} of the catalog's index is damaged: {problem}.");
+        }
+
+        if (!_series.TryGetValue((record.Kind, record.Instrument), out List<PartitionRecord>? partitions))
+        {
+            _series.Add((record.Kind, record.Instrument), partitions = []);
+        }
+
+        int at = partitions.Count - 1;
+        while (at >= 0 && partitions[at].PeriodStart > record.PeriodStart)
+        {
+            at--;
+        }
+
+        if (at >= 0 && partitions[at].PeriodStart == record.PeriodStart)
+        {
+            partitions[at] = record;
+        }
+        else
+        {
+            partitions.Insert(at + 1, record);
+        }
+    }
+}

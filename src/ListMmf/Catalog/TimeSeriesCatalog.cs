@@ -1,0 +1,324 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using ListMmf.Storage;
+
+namespace ListMmf;
+
+/// <summary>
+/// A market in one folder: many instruments' tables of each kind (trades, quotes, bars), one
+/// <see cref="TimeSeriesTable"/> a period (day, month or year) under <c>kind/instrument/period/</c>, with one index of
+/// every partition's period, rows and first and last times, so that listing, finding and replaying open no column
+/// file that is not needed. One writer appends rows for any instrument; readers in any process list, open and
+/// replay what its last <see cref="Flush"/> recorded.
+/// </summary>
+/// <remarks>
+/// Each partition stays an ordinary table that the tool, Python and Arrow read on their own. The index
+/// (<c>partitions.mmf</c>) only grows: a partition's last line is what it holds. The writer records a partition's
+/// rows only after they are durable, so after a crash the index never claims a row that is not there. Not
+/// thread-safe: give each thread its own catalog.
+/// </remarks>
+/// <example>
+/// <code>
+/// var schema = new TimeSeriesCatalogSchema(CatalogPeriod.Day)
+///     .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime).Add&lt;double&gt;("price"));
+/// using (var catalog = TimeSeriesCatalog.Create(folder, schema))
+/// {
+///     TimeSeriesTable day = catalog.Partition("trades", "SPY", time);
+///     day.Column&lt;double&gt;("price").Add(470.25);
+///     day.AddRow(time);
+///     catalog.Flush();
+/// }
+///
+/// using var reader = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+/// using CatalogReplay replay = reader.Replay(from, to);
+/// while (replay.MoveNext())
+/// {
+///     // replay.Instrument's rows replay.Rows of replay.Table, at replay.Times, in one time order
+/// }
+/// </code>
+/// </example>
+public sealed partial class TimeSeriesCatalog : IDisposable
+{
+    /// <summary>The manifest's file name in the catalog's folder.</summary>
+    public const string ManifestFileName = "catalog.json";
+
+    private const string IndexFileName = "partitions.mmf";
+
+    private const string InstrumentsFileName = "instruments.text.mmf";
+
+    private readonly CatalogIndex _index;
+    private readonly TextEntries _instruments;
+    private readonly ListMmfOptions _options;
+    private readonly DateTimeKind[] _timeKinds;
+    private bool _disposed;
+
+    private TimeSeriesCatalog(string path, TimeSeriesCatalogSchema? schema, FileAccess access, ListMmfOptions? options)
+    {
+        Path = path;
+        IsWritable = access == FileAccess.ReadWrite;
+        bool create = schema is not null;
+        string manifest = System.IO.Path.Combine(path, ManifestFileName);
+        _options = options ?? ListMmfOptions.Default;
+        ListMmfOptions own = _options with { CreateIfMissing = create };
+        ListMmf<PartitionRecord>? records = null;
+        ListMmf<byte>? names = null;
+        try
+        {
+            Schema = schema ?? CatalogManifest.Read(manifest);
+
+            // The index's writer lock is the catalog's: one writer at a time, in any process.
+            records = new ListMmf<PartitionRecord>(System.IO.Path.Combine(path, IndexFileName), access, own);
+            if (create)
+            {
+                // Under the catalog's lock: the manifest a killed create was writing.
+                DurableFile.RemoveLeftover(manifest);
+                if (File.Exists(manifest))
+                {
+                    throw new ListMmfException(path, $"the folder already holds a catalog ({ManifestFileName}); " +
+                        "open it with TimeSeriesCatalog.Open.");
+                }
+            }
+
+            names = new ListMmf<byte>(System.IO.Path.Combine(path, InstrumentsFileName), access, own, DataType.Byte, requireDataType: true,
+                description: null);
+            _instruments = new TextEntries(names, int.MaxValue, $"the instruments of catalog '{path}'");
+            _index = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period);
+            _timeKinds = Schema.Kinds.Select(kind => Schema.SchemaOf(kind).TimesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified).ToArray();
+            if (create)
+            {
+                DurableFile.Create(manifest, CatalogManifest.Write(Schema), static (file, bytes) => file.Write(bytes));
+            }
+        }
+        catch
+        {
+            names?.Dispose();
+            records?.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>The full path of the catalog's folder.</summary>
+    public string Path { get; }
+
+    /// <summary>The catalog's period and kinds.</summary>
+    public TimeSeriesCatalogSchema Schema { get; }
+
+    /// <summary>Whether this catalog is its writer.</summary>
+    public bool IsWritable { get; }
+
+    /// <summary>The instruments, by ordinal: the order they first came to the catalog in.</summary>
+    public IReadOnlyList<string> Instruments
+    {
+        get
+        {
+            ThrowIfDisposed();
+            int count = _instruments.Count;
+            var names = new string[count];
+            for (int code = 0; code < count; code++)
+            {
+                names[code] = _instruments.ValueOf((uint)code, -1);
+            }
+
+            return names;
+        }
+    }
+
+    /// <summary>
+    /// Creates a catalog of <paramref name="schema"/> in <paramref name="directory"/> (created if missing) and opens
+    /// it for writing. The manifest is written last, so a reader never opens a catalog half created.
+    /// </summary>
+    /// <exception cref="ListMmfException">The folder already holds a catalog, or a file could not be created.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the catalog open.</exception>
+    public static TimeSeriesCatalog Create(string directory, TimeSeriesCatalogSchema schema, ListMmfOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        ArgumentNullException.ThrowIfNull(schema);
+        if (schema.Kinds.Count == 0)
+        {
+            throw new ArgumentException("The catalog's schema has no kinds; add one with TimeSeriesCatalogSchema.Add.", nameof(schema));
+        }
+
+        string path = System.IO.Path.GetFullPath(directory);
+        DurableFile.CreateDirectory(path);
+        return new TimeSeriesCatalog(path, schema, FileAccess.ReadWrite, options);
+    }
+
+    /// <summary>
+    /// Opens the catalog in <paramref name="directory"/>: for writing by default (one writer), or read-only with
+    /// <see cref="FileAccess.Read"/>. Reads the manifest and the index; opens no partition.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">The folder or its manifest does not exist.</exception>
+    /// <exception cref="ListMmfFormatException">The manifest or the index is not valid.</exception>
+    /// <exception cref="ListMmfLockedException">Another writer has the catalog open.</exception>
+    public static TimeSeriesCatalog Open(string directory, FileAccess access = FileAccess.ReadWrite, ListMmfOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        if (access is not (FileAccess.Read or FileAccess.ReadWrite))
+        {
+            throw new ArgumentOutOfRangeException(nameof(access), access, "A catalog is opened for Read or ReadWrite.");
+        }
+
+        return new TimeSeriesCatalog(System.IO.Path.GetFullPath(directory), schema: null, access, options);
+    }
+
+    /// <summary>
+    /// The partitions the index records, of <paramref name="kind"/> and <paramref name="instrument"/> where given,
+    /// in kind, instrument and period order; with what the writer recorded since the last call. Opens no partition.
+    /// </summary>
+    /// <exception cref="ArgumentException">The catalog has no such kind.</exception>
+    public IReadOnlyList<CatalogPartition> Partitions(string? kind = null, string? instrument = null)
+    {
+        ThrowIfDisposed();
+        int rank = kind is null ? -1 : RankOf(kind);
+        int ordinal = instrument is null ? -1 : _instruments.Find(instrument);
+        if (instrument is not null && ordinal < 0)
+        {
+            return [];
+        }
+
+        _index.ReadNew();
+        return _index.Series
+            .Where(series => (rank < 0 || series.Key.Kind == rank) && (ordinal < 0 || series.Key.Instrument == ordinal))
+            .OrderBy(series => series.Key.Kind).ThenBy(series => series.Key.Instrument)
+            .SelectMany(series => series.Value.Select(record => PartitionOf(record)))
+            .ToArray();
+    }
+
+    /// <summary>
+    /// The partitions of <paramref name="instrument"/>'s <paramref name="kind"/> with recorded rows in
+    /// [<paramref name="from"/>, <paramref name="to"/>), in time order, from the index alone.
+    /// </summary>
+    /// <exception cref="ArgumentException">The catalog has no such kind.</exception>
+    public IReadOnlyList<CatalogPartition> Find(string kind, string instrument, DateTime from, DateTime to)
+    {
+        ThrowIfDisposed();
+        ArgumentNullException.ThrowIfNull(instrument);
+        int rank = RankOf(kind);
+        int ordinal = _instruments.Find(instrument);
+        _index.ReadNew();
+        List<PartitionRecord>? series = ordinal < 0 ? null : _index.SeriesOf(rank, ordinal);
+        return series is null ? [] : series.Where(record => Overlaps(record, from.Ticks, to.Ticks)).Select(record => PartitionOf(record)).ToArray();
+    }
+
+    /// <summary>
+    /// Opens <paramref name="partition"/>'s table for reading, in whichever form its files are; the caller disposes it.
+    /// </summary>
+    /// <exception cref="ArgumentException">The partition is not one of this catalog's.</exception>
+    public TimeSeriesTable OpenPartition(CatalogPartition partition)
+    {
+        ThrowIfDisposed();
+        ArgumentNullException.ThrowIfNull(partition);
+        if (!string.Equals(System.IO.Path.GetDirectoryName(System.IO.Path.GetDirectoryName(System.IO.Path.GetDirectoryName(partition.Path))),
+            Path, StringComparison.Ordinal))
+        {
+            throw new ArgumentException($"The partition '{partition.Path}' is not one of catalog '{Path}'.", nameof(partition));
+        }
+
+        return TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
+    }
+
+    /// <summary>
+    /// Replays the recorded rows of every instrument and kind (or of those given) in [<paramref name="from"/>,
+    /// <paramref name="to"/>) in one time order, in batches of at most <paramref name="batchRows"/> rows of one
+    /// partition. Rows of equal time come in the order (kind rank, instrument ordinal, row), whatever the files'
+    /// forms, the thread or the order of the folders, so that a replay repeats a live run's order exactly. The replay
+    /// reads the rows the index recorded when it started; opens each partition when the replay reaches it, one at a
+    /// time for each instrument and kind, and holds at most <paramref name="batchRows"/> times of each.
+    /// </summary>
+    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
+    public CatalogReplay Replay(DateTime from, DateTime to, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
+        int batchRows = CatalogReplay.DefaultBatchRows)
+    {
+        ThrowIfDisposed();
+        ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
+        HashSet<int>? ranks = kinds?.Select(RankOf).ToHashSet();
+        HashSet<int>? ordinals = instruments?.Select(instrument => _instruments.Find(instrument ?? throw new ArgumentNullException(nameof(instruments))) is
+            >= 0 and int ordinal ? ordinal : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instruments)))
+            .ToHashSet();
+        _index.ReadNew();
+        var sources = new List<CatalogPartition[]>();
+        foreach (KeyValuePair<(int Kind, int Instrument), List<PartitionRecord>> series in _index.Series)
+        {
+            if ((ranks is null || ranks.Contains(series.Key.Kind)) && (ordinals is null || ordinals.Contains(series.Key.Instrument)))
+            {
+                CatalogPartition[] chain = series.Value.Where(record => Overlaps(record, from.Ticks, to.Ticks)).Select(record => PartitionOf(record)).ToArray();
+                if (chain.Length > 0)
+                {
+                    sources.Add(chain);
+                }
+            }
+        }
+
+        return new CatalogReplay(this, sources, from.Ticks, to.Ticks, batchRows);
+    }
+
+    /// <summary>Opens a partition the replay reached, for reading.</summary>
+    internal TimeSeriesTable OpenForReplay(CatalogPartition partition) => TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
+
+    /// <summary>
+    /// Closes the catalog: a writer first flushes and records what it appended (<see cref="Flush"/>), and closes its
+    /// partitions whatever the flush met.
+    /// </summary>
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        try
+        {
+            if (IsWritable)
+            {
+                Flush();
+            }
+        }
+        finally
+        {
+            _disposed = true;
+            try
+            {
+                CloseWriting();
+            }
+            finally
+            {
+                _instruments.Dispose();
+                _index.Dispose();
+            }
+        }
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"TimeSeriesCatalog('{Path}', {Schema.Period}, kinds {string.Join(", ", Schema.Kinds)})";
+
+    /// <summary>Whether <paramref name="name"/> is, or begins with, the name of one of the catalog's own files.</summary>
+    internal static bool IsOwnFileName(string name) =>
+        new[] { ManifestFileName, IndexFileName, InstrumentsFileName }.Any(own => name.StartsWith(own, StringComparison.OrdinalIgnoreCase));
+
+    private static bool Overlaps(in PartitionRecord record, long from, long to) =>
+        record.Rows > 0 && record.LastTime >= from && record.FirstTime < to;
+
+    private CatalogPartition PartitionOf(in PartitionRecord record)
+    {
+        string kind = Schema.Kinds[record.Kind];
+        string instrument = _instruments.ValueOf((uint)record.Instrument, -1);
+        return new CatalogPartition(kind, record.Kind, instrument, record.Instrument, PathOf(kind, instrument, record.PeriodStart),
+            _timeKinds[record.Kind], Schema.Period, record);
+    }
+
+    private string PathOf(string kind, string instrument, long periodStart) =>
+        System.IO.Path.Combine(Path, kind, instrument, CatalogPeriods.NameOf(periodStart, Schema.Period));
+
+    private int RankOf(string kind)
+    {
+        ArgumentNullException.ThrowIfNull(kind);
+        int rank = Schema.IndexOf(kind);
+        return rank >= 0 ? rank : throw new ArgumentException(
+            $"The catalog '{Path}' has no kind '{kind}'; its kinds are {string.Join(", ", Schema.Kinds)}.", nameof(kind));
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+}

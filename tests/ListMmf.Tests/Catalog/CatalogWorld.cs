@@ -1,0 +1,144 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+
+namespace ListMmf.Tests.Catalog;
+
+/// <summary>
+/// A random market of trades and quotes over a few days, with many rows of one time across instruments and
+/// kinds: what a catalog is given to hold, and the order a replay must give its rows in, worked out by a sort.
+/// </summary>
+internal sealed class CatalogWorld
+{
+    public static readonly DateTime FirstDay = new(2024, 3, 4);
+
+    public static readonly string[] Kinds = ["trades", "quotes"];
+
+    private CatalogWorld(List<Row> rows) => Rows = rows;
+
+    /// <summary>Every row, in the order the writer appends them: each series in time order, the series interleaved at random.</summary>
+    public List<Row> Rows { get; }
+
+    public static TimeSeriesCatalogSchema Schema(CatalogPeriod period = CatalogPeriod.Day) => new TimeSeriesCatalogSchema(period)
+        .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime).Add<double>("price").Add<long>("id"))
+        .Add("quotes", new TimeSeriesTableSchema("time", DataType.DateTime).Add<double>("bid").Add<long>("id"));
+
+    /// <summary>
+    /// Rows of <paramref name="instruments"/> instruments over <paramref name="days"/> days: times on a grid of one
+    /// second over a few minutes a day, so that about half the rows share their time with a row of another series.
+    /// </summary>
+    public static CatalogWorld Random(int seed, int instruments = 6, int days = 3, int rowsPerSeriesDay = 40)
+    {
+        var random = new Random(seed);
+        string[] names = Enumerable.Range(0, instruments).Select(i => $"SYM{(char)('A' + random.Next(26))}{i}").ToArray();
+        var series = new List<Queue<Row>>();
+        long id = 0;
+        foreach (string name in names)
+        {
+            foreach (string kind in Kinds)
+            {
+                var rows = new Queue<Row>();
+                for (int day = 0; day < days; day++)
+                {
+                    if (random.Next(5) == 0)
+                    {
+                        continue; // a day without rows of this series
+                    }
+
+                    DateTime open = FirstDay.AddDays(day).AddHours(9.5);
+                    int second = 0;
+                    for (int i = 0; i < rowsPerSeriesDay; i++)
+                    {
+                        second += random.Next(3); // equal times within a series too
+                        rows.Enqueue(new Row(kind, name, open.AddSeconds(second), ++id));
+                    }
+                }
+
+                series.Add(rows);
+            }
+        }
+
+        // Interleaved in time, as a live writer receives them, with each series' order kept.
+        var appended = new List<Row>();
+        while (series.Any(rows => rows.Count > 0))
+        {
+            Queue<Row>[] ready = series.Where(rows => rows.Count > 0).ToArray();
+            DateTime earliest = ready.Min(rows => rows.Peek().Time);
+            Queue<Row>[] due = ready.Where(rows => rows.Peek().Time == earliest).ToArray();
+            appended.Add(due[random.Next(due.Length)].Dequeue());
+        }
+
+        return new CatalogWorld(appended);
+    }
+
+    /// <summary>Appends every row through the catalog's writer.</summary>
+    public void WriteTo(TimeSeriesCatalog catalog, int flushEvery = 97)
+    {
+        int written = 0;
+        foreach (Row row in Rows)
+        {
+            TimeSeriesTable table = catalog.Partition(row.Kind, row.Instrument, row.Time);
+            table.Column<double>(row.Kind == "trades" ? "price" : "bid").Add(row.Id / 100.0);
+            table.Column<long>("id").Add(row.Id);
+            table.AddRow(row.Time);
+            if (++written % flushEvery == 0)
+            {
+                catalog.Flush();
+            }
+        }
+
+        catalog.Flush();
+    }
+
+    /// <summary>
+    /// The ids of the rows in [<paramref name="from"/>, <paramref name="to"/>) in the documented replay order: time,
+    /// kind rank, instrument ordinal (the order instruments first came to the catalog), then the series' own order.
+    /// </summary>
+    public long[] ReplayOrder(DateTime from, DateTime to)
+    {
+        var ordinals = new Dictionary<string, int>();
+        foreach (Row row in Rows)
+        {
+            ordinals.TryAdd(row.Instrument, ordinals.Count);
+        }
+
+        return Rows.Select((row, appended) => (row, appended))
+            .Where(entry => entry.row.Time >= from && entry.row.Time < to)
+            .OrderBy(entry => entry.row.Time)
+            .ThenBy(entry => Array.IndexOf(Kinds, entry.row.Kind))
+            .ThenBy(entry => ordinals[entry.row.Instrument])
+            .ThenBy(entry => entry.appended)
+            .Select(entry => entry.row.Id)
+            .ToArray();
+    }
+
+    /// <summary>The ids a replay gives, read from each batch's rows of its table, checking the batch's times against the table's.</summary>
+    public static long[] Replayed(CatalogReplay replay)
+    {
+        var ids = new List<long>();
+        while (replay.MoveNext())
+        {
+            TableColumn<long> id = replay.Table.Column<long>("id");
+            IndexRange rows = replay.Rows;
+            ReadOnlySpan<DateTime> times = replay.Times;
+            if (times.Length != rows.Length || rows.IsEmpty)
+            {
+                throw new InvalidOperationException($"a batch of {rows.Length} rows has {times.Length} times");
+            }
+
+            for (long row = rows.Start; row < rows.End; row++)
+            {
+                if (replay.Table.TimeAt(row) != times[(int)(row - rows.Start)])
+                {
+                    throw new InvalidOperationException($"row {row} of {replay.Table.Path}: the batch's time is not the table's");
+                }
+
+                ids.Add(id[row]);
+            }
+        }
+
+        return ids.ToArray();
+    }
+
+    public sealed record Row(string Kind, string Instrument, DateTime Time, long Id);
+}

@@ -1,0 +1,373 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using Xunit;
+
+namespace ListMmf.Tests.Catalog;
+
+public sealed class TimeSeriesCatalogTests
+{
+    public enum Form
+    {
+        Appendable,
+        Sealed,
+        Mixed,
+    }
+
+    [Theory]
+    [InlineData(1, 1, Form.Appendable)]
+    [InlineData(2, 3, Form.Appendable)]
+    [InlineData(3, 4096, Form.Appendable)]
+    [InlineData(4, 1, Form.Sealed)]
+    [InlineData(5, 7, Form.Sealed)]
+    [InlineData(6, 2, Form.Mixed)]
+    [InlineData(7, 4096, Form.Mixed)]
+    public void AReplayGivesEveryRowInTheOrderOfTimeKindInstrumentAndRow(int seed, int batchRows, Form form)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(seed);
+        Write(folder.Path, world, form);
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, batchRows: batchRows);
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), CatalogWorld.Replayed(replay));
+    }
+
+    [Theory]
+    [InlineData(Form.Appendable)]
+    [InlineData(Form.Mixed)]
+    public void AReplayOfATimeRangeGivesTheRowsInItAndNoOthers(Form form)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(11);
+        Write(folder.Path, world, form);
+        DateTime from = CatalogWorld.FirstDay.AddHours(9.5).AddSeconds(30);
+        DateTime to = CatalogWorld.FirstDay.AddDays(2).AddHours(9.5).AddSeconds(20);
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = catalog.Replay(from, to, batchRows: 5);
+
+        long[] expected = world.ReplayOrder(from, to);
+        Assert.InRange(expected.Length, 1, world.Rows.Count - 1);
+        Assert.Equal(expected, CatalogWorld.Replayed(replay));
+    }
+
+    [Fact]
+    public void AReplayOfSomeInstrumentsAndKindsGivesOnlyTheirRowsInTheSameOrder()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(12);
+        Write(folder.Path, world, Form.Appendable);
+        string[] instruments = world.Rows.Select(row => row.Instrument).Distinct().Take(3).ToArray();
+        HashSet<long> chosen = world.Rows.Where(row => row.Kind == "quotes" && instruments.Contains(row.Instrument)).Select(row => row.Id).ToHashSet();
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, instruments, ["quotes"], batchRows: 3);
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue).Where(chosen.Contains), CatalogWorld.Replayed(replay));
+    }
+
+    [Fact]
+    public void AReaderSeesAnInstrumentsRowsOnlyOnceTheWriterFlushedThem()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+
+        CatalogPartition before = Assert.Single(reader.Partitions("trades", "SPY"));
+        Assert.Equal(0, before.RowCount);
+        Assert.Empty(Ids(reader));
+
+        writer.Flush();
+
+        CatalogPartition after = Assert.Single(reader.Partitions("trades", "SPY"));
+        Assert.Equal(1, after.RowCount);
+        Assert.Equal([1L], Ids(reader));
+    }
+
+    [Fact]
+    public void AReplayGivesTheRowsRecordedWhenItStartedWhileTheWriterGoesOn()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        AddTrade(writer, "SPY", time, 1);
+        AddTrade(writer, "QQQ", time, 2);
+        writer.Flush();
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = reader.Replay(DateTime.MinValue, DateTime.MaxValue, batchRows: 1);
+        Assert.True(replay.MoveNext());
+
+        AddTrade(writer, "SPY", time.AddSeconds(1), 3);
+        AddTrade(writer, "QQQ", time.AddDays(1), 4);
+        writer.Flush();
+
+        var ids = new List<long> { replay.Table.Column<long>("id")[replay.Rows.Start] };
+        ids.AddRange(CatalogWorld.Replayed(replay));
+        Assert.Equal([1L, 2L], ids);
+    }
+
+    [Fact]
+    public void ARowOfAPeriodBeforeTheInstrumentsLatestPartitionIsRefused()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(catalog, "SPY", CatalogWorld.FirstDay.AddDays(1), 1);
+
+        var refused = Assert.Throws<ListMmfOrderException>(() => catalog.Partition("trades", "SPY", CatalogWorld.FirstDay));
+
+        Assert.Contains("2024-03-04 comes before its partition of 2024-03-05", refused.Message);
+    }
+
+    [Fact]
+    public void ARowOfAPeriodBeforeARecordedPartitionIsRefusedByTheNextWriter()
+    {
+        using var folder = new TempDirectory();
+        using (var first = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(first, "SPY", CatalogWorld.FirstDay.AddDays(1), 1);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path);
+
+        Assert.Throws<ListMmfOrderException>(() => catalog.Partition("trades", "SPY", CatalogWorld.FirstDay));
+    }
+
+    [Fact]
+    public void AFlushRefusesARowOutsideItsPartitionsPeriodAndRecordsNothing()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(catalog, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        AddTrade(catalog, "QQQ", CatalogWorld.FirstDay.AddHours(10), 2);
+        TimeSeriesTable day = catalog.Partition("trades", "SPY", CatalogWorld.FirstDay);
+        day.Column<double>("price").Add(1);
+        day.Column<long>("id").Add(3);
+        day.AddRow(CatalogWorld.FirstDay.AddDays(1));
+
+        var refused = Assert.Throws<ListMmfOrderException>(catalog.Flush);
+
+        Assert.Contains("lies outside the partition's period 2024-03-04", refused.Message);
+        Assert.All(catalog.Partitions(), partition => Assert.Equal(0, partition.RowCount));
+        day.Truncate(1);
+        catalog.Flush();
+        Assert.All(catalog.Partitions(), partition => Assert.Equal(1, partition.RowCount));
+    }
+
+    [Fact]
+    public void APartitionFolderTheIndexDoesNotRecordIsAdoptedWithItsRows()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogSchema schema = CatalogWorld.Schema();
+        using (TimeSeriesCatalog.Create(folder.Path, schema))
+        {
+        }
+
+        // What a writer killed between the table's create and its index line would leave.
+        using (var orphan = TimeSeriesTable.Create(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04"), schema.SchemaOf("trades")))
+        {
+            orphan.Column<double>("price").Add(1);
+            orphan.Column<long>("id").Add(7);
+            orphan.AddRow(CatalogWorld.FirstDay.AddHours(10));
+        }
+
+        using (var catalog = TimeSeriesCatalog.Open(folder.Path))
+        {
+            AddTrade(catalog, "SPY", CatalogWorld.FirstDay.AddHours(11), 8);
+        }
+
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Assert.Equal([7L, 8L], Ids(reader));
+    }
+
+    [Fact]
+    public void ListingAndFindingPartitionsReadTheIndexAndOpenNoColumnFile()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(2).AddHours(10), 3);
+        }
+
+        foreach (string column in Directory.EnumerateFiles(folder.Path, "price.mmf", SearchOption.AllDirectories))
+        {
+            File.Delete(column);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        IReadOnlyList<CatalogPartition> all = catalog.Partitions();
+        IReadOnlyList<CatalogPartition> found = catalog.Find("trades", "SPY", CatalogWorld.FirstDay.AddDays(1), DateTime.MaxValue);
+
+        Assert.Equal([2L, 1L], all.Select(partition => partition.RowCount));
+        Assert.Equal(CatalogWorld.FirstDay.AddHours(11), all[0].LastTime);
+        Assert.Equal(CatalogWorld.FirstDay.AddDays(1), all[0].PeriodEnd);
+        CatalogPartition last = Assert.Single(found);
+        Assert.Equal(CatalogWorld.FirstDay.AddDays(2), last.PeriodStart);
+        Assert.Throws<ListMmfFormatException>(() => catalog.OpenPartition(last).Dispose());
+    }
+
+    [Fact]
+    public void AReopenedCatalogKeepsItsInstrumentsInTheOrderTheyCame()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema(CatalogPeriod.Month)))
+        {
+            AddTrade(writer, "ZZ", CatalogWorld.FirstDay, 1);
+            AddTrade(writer, "AA", CatalogWorld.FirstDay, 2);
+            AddTrade(writer, "MM", CatalogWorld.FirstDay.AddMonths(1), 3);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+
+        Assert.Equal(CatalogPeriod.Month, catalog.Schema.Period);
+        Assert.Equal(["trades", "quotes"], catalog.Schema.Kinds);
+        Assert.Equal(["ZZ", "AA", "MM"], catalog.Instruments);
+        Assert.Equal([1L, 2L, 3L], Ids(catalog));
+        Assert.True(Directory.Exists(Path.Combine(folder.Path, "trades", "MM", "2024-04")));
+    }
+
+    [Theory]
+    [InlineData("A/B")]
+    [InlineData("..")]
+    [InlineData("")]
+    [InlineData("SPY.")]
+    public void AnInstrumentThatIsNoPortableFolderNameIsRefused(string instrument)
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Partition("trades", instrument, CatalogWorld.FirstDay));
+
+        Assert.Contains($"'{instrument}'", refused.Message);
+        Assert.Empty(catalog.Instruments);
+    }
+
+    [Fact]
+    public void AnInstrumentDifferingOnlyInCaseFromAnotherIsRefused()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        catalog.Partition("trades", "Spy", CatalogWorld.FirstDay);
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Partition("trades", "SPY", CatalogWorld.FirstDay));
+
+        Assert.Contains("differs only in case from 'Spy'", refused.Message);
+    }
+
+    [Fact]
+    public void AKindTheCatalogDoesNotHaveIsRefusedNamingItsKinds()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Partition("bars", "SPY", CatalogWorld.FirstDay));
+
+        Assert.Contains("has no kind 'bars'; its kinds are trades, quotes", refused.Message);
+    }
+
+    [Fact]
+    public void ASecondWriterIsRefusedWhileTheFirstHasTheCatalog()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        Assert.Throws<ListMmfLockedException>(() => TimeSeriesCatalog.Open(folder.Path).Dispose());
+    }
+
+    [Fact]
+    public void CreatingACatalogWhereOneIsIsRefused()
+    {
+        using var folder = new TempDirectory();
+        using (TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+        }
+
+        var refused = Assert.Throws<ListMmfException>(() => TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()).Dispose());
+
+        Assert.Contains("already holds a catalog", refused.Message);
+    }
+
+    [Fact]
+    public void AFolderWithNoCatalogIsRefusedAsNoCatalog()
+    {
+        using var folder = new TempDirectory();
+
+        var refused = Assert.Throws<FileNotFoundException>(() => TimeSeriesCatalog.Open(folder.Path, FileAccess.Read).Dispose());
+
+        Assert.Contains("is not a catalog", refused.Message);
+        Assert.Empty(Directory.EnumerateFileSystemEntries(folder.Path));
+    }
+
+    [Fact]
+    public void ADamagedIndexLineIsRefusedNamingTheIndexAndTheLine()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        }
+
+        string index = Path.Combine(folder.Path, "partitions.mmf");
+        using (var lines = new ListMmf<PartitionRecord>(index))
+        {
+            lines.Add(new PartitionRecord { Kind = 5, PeriodStart = CatalogWorld.FirstDay.Ticks });
+        }
+
+        var refused = Assert.Throws<ListMmfFormatException>(() => TimeSeriesCatalog.Open(folder.Path, FileAccess.Read).Dispose());
+
+        Assert.Equal(index, refused.FilePath);
+        Assert.Contains("line 2 of the catalog's index is damaged: kind 5 is not one of the catalog's 2", refused.Message);
+    }
+
+    [Fact]
+    public void SealingACatalogSealsThePartitionsOfEndedPeriodsAndKeepsTheirRows()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(21);
+        Write(folder.Path, world, Form.Appendable);
+        int sealedCount;
+        using (var writer = TimeSeriesCatalog.Open(folder.Path))
+        {
+            sealedCount = writer.Seal(CatalogWorld.FirstDay.AddDays(1));
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        IReadOnlyList<CatalogPartition> partitions = catalog.Partitions();
+        Assert.Equal(partitions.Count(partition => partition.PeriodEnd <= CatalogWorld.FirstDay.AddDays(1)), sealedCount);
+        Assert.All(partitions, partition => Assert.Equal(partition.PeriodEnd <= CatalogWorld.FirstDay.AddDays(1), partition.IsSealed));
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), Ids(catalog));
+    }
+
+    private static void Write(string folder, CatalogWorld world, Form form)
+    {
+        using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))
+        {
+            world.WriteTo(writer);
+        }
+
+        if (form != Form.Appendable)
+        {
+            using var writer = TimeSeriesCatalog.Open(folder);
+            writer.Seal(form == Form.Sealed ? DateTime.MaxValue : CatalogWorld.FirstDay.AddDays(2));
+        }
+    }
+
+    private static void AddTrade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
+    {
+        TimeSeriesTable table = catalog.Partition("trades", instrument, time);
+        table.Column<double>("price").Add(id);
+        table.Column<long>("id").Add(id);
+        table.AddRow(time);
+    }
+
+    private static long[] Ids(TimeSeriesCatalog catalog)
+    {
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue);
+        return CatalogWorld.Replayed(replay);
+    }
+}
