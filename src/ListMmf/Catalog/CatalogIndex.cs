@@ -16,6 +16,12 @@ internal sealed class CatalogIndex : IDisposable
     private readonly Dictionary<(int Kind, int Instrument), List<PartitionRecord>> _series = [];
     private long _read;
 
+    /// <summary>
+    /// The kind of a line that records the writer's watermark, in its <see cref="PartitionRecord.LastTime"/>, rather
+    /// than a partition.
+    /// </summary>
+    public const int WatermarkLine = -1;
+
     /// <param name="records">The index file, open for reading or writing.</param>
     /// <param name="kinds">How many kinds the catalog has: a line of another kind is damage.</param>
     /// <param name="period">The catalog's period: a line whose period start is not one is damage.</param>
@@ -28,6 +34,9 @@ internal sealed class CatalogIndex : IDisposable
     }
 
     public string Path => _records.Path;
+
+    /// <summary>The time, in ticks, before which the writer has recorded every row: the last watermark line's; 0 before any.</summary>
+    public long Watermark { get; private set; }
 
     /// <summary>Every series (kind, instrument) the index holds, with its partitions' last lines in period order.</summary>
     public IReadOnlyDictionary<(int Kind, int Instrument), List<PartitionRecord>> Series => _series;
@@ -61,6 +70,18 @@ internal sealed class CatalogIndex : IDisposable
 
     private void Apply(in PartitionRecord record, long line)
     {
+        if (record.Kind == WatermarkLine)
+        {
+            if (record.LastTime < Watermark || record.LastTime > DateTime.MaxValue.Ticks)
+            {
+                throw new ListMmfFormatException(Path, $"line {line:N0} of the catalog's index is damaged: its watermark " +
+                    $"{record.LastTime} ticks is before the one before it ({Watermark}) or past the calendar.");
+            }
+
+            Watermark = record.LastTime;
+            return;
+        }
+
         string? problem =
             record.Kind < 0 || record.Kind >= _kinds ? $"kind {record.Kind} is not one of the catalog's {_kinds}"
             : record.Instrument < 0 ? $"instrument {record.Instrument} is negative"
@@ -69,7 +90,8 @@ internal sealed class CatalogIndex : IDisposable
             : record.PeriodStart < 0 || record.PeriodStart > DateTime.MaxValue.Ticks
                 || CatalogPeriods.StartOf(record.PeriodStart, _period) != record.PeriodStart ? $"{record.PeriodStart} ticks starts no {_period}"
             : record.Rows > 0 && (record.FirstTime < record.PeriodStart || record.LastTime < record.FirstTime
-                || record.LastTime >= CatalogPeriods.EndOf(record.PeriodStart, _period)) ? "its first and last times do not lie in its period in order"
+                || record.LastTime >= CatalogPeriods.EndOf(record.PeriodStart, _period))
+                ? "its first and last times do not lie in its period in order"
             : null;
         if (problem is not null)
         {

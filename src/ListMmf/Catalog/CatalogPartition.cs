@@ -43,7 +43,10 @@ public sealed class CatalogPartition
     /// <summary>The start of the partition's period: every row is at or after it.</summary>
     public DateTime PeriodStart { get; }
 
-    /// <summary>The end of the partition's period: every row is before it (the last period of the calendar ends at <see cref="DateTime.MaxValue"/>, included).</summary>
+    /// <summary>
+    /// The end of the partition's period: every row is before it (the last period of the calendar ends at
+    /// <see cref="DateTime.MaxValue"/>, included).
+    /// </summary>
     public DateTime PeriodEnd { get; }
 
     /// <summary>The first row's time; <see cref="DateTime.MinValue"/> while the partition records no rows.</summary>
@@ -54,7 +57,7 @@ public sealed class CatalogPartition
 
     /// <summary>
     /// The rows the index records: every one made durable by the catalog's writer before it recorded them. A writer
-    /// may have added rows since, which its next <see cref="TimeSeriesCatalog.Flush"/> records.
+    /// may have added rows since, which its next <see cref="TimeSeriesCatalog.Flush()"/> records.
     /// </summary>
     public long RowCount { get; }
 

@@ -18,7 +18,10 @@ internal static class CatalogPeriods
         };
     }
 
-    /// <summary>The first tick past the period that starts at <paramref name="start"/>; past the last period, one past <see cref="DateTime.MaxValue"/>.</summary>
+    /// <summary>
+    /// The first tick past the period that starts at <paramref name="start"/>; past the last period, one past
+    /// <see cref="DateTime.MaxValue"/>.
+    /// </summary>
     public static long EndOf(long start, CatalogPeriod period)
     {
         var time = new DateTime(start);

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 
 namespace ListMmf;
 
@@ -22,24 +23,33 @@ public sealed class CatalogReplay : IDisposable
     public const int DefaultBatchRows = 4096;
 
     private readonly TimeSeriesCatalog _catalog;
-    private readonly Chain[] _heap;
-    private readonly long _from;
-    private readonly long _to;
+    private readonly HashSet<int>? _ranks;
+    private readonly HashSet<int>? _ordinals;
+    private readonly int _batchRows;
+
+    /// <summary>A following replay's open tables, by folder, kept from one watermark to the next; null for a replay of one range.</summary>
+    private readonly Dictionary<string, TimeSeriesTable>? _tables;
+
+    private Chain[] _heap = [];
+    private long _from;
+    private long _to;
     private int _count;
     private Chain? _current;
     private int _length;
     private bool _disposed;
 
-    internal CatalogReplay(TimeSeriesCatalog catalog, List<CatalogPartition[]> chains, long from, long to, int batchRows)
+    internal CatalogReplay(TimeSeriesCatalog catalog, HashSet<int>? ranks, HashSet<int>? ordinals, long from, long to, int batchRows, bool follow)
     {
         _catalog = catalog;
+        _ranks = ranks;
+        _ordinals = ordinals;
+        _batchRows = batchRows;
+        _tables = follow ? new Dictionary<string, TimeSeriesTable>(StringComparer.Ordinal) : null;
         _from = from;
         _to = to;
-        _heap = new Chain[chains.Count];
-        foreach (CatalogPartition[] chain in chains)
+        if (!follow)
         {
-            _heap[_count] = new Chain(chain, batchRows, from);
-            SiftUp(_count++);
+            Start();
         }
     }
 
@@ -87,7 +97,7 @@ public sealed class CatalogReplay : IDisposable
             Chain first = _heap[0];
             if (!first.IsOpen)
             {
-                if (first.Open(_catalog, _from, _to))
+                if (first.Open(_from, _to))
                 {
                     SiftDown(0);
                 }
@@ -110,7 +120,7 @@ public sealed class CatalogReplay : IDisposable
             return true;
         }
 
-        return false;
+        return _tables is not null && Advance() && MoveNext();
     }
 
     /// <summary>Closes the partitions the replay holds open.</summary>
@@ -127,9 +137,81 @@ public sealed class CatalogReplay : IDisposable
         {
             _heap[i].Close();
         }
+
+        foreach (TimeSeriesTable table in _tables?.Values ?? Enumerable.Empty<TimeSeriesTable>())
+        {
+            table.Dispose();
+        }
     }
 
-    /// <summary>Whether <paramref name="a"/>'s next row comes before <paramref name="b"/>'s: by time, then kind rank, then instrument ordinal.</summary>
+    /// <summary>Puts every chain of partitions with recorded rows in [<see cref="_from"/>, <see cref="_to"/>) in the heap.</summary>
+    private void Start()
+    {
+        List<CatalogPartition[]> chains = _catalog.Chains(_ranks, _ordinals, _from, _to);
+        _heap = new Chain[chains.Count];
+        _count = 0;
+        foreach (CatalogPartition[] chain in chains)
+        {
+            _heap[_count] = new Chain(chain, _batchRows, _from, this);
+            SiftUp(_count++);
+        }
+    }
+
+    /// <summary>
+    /// A following replay that gave every row before its watermark moves to the rows between it and the catalog's
+    /// watermark now, if that is later: closes the tables of periods that ended before, and starts the chains again
+    /// from the index; false when the watermark has not moved.
+    /// </summary>
+    private bool Advance()
+    {
+        long watermark = _catalog.RecordedWatermark();
+        if (watermark <= _to)
+        {
+            return false;
+        }
+
+        _from = _to;
+        _to = watermark;
+        HashSet<string> needed = _catalog.Chains(_ranks, _ordinals, _from, long.MaxValue)
+            .SelectMany(chain => chain.Select(partition => partition.Path)).ToHashSet(StringComparer.Ordinal);
+        Dictionary<string, TimeSeriesTable> tables = _tables!;
+        foreach (KeyValuePair<string, TimeSeriesTable> open in tables.Where(open => !needed.Contains(open.Key)).ToArray())
+        {
+            open.Value.Dispose();
+            tables.Remove(open.Key);
+        }
+
+        Start();
+        return true;
+    }
+
+    /// <summary>Opens <paramref name="partition"/>'s table, or takes the one a following replay keeps open.</summary>
+    private TimeSeriesTable Open(CatalogPartition partition)
+    {
+        if (_tables is not { } tables)
+        {
+            return _catalog.OpenForReplay(partition);
+        }
+
+        if (!tables.TryGetValue(partition.Path, out TimeSeriesTable? table))
+        {
+            table = _catalog.OpenForReplay(partition);
+            tables.Add(partition.Path, table);
+        }
+
+        return table;
+    }
+
+    /// <summary>Closes a table the replay moved past, unless a following replay keeps it for the next rows.</summary>
+    private void Close(TimeSeriesTable table)
+    {
+        if (_tables is null)
+        {
+            table.Dispose();
+        }
+    }
+
+    /// <summary>Whether <paramref name="a"/>'s next row comes before <paramref name="b"/>'s: by time, kind rank, then instrument ordinal.</summary>
     private static bool Before(Chain a, Chain b) => a.Key != b.Key ? a.Key < b.Key : a.RanksBefore(b);
 
     private void RemoveFirst()
@@ -194,7 +276,7 @@ public sealed class CatalogReplay : IDisposable
     /// its partition is open, its key is the partition's first recorded time (or the replay's start), which no row
     /// of it comes before.
     /// </summary>
-    private sealed class Chain(CatalogPartition[] partitions, int batchRows, long from)
+    private sealed class Chain(CatalogPartition[] partitions, int batchRows, long from, CatalogReplay replay)
     {
         private readonly long _from = from;
         private int _next;
@@ -232,17 +314,19 @@ public sealed class CatalogReplay : IDisposable
         /// Opens the next partition with rows in [<paramref name="from"/>, <paramref name="to"/>) and buffers its first
         /// times; false when none is left.
         /// </summary>
-        public bool Open(TimeSeriesCatalog catalog, long from, long to)
+        public bool Open(long from, long to)
         {
             while (_next < partitions.Length)
             {
                 CatalogPartition partition = partitions[_next++];
-                TimeSeriesTable table = catalog.OpenForReplay(partition);
+                TimeSeriesTable table = replay.Open(partition);
                 try
                 {
                     DateTimeKind kind = partition.FirstTime.Kind;
                     long start = from <= partition.FirstTime.Ticks ? 0 : table.LowerBound(new DateTime(from, kind));
-                    long end = to > partition.LastTime.Ticks ? partition.RowCount : Math.Min(partition.RowCount, table.LowerBound(new DateTime(to, kind)));
+                    long end = to > partition.LastTime.Ticks
+                        ? partition.RowCount
+                        : Math.Min(partition.RowCount, table.LowerBound(new DateTime(to, kind)));
                     if (start < end)
                     {
                         Partition = partition;
@@ -255,11 +339,11 @@ public sealed class CatalogReplay : IDisposable
                 }
                 catch
                 {
-                    table.Dispose();
+                    replay.Close(table);
                     throw;
                 }
 
-                table.Dispose();
+                replay.Close(table);
             }
 
             return false;
@@ -310,7 +394,11 @@ public sealed class CatalogReplay : IDisposable
 
         public void Close()
         {
-            Table?.Dispose();
+            if (Table is { } table)
+            {
+                replay.Close(table);
+            }
+
             Table = null;
         }
 

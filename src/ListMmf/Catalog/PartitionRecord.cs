@@ -5,7 +5,8 @@ namespace ListMmf;
 /// <summary>
 /// One line of a catalog's index of partitions: what a partition held when its writer recorded it. The index only
 /// grows; the last line of a partition (kind, instrument, period) is what it holds, so a reader lists, finds and
-/// bounds partitions without opening their column files.
+/// bounds partitions without opening their column files. A line of kind -1 records instead the writer's watermark,
+/// in <see cref="LastTime"/>: every row before it is recorded (<see cref="TimeSeriesCatalog.Flush(System.DateTime)"/>).
 /// </summary>
 [StructLayout(LayoutKind.Sequential)]
 internal struct PartitionRecord
@@ -13,7 +14,7 @@ internal struct PartitionRecord
     /// <summary>The instrument's ordinal: its code in the catalog's file of instrument names.</summary>
     public int Instrument;
 
-    /// <summary>The kind's position in the catalog's schema.</summary>
+    /// <summary>The kind's position in the catalog's schema; -1 for a watermark line.</summary>
     public int Kind;
 
     /// <summary>The start of the partition's period, in ticks.</summary>

@@ -14,7 +14,7 @@ public sealed partial class TimeSeriesCatalog
     /// <summary>The partitions this writer has open, by (kind rank, instrument ordinal): one a series.</summary>
     private readonly Dictionary<(int Kind, int Instrument), Writing> _writing = [];
 
-    /// <summary>Partitions a series moved past, flushed, recorded and closed by the next <see cref="Flush"/>.</summary>
+    /// <summary>Partitions a series moved past, flushed, recorded and closed by the next <see cref="Flush()"/>.</summary>
     private readonly List<Writing> _closing = [];
 
     /// <summary>
@@ -23,12 +23,12 @@ public sealed partial class TimeSeriesCatalog
     /// the row's values and the row to it as to any table. Rows of that period go to it; an instrument's rows of the
     /// next period go to the next partition, which this call opens when given a time of that period. The table
     /// stays open until the series moves to another period or the catalog is disposed; its rows are recorded by
-    /// <see cref="Flush"/>.
+    /// <see cref="Flush()"/>.
     /// </summary>
     /// <exception cref="ArgumentException">The catalog has no such kind, or the instrument is no portable folder
     /// name, or differs only in case from one the catalog has.</exception>
-    /// <exception cref="ListMmfOrderException">The instrument's kind already has a partition of a later period:
-    /// each series is appended in time order.</exception>
+    /// <exception cref="ListMmfOrderException">The instrument's kind already has a partition of a later period
+    /// (each series is appended in time order), or the time is before the recorded <see cref="Watermark"/>.</exception>
     /// <exception cref="ListMmfException">The partition of that period is sealed.</exception>
     /// <exception cref="NotSupportedException">The catalog was opened read-only.</exception>
     public TimeSeriesTable Partition(string kind, string instrument, DateTime time)
@@ -40,6 +40,12 @@ public sealed partial class TimeSeriesCatalog
         }
 
         int rank = RankOf(kind);
+        if (time.Ticks < _index.Watermark)
+        {
+            throw new ListMmfOrderException(Path, $"a row of {instrument}'s {kind} at {time:O} is before the watermark " +
+                $"{new DateTime(_index.Watermark):O} the catalog recorded, before which every row is recorded", -1);
+        }
+
         int ordinal = OrdinalOf(instrument);
         long period = CatalogPeriods.StartOf(time.Ticks, Schema.Period);
         if (_writing.TryGetValue((rank, ordinal), out Writing? open))
@@ -90,11 +96,33 @@ public sealed partial class TimeSeriesCatalog
     /// the index durable: a reader, and a replay, see a partition's rows once they are recorded. Closes the
     /// partitions the writer moved past.
     /// </summary>
-    /// <exception cref="ListMmfOrderException">A partition holds a row outside its period; nothing was recorded.
-    /// The message names the partition and the row: truncate it (<see cref="TimeSeriesTable.Truncate"/>) and append
-    /// the row to the partition of its period.</exception>
+    /// <exception cref="ListMmfOrderException">A partition holds a row outside its period, or before the watermark
+    /// recorded; nothing was recorded. The message names the partition and the row: truncate it
+    /// (<see cref="TimeSeriesTable.Truncate"/>) and append the row where it belongs.</exception>
     /// <exception cref="ListMmfException">A file could not be flushed; nothing was recorded for the partitions not yet flushed.</exception>
-    public void Flush()
+    public void Flush() => Record(watermark: null);
+
+    /// <summary>
+    /// Flushes and records as <see cref="Flush()"/> does, and records <paramref name="watermark"/>: every row before
+    /// it is now recorded, and the writer appends none before it from now on (a flush refuses one). Readers following
+    /// the catalog (<see cref="Follow"/>) replay the rows before it, in the order a later replay gives them.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="watermark"/> is before the one recorded: a watermark only advances.</exception>
+    /// <exception cref="ListMmfOrderException">A partition holds a row outside its period, or before the watermark
+    /// recorded before; nothing was recorded.</exception>
+    public void Flush(DateTime watermark)
+    {
+        ThrowIfDisposed();
+        if (watermark.Ticks < _index.Watermark)
+        {
+            throw new ArgumentOutOfRangeException(nameof(watermark), watermark, $"The catalog '{Path}' recorded the watermark " +
+                $"{new DateTime(_index.Watermark):O}; a watermark only advances.");
+        }
+
+        Record(watermark.Ticks);
+    }
+
+    private void Record(long? watermark)
     {
         ThrowIfDisposed();
         if (!IsWritable)
@@ -117,8 +145,15 @@ public sealed partial class TimeSeriesCatalog
         foreach (Writing writing in changed)
         {
             long rows = writing.Table.RowCount;
-            _index.Append(rows == 0 ? writing.Record(0, 0, 0) : writing.Record(rows, writing.Table.TimeAt(0).Ticks, writing.Table.TimeAt(rows - 1).Ticks));
+            _index.Append(rows == 0
+                ? writing.Record(0, 0, 0)
+                : writing.Record(rows, writing.Table.TimeAt(0).Ticks, writing.Table.TimeAt(rows - 1).Ticks));
             writing.Recorded = rows;
+        }
+
+        if (watermark is { } ticks && ticks > _index.Watermark)
+        {
+            _index.Append(new PartitionRecord { Kind = CatalogIndex.WatermarkLine, Instrument = CatalogIndex.WatermarkLine, LastTime = ticks });
         }
 
         _index.Flush();
@@ -132,13 +167,13 @@ public sealed partial class TimeSeriesCatalog
 
     /// <summary>
     /// Seals every recorded partition whose period ends at or before <paramref name="before"/> and that this writer
-    /// does not hold open, after a <see cref="Flush"/>: a table at a time (<see cref="TimeSeriesTable.Seal"/>),
+    /// does not hold open, after a <see cref="Flush()"/>: a table at a time (<see cref="TimeSeriesTable.Seal"/>),
     /// then recorded as sealed. Readers, and replays under way, follow each table into its sealed form.
     /// </summary>
     /// <returns>How many partitions were sealed.</returns>
     public int Seal(DateTime before)
     {
-        Flush();
+        Record(watermark: null);
         var sealable = _index.Series
             .Where(series => !_writing.ContainsKey(series.Key))
             .SelectMany(series => series.Value)
@@ -200,7 +235,15 @@ public sealed partial class TimeSeriesCatalog
             return;
         }
 
-        foreach (long row in new[] { Math.Min(writing.Recorded, rows - 1), rows - 1 })
+        long firstNew = Math.Min(writing.Recorded, rows - 1);
+        if (writing.Table.TimeAt(firstNew).Ticks < _index.Watermark)
+        {
+            throw new ListMmfOrderException(writing.Table.Path, $"row {firstNew:N0} at {writing.Table.TimeAt(firstNew):O} is before " +
+                $"the watermark {new DateTime(_index.Watermark):O} the catalog recorded, before which every row was recorded; " +
+                    "nothing was recorded. Truncate the partition before it", firstNew);
+        }
+
+        foreach (long row in new[] { firstNew, rows - 1 })
         {
             long ticks = writing.Table.TimeAt(row).Ticks;
             if (ticks < writing.Period || ticks >= end)

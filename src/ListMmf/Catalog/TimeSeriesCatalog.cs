@@ -11,7 +11,7 @@ namespace ListMmf;
 /// <see cref="TimeSeriesTable"/> a period (day, month or year) under <c>kind/instrument/period/</c>, with one index of
 /// every partition's period, rows and first and last times, so that listing, finding and replaying open no column
 /// file that is not needed. One writer appends rows for any instrument; readers in any process list, open and
-/// replay what its last <see cref="Flush"/> recorded.
+/// replay what its last <see cref="Flush()"/> recorded.
 /// </summary>
 /// <remarks>
 /// Each partition stays an ordinary table that the tool, Python and Arrow read on their own. The index
@@ -234,32 +234,76 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     {
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
-        HashSet<int>? ranks = kinds?.Select(RankOf).ToHashSet();
-        HashSet<int>? ordinals = instruments?.Select(instrument => _instruments.Find(instrument ?? throw new ArgumentNullException(nameof(instruments))) is
-            >= 0 and int ordinal ? ordinal : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instruments)))
-            .ToHashSet();
+        return new CatalogReplay(this, Ranks(kinds), Ordinals(instruments), from.Ticks, to.Ticks, batchRows, follow: false);
+    }
+
+    /// <summary>
+    /// Replays the rows from <paramref name="from"/> on as the writer records them, in the order of
+    /// <see cref="Replay"/>: each <see cref="CatalogReplay.MoveNext"/> gives the next batch of rows before the
+    /// catalog's <see cref="Watermark"/>, and returns false once every row before it was given; called again after
+    /// the writer's next <see cref="Flush(DateTime)"/>, it goes on with the rows that flush completed. Rows after the
+    /// watermark wait for it, so that the live order is the order a later <see cref="Replay"/> of the same rows gives,
+    /// rows of instruments that came since included.
+    /// </summary>
+    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
+    public CatalogReplay Follow(DateTime from, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
+        int batchRows = CatalogReplay.DefaultBatchRows)
+    {
+        ThrowIfDisposed();
+        ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
+        return new CatalogReplay(this, Ranks(kinds), Ordinals(instruments), from.Ticks, from.Ticks, batchRows, follow: true);
+    }
+
+    /// <summary>
+    /// The time before which the writer has recorded every row (<see cref="Flush(DateTime)"/>), as the index holds
+    /// it now; <see cref="DateTime.MinValue"/> until the writer declares one.
+    /// </summary>
+    public DateTime Watermark
+    {
+        get
+        {
+            ThrowIfDisposed();
+            _index.ReadNew();
+            return new DateTime(_index.Watermark);
+        }
+    }
+
+    /// <summary>
+    /// The chains of partitions with recorded rows in [<paramref name="from"/>, <paramref name="to"/>), one a
+    /// series of the kinds and instruments given (all where null), each in period order, from the index as it is now.
+    /// </summary>
+    internal List<CatalogPartition[]> Chains(HashSet<int>? ranks, HashSet<int>? ordinals, long from, long to)
+    {
         _index.ReadNew();
-        var sources = new List<CatalogPartition[]>();
+        var chains = new List<CatalogPartition[]>();
         foreach (KeyValuePair<(int Kind, int Instrument), List<PartitionRecord>> series in _index.Series)
         {
             if ((ranks is null || ranks.Contains(series.Key.Kind)) && (ordinals is null || ordinals.Contains(series.Key.Instrument)))
             {
-                CatalogPartition[] chain = series.Value.Where(record => Overlaps(record, from.Ticks, to.Ticks)).Select(record => PartitionOf(record)).ToArray();
+                CatalogPartition[] chain = series.Value.Where(record => Overlaps(record, from, to)).Select(record => PartitionOf(record)).ToArray();
                 if (chain.Length > 0)
                 {
-                    sources.Add(chain);
+                    chains.Add(chain);
                 }
             }
         }
 
-        return new CatalogReplay(this, sources, from.Ticks, to.Ticks, batchRows);
+        return chains;
+    }
+
+    /// <summary>The watermark the index holds now, in ticks.</summary>
+    internal long RecordedWatermark()
+    {
+        _index.ReadNew();
+        return _index.Watermark;
     }
 
     /// <summary>Opens a partition the replay reached, for reading.</summary>
     internal TimeSeriesTable OpenForReplay(CatalogPartition partition) => TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
 
     /// <summary>
-    /// Closes the catalog: a writer first flushes and records what it appended (<see cref="Flush"/>), and closes its
+    /// Closes the catalog: a writer first flushes and records what it appended (<see cref="Flush()"/>), and closes its
     /// partitions whatever the flush met.
     /// </summary>
     public void Dispose()
@@ -297,6 +341,14 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <summary>Whether <paramref name="name"/> is, or begins with, the name of one of the catalog's own files.</summary>
     internal static bool IsOwnFileName(string name) =>
         new[] { ManifestFileName, IndexFileName, InstrumentsFileName }.Any(own => name.StartsWith(own, StringComparison.OrdinalIgnoreCase));
+
+    private HashSet<int>? Ranks(IEnumerable<string>? kinds) => kinds?.Select(RankOf).ToHashSet();
+
+    private HashSet<int>? Ordinals(IEnumerable<string>? instruments) => instruments?
+        .Select(instrument => _instruments.Find(instrument ?? throw new ArgumentNullException(nameof(instruments))) is >= 0 and int ordinal
+            ? ordinal
+            : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instruments)))
+        .ToHashSet();
 
     private static bool Overlaps(in PartitionRecord record, long from, long to) =>
         record.Rows > 0 && record.LastTime >= from && record.FirstTime < to;

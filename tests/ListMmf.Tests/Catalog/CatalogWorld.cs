@@ -71,23 +71,27 @@ internal sealed class CatalogWorld
         return new CatalogWorld(appended);
     }
 
-    /// <summary>Appends every row through the catalog's writer.</summary>
+    /// <summary>Appends every row through the catalog's writer, flushing now and then.</summary>
     public void WriteTo(TimeSeriesCatalog catalog, int flushEvery = 97)
     {
-        int written = 0;
-        foreach (Row row in Rows)
+        for (int start = 0; start < Rows.Count; start += flushEvery)
         {
+            Write(catalog, start, Math.Min(start + flushEvery, Rows.Count));
+            catalog.Flush();
+        }
+    }
+
+    /// <summary>Appends the rows [<paramref name="start"/>, <paramref name="end"/>) through the catalog's writer.</summary>
+    public void Write(TimeSeriesCatalog catalog, int start, int end)
+    {
+        for (int i = start; i < end; i++)
+        {
+            Row row = Rows[i];
             TimeSeriesTable table = catalog.Partition(row.Kind, row.Instrument, row.Time);
             table.Column<double>(row.Kind == "trades" ? "price" : "bid").Add(row.Id / 100.0);
             table.Column<long>("id").Add(row.Id);
             table.AddRow(row.Time);
-            if (++written % flushEvery == 0)
-            {
-                catalog.Flush();
-            }
         }
-
-        catalog.Flush();
     }
 
     /// <summary>

@@ -1,0 +1,141 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading.Tasks;
+using Xunit;
+
+namespace ListMmf.Tests.Catalog;
+
+/// <summary>A replay that follows the writer: the rows before each watermark, in the order a later replay gives them.</summary>
+public sealed class CatalogFollowTests
+{
+    [Theory]
+    [InlineData(31, 1)]
+    [InlineData(32, 4096)]
+    public void AFollowingReplayGivesTheRowsBeforeEachWatermarkInTheOrderALaterReplayGives(int seed, int batchRows)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(seed);
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, batchRows: batchRows);
+        var followed = new List<long>();
+
+        for (int start = 0; start < world.Rows.Count; start += 37)
+        {
+            int end = Math.Min(start + 37, world.Rows.Count);
+            world.Write(writer, start, end);
+            writer.Flush(end < world.Rows.Count ? world.Rows[end].Time : world.Rows[^1].Time.AddTicks(1));
+            followed.AddRange(CatalogWorld.Replayed(follow));
+        }
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), followed);
+    }
+
+    [Fact]
+    public async Task AFollowingReplayOnAnotherThreadSeesEveryRowOnceInOrderWhileTheWriterAppendsAndRollsDays()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(33, instruments: 8, days: 4);
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, batchRows: 16);
+        var followed = new List<long>();
+
+        Task writing = Task.Run(() =>
+        {
+            for (int start = 0; start < world.Rows.Count; start += 11)
+            {
+                int end = Math.Min(start + 11, world.Rows.Count);
+                world.Write(writer, start, end);
+                writer.Flush(end < world.Rows.Count ? world.Rows[end].Time : world.Rows[^1].Time.AddTicks(1));
+            }
+        });
+        Polling.Until(
+            () =>
+            {
+                followed.AddRange(CatalogWorld.Replayed(follow));
+                return followed.Count >= world.Rows.Count || writing.IsFaulted;
+            },
+            "the follower to replay every row",
+            TimeSpan.FromMinutes(2));
+
+        await writing;
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), followed);
+    }
+
+    [Fact]
+    public void AFollowingReplayWaitsForTheWatermarkBeforeGivingRowsAtOrAfterIt()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        Trade(writer, "SPY", time, 1);
+        Trade(writer, "SPY", time.AddSeconds(1), 2);
+        writer.Flush(time.AddSeconds(1));
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue);
+
+        Assert.Equal([1L], CatalogWorld.Replayed(follow));
+        Trade(writer, "AAA", time.AddSeconds(1), 3);
+        writer.Flush(time.AddSeconds(2));
+
+        // AAA came to the catalog after SPY, so its row of the same time comes after SPY's.
+        Assert.Equal([2L, 3L], CatalogWorld.Replayed(follow));
+        Assert.Equal(time.AddSeconds(2), reader.Watermark);
+    }
+
+    [Fact]
+    public void ARowBeforeTheRecordedWatermarkIsRefused()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        Trade(writer, "SPY", time, 1);
+        writer.Flush(time.AddSeconds(5));
+
+        var refused = Assert.Throws<ListMmfOrderException>(() => writer.Partition("trades", "QQQ", time.AddSeconds(4)));
+
+        Assert.Contains("is before the watermark", refused.Message);
+    }
+
+    [Fact]
+    public void AFlushRefusesARowAppendedBeforeTheRecordedWatermarkAndRecordsNothing()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        TimeSeriesTable day = writer.Partition("trades", "SPY", time);
+        Trade(writer, "SPY", time, 1);
+        writer.Flush(time.AddSeconds(5));
+        day.Column<double>("price").Add(2);
+        day.Column<long>("id").Add(2);
+        day.AddRow(time.AddSeconds(1));
+
+        var refused = Assert.Throws<ListMmfOrderException>(writer.Flush);
+
+        Assert.Contains("row 1 at", refused.Message);
+        Assert.Equal(1, Assert.Single(writer.Partitions()).RowCount);
+        day.Truncate(1); // else the writer's Dispose, which flushes, refuses the row again
+
+    }
+
+    [Fact]
+    public void AWatermarkOnlyAdvances()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        writer.Flush(CatalogWorld.FirstDay);
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => writer.Flush(CatalogWorld.FirstDay.AddTicks(-1)));
+        Assert.Equal(CatalogWorld.FirstDay, writer.Watermark);
+    }
+
+    private static void Trade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
+    {
+        TimeSeriesTable table = catalog.Partition("trades", instrument, time);
+        table.Column<double>("price").Add(id);
+        table.Column<long>("id").Add(id);
+        table.AddRow(time);
+    }
+}
