@@ -22,6 +22,7 @@ namespace ListMmf.TestHost;
 /// <item><c>series-truncate</c> and <c>series-read</c>: see <see cref="SeriesTruncation"/>.</item>
 /// <item><c>replace-kill</c>, <c>truncate-then-append</c> and <c>widen-then-append</c>: see <see cref="ReplacementFaults"/>.</item>
 /// <item><c>tick-days DIR</c>: see <see cref="TickDays"/>.</item>
+/// <item><c>catalog-write</c> and <c>catalog-follow</c>: see <see cref="CatalogWorld"/>.</item>
 /// <item><c>power-write</c>, <c>power-check</c>, <c>power-recover</c> and <c>power-csv</c>: see <see cref="PowerLoss"/>.</item>
 /// <item><c>seal PATH</c> and <c>unseal PATH</c>: seals a list, or a table folder, or unseals it; prints how many files changed.</item>
 /// <item><c>take-turns PATH TURNS</c>: opens the file as its writer TURNS times, each time appending one item and closing
@@ -43,6 +44,9 @@ public static class Program
                 ["append", string path, string count] => Append(path, long.Parse(count, CultureInfo.InvariantCulture)),
                 ["verify", string path, string expected, string timeout, string backend] => Verify(path, long.Parse(expected, CultureInfo.InvariantCulture), TimeSpan.FromMilliseconds(double.Parse(timeout, CultureInfo.InvariantCulture)), Enum.Parse<MappingBackend>(backend)),
                 ["hold", string path] => Hold(path),
+                ["catalog-write", string directory, string seed] => CatalogWorld.WriteCatalog(directory, int.Parse(seed, CultureInfo.InvariantCulture)),
+                ["catalog-follow", string directory, string seed, string seconds] => CatalogWorld.FollowCatalog(directory,
+                    int.Parse(seed, CultureInfo.InvariantCulture), TimeSpan.FromSeconds(double.Parse(seconds, CultureInfo.InvariantCulture))),
                 ["fill", string path] => Fill(path),
                 ["create", string path] => Create(path),
                 ["flush", string path] => Flush(path),

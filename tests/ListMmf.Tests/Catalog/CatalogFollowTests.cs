@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Threading.Tasks;
+using ListMmf.TestHost;
 using Xunit;
 
 namespace ListMmf.Tests.Catalog;

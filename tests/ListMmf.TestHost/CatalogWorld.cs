@@ -1,14 +1,23 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
 using System.Linq;
+using System.Threading;
 
-namespace ListMmf.Tests.Catalog;
+namespace ListMmf.TestHost;
 
 /// <summary>
 /// A random market of trades and quotes over a few days, with many rows of one time across instruments and
 /// kinds: what a catalog is given to hold, and the order a replay must give its rows in, worked out by a sort.
+/// Any process builds the same world from the same seed.
+/// <list type="bullet">
+/// <item><c>catalog-write DIR SEED</c>: creates a catalog and writes the world, a flush with a watermark every 23 rows.</item>
+/// <item><c>catalog-follow DIR SEED SECONDS</c>: waits for the catalog, follows it until every row came, and prints
+/// <c>rows=N order=same</c> when they came in the order a sort gives (exit 1 when not).</item>
+/// </list>
 /// </summary>
-internal sealed class CatalogWorld
+public sealed class CatalogWorld
 {
     public static readonly DateTime FirstDay = new(2024, 3, 4);
 
@@ -142,6 +151,70 @@ internal sealed class CatalogWorld
         }
 
         return ids.ToArray();
+    }
+
+    /// <summary>
+    /// Writes the world into a new catalog, each flush recording as watermark the next row's time (rows come in time
+    /// order, so every row before it is in).
+    /// </summary>
+    public static int WriteCatalog(string directory, int seed)
+    {
+        CatalogWorld world = Random(seed, instruments: 10, days: 4, rowsPerSeriesDay: 200);
+        using var catalog = TimeSeriesCatalog.Create(directory, Schema());
+        Console.WriteLine("created");
+        for (int start = 0; start < world.Rows.Count; start += 23)
+        {
+            int end = Math.Min(start + 23, world.Rows.Count);
+            world.Write(catalog, start, end);
+            catalog.Flush(end < world.Rows.Count ? world.Rows[end].Time : world.Rows[^1].Time.AddTicks(1));
+        }
+
+        Console.WriteLine($"rows={world.Rows.Count}");
+        return 0;
+    }
+
+    /// <summary>Follows the catalog the writer of <paramref name="seed"/> writes until every row came, checking their order.</summary>
+    public static int FollowCatalog(string directory, int seed, TimeSpan deadline)
+    {
+        CatalogWorld world = Random(seed, instruments: 10, days: 4, rowsPerSeriesDay: 200);
+        long[] expected = world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue);
+        var clock = Stopwatch.StartNew();
+        TimeSeriesCatalog? catalog = null;
+        while (catalog is null)
+        {
+            try
+            {
+                catalog = TimeSeriesCatalog.Open(directory, FileAccess.Read);
+            }
+            catch (FileNotFoundException) when (clock.Elapsed < deadline)
+            {
+                Thread.Yield();
+            }
+        }
+
+        using (catalog)
+        {
+            Console.WriteLine("open");
+            using CatalogReplay follow = catalog.Follow(DateTime.MinValue, batchRows: 64);
+            var followed = new List<long>();
+            int polls = 0;
+            while (followed.Count < expected.Length)
+            {
+                if (clock.Elapsed > deadline)
+                {
+                    Console.WriteLine($"timed out at rows={followed.Count}");
+                    return 2;
+                }
+
+                int before = followed.Count;
+                followed.AddRange(Replayed(follow));
+                polls += followed.Count > before ? 1 : 0;
+            }
+
+            bool same = followed.SequenceEqual(expected);
+            Console.WriteLine($"rows={followed.Count} order={(same ? "same" : "different")} polls={polls}");
+            return same ? 0 : 1;
+        }
     }
 
     public sealed record Row(string Kind, string Instrument, DateTime Time, long Id);
