@@ -21,13 +21,15 @@ namespace ListMmf.Benchmarks;
 /// <item><c>duckdb-check --table DIR --parquet FILE [--samples N]</c>: DuckDB reads the Parquet file and must find the table's rows in it.</item>
 /// <item><c>peers [--rows N] [--rounds R] [--targets K] [--batches K,K,...] [--hours H] [--cold-lookups C] [--appends A] [--values V]
 /// [--json PATH] [--markdown PATH] [--svg PATH]</c>: ListMmf beside DuckDB, SQLite and RocksDB, each set up by its documentation, on the same ticks.</item>
+/// <item><c>catalog [--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>: a market's catalog written and replayed in one
+/// time order beside a merge of arrays in memory and DuckDB.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, catalog, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -52,6 +54,7 @@ public static class Program
                 "csv-compare" => RunCsvCompare(rest),
                 "duckdb-check" => RunDuckDbCheck(rest),
                 "peers" => RunPeers(rest),
+                "catalog" => RunCatalog(rest),
                 "sealed-sizes" => RunSealedSizes(rest),
                 "python-reads" => RunPythonReads(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
@@ -183,6 +186,16 @@ public static class Program
             line.Text("--json"),
             line.Text("--markdown"),
             line.Text("--svg")));
+    }
+
+    private static int RunCatalog(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("catalog", args, ["--instruments", "--days", "--rows-per-day", "--rounds"]);
+        return Catalog.CatalogCommand.Run(
+            (int)Math.Min(100_000, line.Count("--instruments", 100, minimum: 1)),
+            (int)Math.Min(3_650, line.Count("--days", 5, minimum: 1)),
+            (int)Math.Min(10_000_000, line.Count("--rows-per-day", 10_000, minimum: 1)),
+            (int)line.Count("--rounds", 5, minimum: 1));
     }
 
     private static int RunIpc(ReadOnlySpan<string> args)

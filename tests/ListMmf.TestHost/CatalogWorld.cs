@@ -125,7 +125,10 @@ public sealed class CatalogWorld
             .ToArray();
     }
 
-    /// <summary>The ids a replay gives, read from each batch's rows of its table, checking the batch's times against the table's.</summary>
+    /// <summary>
+    /// The ids a replay asked for the column "id" alone gives, checking each batch's times and values against its
+    /// table's rows.
+    /// </summary>
     public static long[] Replayed(CatalogReplay replay)
     {
         var ids = new List<long>();
@@ -134,19 +137,21 @@ public sealed class CatalogWorld
             TableColumn<long> id = replay.Table.Column<long>("id");
             IndexRange rows = replay.Rows;
             ReadOnlySpan<DateTime> times = replay.Times;
-            if (times.Length != rows.Length || rows.IsEmpty)
+            ReadOnlySpan<long> values = replay.Values<long>(0);
+            if (times.Length != rows.Length || values.Length != rows.Length || rows.IsEmpty)
             {
-                throw new InvalidOperationException($"a batch of {rows.Length} rows has {times.Length} times");
+                throw new InvalidOperationException($"a batch of {rows.Length} rows has {times.Length} times and {values.Length} values");
             }
 
             for (long row = rows.Start; row < rows.End; row++)
             {
-                if (replay.Table.TimeAt(row) != times[(int)(row - rows.Start)])
+                int at = (int)(row - rows.Start);
+                if (replay.Table.TimeAt(row) != times[at] || id[row] != values[at])
                 {
-                    throw new InvalidOperationException($"row {row} of {replay.Table.Path}: the batch's time is not the table's");
+                    throw new InvalidOperationException($"row {row} of {replay.Table.Path}: the batch's time or value is not the table's");
                 }
 
-                ids.Add(id[row]);
+                ids.Add(values[at]);
             }
         }
 
@@ -195,7 +200,7 @@ public sealed class CatalogWorld
         using (catalog)
         {
             Console.WriteLine("open");
-            using CatalogReplay follow = catalog.Follow(DateTime.MinValue, batchRows: 64);
+            using CatalogReplay follow = catalog.Follow(DateTime.MinValue, columns: ["id"], batchRows: 64);
             var followed = new List<long>();
             int polls = 0;
             while (followed.Count < expected.Length)

@@ -26,6 +26,7 @@ public sealed class CatalogReplay : IDisposable
     private readonly HashSet<int>? _ranks;
     private readonly HashSet<int>? _ordinals;
     private readonly int _batchRows;
+    private readonly string[] _columns;
 
     /// <summary>A following replay's open tables, by folder, kept from one watermark to the next; null for a replay of one range.</summary>
     private readonly Dictionary<string, TimeSeriesTable>? _tables;
@@ -38,9 +39,11 @@ public sealed class CatalogReplay : IDisposable
     private int _length;
     private bool _disposed;
 
-    internal CatalogReplay(TimeSeriesCatalog catalog, HashSet<int>? ranks, HashSet<int>? ordinals, long from, long to, int batchRows, bool follow)
+    internal CatalogReplay(
+        TimeSeriesCatalog catalog, HashSet<int>? ranks, HashSet<int>? ordinals, string[] columns, long from, long to, int batchRows, bool follow)
     {
         _catalog = catalog;
+        _columns = columns;
         _ranks = ranks;
         _ordinals = ordinals;
         _batchRows = batchRows;
@@ -70,6 +73,26 @@ public sealed class CatalogReplay : IDisposable
 
     /// <summary>The batch's rows' times, as the table returns them.</summary>
     public ReadOnlySpan<DateTime> Times => Current.Times.AsSpan(Current.Position, _length);
+
+    /// <summary>
+    /// The batch's values of the <paramref name="column"/>th of the columns the replay was asked for, one for each of
+    /// <see cref="Rows"/>: over the mapping for an appendable partition, else decoded once for the replay's next rows
+    /// of the partition, whatever the batches they come in.
+    /// </summary>
+    /// <typeparam name="T">The column's type, as <see cref="TimeSeriesTable.Column{T}"/> takes it.</typeparam>
+    /// <exception cref="ArgumentOutOfRangeException">The replay was asked for fewer columns.</exception>
+    /// <exception cref="ListMmfDataTypeException">The column holds another type.</exception>
+    public ReadOnlySpan<T> Values<T>(int column)
+        where T : unmanaged
+    {
+        Chain chain = Current;
+        if ((uint)column >= (uint)_columns.Length)
+        {
+            throw new ArgumentOutOfRangeException(nameof(column), column, $"The replay was asked for {_columns.Length} columns.");
+        }
+
+        return chain.Values<T>(column, _columns[column]).Slice(chain.Position, _length);
+    }
 
     private Chain Current => _current ?? throw new InvalidOperationException(
         "The replay has no current batch: call MoveNext first, and read a batch only while MoveNext returned true.");
@@ -152,7 +175,7 @@ public sealed class CatalogReplay : IDisposable
         _count = 0;
         foreach (CatalogPartition[] chain in chains)
         {
-            _heap[_count] = new Chain(chain, _batchRows, _from, this);
+            _heap[_count] = new Chain(chain, _batchRows, _from, this, _columns.Length);
             SiftUp(_count++);
         }
     }
@@ -276,9 +299,12 @@ public sealed class CatalogReplay : IDisposable
     /// its partition is open, its key is the partition's first recorded time (or the replay's start), which no row
     /// of it comes before.
     /// </summary>
-    private sealed class Chain(CatalogPartition[] partitions, int batchRows, long from, CatalogReplay replay)
+    private sealed class Chain(CatalogPartition[] partitions, int batchRows, long from, CatalogReplay replay, int columns)
     {
         private readonly long _from = from;
+
+        /// <summary>Each asked column's values of the buffered rows, a <see cref="Chunk{T}"/> once asked for.</summary>
+        private readonly object?[] _chunks = new object?[columns];
         private int _next;
         private long _row;
         private long _end;
@@ -365,6 +391,24 @@ public sealed class CatalogReplay : IDisposable
             return at - Position;
         }
 
+        /// <summary>The values of the buffered rows of the column <paramref name="name"/>, read once for them.</summary>
+        public ReadOnlySpan<T> Values<T>(int column, string name)
+            where T : unmanaged
+        {
+            if (_chunks[column] is not Chunk<T> chunk || chunk.Table != Table)
+            {
+                chunk = new Chunk<T>(Table!, Table!.Column<T>(name));
+                _chunks[column] = chunk;
+            }
+
+            if (chunk.Row != BufferRow || chunk.Length != _buffered)
+            {
+                chunk.Fill(BufferRow, _buffered, Times.Length);
+            }
+
+            return chunk.Memory.Span;
+        }
+
         /// <summary>Moves past <paramref name="rows"/> replayed rows; false when the chain has no rows left.</summary>
         public bool Consume(int rows)
         {
@@ -411,6 +455,39 @@ public sealed class CatalogReplay : IDisposable
             Position = 0;
             _buffered = rows;
             Key = Times[0].Ticks;
+        }
+    }
+
+    /// <summary>One column's values of a chain's buffered rows: the mapping's, or a buffer the values were decoded into.</summary>
+    private sealed class Chunk<T>(TimeSeriesTable table, TableColumn<T> column)
+        where T : unmanaged
+    {
+        private T[]? _buffer;
+
+        public TimeSeriesTable Table { get; } = table;
+
+        public long Row { get; private set; } = -1;
+
+        public int Length { get; private set; }
+
+        public ReadOnlyMemory<T> Memory { get; private set; }
+
+        public void Fill(long row, int length, int capacity)
+        {
+            var range = new IndexRange(row, row + length);
+            if (column.TryGetMemory(range, out ReadOnlyMemory<T> memory))
+            {
+                Memory = memory;
+            }
+            else
+            {
+                _buffer ??= new T[capacity];
+                column.CopyTo(range, _buffer);
+                Memory = _buffer.AsMemory(0, length);
+            }
+
+            Row = row;
+            Length = length;
         }
     }
 }

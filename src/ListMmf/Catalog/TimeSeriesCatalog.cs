@@ -32,10 +32,11 @@ namespace ListMmf;
 /// }
 ///
 /// using var reader = TimeSeriesCatalog.Open(folder, FileAccess.Read);
-/// using CatalogReplay replay = reader.Replay(from, to);
+/// using CatalogReplay replay = reader.Replay(from, to, columns: ["price"]);
 /// while (replay.MoveNext())
 /// {
-///     // replay.Instrument's rows replay.Rows of replay.Table, at replay.Times, in one time order
+///     // replay.Instrument's rows replay.Rows, at replay.Times, in one time order
+///     ReadOnlySpan&lt;double&gt; prices = replay.Values&lt;double&gt;(0);
 /// }
 /// </code>
 /// </example>
@@ -230,11 +231,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
     public CatalogReplay Replay(DateTime from, DateTime to, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
-        int batchRows = CatalogReplay.DefaultBatchRows)
+        IEnumerable<string>? columns = null, int batchRows = CatalogReplay.DefaultBatchRows)
     {
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
-        return new CatalogReplay(this, Ranks(kinds), Ordinals(instruments), from.Ticks, to.Ticks, batchRows, follow: false);
+        HashSet<int>? ranks = Ranks(kinds);
+        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), from.Ticks, to.Ticks, batchRows, follow: false);
     }
 
     /// <summary>
@@ -248,11 +250,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
     public CatalogReplay Follow(DateTime from, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
-        int batchRows = CatalogReplay.DefaultBatchRows)
+        IEnumerable<string>? columns = null, int batchRows = CatalogReplay.DefaultBatchRows)
     {
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
-        return new CatalogReplay(this, Ranks(kinds), Ordinals(instruments), from.Ticks, from.Ticks, batchRows, follow: true);
+        HashSet<int>? ranks = Ranks(kinds);
+        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), from.Ticks, from.Ticks, batchRows, follow: true);
     }
 
     /// <summary>
@@ -349,6 +352,26 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             ? ordinal
             : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instruments)))
         .ToHashSet();
+
+    /// <summary>The value columns a replay reads (<see cref="CatalogReplay.Values{T}"/>), each one of every replayed kind's.</summary>
+    private string[] Columns(IEnumerable<string>? columns, HashSet<int>? ranks)
+    {
+        string[] names = columns?.ToArray() ?? [];
+        for (int rank = 0; rank < Schema.Kinds.Count; rank++)
+        {
+            TimeSeriesTableSchema kind = Schema.SchemaOf(Schema.Kinds[rank]);
+            string? missing = ranks is not null && !ranks.Contains(rank)
+                ? null
+                : names.FirstOrDefault(name => !kind.Columns.Any(column => column.Name == name && !column.IsText));
+            if (missing is not null)
+            {
+                throw new ArgumentException($"The kind '{Schema.Kinds[rank]}' has no number column '{missing}'; a replay reads columns " +
+                    "every replayed kind has (replay the kinds apart, or name fewer columns).", nameof(columns));
+            }
+        }
+
+        return names;
+    }
 
     private static bool Overlaps(in PartitionRecord record, long from, long to) =>
         record.Rows > 0 && record.LastTime >= from && record.FirstTime < to;

@@ -19,7 +19,7 @@ public sealed class CatalogFollowTests
         CatalogWorld world = CatalogWorld.Random(seed);
         using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay follow = reader.Follow(DateTime.MinValue, batchRows: batchRows);
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, columns: ["id"], batchRows: batchRows);
         var followed = new List<long>();
 
         for (int start = 0; start < world.Rows.Count; start += 37)
@@ -40,7 +40,7 @@ public sealed class CatalogFollowTests
         CatalogWorld world = CatalogWorld.Random(33, instruments: 8, days: 4);
         using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay follow = reader.Follow(DateTime.MinValue, batchRows: 16);
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, columns: ["id"], batchRows: 16);
         var followed = new List<long>();
 
         Task writing = Task.Run(() =>
@@ -75,7 +75,7 @@ public sealed class CatalogFollowTests
         Trade(writer, "SPY", time.AddSeconds(1), 2);
         writer.Flush(time.AddSeconds(1));
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay follow = reader.Follow(DateTime.MinValue);
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, columns: ["id"]);
 
         Assert.Equal([1L], CatalogWorld.Replayed(follow));
         Trade(writer, "AAA", time.AddSeconds(1), 3);

@@ -31,7 +31,7 @@ public sealed class TimeSeriesCatalogTests
         Write(folder.Path, world, form);
 
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, batchRows: batchRows);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], batchRows: batchRows);
 
         Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), CatalogWorld.Replayed(replay));
     }
@@ -48,7 +48,7 @@ public sealed class TimeSeriesCatalogTests
         DateTime to = CatalogWorld.FirstDay.AddDays(2).AddHours(9.5).AddSeconds(20);
 
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay replay = catalog.Replay(from, to, batchRows: 5);
+        using CatalogReplay replay = catalog.Replay(from, to, columns: ["id"], batchRows: 5);
 
         long[] expected = world.ReplayOrder(from, to);
         Assert.InRange(expected.Length, 1, world.Rows.Count - 1);
@@ -65,9 +65,39 @@ public sealed class TimeSeriesCatalogTests
         HashSet<long> chosen = world.Rows.Where(row => row.Kind == "quotes" && instruments.Contains(row.Instrument)).Select(row => row.Id).ToHashSet();
 
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, instruments, ["quotes"], batchRows: 3);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, instruments, ["quotes"], columns: ["id"], batchRows: 3);
 
         Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue).Where(chosen.Contains), CatalogWorld.Replayed(replay));
+    }
+
+    [Fact]
+    public void AReplayRefusesAColumnThatAReplayedKindDoesNotHave()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["price"]));
+
+        Assert.Contains("The kind 'quotes' has no number column 'price'", refused.Message);
+        catalog.Replay(DateTime.MinValue, DateTime.MaxValue, kinds: ["trades"], columns: ["price"]).Dispose();
+    }
+
+    [Fact]
+    public void AColumnsValuesAskedForAsAnotherTypeAreRefused()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
+        Assert.True(replay.MoveNext());
+
+        Assert.Throws<ListMmfDataTypeException>(() => replay.Values<int>(0).Length);
+        Assert.Throws<ArgumentOutOfRangeException>(() => replay.Values<long>(1).Length);
+        Assert.Equal([1L], replay.Values<long>(0).ToArray());
     }
 
     [Fact]
@@ -99,7 +129,7 @@ public sealed class TimeSeriesCatalogTests
         AddTrade(writer, "QQQ", time, 2);
         writer.Flush();
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        using CatalogReplay replay = reader.Replay(DateTime.MinValue, DateTime.MaxValue, batchRows: 1);
+        using CatalogReplay replay = reader.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], batchRows: 1);
         Assert.True(replay.MoveNext());
 
         AddTrade(writer, "SPY", time.AddSeconds(1), 3);
@@ -368,7 +398,7 @@ public sealed class TimeSeriesCatalogTests
 
     private static long[] Ids(TimeSeriesCatalog catalog)
     {
-        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
         return CatalogWorld.Replayed(replay);
     }
 }
