@@ -69,10 +69,24 @@ public sealed class CatalogReplay : IDisposable
     public TimeSeriesTable Table => Current.Table!;
 
     /// <summary>The batch's rows of <see cref="Table"/>.</summary>
-    public IndexRange Rows => new(Current.BufferRow + Current.Position, Current.BufferRow + Current.Position + _length);
+    public IndexRange Rows
+    {
+        get
+        {
+            Chain chain = Current;
+            return new(chain.BufferRow + chain.Position, chain.BufferRow + chain.Position + _length);
+        }
+    }
 
     /// <summary>The batch's rows' times, as the table returns them.</summary>
-    public ReadOnlySpan<DateTime> Times => Current.Times.AsSpan(Current.Position, _length);
+    public ReadOnlySpan<DateTime> Times
+    {
+        get
+        {
+            Chain chain = Current;
+            return chain.Times.AsSpan(chain.Position, _length);
+        }
+    }
 
     /// <summary>
     /// The batch's values of the <paramref name="column"/>th of the columns the replay was asked for, one for each of
@@ -138,7 +152,7 @@ public sealed class CatalogReplay : IDisposable
                 2 => _heap[1],
                 _ => Before(_heap[1], _heap[2]) ? _heap[1] : _heap[2],
             };
-            _length = next is null ? first.Buffered : first.RunBefore(next.Key, first.RanksBefore(next));
+            _length = next is null ? first.Buffered : first.RunBefore(next.Key, first.Rank < next.Rank);
             _current = first;
             return true;
         }
@@ -235,7 +249,7 @@ public sealed class CatalogReplay : IDisposable
     }
 
     /// <summary>Whether <paramref name="a"/>'s next row comes before <paramref name="b"/>'s: by time, kind rank, then instrument ordinal.</summary>
-    private static bool Before(Chain a, Chain b) => a.Key != b.Key ? a.Key < b.Key : a.RanksBefore(b);
+    private static bool Before(Chain a, Chain b) => a.Key != b.Key ? a.Key < b.Key : a.Rank < b.Rank;
 
     private void RemoveFirst()
     {
@@ -331,10 +345,8 @@ public sealed class CatalogReplay : IDisposable
         /// <summary>How many buffered times are still to come.</summary>
         public int Buffered => _buffered - Position;
 
-        /// <summary>Whether this chain's rows come before <paramref name="other"/>'s at one time.</summary>
-        public bool RanksBefore(Chain other) => Partition.KindRank != other.Partition.KindRank
-            ? Partition.KindRank < other.Partition.KindRank
-            : Partition.InstrumentOrdinal < other.Partition.InstrumentOrdinal;
+        /// <summary>The chain's kind rank, then its instrument's ordinal, in one number: the lower comes first among rows of one time.</summary>
+        public long Rank { get; } = ((long)partitions[0].KindRank << 32) | (uint)partitions[0].InstrumentOrdinal;
 
         /// <summary>
         /// Opens the next partition with rows in [<paramref name="from"/>, <paramref name="to"/>) and buffers its first
