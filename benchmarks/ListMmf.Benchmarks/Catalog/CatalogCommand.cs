@@ -48,7 +48,7 @@ internal static class CatalogCommand
 
                 Replay(catalog, out long allocated);
                 Console.WriteLine($"a replay allocated {allocated / 1024.0:N0} KiB on the managed heap; " +
-                    $"it holds {market.Names.Length:N0} instruments x {CatalogReplay.DefaultBatchRows:N0} times " +
+                    $"it holds at most {market.Names.Length:N0} instruments x {CatalogReplay.DefaultBatchRows:N0} times " +
                         $"({market.Names.Length * CatalogReplay.DefaultBatchRows * 8 / 1048576.0:N1} MiB); opened {catalog.Partitions().Count:N0} partitions");
                 FirstRows(catalog, rounds);
             }

@@ -13,6 +13,7 @@ internal sealed class CatalogIndex : IDisposable
     private readonly ListMmf<PartitionRecord> _records;
     private readonly int _kinds;
     private readonly CatalogPeriod _period;
+    private readonly Func<int> _instruments;
     private readonly Dictionary<(int Kind, int Instrument), List<PartitionRecord>> _series = [];
     private long _read;
 
@@ -25,11 +26,13 @@ internal sealed class CatalogIndex : IDisposable
     /// <param name="records">The index file, open for reading or writing.</param>
     /// <param name="kinds">How many kinds the catalog has: a line of another kind is damage.</param>
     /// <param name="period">The catalog's period: a line whose period start is not one is damage.</param>
-    public CatalogIndex(ListMmf<PartitionRecord> records, int kinds, CatalogPeriod period)
+    /// <param name="instruments">How many instruments the catalog holds now: a line of another is damage.</param>
+    public CatalogIndex(ListMmf<PartitionRecord> records, int kinds, CatalogPeriod period, Func<int> instruments)
     {
         _records = records;
         _kinds = kinds;
         _period = period;
+        _instruments = instruments;
         ReadNew();
     }
 
@@ -68,23 +71,18 @@ internal sealed class CatalogIndex : IDisposable
 
     public void Dispose() => _records.Dispose();
 
-    private void Apply(in PartitionRecord record, long line)
+    /// <summary>What makes <paramref name="record"/> no line this index takes after the lines it read, or null.</summary>
+    public string? ProblemWith(in PartitionRecord record)
     {
         if (record.Kind == WatermarkLine)
         {
-            if (record.LastTime < Watermark || record.LastTime > DateTime.MaxValue.Ticks)
-            {
-                throw new ListMmfFormatException(Path, $"line {line:N0} of the catalog's index is damaged: its watermark " +
-                    $"{record.LastTime} ticks is before the one before it ({Watermark}) or past the calendar.");
-            }
-
-            Watermark = record.LastTime;
-            return;
+            return record.Instrument != WatermarkLine || record.LastTime < Watermark || record.LastTime > DateTime.MaxValue.Ticks
+                ? $"its watermark {record.LastTime} ticks is before the one before it ({Watermark}) or past the calendar"
+                : null;
         }
 
-        string? problem =
-            record.Kind < 0 || record.Kind >= _kinds ? $"kind {record.Kind} is not one of the catalog's {_kinds}"
-            : record.Instrument < 0 ? $"instrument {record.Instrument} is negative"
+        return record.Kind < 0 || record.Kind >= _kinds ? $"kind {record.Kind} is not one of the catalog's {_kinds}"
+            : record.Instrument < 0 || record.Instrument >= _instruments() ? $"instrument {record.Instrument} is not one of the catalog's"
             : record.Rows < 0 ? $"{record.Rows} rows is negative"
             : record.Sealed is not (0 or 1) ? $"its sealed flag {record.Sealed} is neither 0 nor 1"
             : record.PeriodStart < 0 || record.PeriodStart > DateTime.MaxValue.Ticks
@@ -93,9 +91,19 @@ internal sealed class CatalogIndex : IDisposable
                 || record.LastTime >= CatalogPeriods.EndOf(record.PeriodStart, _period))
                 ? "its first and last times do not lie in its period in order"
             : null;
-        if (problem is not null)
+    }
+
+    private void Apply(in PartitionRecord record, long line)
+    {
+        if (ProblemWith(record) is { } problem)
         {
             throw new ListMmfFormatException(Path, $"line {line:N0} of the catalog's index is damaged: {problem}.");
+        }
+
+        if (record.Kind == WatermarkLine)
+        {
+            Watermark = record.LastTime;
+            return;
         }
 
         if (!_series.TryGetValue((record.Kind, record.Instrument), out List<PartitionRecord>? partitions))

@@ -15,7 +15,8 @@ namespace ListMmf;
 /// Each instrument and kind is a chain of partitions in period order; a merge of the chains' next rows (a binary
 /// heap of one entry a chain) picks the earliest. A chain's partition is opened when the merge reaches its first
 /// recorded time, which the index gives, so a replay opens only the partitions it reads, one a chain at a time, and
-/// holds at most the batch size of times a chain. Not thread-safe.
+/// holds at most the batch size of times a chain. Not thread-safe, and it reads its catalog's index as it goes: use
+/// neither on another thread meanwhile.
 /// </remarks>
 public sealed class CatalogReplay : IDisposable
 {
@@ -38,6 +39,9 @@ public sealed class CatalogReplay : IDisposable
     private Chain? _current;
     private int _length;
     private bool _disposed;
+
+    /// <summary>What a <see cref="MoveNext"/> met, after which the replay's place is unknown: every later call throws.</summary>
+    private Exception? _failed;
 
     internal CatalogReplay(
         TimeSeriesCatalog catalog, HashSet<int>? ranks, HashSet<int>? ordinals, string[] columns, long from, long to, int batchRows, bool follow)
@@ -113,9 +117,29 @@ public sealed class CatalogReplay : IDisposable
 
     /// <summary>Moves to the next batch, closing the partitions the replay moved past.</summary>
     /// <returns>False when every row was replayed.</returns>
+    /// <exception cref="InvalidOperationException">An earlier call threw: the replay cannot know where it was; start a new one.</exception>
     public bool MoveNext()
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
+        if (_failed is not null)
+        {
+            throw new InvalidOperationException("An earlier MoveNext of this replay threw, so it cannot know which rows it gave; " +
+                "start a new replay from the last time you read.", _failed);
+        }
+
+        try
+        {
+            return Next();
+        }
+        catch (Exception exception)
+        {
+            _failed = exception;
+            throw;
+        }
+    }
+
+    private bool Next()
+    {
         if (_current is { } replayed)
         {
             _current = null;
@@ -157,7 +181,7 @@ public sealed class CatalogReplay : IDisposable
             return true;
         }
 
-        return _tables is not null && Advance() && MoveNext();
+        return _tables is not null && Advance() && Next();
     }
 
     /// <summary>Closes the partitions the replay holds open.</summary>
@@ -332,7 +356,8 @@ public sealed class CatalogReplay : IDisposable
 
         public bool IsOpen => Table is not null;
 
-        public DateTime[] Times { get; } = new DateTime[batchRows];
+        /// <summary>The buffered times, allocated when the chain's first partition opens, at most the batch size.</summary>
+        public DateTime[] Times { get; private set; } = [];
 
         /// <summary>The table's row of <see cref="Times"/>[0].</summary>
         public long BufferRow { get; private set; }
@@ -460,6 +485,11 @@ public sealed class CatalogReplay : IDisposable
 
         private void Fill()
         {
+            if (Times.Length < batchRows && Times.Length < _end - _row)
+            {
+                Times = new DateTime[(int)Math.Min(batchRows, _end - _row)];
+            }
+
             int rows = (int)Math.Min(Times.Length, _end - _row);
             Table!.CopyTimes(new IndexRange(_row, _row + rows), Times.AsSpan(0, rows));
             BufferRow = _row;

@@ -53,6 +53,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private readonly TextEntries _instruments;
     private readonly ListMmfOptions _options;
     private readonly DateTimeKind[] _timeKinds;
+
+    /// <summary>Whether every kind's times are UTC: the catalog's own times (watermark, replay ranges) are then too.</summary>
+    private readonly bool _allUtc;
     private bool _disposed;
 
     private TimeSeriesCatalog(string path, TimeSeriesCatalogSchema? schema, FileAccess access, ListMmfOptions? options)
@@ -85,8 +88,10 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             names = new ListMmf<byte>(System.IO.Path.Combine(path, InstrumentsFileName), access, own, DataType.Byte, requireDataType: true,
                 description: null);
             _instruments = new TextEntries(names, int.MaxValue, $"the instruments of catalog '{path}'");
-            _index = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period);
+            TextEntries instruments = _instruments;
+            _index = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period, () => instruments.Count);
             _timeKinds = Schema.Kinds.Select(kind => Schema.SchemaOf(kind).TimesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified).ToArray();
+            _allUtc = _timeKinds.All(kind => kind == DateTimeKind.Utc);
             if (create)
             {
                 DurableFile.Create(manifest, CatalogManifest.Write(Schema), static (file, bytes) => file.Write(bytes));
@@ -200,7 +205,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         int ordinal = _instruments.Find(instrument);
         _index.ReadNew();
         List<PartitionRecord>? series = ordinal < 0 ? null : _index.SeriesOf(rank, ordinal);
-        return series is null ? [] : series.Where(record => Overlaps(record, from.Ticks, to.Ticks)).Select(record => PartitionOf(record)).ToArray();
+        (long start, long end) = (TicksOf(from, _allUtc), TicksOf(to, _allUtc));
+        return series is null ? [] : series.Where(record => Overlaps(record, start, end)).Select(record => PartitionOf(record)).ToArray();
     }
 
     /// <summary>
@@ -236,7 +242,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
         HashSet<int>? ranks = Ranks(kinds);
-        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), from.Ticks, to.Ticks, batchRows, follow: false);
+        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, _allUtc), TicksOf(to, _allUtc),
+            batchRows, follow: false);
     }
 
     /// <summary>
@@ -255,7 +262,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
         HashSet<int>? ranks = Ranks(kinds);
-        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), from.Ticks, from.Ticks, batchRows, follow: true);
+        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, _allUtc), TicksOf(from, _allUtc),
+            batchRows, follow: true);
     }
 
     /// <summary>
@@ -372,6 +380,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
         return names;
     }
+
+    /// <summary>
+    /// A time's ticks as the catalog's tables store them: a Local time is converted where the times are UTC, as the
+    /// tables convert it; any other is taken as it is.
+    /// </summary>
+    private static long TicksOf(DateTime time, bool utc) => utc && time.Kind == DateTimeKind.Local ? time.ToUniversalTime().Ticks : time.Ticks;
 
     private static bool Overlaps(in PartitionRecord record, long from, long to) =>
         record.Rows > 0 && record.LastTime >= from && record.FirstTime < to;

@@ -61,6 +61,12 @@ public sealed class TimeSeriesCatalogSchema
             throw new ArgumentException($"The kind '{kind}' {problem}; it names a folder of the catalog.", nameof(kind));
         }
 
+        if (schema.Order == TimeSeriesOrder.None)
+        {
+            throw new ArgumentException($"The kind '{kind}' keeps its times in no order; a catalog replays and partitions " +
+                "each instrument's rows by time, so its kinds are Ascending or AscendingOrEqual.", nameof(schema));
+        }
+
         if (TimeSeriesCatalog.IsOwnFileName(kind))
         {
             throw new ArgumentException($"The kind '{kind}' is a name the catalog uses for its own files.", nameof(kind));

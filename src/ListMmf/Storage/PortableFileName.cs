@@ -19,7 +19,7 @@ internal static class PortableFileName
     /// <summary>
     /// What makes <paramref name="value"/> no portable name ("is empty", "holds a character ..."), to follow the
     /// name in a message; null for a good name: no separators, no characters Windows forbids, not "." or "..", not
-    /// ending in a space or a dot, at most <see cref="MaxLength"/> characters.
+    /// ending in a space or a dot, no device name Windows reserves, at most <see cref="MaxLength"/> characters.
     /// </summary>
     public static string? ProblemWith(string value) =>
         value.Length == 0 ? "is empty"
@@ -28,5 +28,15 @@ internal static class PortableFileName
         : value.IndexOfAny(ForbiddenCharacters) >= 0 || value.Any(char.IsControl) ? "holds a character that " +
             "cannot be in a file name (/ \\ : * ? \" < > | or a control character)"
         : value[^1] is ' ' or '.' ? "ends with a space or a dot, which Windows drops from file names"
+        : IsDeviceName(value) ? "is a device Windows reserves (CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension)"
         : null;
+
+    /// <summary>Whether Windows takes <paramref name="value"/> for a device whatever follows its first dot.</summary>
+    private static bool IsDeviceName(string value)
+    {
+        string stem = value.Split('.')[0].TrimEnd(' ');
+        return stem.ToUpperInvariant() is "CON" or "PRN" or "AUX" or "NUL"
+            || (stem.Length == 4 && stem[3] is >= '1' and <= '9'
+                && (stem.StartsWith("COM", StringComparison.OrdinalIgnoreCase) || stem.StartsWith("LPT", StringComparison.OrdinalIgnoreCase)));
+    }
 }

@@ -133,7 +133,7 @@ public sealed class TimeSeriesCatalogTests
         Assert.True(replay.MoveNext());
 
         AddTrade(writer, "SPY", time.AddSeconds(1), 3);
-        AddTrade(writer, "QQQ", time.AddDays(1), 4);
+        AddTrade(writer, "QQQ", time.AddSeconds(1), 4);
         writer.Flush();
 
         var ids = new List<long> { replay.Table.Column<long>("id")[replay.Rows.Start] };
@@ -267,6 +267,8 @@ public sealed class TimeSeriesCatalogTests
     [InlineData("..")]
     [InlineData("")]
     [InlineData("SPY.")]
+    [InlineData("CON")]
+    [InlineData("lpt1.x")]
     public void AnInstrumentThatIsNoPortableFolderNameIsRefused(string instrument)
     {
         using var folder = new TempDirectory();
@@ -276,6 +278,155 @@ public sealed class TimeSeriesCatalogTests
 
         Assert.Contains($"'{instrument}'", refused.Message);
         Assert.Empty(catalog.Instruments);
+    }
+
+    [Fact]
+    public void AKindKeepingItsTimesInNoOrderIsRefused()
+    {
+        var refused = Assert.Throws<ArgumentException>(() => new TimeSeriesCatalogSchema(CatalogPeriod.Day)
+            .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.None)));
+
+        Assert.Contains("The kind 'trades' keeps its times in no order", refused.Message);
+    }
+
+    [Fact]
+    public void ASeriesMovingToItsNextPeriodRecordsThePartitionItLeavesAtOnce()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+
+        writer.Partition("trades", "SPY", CatalogWorld.FirstDay.AddDays(1));
+
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Assert.Equal([2L, 0L], reader.Partitions().Select(partition => partition.RowCount));
+    }
+
+    [Fact]
+    public void ASeriesCannotMoveOnFromAPartitionHoldingARowOutsideItsPeriodUntilItIsTruncated()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        TimeSeriesTable day = writer.Partition("trades", "SPY", CatalogWorld.FirstDay);
+        day.Column<double>("price").Add(2);
+        day.Column<long>("id").Add(2);
+        day.AddRow(CatalogWorld.FirstDay.AddDays(1).AddHours(10));
+
+        Assert.Throws<ListMmfOrderException>(() => writer.Partition("trades", "SPY", CatalogWorld.FirstDay.AddDays(1)));
+
+        day.Truncate(1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(10), 2);
+        writer.Flush();
+        Assert.Equal([1L, 2L], Ids(writer));
+    }
+
+    [Fact]
+    public void RowsAKilledWriterLeftUnrecordedAreRecordedWhenTheSeriesMovesOn()
+    {
+        using var folder = new TempDirectory();
+        using (var first = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(first, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        }
+
+        // What a writer killed after appending, before its flush, leaves: rows in the table the index does not record.
+        using (var table = TimeSeriesTable.Open(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04")))
+        {
+            table.Column<double>("price").Add(2);
+            table.Column<long>("id").Add(2);
+            table.AddRow(CatalogWorld.FirstDay.AddHours(11));
+        }
+
+        using (var next = TimeSeriesCatalog.Open(folder.Path))
+        {
+            AddTrade(next, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(10), 3);
+        }
+
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Assert.Equal([1L, 2L, 3L], Ids(reader));
+    }
+
+    [Fact]
+    public void AFlushRefusesAPartitionWhoseRecordedRowsWereTruncated()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+        writer.Flush();
+        TimeSeriesTable day = writer.Partition("trades", "SPY", CatalogWorld.FirstDay);
+        day.Truncate(1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(12), 3);
+
+        var refused = Assert.Throws<ListMmfOrderException>(writer.Flush);
+
+        Assert.Contains("the 2 the catalog recorded are no longer all there", refused.Message);
+        day.Truncate(1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2); // the rows put back as recorded
+    }
+
+    [Fact]
+    public void SealingSealsAnEndedPeriodOfASeriesWhoseNextPeriodTheWriterHoldsOpen()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(10), 2);
+
+        Assert.Equal(1, writer.Seal(CatalogWorld.FirstDay.AddDays(1)));
+
+        Assert.Equal([true, false], writer.Partitions().Select(partition => partition.IsSealed));
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(11), 3);
+        writer.Flush();
+        Assert.Equal([1L, 2L, 3L], Ids(writer));
+    }
+
+    [Fact]
+    public void APartitionUnsealedSinceItWasSealedTakesAppendsAgain()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        }
+
+        using (var writer = TimeSeriesCatalog.Open(folder.Path))
+        {
+            writer.Seal(DateTime.MaxValue);
+            var refused = Assert.Throws<ListMmfException>(() => writer.Partition("trades", "SPY", CatalogWorld.FirstDay.AddHours(11)));
+            Assert.Contains("the partition is sealed; unseal it", refused.Message);
+        }
+
+        TimeSeriesTable.Unseal(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04"));
+        using (var writer = TimeSeriesCatalog.Open(folder.Path))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+        }
+
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Assert.False(Assert.Single(reader.Partitions()).IsSealed);
+        Assert.Equal([1L, 2L], Ids(reader));
+    }
+
+    [Fact]
+    public void AReplayThatThrewRefusesToGoOnRatherThanSkipRows()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(10), 2);
+        }
+
+        File.Delete(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04", "id.mmf"));
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
+
+        Assert.ThrowsAny<ListMmfException>(() => replay.MoveNext());
+        var refused = Assert.Throws<InvalidOperationException>(() => replay.MoveNext());
+        Assert.Contains("An earlier MoveNext of this replay threw", refused.Message);
     }
 
     [Fact]
