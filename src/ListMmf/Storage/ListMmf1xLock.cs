@@ -32,10 +32,14 @@ internal sealed class ListMmf1xLock : IDisposable
     public const string Suffix = ".lock";
 
     /// <summary>
-    /// How far apart two processes' views of one process's start time may be and still name the same process:
-    /// milliseconds in practice; a process id reused within this long of its last use is not a case to guard.
+    /// How far apart two processes' views of one process's start time may be and still name the same process. Each
+    /// process estimates the boot time once, from the wall clock and the time since boot; the estimates differ by
+    /// milliseconds on a quiet machine, but by the delay between the two reads on a busy one and by any step of the
+    /// wall clock between two processes' estimates (a paused or migrated VM, an NTP step). Too small a tolerance calls a
+    /// live writer's lock stale and lets a second writer in; too large one refuses a writer for a process id reused
+    /// within it of the holder's start, naming that process: the safe side, so the tolerance is wide.
     /// </summary>
-    private static readonly TimeSpan StartTimeTolerance = TimeSpan.FromSeconds(2);
+    private static readonly TimeSpan StartTimeTolerance = TimeSpan.FromMinutes(1);
 
     /// <summary>How long a lock of another host is believed, as 1.x believes one it cannot check.</summary>
     private static readonly TimeSpan ForeignHostLockAge = TimeSpan.FromDays(1);
