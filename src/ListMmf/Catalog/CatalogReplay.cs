@@ -29,8 +29,8 @@ public sealed class CatalogReplay : IDisposable
     private readonly int _batchRows;
     private readonly string[] _columns;
 
-    /// <summary>A following replay's open tables, by folder, kept from one watermark to the next; null for a replay of one range.</summary>
-    private readonly Dictionary<string, TimeSeriesTable>? _tables;
+    /// <summary>Whether the replay follows the writer's watermark rather than ending at a time given.</summary>
+    private readonly bool _follow;
 
     private Chain[] _heap = [];
     private long _from;
@@ -51,7 +51,7 @@ public sealed class CatalogReplay : IDisposable
         _ranks = ranks;
         _ordinals = ordinals;
         _batchRows = batchRows;
-        _tables = follow ? new Dictionary<string, TimeSeriesTable>(StringComparer.Ordinal) : null;
+        _follow = follow;
         _from = from;
         _to = to;
         if (!follow)
@@ -181,7 +181,7 @@ public sealed class CatalogReplay : IDisposable
             return true;
         }
 
-        return _tables is not null && Advance() && Next();
+        return _follow && Advance() && Next();
     }
 
     /// <summary>Closes the partitions the replay holds open.</summary>
@@ -197,11 +197,6 @@ public sealed class CatalogReplay : IDisposable
         for (int i = 0; i < _count; i++)
         {
             _heap[i].Close();
-        }
-
-        foreach (TimeSeriesTable table in _tables?.Values ?? Enumerable.Empty<TimeSeriesTable>())
-        {
-            table.Dispose();
         }
     }
 
@@ -220,8 +215,9 @@ public sealed class CatalogReplay : IDisposable
 
     /// <summary>
     /// A following replay that gave every row before its watermark moves to the rows between it and the catalog's
-    /// watermark now, if that is later: closes the tables of periods that ended before, and starts the chains again
-    /// from the index; false when the watermark has not moved.
+    /// watermark now, if that is later: starts the chains again from the index, whose partitions' tables the
+    /// catalog's cache (<see cref="TimeSeriesCatalog.PartitionCacheSize"/>) mostly holds still; false when the
+    /// watermark has not moved.
     /// </summary>
     private bool Advance()
     {
@@ -233,43 +229,8 @@ public sealed class CatalogReplay : IDisposable
 
         _from = _to;
         _to = watermark;
-        HashSet<string> needed = _catalog.Chains(_ranks, _ordinals, _from, long.MaxValue)
-            .SelectMany(chain => chain.Select(partition => partition.Path)).ToHashSet(StringComparer.Ordinal);
-        Dictionary<string, TimeSeriesTable> tables = _tables!;
-        foreach (KeyValuePair<string, TimeSeriesTable> open in tables.Where(open => !needed.Contains(open.Key)).ToArray())
-        {
-            open.Value.Dispose();
-            tables.Remove(open.Key);
-        }
-
         Start();
         return true;
-    }
-
-    /// <summary>Opens <paramref name="partition"/>'s table, or takes the one a following replay keeps open.</summary>
-    private TimeSeriesTable Open(CatalogPartition partition)
-    {
-        if (_tables is not { } tables)
-        {
-            return _catalog.OpenForReplay(partition);
-        }
-
-        if (!tables.TryGetValue(partition.Path, out TimeSeriesTable? table))
-        {
-            table = _catalog.OpenForReplay(partition);
-            tables.Add(partition.Path, table);
-        }
-
-        return table;
-    }
-
-    /// <summary>Closes a table the replay moved past, unless a following replay keeps it for the next rows.</summary>
-    private void Close(TimeSeriesTable table)
-    {
-        if (_tables is null)
-        {
-            table.Dispose();
-        }
     }
 
     /// <summary>Whether <paramref name="a"/>'s next row comes before <paramref name="b"/>'s: by time, kind rank, then instrument ordinal.</summary>
@@ -382,7 +343,7 @@ public sealed class CatalogReplay : IDisposable
             while (_next < partitions.Length)
             {
                 CatalogPartition partition = partitions[_next++];
-                TimeSeriesTable table = replay.Open(partition);
+                TimeSeriesTable table = replay._catalog.RentTable(partition);
                 try
                 {
                     DateTimeKind kind = partition.FirstTime.Kind;
@@ -402,11 +363,11 @@ public sealed class CatalogReplay : IDisposable
                 }
                 catch
                 {
-                    replay.Close(table);
+                    replay._catalog.ReturnTable(table);
                     throw;
                 }
 
-                replay.Close(table);
+                replay._catalog.ReturnTable(table);
             }
 
             return false;
@@ -477,7 +438,7 @@ public sealed class CatalogReplay : IDisposable
         {
             if (Table is { } table)
             {
-                replay.Close(table);
+                replay._catalog.ReturnTable(table);
             }
 
             Table = null;

@@ -45,6 +45,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <summary>The manifest's file name in the catalog's folder.</summary>
     public const string ManifestFileName = "catalog.json";
 
+    /// <summary>The <see cref="PartitionCacheSize"/> a catalog opens with.</summary>
+    public const int DefaultPartitionCacheSize = 1024;
+
     private const string IndexFileName = "partitions.mmf";
 
     private const string InstrumentsFileName = "instruments.text.mmf";
@@ -53,6 +56,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private readonly TextEntries _instruments;
     private readonly ListMmfOptions _options;
     private readonly DateTimeKind[] _timeKinds;
+    private readonly CatalogTableCache _tables;
 
     /// <summary>Whether every kind's times are UTC: the catalog's own times (watermark, replay ranges) are then too.</summary>
     private readonly bool _allUtc;
@@ -66,6 +70,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         string manifest = System.IO.Path.Combine(path, ManifestFileName);
         _options = options ?? ListMmfOptions.Default;
         ListMmfOptions own = _options with { CreateIfMissing = create };
+        _tables = new CatalogTableCache(folder => TimeSeriesTable.Open(folder, FileAccess.Read, _options), DefaultPartitionCacheSize);
         ListMmf<PartitionRecord>? records = null;
         ListMmf<byte>? names = null;
         try
@@ -310,8 +315,30 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         return _index.Watermark;
     }
 
-    /// <summary>Opens a partition the replay reached, for reading.</summary>
-    internal TimeSeriesTable OpenForReplay(CatalogPartition partition) => TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
+    /// <summary>
+    /// How many partitions, opened for reading and read no more, the catalog keeps open for the next replay or
+    /// query (a table's files and mappings each), closing the least recently used past it; 0 closes each at once.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int PartitionCacheSize
+    {
+        get => _tables.Limit;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            ThrowIfDisposed();
+            _tables.Limit = value;
+        }
+    }
+
+    /// <summary>The catalog's cache of partitions open for reading, for tests.</summary>
+    internal CatalogTableCache TableCache => _tables;
+
+    /// <summary>A partition's table for reading, from the cache or opened now: give it back with <see cref="ReturnTable"/>.</summary>
+    internal TimeSeriesTable RentTable(CatalogPartition partition) => _tables.Rent(partition.Path);
+
+    /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
+    internal void ReturnTable(TimeSeriesTable table) => _tables.Return(table);
 
     /// <summary>
     /// Closes the catalog: a writer first flushes and records what it appended (<see cref="Flush()"/>), and closes its
@@ -340,6 +367,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             }
             finally
             {
+                _tables.Dispose();
                 _instruments.Dispose();
                 _index.Dispose();
             }
@@ -355,11 +383,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
     private HashSet<int>? Ranks(IEnumerable<string>? kinds) => kinds?.Select(RankOf).ToHashSet();
 
-    private HashSet<int>? Ordinals(IEnumerable<string>? instruments) => instruments?
-        .Select(instrument => _instruments.Find(instrument ?? throw new ArgumentNullException(nameof(instruments))) is >= 0 and int ordinal
+    private HashSet<int>? Ordinals(IEnumerable<string>? instruments) => instruments?.Select(KnownOrdinalOf).ToHashSet();
+
+    private int KnownOrdinalOf(string instrument) =>
+        _instruments.Find(instrument ?? throw new ArgumentNullException(nameof(instrument), "An instrument's name is null.")) is >= 0 and int ordinal
             ? ordinal
-            : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instruments)))
-        .ToHashSet();
+            : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instrument));
 
     /// <summary>The value columns a replay reads (<see cref="CatalogReplay.Values{T}"/>), each one of every replayed kind's.</summary>
     private string[] Columns(IEnumerable<string>? columns, HashSet<int>? ranks)

@@ -525,7 +525,7 @@ public sealed class TimeSeriesCatalogTests
         Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), Ids(catalog));
     }
 
-    private static void Write(string folder, CatalogWorld world, Form form)
+    internal static void Write(string folder, CatalogWorld world, Form form)
     {
         using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))
         {
