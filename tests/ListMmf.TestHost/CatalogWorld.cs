@@ -128,7 +128,10 @@ public sealed class CatalogWorld
     /// <summary>The instruments in the order they first came to the catalog: their ordinals.</summary>
     public string[] Instruments() => Rows.Select(row => row.Instrument).Distinct().ToArray();
 
-    /// <summary>The last row of <paramref name="instrument"/>'s <paramref name="kind"/> at or before <paramref name="time"/>, by a scan; null if none.</summary>
+    /// <summary>
+    /// The last row of <paramref name="instrument"/>'s <paramref name="kind"/> at or before <paramref name="time"/>,
+    /// by a scan; null if none.
+    /// </summary>
     public Row? LastAtOrBefore(string kind, string instrument, DateTime time) =>
         Rows.LastOrDefault(row => row.Kind == kind && row.Instrument == instrument && row.Time <= time);
 

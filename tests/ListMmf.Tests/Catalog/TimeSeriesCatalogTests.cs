@@ -61,8 +61,9 @@ public sealed class TimeSeriesCatalogTests
         using var folder = new TempDirectory();
         CatalogWorld world = CatalogWorld.Random(12);
         Write(folder.Path, world, Form.Appendable);
-        string[] instruments = world.Rows.Select(row => row.Instrument).Distinct().Take(3).ToArray();
-        HashSet<long> chosen = world.Rows.Where(row => row.Kind == "quotes" && instruments.Contains(row.Instrument)).Select(row => row.Id).ToHashSet();
+        string[] instruments = world.Instruments().Take(3).ToArray();
+        HashSet<long> chosen = world.Rows.Where(row => row.Kind == "quotes" && instruments.Contains(row.Instrument))
+            .Select(row => row.Id).ToHashSet();
 
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, instruments, ["quotes"], columns: ["id"], batchRows: 3);
