@@ -13,7 +13,8 @@ namespace ListMmf.Benchmarks.Catalog;
 /// D days written to a <see cref="TimeSeriesCatalog"/> in time order with a watermark each minute, then replayed in
 /// one time order, warm, beside the same merge over arrays in memory and DuckDB's <c>ORDER BY</c> streamed through
 /// its reader; appendable, then sealed. Every way must give the same order and turnover (a checksum). Also: flushing
-/// many instruments' appends beside the same bytes in one table, and a replay's time to its first row.
+/// many instruments' appends beside the same bytes in one table, a replay's time to its first row, and the state of
+/// every instrument at T (<see cref="StateAtRounds"/>).
 /// </summary>
 internal static class CatalogCommand
 {
@@ -52,6 +53,8 @@ internal static class CatalogCommand
                         $"({market.Names.Length * CatalogReplay.DefaultBatchRows * 8 / 1048576.0:N1} MiB); opened {catalog.Partitions().Count:N0} partitions");
                 FirstRows(catalog, rounds);
             }
+
+            StateAtRounds.Run(market, folder, duck, rounds);
 
             using (var writer = TimeSeriesCatalog.Open(folder))
             {

@@ -23,7 +23,10 @@ public sealed class CatalogPartition
         LastTime = new DateTime(record.LastTime, timeKind);
         RowCount = record.Rows;
         IsSealed = record.Sealed != 0;
+        _record = record;
     }
+
+    private readonly PartitionRecord _record;
 
     /// <summary>The kind of data (a kind of the catalog's schema).</summary>
     public string Kind { get; }
@@ -63,6 +66,10 @@ public sealed class CatalogPartition
 
     /// <summary>Whether the partition's files are sealed.</summary>
     public bool IsSealed { get; }
+
+    /// <summary>Whether this partition is what <paramref name="record"/>, a line of its own, records.</summary>
+    internal bool Records(in PartitionRecord record) =>
+        record.Rows == _record.Rows && record.FirstTime == _record.FirstTime && record.LastTime == _record.LastTime && record.Sealed == _record.Sealed;
 
     /// <inheritdoc/>
     public override string ToString() => $"{Kind}/{Instrument}/{PeriodStart:yyyy-MM-dd}: {RowCount:N0} rows{(IsSealed ? ", sealed" : "")}";

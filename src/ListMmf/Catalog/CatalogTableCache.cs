@@ -14,15 +14,18 @@ namespace ListMmf;
 /// </remarks>
 internal sealed class CatalogTableCache : IDisposable
 {
-    private readonly Func<string, TimeSeriesTable> _open;
+    private readonly Func<CatalogPartition, TimeSeriesTable> _open;
     private readonly LinkedList<TimeSeriesTable> _idle = new();
     private readonly Dictionary<string, LinkedListNode<TimeSeriesTable>> _byPath = new(StringComparer.Ordinal);
     private int _limit;
     private bool _disposed;
 
-    /// <param name="open">Opens a partition's table for reading, from its folder's path.</param>
+    /// <summary>The node of the table last rented from the cache, for the next one given back: a rent and return allocate nothing.</summary>
+    private LinkedListNode<TimeSeriesTable>? _spare;
+
+    /// <param name="open">Opens a partition's table for reading.</param>
     /// <param name="limit">How many idle tables the cache keeps at most.</param>
-    public CatalogTableCache(Func<string, TimeSeriesTable> open, int limit)
+    public CatalogTableCache(Func<CatalogPartition, TimeSeriesTable> open, int limit)
     {
         _open = open;
         _limit = limit;
@@ -45,17 +48,18 @@ internal sealed class CatalogTableCache : IDisposable
     /// <summary>How many tables were opened because the cache held none for their partition.</summary>
     public long Opened { get; private set; }
 
-    /// <summary>The table of the partition in <paramref name="path"/>: the cache's, taken out of it, or one opened now.</summary>
-    public TimeSeriesTable Rent(string path)
+    /// <summary>The table of <paramref name="partition"/>: the cache's, taken out of it, or one opened now.</summary>
+    public TimeSeriesTable Rent(CatalogPartition partition)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_byPath.Remove(path, out LinkedListNode<TimeSeriesTable>? node))
+        if (_byPath.Remove(partition.Path, out LinkedListNode<TimeSeriesTable>? node))
         {
             _idle.Remove(node);
+            _spare = node;
             return node.Value;
         }
 
-        TimeSeriesTable table = _open(path);
+        TimeSeriesTable table = _open(partition);
         Opened++;
         return table;
     }
@@ -72,7 +76,11 @@ internal sealed class CatalogTableCache : IDisposable
             return;
         }
 
-        _byPath.Add(table.Path, _idle.AddLast(table));
+        LinkedListNode<TimeSeriesTable> node = _spare ?? new LinkedListNode<TimeSeriesTable>(table);
+        _spare = null;
+        node.Value = table;
+        _idle.AddLast(node);
+        _byPath.Add(table.Path, node);
         Trim();
     }
 

@@ -58,6 +58,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private readonly DateTimeKind[] _timeKinds;
     private readonly CatalogTableCache _tables;
 
+    /// <summary>The partitions made for the index's lines, by kind, instrument and period start.</summary>
+    private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), CatalogPartition> _partitions = [];
+
     /// <summary>Whether every kind's times are UTC: the catalog's own times (watermark, replay ranges) are then too.</summary>
     private readonly bool _allUtc;
     private bool _disposed;
@@ -70,7 +73,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         string manifest = System.IO.Path.Combine(path, ManifestFileName);
         _options = options ?? ListMmfOptions.Default;
         ListMmfOptions own = _options with { CreateIfMissing = create };
-        _tables = new CatalogTableCache(folder => TimeSeriesTable.Open(folder, FileAccess.Read, _options), DefaultPartitionCacheSize);
+        _tables = new CatalogTableCache(
+            partition => TimeSeriesTable.OpenKnown(partition.Path, Schema!.SchemaOf(partition.Kind), partition.IsSealed, _options),
+            DefaultPartitionCacheSize);
         ListMmf<PartitionRecord>? records = null;
         ListMmf<byte>? names = null;
         try
@@ -335,7 +340,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     internal CatalogTableCache TableCache => _tables;
 
     /// <summary>A partition's table for reading, from the cache or opened now: give it back with <see cref="ReturnTable"/>.</summary>
-    internal TimeSeriesTable RentTable(CatalogPartition partition) => _tables.Rent(partition.Path);
+    internal TimeSeriesTable RentTable(CatalogPartition partition) => _tables.Rent(partition);
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(TimeSeriesTable table) => _tables.Return(table);
@@ -419,12 +424,24 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private static bool Overlaps(in PartitionRecord record, long from, long to) =>
         record.Rows > 0 && record.LastTime >= from && record.FirstTime < to;
 
+    /// <summary>
+    /// The partition of <paramref name="record"/>: the one made for the partition's line before when the line is the
+    /// same, so that a query asked at every step of a backtest builds no path.
+    /// </summary>
     private CatalogPartition PartitionOf(in PartitionRecord record)
     {
+        (int, int, long) key = (record.Kind, record.Instrument, record.PeriodStart);
+        if (_partitions.TryGetValue(key, out CatalogPartition? known) && known.Records(record))
+        {
+            return known;
+        }
+
         string kind = Schema.Kinds[record.Kind];
         string instrument = _instruments.ValueOf((uint)record.Instrument, -1);
-        return new CatalogPartition(kind, record.Kind, instrument, record.Instrument, PathOf(kind, instrument, record.PeriodStart),
-            _timeKinds[record.Kind], Schema.Period, record);
+        string path = known?.Path ?? PathOf(kind, instrument, record.PeriodStart);
+        var partition = new CatalogPartition(kind, record.Kind, instrument, record.Instrument, path, _timeKinds[record.Kind], Schema.Period, record);
+        _partitions[key] = partition;
+        return partition;
     }
 
     private string PathOf(string kind, string instrument, long periodStart) =>

@@ -12,9 +12,16 @@ internal static class EitherForm
     /// that a seal put at the path between the check and the open. Likewise the other way: a sealed open that an
     /// unseal's rename beat to the path opens the appendable file the unseal put there.
     /// </summary>
-    public static TResult Open<TResult>(Func<bool> isSealed, Func<TResult> appendable, Func<TResult> sealedForm)
+    /// <param name="isSealed">Looks at the file at the path now.</param>
+    /// <param name="appendable">Opens the file as appendable.</param>
+    /// <param name="sealedForm">Opens the file as sealed.</param>
+    /// <param name="expectSealed">
+    /// The form a caller that knows the file expects (a catalog's index records it), tried first without looking; an
+    /// open that refuses the file looks, as after a race.
+    /// </param>
+    public static TResult Open<TResult>(Func<bool> isSealed, Func<TResult> appendable, Func<TResult> sealedForm, bool? expectSealed = null)
     {
-        if (!isSealed())
+        if (!(expectSealed ?? isSealed()))
         {
             try
             {

@@ -458,7 +458,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
             }
 
             return list;
-        }, () => new SealedListMmf<T>(path, options)), isTime: false);
+        }, () => new SealedListMmf<T>(path, options), table.ExpectSealed), isTime: false);
 
     /// <summary>A DateTime view of <paramref name="ticks"/>, a column of <see cref="DataType.DateTime"/> ticks.</summary>
     internal static TableColumn<DateTime> DateTimesOf(TableColumn<long> ticks) => new(ticks);

@@ -57,6 +57,14 @@ public sealed partial class TimeSeriesTable
     }
 
     /// <summary>
+    /// Opens for reading a table whose schema and form the caller knows, as a catalog's index records its partitions:
+    /// the manifest is not read, and each column is opened in <paramref name="isSealed"/>'s form without looking at
+    /// its file first (a column found in the other form is opened in that one).
+    /// </summary>
+    internal static TimeSeriesTable OpenKnown(string path, TimeSeriesTableSchema schema, bool isSealed, ListMmfOptions? options) =>
+        new(path, schema, FileAccess.Read, options, create: false, known: isSealed);
+
+    /// <summary>
     /// Converts every version 1 column file of the table in <paramref name="directory"/> to version 2
     /// (<see cref="ListMmfFileInfo.Upgrade"/>), under the table's writer lock: one file at a time, each atomically;
     /// readers follow each file's replacement and read the table throughout.
@@ -360,6 +368,7 @@ public sealed partial class TimeSeriesTable
             {
                 var keys = new SealedTimeSeries<TKey, TTimeKey>(new SealedListMmf<TKey>(path, options), Schema.Order);
                 return (keys, new TableColumn<TKey>(this, info, keys.Keys, isTime: true));
-            });
+            },
+            ExpectSealed);
     }
 }

@@ -49,14 +49,20 @@ public sealed partial class TimeSeriesTable : IReadOnlyTimeSeries
 
     private readonly bool _hasManifest;
 
+    /// <summary>The form the opener expects the columns in, tried before looking at each file; null to look first.</summary>
+    internal bool? ExpectSealed { get; }
+
     private long _staged;
 
-    private TimeSeriesTable(string path, TimeSeriesTableSchema? schema, FileAccess access, ListMmfOptions? options, bool create)
+    private TimeSeriesTable(string path, TimeSeriesTableSchema? schema, FileAccess access, ListMmfOptions? options, bool create, bool? known = null)
     {
         Path = path;
         IsWritable = access == FileAccess.ReadWrite;
         string manifest = System.IO.Path.Combine(path, ManifestFileName);
-        _hasManifest = schema is null || create;
+        _hasManifest = schema is null || create || known is not null;
+
+        // A caller that read the manifest itself (OpenKnown) says whether the columns are sealed.
+        ExpectSealed = known;
         var opened = new List<TableColumn>();
         ITimeColumn? time = null;
         try

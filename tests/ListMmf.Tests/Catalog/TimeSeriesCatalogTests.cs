@@ -526,6 +526,32 @@ public sealed class TimeSeriesCatalogTests
         Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), Ids(catalog));
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void APartitionWhoseFilesAreNotInTheFormTheIndexRecordsIsReadInTheFormTheyAre(bool recordedSealed)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(41);
+        Write(folder.Path, world, recordedSealed ? Form.Sealed : Form.Appendable);
+        using (var listing = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read))
+        {
+            foreach (CatalogPartition partition in listing.Partitions())
+            {
+                Assert.Equal(recordedSealed, partition.IsSealed);
+                Assert.True(recordedSealed ? TimeSeriesTable.Unseal(partition.Path) > 0 : TimeSeriesTable.Seal(partition.Path) > 0);
+            }
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), Ids(catalog));
+        CatalogPartition first = catalog.Partitions()[0];
+        Assert.Equal(recordedSealed, first.IsSealed);
+        TimeSeriesTable table = catalog.RentTable(first);
+        Assert.Equal(!recordedSealed, table.Column<long>("id").IsSealed);
+        catalog.ReturnTable(table);
+    }
+
     internal static void Write(string folder, CatalogWorld world, Form form)
     {
         using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))
