@@ -69,7 +69,8 @@ public sealed class CatalogPartition
 
     /// <summary>Whether this partition is what <paramref name="record"/>, a line of its own, records.</summary>
     internal bool Records(in PartitionRecord record) =>
-        record.Rows == _record.Rows && record.FirstTime == _record.FirstTime && record.LastTime == _record.LastTime && record.Sealed == _record.Sealed;
+        record.Rows == _record.Rows && record.FirstTime == _record.FirstTime && record.LastTime == _record.LastTime
+        && record.Sealed == _record.Sealed;
 
     /// <inheritdoc/>
     public override string ToString() => $"{Kind}/{Instrument}/{PeriodStart:yyyy-MM-dd}: {RowCount:N0} rows{(IsSealed ? ", sealed" : "")}";
