@@ -67,6 +67,9 @@ public sealed class CatalogPartition
     /// <summary>Whether the partition's files are sealed.</summary>
     public bool IsSealed { get; }
 
+    /// <summary>The partition's kind rank, instrument ordinal and period start: which of the catalog's partitions it is.</summary>
+    internal (int Kind, int Instrument, long PeriodStart) Key => (_record.Kind, _record.Instrument, _record.PeriodStart);
+
     /// <summary>Whether this partition is what <paramref name="record"/>, a line of its own, records.</summary>
     internal bool Records(in PartitionRecord record) =>
         record.Rows == _record.Rows && record.FirstTime == _record.FirstTime && record.LastTime == _record.LastTime

@@ -363,11 +363,11 @@ public sealed class CatalogReplay : IDisposable
                 }
                 catch
                 {
-                    replay._catalog.ReturnTable(table);
+                    table.Dispose();
                     throw;
                 }
 
-                replay._catalog.ReturnTable(table);
+                replay._catalog.ReturnTable(partition, table);
             }
 
             return false;
@@ -438,7 +438,7 @@ public sealed class CatalogReplay : IDisposable
         {
             if (Table is { } table)
             {
-                replay._catalog.ReturnTable(table);
+                replay._catalog.ReturnTable(Partition, table);
             }
 
             Table = null;

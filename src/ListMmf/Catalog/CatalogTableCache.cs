@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using Node = System.Collections.Generic.LinkedListNode<(ListMmf.CatalogPartition Partition, ListMmf.TimeSeriesTable Table)>;
 
 namespace ListMmf;
 
@@ -14,14 +15,14 @@ namespace ListMmf;
 /// </remarks>
 internal sealed class CatalogTableCache : IDisposable
 {
+    private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), Node> _byKey = [];
     private readonly Func<CatalogPartition, TimeSeriesTable> _open;
-    private readonly LinkedList<TimeSeriesTable> _idle = new();
-    private readonly Dictionary<string, LinkedListNode<TimeSeriesTable>> _byPath = new(StringComparer.Ordinal);
+    private readonly LinkedList<(CatalogPartition Partition, TimeSeriesTable Table)> _idle = new();
     private int _limit;
     private bool _disposed;
 
     /// <summary>The node of the table last rented from the cache, for the next one given back: a rent and return allocate nothing.</summary>
-    private LinkedListNode<TimeSeriesTable>? _spare;
+    private Node? _spare;
 
     /// <param name="open">Opens a partition's table for reading.</param>
     /// <param name="limit">How many idle tables the cache keeps at most.</param>
@@ -52,11 +53,11 @@ internal sealed class CatalogTableCache : IDisposable
     public TimeSeriesTable Rent(CatalogPartition partition)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_byPath.Remove(partition.Path, out LinkedListNode<TimeSeriesTable>? node))
+        if (_byKey.Remove(partition.Key, out Node? node))
         {
             _idle.Remove(node);
             _spare = node;
-            return node.Value;
+            return node.Value.Table;
         }
 
         TimeSeriesTable table = _open(partition);
@@ -65,22 +66,22 @@ internal sealed class CatalogTableCache : IDisposable
     }
 
     /// <summary>
-    /// Gives a rented table back: kept as the most recently used, closing the least recently used past the limit;
-    /// closed at once when the cache is closed or already holds its partition.
+    /// Gives <paramref name="partition"/>'s rented table back: kept as the most recently used, closing the least
+    /// recently used past the limit; closed at once when the cache is closed or already holds the partition's.
     /// </summary>
-    public void Return(TimeSeriesTable table)
+    public void Return(CatalogPartition partition, TimeSeriesTable table)
     {
-        if (_disposed || _limit == 0 || _byPath.ContainsKey(table.Path))
+        if (_disposed || _limit == 0 || _byKey.ContainsKey(partition.Key))
         {
             table.Dispose();
             return;
         }
 
-        LinkedListNode<TimeSeriesTable> node = _spare ?? new LinkedListNode<TimeSeriesTable>(table);
+        Node node = _spare ?? new Node(default);
         _spare = null;
-        node.Value = table;
+        node.Value = (partition, table);
         _idle.AddLast(node);
-        _byPath.Add(table.Path, node);
+        _byKey.Add(partition.Key, node);
         Trim();
     }
 
@@ -96,10 +97,10 @@ internal sealed class CatalogTableCache : IDisposable
     {
         while (_idle.Count > _limit)
         {
-            TimeSeriesTable oldest = _idle.First!.Value;
+            (CatalogPartition partition, TimeSeriesTable table) = _idle.First!.Value;
             _idle.RemoveFirst();
-            _byPath.Remove(oldest.Path);
-            oldest.Dispose();
+            _byKey.Remove(partition.Key);
+            table.Dispose();
         }
     }
 }

@@ -49,7 +49,7 @@ public sealed partial class TimeSeriesCatalog
             }
             finally
             {
-                ReturnTable(table);
+                ReturnTable(partition, table);
             }
         }
 

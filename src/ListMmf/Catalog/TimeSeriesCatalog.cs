@@ -343,7 +343,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     internal TimeSeriesTable RentTable(CatalogPartition partition) => _tables.Rent(partition);
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
-    internal void ReturnTable(TimeSeriesTable table) => _tables.Return(table);
+    internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);
 
     /// <summary>
     /// Closes the catalog: a writer first flushes and records what it appended (<see cref="Flush()"/>), and closes its

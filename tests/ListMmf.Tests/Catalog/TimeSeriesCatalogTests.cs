@@ -549,7 +549,7 @@ public sealed class TimeSeriesCatalogTests
         Assert.Equal(recordedSealed, first.IsSealed);
         TimeSeriesTable table = catalog.RentTable(first);
         Assert.Equal(!recordedSealed, table.Column<long>("id").IsSealed);
-        catalog.ReturnTable(table);
+        catalog.ReturnTable(first, table);
     }
 
     internal static void Write(string folder, CatalogWorld world, Form form)
