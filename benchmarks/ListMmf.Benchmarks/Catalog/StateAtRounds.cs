@@ -11,53 +11,72 @@ namespace ListMmf.Benchmarks.Catalog;
 
 /// <summary>
 /// The last price of every instrument at a time T, as a backtest asks at each step: the catalog's
-/// <see cref="TimeSeriesCatalog.StateAt"/> warm (its partitions in the catalog's cache), on a catalog just opened
-/// (every partition opened, pages in the page cache), and on a catalog just opened with the folder's pages dropped
-/// (Linux); beside DuckDB's <c>arg_max(price, seq) ... where time &lt;= T group by instrument</c> over one table of
-/// the same rows, warm. A fresh T each round, round 0 not counted, every answer compared with the arrays'.
+/// <see cref="TimeSeriesCatalog.StateAt"/> on a catalog just opened with the folder's pages dropped (Linux), on a
+/// catalog just opened (every partition opened, pages in the page cache), and warm (its partitions in the catalog's
+/// cache, as a backtest's later steps of a day find them); beside DuckDB's <c>arg_max(price, seq) ... where time
+/// &lt;= T group by instrument</c> over one table of the same rows, warm. T is a fresh time of the first day each
+/// round, round 0 not counted, every answer compared with the arrays'. The cold rounds come first, while nothing
+/// maps the catalog's files, since pages a process maps cannot be dropped.
 /// </summary>
 internal static class StateAtRounds
 {
+    private const string Duck = "DuckDB arg_max by instrument, warm";
+
     public static void Run(CatalogMarket market, string folder, DuckDBConnection duck, int rounds)
     {
         var random = new Random(4);
         var times = new Dictionary<string, List<double>>();
         var expected = new double[market.Names.Length];
         var duckPrices = new double[market.Names.Length];
-        using var warm = TimeSeriesCatalog.Open(folder, FileAccess.Read);
-        long first = market.Times.Min(series => series[0]);
-        long last = market.Times.Max(series => series[^1]);
-        for (int round = 0; round <= rounds; round++)
+        long open = CatalogMarket.FirstDay.AddHours(9.5).Ticks;
+        DateTime NextTime()
         {
-            var time = new DateTime(first + (long)(random.NextDouble() * (last - first)));
+            var time = new DateTime(open + (long)(random.NextDouble() * TimeSpan.FromHours(6.5).Ticks));
             LastPrices(market, time.Ticks, expected);
-            void Check(string name, ReadOnlySpan<double> got)
+            return time;
+        }
+
+        void Check(string name, DateTime time, ReadOnlySpan<double> got)
+        {
+            for (int i = 0; i < expected.Length; i++)
             {
-                for (int i = 0; i < expected.Length; i++)
+                if (!expected[i].Equals(got[i]))
                 {
-                    if (!expected[i].Equals(got[i]))
-                    {
-                        throw new InvalidOperationException($"{name}: instrument {i}'s last price at {time:O} is {got[i]}, not {expected[i]}");
-                    }
+                    throw new InvalidOperationException($"{name}: instrument {i}'s last price at {time:O} is {got[i]}, not {expected[i]}");
                 }
             }
+        }
 
-            Time(times, round, "StateAt, warm", () => Check("warm", warm.StateAt("trades", time, ["price"]).Values<double>(0)));
-            Time(times, round, "open + StateAt, pages cached", () => Check("opened", OpenAndAsk(folder, time)));
+        void AskDuck(int round, DateTime time) => Time(times, round, Duck, () =>
+        {
+            DuckLastPrices(duck, time.Ticks, duckPrices);
+            Check("DuckDB", time, duckPrices);
+        });
+
+        for (int round = 0; round <= rounds; round++)
+        {
+            DateTime time = NextTime();
             if (PageCache.CanDrop)
             {
                 PageCache.Drop(folder);
-                Time(times, round, "open + StateAt, pages dropped", () => Check("cold", OpenAndAsk(folder, time)));
+                Time(times, round, "open + StateAt, pages dropped", () => Check("cold", time, OpenAndAsk(folder, time)));
             }
 
-            Time(times, round, "DuckDB arg_max by instrument, warm", () =>
-            {
-                DuckLastPrices(duck, time.Ticks, duckPrices);
-                Check("DuckDB", duckPrices);
-            });
+            Time(times, round, "open + StateAt, pages cached", () => Check("opened", time, OpenAndAsk(folder, time)));
+            AskDuck(round, time);
         }
 
-        double duckMedian = Medians.Of(times["DuckDB arg_max by instrument, warm"]);
+        using (var warm = TimeSeriesCatalog.Open(folder, FileAccess.Read))
+        {
+            for (int round = 0; round <= rounds; round++)
+            {
+                DateTime time = NextTime();
+                Time(times, round, "StateAt, warm", () => Check("warm", time, warm.StateAt("trades", time, ["price"]).Values<double>(0)));
+                AskDuck(round, time);
+            }
+        }
+
+        double duckMedian = Medians.Of(times[Duck]);
         Console.WriteLine($"| last price of {market.Names.Length:N0} instruments at T ({market.Rows:N0} trades) | median ms | DuckDB / this |");
         Console.WriteLine("|---|---:|---:|");
         foreach ((string name, List<double> timed) in times)

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 using Node = System.Collections.Generic.LinkedListNode<(ListMmf.CatalogPartition Partition, ListMmf.TimeSeriesTable Table)>;
 
 namespace ListMmf;
@@ -11,15 +12,18 @@ namespace ListMmf;
 /// </summary>
 /// <remarks>
 /// A rented table is the renter's until it gives it back, so a table is never closed under a reader. A table read
-/// again follows its partition as any reader does: rows its writer added, a seal, an unseal.
+/// again follows its partition as any reader does: rows its writer added, a seal, an unseal. Thread-safe, so that
+/// the threads of one query borrow from it; a table is opened outside its lock.
 /// </remarks>
 internal sealed class CatalogTableCache : IDisposable
 {
     private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), Node> _byKey = [];
     private readonly Func<CatalogPartition, TimeSeriesTable> _open;
     private readonly LinkedList<(CatalogPartition Partition, TimeSeriesTable Table)> _idle = new();
+    private readonly object _lock = new();
     private int _limit;
     private bool _disposed;
+    private long _opened;
 
     /// <summary>The node of the table last rented from the cache, for the next one given back: a rent and return allocate nothing.</summary>
     private Node? _spare;
@@ -38,30 +42,45 @@ internal sealed class CatalogTableCache : IDisposable
         get => _limit;
         set
         {
-            _limit = value;
-            Trim();
+            lock (_lock)
+            {
+                _limit = value;
+                Trim();
+            }
         }
     }
 
     /// <summary>How many tables the cache holds now.</summary>
-    public int Count => _idle.Count;
+    public int Count
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _idle.Count;
+            }
+        }
+    }
 
     /// <summary>How many tables were opened because the cache held none for their partition.</summary>
-    public long Opened { get; private set; }
+    public long Opened => Interlocked.Read(ref _opened);
 
     /// <summary>The table of <paramref name="partition"/>: the cache's, taken out of it, or one opened now.</summary>
     public TimeSeriesTable Rent(CatalogPartition partition)
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_byKey.Remove(partition.Key, out Node? node))
+        lock (_lock)
         {
-            _idle.Remove(node);
-            _spare = node;
-            return node.Value.Table;
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_byKey.Remove(partition.Key, out Node? node))
+            {
+                _idle.Remove(node);
+                _spare = node;
+                return node.Value.Table;
+            }
         }
 
         TimeSeriesTable table = _open(partition);
-        Opened++;
+        Interlocked.Increment(ref _opened);
         return table;
     }
 
@@ -71,26 +90,32 @@ internal sealed class CatalogTableCache : IDisposable
     /// </summary>
     public void Return(CatalogPartition partition, TimeSeriesTable table)
     {
-        if (_disposed || _limit == 0 || _byKey.ContainsKey(partition.Key))
+        lock (_lock)
         {
-            table.Dispose();
-            return;
+            if (!_disposed && _limit > 0 && !_byKey.ContainsKey(partition.Key))
+            {
+                Node node = _spare ?? new Node(default);
+                _spare = null;
+                node.Value = (partition, table);
+                _idle.AddLast(node);
+                _byKey.Add(partition.Key, node);
+                Trim();
+                return;
+            }
         }
 
-        Node node = _spare ?? new Node(default);
-        _spare = null;
-        node.Value = (partition, table);
-        _idle.AddLast(node);
-        _byKey.Add(partition.Key, node);
-        Trim();
+        table.Dispose();
     }
 
     /// <summary>Closes every table the cache holds; tables rented out are closed when given back.</summary>
     public void Dispose()
     {
-        _disposed = true;
-        _limit = 0;
-        Trim();
+        lock (_lock)
+        {
+            _disposed = true;
+            _limit = 0;
+            Trim();
+        }
     }
 
     private void Trim()

@@ -407,8 +407,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
                 : names.FirstOrDefault(name => !kind.Columns.Any(column => column.Name == name && !column.IsText));
             if (missing is not null)
             {
-                throw new ArgumentException($"The kind '{Schema.Kinds[rank]}' has no number column '{missing}'; a replay reads columns " +
-                    "every replayed kind has (replay the kinds apart, or name fewer columns).", nameof(columns));
+                string numbers = string.Join(", ", kind.Columns.Where(column => !column.IsText).Select(column => column.Name));
+                throw new ArgumentException($"The kind '{Schema.Kinds[rank]}' has no number column '{missing}' (its number columns: " +
+                    $"{numbers}); a query of several kinds reads columns every one of them has.", nameof(columns));
             }
         }
 

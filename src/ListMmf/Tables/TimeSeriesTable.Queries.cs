@@ -82,9 +82,14 @@ public sealed partial class TimeSeriesTable
             throw new ArgumentOutOfRangeException(nameof(interval), interval, $"Table '{Path}': a bar's interval must be positive.");
         }
 
+        return BarsOfRows(price, volume, FindRange(from, to), interval);
+    }
+
+    /// <summary>The bars of <paramref name="rows"/>, as <see cref="Bars(string, string, DateTime, DateTime, TimeSpan)"/> gives them.</summary>
+    internal OhlcvBar[] BarsOfRows(string price, string volume, IndexRange rows, TimeSpan interval)
+    {
         TableColumn priceColumn = NumbersNamed(price, nameof(price));
         TableColumn volumeColumn = NumbersNamed(volume, nameof(volume));
-        IndexRange rows = FindRange(from, to);
         return rows.IsEmpty ? [] : new BarBuilder(_time, interval.Ticks).Build(priceColumn, volumeColumn, rows);
     }
 

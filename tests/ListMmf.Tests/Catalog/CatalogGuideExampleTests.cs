@@ -7,16 +7,18 @@ using Xunit;
 namespace ListMmf.Tests.Catalog;
 
 /// <summary>The guide's catalog example is this file's <see cref="Example"/>, word for word, and it runs.</summary>
-public sealed partial class CatalogGuideExampleTests
+public sealed class CatalogGuideExampleTests
 {
-    [Fact]
-    public void TheGuideShowsTheCatalogExampleThatRunsHere()
+    [Theory]
+    [InlineData("catalog-example", "guide-catalog")]
+    [InlineData("catalog-state-example", "guide-catalog-state")]
+    public void TheGuideShowsTheCatalogExampleThatRunsHere(string block, string region)
     {
         string guide = File.ReadAllText(RepositoryFiles.Path("docs", "guide.md"));
         string source = File.ReadAllText(RepositoryFiles.Path("tests", "ListMmf.Tests", "Catalog", "CatalogGuideExampleTests.cs"));
 
-        string shown = GuideBlock().Match(guide).Groups["code"].Value;
-        string tested = SourceRegion().Match(source).Groups["code"].Value;
+        string shown = Regex.Match(guide, $@"<!-- {block} -->\s*```csharp\r?\n(?<code>.*?)```", RegexOptions.Singleline).Groups["code"].Value;
+        string tested = Regex.Match(source, $@"// {region}-start\r?\n(?<code>.*?)\s*// {region}-end", RegexOptions.Singleline).Groups["code"].Value;
 
         Assert.NotEqual("", tested);
         Assert.Equal(Normalize(tested), Normalize(shown));
@@ -27,12 +29,23 @@ public sealed partial class CatalogGuideExampleTests
     {
         using var directory = new TempDirectory();
 
-        List<string> replayed = Example(directory.File("market"));
+        (List<string> replayed, _, _) = Example(directory.File("market"));
 
         Assert.Equal(["SPY 470.25", "QQQ 410.5", "SPY 470.5"], replayed);
     }
 
-    private static List<string> Example(string folder)
+    [Fact]
+    public void TheCatalogExampleGivesEachInstrumentsLastPriceAtATime()
+    {
+        using var directory = new TempDirectory();
+
+        (_, CatalogState state, double[] last) = Example(directory.File("market"));
+
+        Assert.Equal(["SPY", "QQQ"], state.Instruments);
+        Assert.Equal([470.50, 410.50], last);
+    }
+
+    private static (List<string> Replayed, CatalogState State, double[] Last) Example(string folder)
     {
         // guide-catalog-start
         var schema = new TimeSeriesCatalogSchema(CatalogPeriod.Day)
@@ -63,16 +76,15 @@ public sealed partial class CatalogGuideExampleTests
             }
         }
         // guide-catalog-end
-        return replayed;
+
+        // guide-catalog-state-start
+        CatalogState state = reader.StateAt("trades", open.AddSeconds(1), columns: ["price"]);
+        ReadOnlySpan<double> last = state.Values<double>(0);              // by state.Instruments: SPY 470.50, QQQ 410.50
+        // guide-catalog-state-end
+        return (replayed, state, last.ToArray());
     }
 
     /// <summary>Indentation differs between the guide and the method body; the code must not.</summary>
     private static string Normalize(string code) =>
         string.Join('\n', code.ReplaceLineEndings("\n").Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
-
-    [GeneratedRegex(@"<!-- catalog-example -->\s*```csharp\r?\n(?<code>.*?)```", RegexOptions.Singleline)]
-    private static partial Regex GuideBlock();
-
-    [GeneratedRegex(@"// guide-catalog-start\r?\n(?<code>.*?)\s*// guide-catalog-end", RegexOptions.Singleline)]
-    private static partial Regex SourceRegion();
 }

@@ -1,0 +1,165 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Runtime.ExceptionServices;
+using System.Threading.Tasks;
+
+namespace ListMmf;
+
+/// <summary>The catalog's questions across instruments at one time.</summary>
+public sealed partial class TimeSeriesCatalog
+{
+    /// <summary>
+    /// The state of every instrument (or of those given, in their order) at <paramref name="time"/>: each one's last
+    /// recorded row of <paramref name="kind"/> at or before it, with the values of <paramref name="columns"/>. The
+    /// index picks each instrument's one partition holding that row, so a call opens at most one partition an
+    /// instrument, and none where no column is asked for and the row is its partition's last; partitions stay in the
+    /// catalog's cache (<see cref="PartitionCacheSize"/>) for the next call.
+    /// </summary>
+    /// <exception cref="ArgumentException">The kind, an instrument or a column is not in the catalog.</exception>
+    public CatalogState StateAt(string kind, DateTime time, IEnumerable<string>? columns = null, IEnumerable<string>? instruments = null)
+    {
+        ThrowIfDisposed();
+        int rank = RankOf(kind);
+        string[] names = Columns(columns, [rank]);
+        int[] ordinals = instruments is null ? Enumerable.Range(0, _instruments.Count).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
+        long ticks = TicksOf(time, _allUtc);
+        _index.ReadNew();
+        var state = new CatalogState(Path, kind, new DateTime(ticks, _timeKinds[rank]),
+            ordinals.Select(ordinal => _instruments.ValueOf((uint)ordinal, -1)).ToArray(), Schema.SchemaOf(kind), names);
+        for (int at = 0; at < ordinals.Length; at++)
+        {
+            if (LastAtOrBefore(_index.SeriesOf(rank, ordinals[at]), ticks) is not { } record)
+            {
+                continue;
+            }
+
+            CatalogPartition partition = PartitionOf(record);
+            bool last = record.LastTime <= ticks;
+            if (last && !state.ReadsColumns)
+            {
+                state.Set(at, partition, record.Rows - 1, partition.LastTime, table: null);
+                continue;
+            }
+
+            TimeSeriesTable table = RentTable(partition);
+            try
+            {
+                // Rows the writer added since its last flush are not recorded yet: the state ends where the index does.
+                long row = last ? record.Rows - 1 : Math.Min(table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank])), record.Rows - 1);
+                state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
+            }
+            finally
+            {
+                ReturnTable(partition, table);
+            }
+        }
+
+        return state;
+    }
+
+    /// <summary>
+    /// OHLCV bars of <paramref name="interval"/> of every instrument (or of those given, in their order) over the
+    /// recorded rows of <paramref name="kind"/> in [<paramref name="from"/>, <paramref name="to"/>), on every core:
+    /// for each instrument, its bars in time order, as <see cref="TimeSeriesTable.Bars"/> gives them from one table.
+    /// A bar's <see cref="OhlcvBar.Rows"/> are rows of the partition whose period holds its start. The interval
+    /// divides a day (a second, a minute, an hour, a day), so that no bar straddles two partitions; build longer bars
+    /// from daily ones. Partitions in the range are borrowed from the catalog's cache (<see cref="PartitionCacheSize"/>).
+    /// </summary>
+    /// <exception cref="ArgumentException">The kind, an instrument or a column is not in the catalog.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> is not positive or does not divide a day.</exception>
+    public IReadOnlyList<OhlcvBar[]> Bars(
+        string kind, string price, string volume, DateTime from, DateTime to, TimeSpan interval, IEnumerable<string>? instruments = null)
+    {
+        ThrowIfDisposed();
+        int rank = RankOf(kind);
+        Columns([price, volume], [rank]);
+        if (interval <= TimeSpan.Zero || TimeSpan.TicksPerDay % interval.Ticks != 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(interval), interval, $"Catalog '{Path}': a bar's interval must divide a day " +
+                "(a second, a minute, an hour, a day), so that no bar straddles two partitions; build longer bars from daily ones.");
+        }
+
+        int[] ordinals = instruments is null ? Enumerable.Range(0, _instruments.Count).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
+        (long start, long end) = (TicksOf(from, _allUtc), TicksOf(to, _allUtc));
+        _index.ReadNew();
+        CatalogPartition[][] chains = ordinals
+            .Select(ordinal => (_index.SeriesOf(rank, ordinal) ?? [])
+                .Where(record => Overlaps(record, start, end)).Select(record => PartitionOf(record)).ToArray())
+            .ToArray();
+        var bars = new OhlcvBar[chains.Length][];
+        try
+        {
+            Parallel.For(0, chains.Length, at => bars[at] = BarsOf(chains[at], price, volume, start, end, interval));
+        }
+        catch (AggregateException failed) when (failed.InnerExceptions.Count == 1)
+        {
+            ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
+        }
+
+        return bars;
+    }
+
+    /// <summary>One instrument's bars over its partitions' recorded rows in [<paramref name="from"/>, <paramref name="to"/>).</summary>
+    private OhlcvBar[] BarsOf(CatalogPartition[] chain, string price, string volume, long from, long to, TimeSpan interval)
+    {
+        var pieces = new OhlcvBar[chain.Length][];
+        for (int i = 0; i < chain.Length; i++)
+        {
+            CatalogPartition partition = chain[i];
+            TimeSeriesTable table = RentTable(partition);
+            try
+            {
+                // Rows the writer added since its last flush are not recorded yet: the bars end where the index does.
+                DateTimeKind kind = partition.FirstTime.Kind;
+                long first = from <= partition.FirstTime.Ticks ? 0 : table.LowerBound(new DateTime(from, kind));
+                long last = to > partition.LastTime.Ticks
+                    ? partition.RowCount
+                    : Math.Min(partition.RowCount, table.LowerBound(new DateTime(to, kind)));
+                pieces[i] = table.BarsOfRows(price, volume, new IndexRange(first, Math.Max(first, last)), interval);
+            }
+            finally
+            {
+                ReturnTable(partition, table);
+            }
+        }
+
+        return pieces.Length == 1 ? pieces[0] : pieces.SelectMany(piece => piece).ToArray();
+    }
+
+    /// <summary>The last of <paramref name="series"/>' partitions with a recorded row at or before <paramref name="ticks"/>, or null.</summary>
+    private static PartitionRecord? LastAtOrBefore(List<PartitionRecord>? series, long ticks)
+    {
+        if (series is null)
+        {
+            return null;
+        }
+
+        // Periods do not overlap and come in order, so the row is in the last period starting at or before the time
+        // that has rows, or in one before it when that period's rows all come later.
+        int low = 0;
+        int high = series.Count;
+        while (low < high)
+        {
+            int middle = (low + high) >>> 1;
+            if (series[middle].PeriodStart <= ticks)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        for (int at = low - 1; at >= 0; at--)
+        {
+            if (series[at].Rows > 0 && series[at].FirstTime <= ticks)
+            {
+                return series[at];
+            }
+        }
+
+        return null;
+    }
+}
