@@ -363,6 +363,8 @@ public sealed class CatalogReplay : IDisposable
                 }
                 catch
                 {
+                    // The chain must not give a closed table back to the cache when the replay is disposed.
+                    Table = null;
                     table.Dispose();
                     throw;
                 }

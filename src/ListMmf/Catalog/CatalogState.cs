@@ -124,9 +124,10 @@ public sealed class CatalogState
 
         public override T[]? Values<T>()
         {
-            if (_values is T[] values)
+            // Not `_values is T[]`: the runtime's array casts take a long[] as a ulong[] too.
+            if (typeof(T) == typeof(TStored))
             {
-                return values;
+                return (T[])(object)_values;
             }
 
             if (typeof(T) == typeof(long) && _values is DateTime[] times)

@@ -23,7 +23,7 @@ public sealed partial class TimeSeriesCatalog
         int rank = RankOf(kind);
         string[] names = Columns(columns, [rank]);
         int[] ordinals = instruments is null ? Enumerable.Range(0, _instruments.Count).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
-        long ticks = TicksOf(time, _allUtc);
+        long ticks = TicksOf(time, _timeKinds[rank] == DateTimeKind.Utc);
         _index.ReadNew();
         var state = new CatalogState(Path, kind, new DateTime(ticks, _timeKinds[rank]),
             ordinals.Select(ordinal => _instruments.ValueOf((uint)ordinal, -1)).ToArray(), Schema.SchemaOf(kind), names);
@@ -45,8 +45,9 @@ public sealed partial class TimeSeriesCatalog
             TimeSeriesTable table = RentTable(partition);
             try
             {
-                // Rows the writer added since its last flush are not recorded yet: the state ends where the index does.
-                long row = last ? record.Rows - 1 : Math.Min(table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank])), record.Rows - 1);
+                // Rows the writer added since its last flush are not recorded yet, and come at or after the recorded
+                // last time: past it, the state is the last recorded row; before it, the search ends among recorded rows.
+                long row = last ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
                 state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
             }
             finally
@@ -81,7 +82,8 @@ public sealed partial class TimeSeriesCatalog
         }
 
         int[] ordinals = instruments is null ? Enumerable.Range(0, _instruments.Count).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
-        (long start, long end) = (TicksOf(from, _allUtc), TicksOf(to, _allUtc));
+        bool utc = _timeKinds[rank] == DateTimeKind.Utc;
+        (long start, long end) = (TicksOf(from, utc), TicksOf(to, utc));
         _index.ReadNew();
         CatalogPartition[][] chains = ordinals
             .Select(ordinal => (_index.SeriesOf(rank, ordinal) ?? [])
@@ -92,8 +94,9 @@ public sealed partial class TimeSeriesCatalog
         {
             Parallel.For(0, chains.Length, at => bars[at] = BarsOf(chains[at], price, volume, start, end, interval));
         }
-        catch (AggregateException failed) when (failed.InnerExceptions.Count == 1)
+        catch (AggregateException failed)
         {
+            // As one thread would have met it: the first instrument's failure, with its own type and stack.
             ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
         }
 

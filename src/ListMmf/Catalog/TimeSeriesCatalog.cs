@@ -215,7 +215,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         int ordinal = _instruments.Find(instrument);
         _index.ReadNew();
         List<PartitionRecord>? series = ordinal < 0 ? null : _index.SeriesOf(rank, ordinal);
-        (long start, long end) = (TicksOf(from, _allUtc), TicksOf(to, _allUtc));
+        bool utc = _timeKinds[rank] == DateTimeKind.Utc;
+        (long start, long end) = (TicksOf(from, utc), TicksOf(to, utc));
         return series is null ? [] : series.Where(record => Overlaps(record, start, end)).Select(record => PartitionOf(record)).ToArray();
     }
 
@@ -324,6 +325,11 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// How many partitions, opened for reading and read no more, the catalog keeps open for the next replay or
     /// query (a table's files and mappings each), closing the least recently used past it; 0 closes each at once.
     /// </summary>
+    /// <remarks>
+    /// Each cached partition holds its column files open: lower the size where open files are few (a container's
+    /// limit, macOS's). A partition sealed or unsealed while cached is read through the file the cache opened, which
+    /// keeps that file's space on disk until the partition leaves the cache or the catalog is disposed.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public int PartitionCacheSize
     {

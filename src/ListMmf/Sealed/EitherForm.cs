@@ -21,7 +21,19 @@ internal static class EitherForm
     /// </param>
     public static TResult Open<TResult>(Func<bool> isSealed, Func<TResult> appendable, Func<TResult> sealedForm, bool? expectSealed = null)
     {
-        if (!(expectSealed ?? isSealed()))
+        if (expectSealed == true)
+        {
+            try
+            {
+                return sealedForm();
+            }
+            catch (Exception refused) when (refused is ListMmfFormatException or FileNotFoundException)
+            {
+                // Unsealed since its opener learnt its form, or between an unseal's two renames (Windows): look.
+            }
+        }
+
+        if (expectSealed == false || !isSealed())
         {
             try
             {

@@ -143,6 +143,7 @@ public sealed class CatalogStateTests
 
         ListMmfDataTypeException refused = Assert.Throws<ListMmfDataTypeException>(() => state.Values<double>(0));
         Assert.Contains("'id'", refused.Message, StringComparison.Ordinal);
+        Assert.Throws<ListMmfDataTypeException>(() => state.Values<ulong>(0));
         Assert.Throws<ArgumentException>(() => catalog.StateAt("trades", DateTime.MaxValue, columns: ["bid"]));
         Assert.Throws<ArgumentException>(() => catalog.StateAt("trades", DateTime.MaxValue, instruments: ["NONE"]));
     }

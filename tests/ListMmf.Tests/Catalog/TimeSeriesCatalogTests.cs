@@ -552,6 +552,24 @@ public sealed class TimeSeriesCatalogTests
         catalog.ReturnTable(first, table);
     }
 
+    [Fact]
+    public void AReplayThatMetADamagedBlockLeavesTheNextReplayMeetingItToo()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(61, instruments: 1, days: 1, rowsPerSeriesDay: 3000);
+        Write(folder.Path, world, Form.Sealed);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
+        FlipByteInFirstBlock(Path.Combine(partition.Path, "time.mmf"));
+
+        for (int attempt = 0; attempt < 2; attempt++)
+        {
+            using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, kinds: ["trades"]);
+            ListMmfFormatException damaged = Assert.Throws<ListMmfFormatException>(() => replay.MoveNext());
+            Assert.Contains("checksum", damaged.Message, StringComparison.Ordinal);
+        }
+    }
+
     internal static void Write(string folder, CatalogWorld world, Form form)
     {
         using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))
@@ -572,6 +590,16 @@ public sealed class TimeSeriesCatalogTests
         table.Column<double>("price").Add(id);
         table.Column<long>("id").Add(id);
         table.AddRow(time);
+    }
+
+    /// <summary>Flips a byte in block 0's payload, which starts on the first page after a sealed file's header.</summary>
+    private static void FlipByteInFirstBlock(string path)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
+        stream.Position = 4096 + 60;
+        int value = stream.ReadByte();
+        stream.Position--;
+        stream.WriteByte((byte)(value ^ 0x10));
     }
 
     private static long[] Ids(TimeSeriesCatalog catalog)
