@@ -67,6 +67,19 @@ public sealed class CatalogPartition
     /// <summary>Whether the partition's files are sealed.</summary>
     public bool IsSealed { get; }
 
+    /// <summary>
+    /// The partition's recorded rows with times in [<paramref name="from"/>, <paramref name="to"/>) ticks, searched in
+    /// <paramref name="table"/>, the partition's table, only where the range cuts them: rows its writer added since
+    /// its last flush are not recorded yet, so the rows end where the index does.
+    /// </summary>
+    internal IndexRange RecordedRows(TimeSeriesTable table, long from, long to)
+    {
+        DateTimeKind kind = FirstTime.Kind;
+        long start = from <= FirstTime.Ticks ? 0 : table.LowerBound(new DateTime(from, kind));
+        long end = to > LastTime.Ticks ? RowCount : Math.Min(RowCount, table.LowerBound(new DateTime(to, kind)));
+        return new IndexRange(start, Math.Max(start, end));
+    }
+
     /// <summary>The partition's kind rank, instrument ordinal and period start: which of the catalog's partitions it is.</summary>
     internal (int Kind, int Instrument, long PeriodStart) Key => (_record.Kind, _record.Instrument, _record.PeriodStart);
 

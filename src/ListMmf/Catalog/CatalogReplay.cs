@@ -346,17 +346,13 @@ public sealed class CatalogReplay : IDisposable
                 TimeSeriesTable table = replay._catalog.RentTable(partition);
                 try
                 {
-                    DateTimeKind kind = partition.FirstTime.Kind;
-                    long start = from <= partition.FirstTime.Ticks ? 0 : table.LowerBound(new DateTime(from, kind));
-                    long end = to > partition.LastTime.Ticks
-                        ? partition.RowCount
-                        : Math.Min(partition.RowCount, table.LowerBound(new DateTime(to, kind)));
-                    if (start < end)
+                    IndexRange rows = partition.RecordedRows(table, from, to);
+                    if (!rows.IsEmpty)
                     {
                         Partition = partition;
                         Table = table;
-                        _row = start;
-                        _end = end;
+                        _row = rows.Start;
+                        _end = rows.End;
                         Fill();
                         return true;
                     }

@@ -113,13 +113,7 @@ public sealed partial class TimeSeriesCatalog
             TimeSeriesTable table = RentTable(partition);
             try
             {
-                // Rows the writer added since its last flush are not recorded yet: the bars end where the index does.
-                DateTimeKind kind = partition.FirstTime.Kind;
-                long first = from <= partition.FirstTime.Ticks ? 0 : table.LowerBound(new DateTime(from, kind));
-                long last = to > partition.LastTime.Ticks
-                    ? partition.RowCount
-                    : Math.Min(partition.RowCount, table.LowerBound(new DateTime(to, kind)));
-                pieces[i] = table.BarsOfRows(price, volume, new IndexRange(first, Math.Max(first, last)), interval);
+                pieces[i] = table.BarsOfRows(price, volume, partition.RecordedRows(table, from, to), interval);
             }
             finally
             {

@@ -56,9 +56,9 @@ public sealed class CatalogBarsTests
         using var folder = new TempDirectory();
         DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
         using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
-        AddTrade(writer, open, 1);
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", open, 1);
         writer.Flush();
-        AddTrade(writer, open, 2);
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", open, 2);
         writer.Partition("trades", "SPY", open).Flush();
 
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
@@ -107,12 +107,4 @@ public sealed class CatalogBarsTests
             .GroupBy(row => new DateTime(row.Time.Ticks - (row.Time.Ticks % interval.Ticks)))
             .Select(bar => (bar.Key, (long)bar.Count(), bar.First().Id / 100.0, bar.Max(row => row.Id / 100.0), bar.Min(row => row.Id / 100.0),
                 bar.Last().Id / 100.0, (double)bar.Sum(row => row.Id)));
-
-    private static void AddTrade(TimeSeriesCatalog catalog, DateTime time, long id)
-    {
-        TimeSeriesTable table = catalog.Partition("trades", "SPY", time);
-        table.Column<double>("price").Add(id);
-        table.Column<long>("id").Add(id);
-        table.AddRow(time);
-    }
 }

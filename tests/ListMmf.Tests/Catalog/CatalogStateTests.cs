@@ -120,9 +120,9 @@ public sealed class CatalogStateTests
         using var folder = new TempDirectory();
         DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
         using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
-        AddTrade(writer, "SPY", open, 1);
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", open, 1);
         writer.Flush();
-        AddTrade(writer, "SPY", open.AddSeconds(1), 2);
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", open.AddSeconds(1), 2);
         writer.Partition("trades", "SPY", open).Flush();
 
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
@@ -188,12 +188,12 @@ public sealed class CatalogStateTests
         using var folder = new TempDirectory();
         DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
         using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
-        AddTrade(writer, "SPY", open, 1);
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", open, 1);
         writer.Flush();
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         Assert.Equal([1L], Replay(reader));
 
-        AddTrade(writer, "SPY", open.AddSeconds(1), 2);
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", open.AddSeconds(1), 2);
         writer.Flush();
 
         Assert.Equal([1L, 2L], Replay(reader));
@@ -238,13 +238,5 @@ public sealed class CatalogStateTests
     {
         using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
         return CatalogWorld.Replayed(replay);
-    }
-
-    private static void AddTrade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
-    {
-        TimeSeriesTable table = catalog.Partition("trades", instrument, time);
-        table.Column<double>("price").Add(id);
-        table.Column<long>("id").Add(id);
-        table.AddRow(time);
     }
 }

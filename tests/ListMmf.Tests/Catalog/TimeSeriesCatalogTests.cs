@@ -560,7 +560,7 @@ public sealed class TimeSeriesCatalogTests
         Write(folder.Path, world, Form.Sealed);
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
-        FlipByteInFirstBlock(Path.Combine(partition.Path, "time.mmf"));
+        Sealed.SealedDamageTests.FlipByteInFirstBlock(Path.Combine(partition.Path, "time.mmf"));
 
         for (int attempt = 0; attempt < 2; attempt++)
         {
@@ -584,22 +584,13 @@ public sealed class TimeSeriesCatalogTests
         }
     }
 
-    private static void AddTrade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
+    /// <summary>Appends a trade of <paramref name="instrument"/> whose price and id are <paramref name="id"/>.</summary>
+    internal static void AddTrade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
     {
         TimeSeriesTable table = catalog.Partition("trades", instrument, time);
         table.Column<double>("price").Add(id);
         table.Column<long>("id").Add(id);
         table.AddRow(time);
-    }
-
-    /// <summary>Flips a byte in block 0's payload, which starts on the first page after a sealed file's header.</summary>
-    private static void FlipByteInFirstBlock(string path)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
-        stream.Position = 4096 + 60;
-        int value = stream.ReadByte();
-        stream.Position--;
-        stream.WriteByte((byte)(value ^ 0x10));
     }
 
     private static long[] Ids(TimeSeriesCatalog catalog)

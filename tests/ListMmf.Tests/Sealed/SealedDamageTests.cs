@@ -140,7 +140,7 @@ public sealed class SealedDamageTests : IDisposable
     }
 
     /// <summary>Flips a byte in block 0's payload, which starts on the first page after the header.</summary>
-    private static void FlipByteInFirstBlock(string path)
+    internal static void FlipByteInFirstBlock(string path)
     {
         using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
         stream.Position = 4096 + 60;
