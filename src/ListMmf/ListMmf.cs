@@ -599,11 +599,25 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <see cref="Verify()"/> checks a file after a crash.
     /// </remarks>
     /// <exception cref="ListMmfException">The system reported that writing or flushing failed; the data may not be durable.</exception>
-    public void Flush()
+    public void Flush() => FlushCount(FlushItems());
+
+    /// <summary>
+    /// The first step of <see cref="Flush"/>: the items made durable, not the count; returns the count that
+    /// <see cref="FlushCount"/> then makes durable. The first steps of several lists may run at once.
+    /// </summary>
+    internal long FlushItems()
     {
         ThrowIfNotWritable();
         long count = Count;
-        _file.Current.Flush(_unflushedFrom, count);
+        _file.Current.FlushItems(_unflushedFrom, count);
+        return count;
+    }
+
+    /// <summary>The second step of <see cref="Flush"/>: <paramref name="count"/>, whose items <see cref="FlushItems"/> made durable, made durable.</summary>
+    internal void FlushCount(long count)
+    {
+        ThrowIfNotWritable();
+        _file.Current.FlushCount(count);
         _unflushedFrom = count;
     }
 

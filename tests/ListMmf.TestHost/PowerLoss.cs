@@ -29,7 +29,8 @@ namespace ListMmf.TestHost;
 /// table with a text column taking a new value every 60 rows, each made durable before its row), <c>widen</c>
 /// (IntegerListMmf widening from Byte through Int32), <c>seal</c> (a list sealed, unsealed and sealed again),
 /// <c>seal-table</c> (the same for the tick table, column by column), <c>empty</c> (replacements whose copy holds
-/// no item: a window emptied, an empty list sealed and unsealed, an empty version 1 list upgraded).
+/// no item: a window emptied, an empty list sealed and unsealed, an empty version 1 list upgraded), <c>catalog</c>
+/// (a catalog of four instruments over three days, see PowerLoss.Catalog.cs).
 /// </summary>
 public static partial class PowerLoss
 {
@@ -139,6 +140,10 @@ public static partial class PowerLoss
 
                 return 0;
             }
+
+            case "catalog":
+                WriteCatalog(directory, FormatOf(format), Mark);
+                return 0;
 
             case "keyed":
             {
@@ -595,6 +600,12 @@ public static partial class PowerLoss
                     }
 
                     break;
+                case "catalog":
+                    using (TimeSeriesCatalog.Open(Path.Combine(directory, CatalogName)))
+                    {
+                    }
+
+                    break;
                 case "widen" when File.Exists(list):
                     using (IntegerListMmf.Open(list))
                     {
@@ -773,6 +784,7 @@ public static partial class PowerLoss
             "seal" => CheckSeal(Path.Combine(image, ListName), promise),
             "seal-table" => CheckSealedTable(Path.Combine(image, TableName), promise),
             "import-csv" or "import-parquet" => CheckImport(Path.Combine(image, TableName), promise),
+            "catalog" => CheckCatalog(Path.Combine(image, CatalogName), promise),
             _ => throw new ArgumentException($"unknown workload '{workload}'"),
         };
     }

@@ -50,6 +50,7 @@ public static class Program
                 ["fill", string path] => Fill(path),
                 ["create", string path] => Create(path),
                 ["flush", string path] => Flush(path),
+                ["table-flush", string directory] => FlushTable(directory),
                 ["check", string path] => Check(path),
                 ["stress-write", string path] => Stress.Write(path),
                 ["stress-read", string path, string opens, string generations] => Stress.Read(path, long.Parse(opens, CultureInfo.InvariantCulture), int.Parse(generations, CultureInfo.InvariantCulture)),
@@ -226,6 +227,25 @@ public static class Program
         }
 
         list.Flush();
+        return 0;
+    }
+
+    /// <summary>Appends 10,000 rows to the table at <paramref name="directory"/> (a time column and double columns) and flushes it.</summary>
+    private static int FlushTable(string directory)
+    {
+        using TimeSeriesTable table = TimeSeriesTable.Open(directory);
+        DateTime start = new(2024, 1, 2);
+        for (int i = 0; i < 10_000; i++)
+        {
+            foreach (TableColumnInfo column in table.Schema.Columns)
+            {
+                table.Column<double>(column.Name).Add(i);
+            }
+
+            table.AddRow(start.AddSeconds(i));
+        }
+
+        table.Flush();
         return 0;
     }
 

@@ -224,6 +224,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// Opens <paramref name="partition"/>'s table for reading, in whichever form its files are; the caller disposes it.
     /// </summary>
     /// <exception cref="ArgumentException">The partition is not one of this catalog's.</exception>
+    /// <exception cref="ListMmfFormatException">The partition's table holds fewer rows than the index records.</exception>
     public TimeSeriesTable OpenPartition(CatalogPartition partition)
     {
         ThrowIfDisposed();
@@ -234,7 +235,15 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             throw new ArgumentException($"The partition '{partition.Path}' is not one of catalog '{Path}'.", nameof(partition));
         }
 
-        return TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
+        TimeSeriesTable table = TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
+        if (table.RowCount < partition.RowCount)
+        {
+            long rows = table.RowCount;
+            table.Dispose();
+            throw ShortPartition(partition, rows);
+        }
+
+        return table;
     }
 
     /// <summary>
@@ -346,7 +355,27 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     internal CatalogTableCache TableCache => _tables;
 
     /// <summary>A partition's table for reading, from the cache or opened now: give it back with <see cref="ReturnTable"/>.</summary>
-    internal TimeSeriesTable RentTable(CatalogPartition partition) => _tables.Rent(partition);
+    /// <exception cref="ListMmfFormatException">The table holds fewer rows than the index records.</exception>
+    internal TimeSeriesTable RentTable(CatalogPartition partition)
+    {
+        TimeSeriesTable table = _tables.Rent(partition);
+        if (table.RowCount < partition.RowCount)
+        {
+            long rows = table.RowCount;
+            _tables.Return(partition, table);
+            throw ShortPartition(partition, rows);
+        }
+
+        return table;
+    }
+
+    /// <summary>
+    /// A partition whose table lost rows the index records: the writer records rows only once they are durable, so
+    /// they were taken away behind the catalog's back (a truncation, a copy, a file system that broke its flushes).
+    /// </summary>
+    private static ListMmfFormatException ShortPartition(CatalogPartition partition, long rows) => new(partition.Path,
+        $"the catalog's index records {partition.RowCount:N0} rows of this partition, but its table holds {rows:N0}: rows the " +
+            "catalog recorded were removed or lost behind its back (recorded rows are durable when recorded)");
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);

@@ -24,11 +24,36 @@ internal sealed unsafe partial class ListMmfStorage
     /// <param name="count">The items to make durable.</param>
     public void Flush(long from, long count)
     {
+        FlushItems(from, count);
+        FlushCount(count);
+    }
+
+    /// <summary>
+    /// The first step of <see cref="Flush"/>: the items from <paramref name="from"/> to <paramref name="count"/> made
+    /// durable, but not the count that covers them (version 1: not the first page, which holds it). Nothing is published
+    /// until <see cref="FlushCount"/>, so the first steps of many files may run at once, in any order.
+    /// </summary>
+    public void FlushItems(long from, long count)
+    {
         long start = ItemsOffset + (Math.Clamp(from, 0, count) * ItemSize);
         long end = ItemsOffset + (count * ItemSize);
+        if (!Format.HasDurableCount)
+        {
+            start = Math.Max(start, Math.Min(Environment.SystemPageSize, end));
+        }
+
+        SyncRange(start, end - start);
+    }
+
+    /// <summary>
+    /// The second step of <see cref="Flush"/>, once <see cref="FlushItems"/> returned for <paramref name="count"/>: the
+    /// count made durable. Version 2: the header's durable count raised and the header synchronized (nothing where it
+    /// was that already). Version 1: the first page, header and first items together.
+    /// </summary>
+    public void FlushCount(long count)
+    {
         if (Format.HasDurableCount)
         {
-            SyncRange(start, end - start);
             if (SetDurableCount(count))
             {
                 SyncRange(0, ItemsOffset);
@@ -37,14 +62,7 @@ internal sealed unsafe partial class ListMmfStorage
             return;
         }
 
-        long firstPageEnd = Math.Min(Environment.SystemPageSize, end);
-        long after = Math.Max(start, firstPageEnd);
-        if (end > after)
-        {
-            SyncRange(after, end - after);
-        }
-
-        SyncRange(0, firstPageEnd);
+        SyncRange(0, Math.Min(Environment.SystemPageSize, ItemsOffset + (count * ItemSize)));
     }
 
     /// <summary>

@@ -74,6 +74,12 @@ public abstract class TableColumn
     /// <summary>Items and count durable in one flush; see <see cref="ListMmf{T}.FlushTogether"/>.</summary>
     internal abstract void FlushTogether();
 
+    /// <summary>The items durable, not the count; see <see cref="ListMmf{T}.FlushItems"/>.</summary>
+    internal abstract long FlushItems();
+
+    /// <summary>The count durable after <see cref="FlushItems"/>; see <see cref="ListMmf{T}.FlushCount"/>.</summary>
+    internal abstract void FlushCount(long count);
+
     /// <summary>Gives the column file's unused space back; see <see cref="ListMmf{T}.TrimExcess"/>.</summary>
     internal abstract void TrimExcess();
 
@@ -433,6 +439,10 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     internal override void StartFlush() => Appendable.StartFlush();
 
     internal override void FlushTogether() => Appendable.FlushTogether();
+
+    internal override long FlushItems() => Appendable.FlushItems();
+
+    internal override void FlushCount(long count) => Appendable.FlushCount(count);
 
     internal override void TrimExcess() => Appendable.TrimExcess();
 

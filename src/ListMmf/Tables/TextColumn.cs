@@ -204,6 +204,10 @@ public sealed class TextColumn : TableColumn
 
     internal override void FlushTogether() => _codes.Column.FlushTogether();
 
+    internal override long FlushItems() => _codes.Column.FlushItems();
+
+    internal override void FlushCount(long count) => _codes.Column.FlushCount(count);
+
     internal override void TrimExcess()
     {
         _codes.Column.TrimExcess();

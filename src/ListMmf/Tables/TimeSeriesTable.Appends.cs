@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Runtime.CompilerServices;
+using ListMmf.Storage;
 
 namespace ListMmf;
 
@@ -120,27 +121,48 @@ public sealed partial class TimeSeriesTable
     }
 
     /// <summary>
-    /// Makes the published rows durable: every value column first, then the time column, so that a durable row
-    /// count never gets ahead of its values.
+    /// Makes the published rows durable: every value column and the time column's rows first, then the time column's
+    /// count, so that a durable row count never gets ahead of its values.
     /// </summary>
     /// <exception cref="ListMmfException">The system reported that writing or flushing failed.</exception>
-    public void Flush()
-    {
-        ThrowIfReadOnly();
+    public void Flush() => FlushAll([this]);
 
-        // Every column's writeback starts at once, so that the waits below overlap their writes. A value column's
-        // count publishes nothing (the time column's does), so its items and count go in one flush, not two.
-        foreach (TableColumn column in _columns)
+    /// <summary>
+    /// Makes the published rows of every table in <paramref name="tables"/> durable, as <see cref="Flush()"/> does for
+    /// one, in two rounds whose barriers wait together (<see cref="ConcurrentFlush"/>): every column's rows, then every
+    /// time column's count. The cost grows with the bytes written far more than with the number of files. Where a file
+    /// of the first round fails, no table's count is raised; the first failure is thrown.
+    /// </summary>
+    internal static void FlushAll(IReadOnlyList<TimeSeriesTable> tables)
+    {
+        var columns = new List<(int Table, TableColumn Column)>();
+        for (int t = 0; t < tables.Count; t++)
+        {
+            tables[t].ThrowIfReadOnly();
+            columns.AddRange(tables[t]._columns.Select(column => (t, column)));
+        }
+
+        // Every file's writeback starts at once, so that even the first barrier finds most of its pages written.
+        foreach ((_, TableColumn column) in columns)
         {
             column.StartFlush();
         }
 
-        foreach (TableColumn column in _values)
+        // A value column's count publishes nothing (the time column's does), so its rows and count go in one round.
+        long[] rows = new long[tables.Count];
+        ConcurrentFlush.Run(columns.Count, i =>
         {
-            column.FlushTogether();
-        }
-
-        _timeWriter!.Flush();
+            (int table, TableColumn column) = columns[i];
+            if (column.IsTime)
+            {
+                rows[table] = column.FlushItems();
+            }
+            else
+            {
+                column.FlushTogether();
+            }
+        });
+        ConcurrentFlush.Run(tables.Count, i => tables[i]._columns[0].FlushCount(rows[i]));
     }
 
     /// <summary>

@@ -570,6 +570,31 @@ public sealed class TimeSeriesCatalogTests
         }
     }
 
+    [Fact]
+    public void APartitionTruncatedBehindTheCatalogsBackIsRefusedNamingItRatherThanReadShort()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
+        using (TimeSeriesTable table = TimeSeriesTable.Open(partition.Path))
+        {
+            table.Truncate(1);
+        }
+
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, kinds: ["trades"]);
+        var refused = Assert.Throws<ListMmfFormatException>(() => replay.MoveNext());
+        Assert.Equal(partition.Path, refused.FilePath);
+        Assert.Contains("records 2 rows of this partition, but its table holds 1", refused.Message, StringComparison.Ordinal);
+        Assert.Throws<ListMmfFormatException>(() => catalog.StateAt("trades", DateTime.MaxValue, ["price"]));
+        Assert.Throws<ListMmfFormatException>(() => catalog.OpenPartition(partition));
+    }
+
     internal static void Write(string folder, CatalogWorld world, Form form)
     {
         using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))

@@ -34,6 +34,21 @@ public sealed class DurabilityFaultTests : IDisposable
     }
 
     [StraceFact]
+    public void ATableFlushWhoseFilesFailRaisesNoDurableRowCount()
+    {
+        string folder = _directory.File("table");
+        TimeSeriesTable.Create(folder, new TimeSeriesTableSchema("time", DataType.DateTime).Add<double>("price").Add<double>("size")).Dispose();
+
+        // Every msync fails, on every thread the table's files are flushed on, and at the close after: a count raised in
+        // the mapping after a failed barrier would still reach the file through the kernel's writeback.
+        (int exit, string error) = RunUnderStrace(["-e", "trace=msync", "-e", "inject=msync:error=EIO:when=1+"], "table-flush", folder);
+
+        Assert.True(exit == 4, $"exit {exit}: {error}");
+        Assert.Contains("msync failed", error, StringComparison.Ordinal);
+        Assert.Equal(0, ListMmfFileInfo.Read(Path.Combine(folder, "time.mmf")).DurableCount);
+    }
+
+    [StraceFact]
     public void FlushThrowsWhenMsyncFails()
     {
         using (new ListMmf<long>(FilePath))
