@@ -613,13 +613,19 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         return count;
     }
 
-    /// <summary>The second step of <see cref="Flush"/>: <paramref name="count"/>, whose items <see cref="FlushItems"/> made durable, made durable.</summary>
+    /// <summary>
+    /// The second step of <see cref="Flush"/>: <paramref name="count"/>, whose items <see cref="FlushItems"/> made
+    /// durable, made durable.
+    /// </summary>
     internal void FlushCount(long count)
     {
         ThrowIfNotWritable();
         _file.Current.FlushCount(count);
         _unflushedFrom = count;
     }
+
+    /// <summary>The items a power loss now keeps, below <see cref="Count"/> (see <see cref="Flush"/>).</summary>
+    internal long DurableCount => Math.Min(Count, _file.Current.DurableCount);
 
     /// <summary>Starts writing the items (never the count) back without waiting, so that the flushes of several lists overlap.</summary>
     internal void StartFlush()

@@ -40,7 +40,8 @@ public static partial class PowerLoss
         long[] recorded = new long[CatalogInstruments.Length];
         long watermark = 0;
         string Promise() => $"catalog:{watermark}:{string.Join(':', recorded)}";
-        using var catalog = TimeSeriesCatalog.Create(Path.Combine(directory, CatalogName), CatalogSchema(), new ListMmfOptions { FormatVersion = format });
+        using var catalog = TimeSeriesCatalog.Create(
+            Path.Combine(directory, CatalogName), CatalogSchema(), new ListMmfOptions { FormatVersion = format });
         mark(Promise());
         bool sealedFirstDay = false;
         while (rows[0] < 3 * CatalogRowsPerDay)
@@ -162,7 +163,8 @@ public static partial class PowerLoss
                 {
                     if (times[r].Ticks < previous)
                     {
-                        return ($"undetected: the replay gave {replay.Instrument}'s row at {times[r]:O} after a row at {new DateTime(previous):O}", rows);
+                        return ($"undetected: the replay gave {replay.Instrument}'s row at {times[r]:O} after a row at " +
+                            $"{new DateTime(previous):O}", rows);
                     }
 
                     previous = times[r].Ticks;
@@ -177,7 +179,8 @@ public static partial class PowerLoss
                     }
                     else
                     {
-                        return ($"undetected: {replay.Instrument}'s replayed row {(ended[i] ? "after the next writer's" : rows[i].ToString("N0", CultureInfo.InvariantCulture))} " +
+                        string which = ended[i] ? "after the next writer's" : rows[i].ToString("N0", CultureInfo.InvariantCulture);
+                        return ($"undetected: {replay.Instrument}'s replayed row {which} " +
                             $"is ({times[r]:O}, {prices[r]}, {ids[r]}), not ({expected.Time:O}, {expected.Price}, {expected.Id})", rows);
                     }
 

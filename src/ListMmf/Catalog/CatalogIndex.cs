@@ -17,6 +17,12 @@ internal sealed class CatalogIndex : IDisposable
     private readonly Dictionary<(int Kind, int Instrument), List<PartitionRecord>> _series = [];
     private long _read;
 
+    /// <summary>Each line naming an instrument past every line before it, and how many instruments the lines to it name.</summary>
+    private readonly List<(long Line, int Instruments)> _instrumentsFrom = [];
+
+    /// <summary>The lines this index reads at most: a snapshot's; otherwise every line.</summary>
+    private readonly long _lineLimit;
+
     /// <summary>
     /// The kind of a line that records the writer's watermark, in its <see cref="PartitionRecord.LastTime"/>, rather
     /// than a partition.
@@ -27,12 +33,22 @@ internal sealed class CatalogIndex : IDisposable
     /// <param name="kinds">How many kinds the catalog has: a line of another kind is damage.</param>
     /// <param name="period">The catalog's period: a line whose period start is not one is damage.</param>
     /// <param name="instruments">How many instruments the catalog holds now: a line of another is damage.</param>
-    public CatalogIndex(ListMmf<PartitionRecord> records, int kinds, CatalogPeriod period, Func<int> instruments)
+    /// <param name="lineLimit">The lines to read at most (a snapshot's), or <see cref="long.MaxValue"/> for all.</param>
+    /// <exception cref="ListMmfFormatException">A line is damaged, or the index holds fewer lines than <paramref name="lineLimit"/>
+    /// where one is given.</exception>
+    public CatalogIndex(ListMmf<PartitionRecord> records, int kinds, CatalogPeriod period, Func<int> instruments, long lineLimit = long.MaxValue)
     {
         _records = records;
         _kinds = kinds;
         _period = period;
         _instruments = instruments;
+        _lineLimit = lineLimit;
+        if (lineLimit != long.MaxValue && records.Count < lineLimit)
+        {
+            throw new ListMmfFormatException(Path, $"a snapshot of the catalog records its index's first {lineLimit:N0} lines, " +
+                $"but the index holds {records.Count:N0}: the index lost lines it had made durable");
+        }
+
         ReadNew();
     }
 
@@ -52,7 +68,7 @@ internal sealed class CatalogIndex : IDisposable
     /// <exception cref="ListMmfFormatException">A line is damaged; the lines before it are kept.</exception>
     public void ReadNew()
     {
-        long count = _records.Count;
+        long count = Math.Min(_records.Count, _lineLimit);
         for (; _read < count; _read++)
         {
             Apply(_records[_read], _read);
@@ -65,6 +81,29 @@ internal sealed class CatalogIndex : IDisposable
         _records.Add(record);
         ReadNew();
     }
+
+    /// <summary>
+    /// How many instruments the first <paramref name="lines"/> lines hold rows of: one past the highest ordinal they
+    /// name, or 0.
+    /// </summary>
+    public int InstrumentsBefore(long lines)
+    {
+        int instruments = 0;
+        foreach ((long line, int count) in _instrumentsFrom)
+        {
+            if (line >= lines)
+            {
+                break;
+            }
+
+            instruments = count;
+        }
+
+        return instruments;
+    }
+
+    /// <summary>The lines a power loss now keeps, which this index read: what a snapshot taken now holds.</summary>
+    public long DurableLines => Math.Min(_read, _records.DurableCount);
 
     /// <summary>Makes every line appended so far durable.</summary>
     public void Flush() => _records.Flush();
@@ -109,6 +148,10 @@ internal sealed class CatalogIndex : IDisposable
         if (!_series.TryGetValue((record.Kind, record.Instrument), out List<PartitionRecord>? partitions))
         {
             _series.Add((record.Kind, record.Instrument), partitions = []);
+            if (_instrumentsFrom.Count == 0 || record.Instrument >= _instrumentsFrom[^1].Instruments)
+            {
+                _instrumentsFrom.Add((line, record.Instrument + 1));
+            }
         }
 
         int at = partitions.Count - 1;

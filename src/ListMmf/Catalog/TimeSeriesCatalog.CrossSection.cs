@@ -22,7 +22,7 @@ public sealed partial class TimeSeriesCatalog
         ThrowIfDisposed();
         int rank = RankOf(kind);
         string[] names = Columns(columns, [rank]);
-        int[] ordinals = instruments is null ? Enumerable.Range(0, _instruments.Count).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
+        int[] ordinals = instruments is null ? Enumerable.Range(0, InstrumentCount).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
         long ticks = TicksOf(time, _timeKinds[rank] == DateTimeKind.Utc);
         _index.ReadNew();
         var state = new CatalogState(Path, kind, new DateTime(ticks, _timeKinds[rank]),
@@ -81,7 +81,7 @@ public sealed partial class TimeSeriesCatalog
                 "(a second, a minute, an hour, a day), so that no bar straddles two partitions; build longer bars from daily ones.");
         }
 
-        int[] ordinals = instruments is null ? Enumerable.Range(0, _instruments.Count).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
+        int[] ordinals = instruments is null ? Enumerable.Range(0, InstrumentCount).ToArray() : instruments.Select(KnownOrdinalOf).ToArray();
         bool utc = _timeKinds[rank] == DateTimeKind.Utc;
         (long start, long end) = (TicksOf(from, utc), TicksOf(to, utc));
         _index.ReadNew();

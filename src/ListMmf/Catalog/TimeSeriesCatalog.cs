@@ -58,6 +58,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private readonly DateTimeKind[] _timeKinds;
     private readonly CatalogTableCache _tables;
 
+    /// <summary>How many of the instruments (the first, by ordinal) this catalog reads: a snapshot's, or all.</summary>
+    private readonly int _instrumentLimit;
+
     /// <summary>The partitions made for the index's lines, by kind, instrument and period start.</summary>
     private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), CatalogPartition> _partitions = [];
 
@@ -65,9 +68,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private readonly bool _allUtc;
     private bool _disposed;
 
-    private TimeSeriesCatalog(string path, TimeSeriesCatalogSchema? schema, FileAccess access, ListMmfOptions? options)
+    private TimeSeriesCatalog(string path, TimeSeriesCatalogSchema? schema, FileAccess access, ListMmfOptions? options,
+        CatalogSnapshot? snapshot = null)
     {
         Path = path;
+        Snapshot = snapshot;
+        _instrumentLimit = snapshot?.Instruments ?? int.MaxValue;
         IsWritable = access == FileAccess.ReadWrite;
         bool create = schema is not null;
         string manifest = System.IO.Path.Combine(path, ManifestFileName);
@@ -99,7 +105,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
                 description: null);
             _instruments = new TextEntries(names, int.MaxValue, $"the instruments of catalog '{path}'");
             TextEntries instruments = _instruments;
-            _index = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period, () => instruments.Count);
+            int limit = _instrumentLimit;
+            _index = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period, () => Math.Min(instruments.Count, limit),
+                snapshot?.IndexLines ?? long.MaxValue);
             _timeKinds = Schema.Kinds.Select(kind => Schema.SchemaOf(kind).TimesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified).ToArray();
             _allUtc = _timeKinds.All(kind => kind == DateTimeKind.Utc);
             if (create)
@@ -124,13 +132,19 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <summary>Whether this catalog is its writer.</summary>
     public bool IsWritable { get; }
 
-    /// <summary>The instruments, by ordinal: the order they first came to the catalog in.</summary>
+    /// <summary>
+    /// The snapshot this catalog was opened at (<see cref="OpenSnapshot"/>), which it reads as it was taken; null
+    /// for a catalog that reads what its writer records.
+    /// </summary>
+    public CatalogSnapshot? Snapshot { get; }
+
+    /// <summary>The instruments, by ordinal: the order they first came to the catalog in (at a snapshot, those it holds rows of).</summary>
     public IReadOnlyList<string> Instruments
     {
         get
         {
             ThrowIfDisposed();
-            int count = _instruments.Count;
+            int count = InstrumentCount;
             var names = new string[count];
             for (int code = 0; code < count; code++)
             {
@@ -188,7 +202,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     {
         ThrowIfDisposed();
         int rank = kind is null ? -1 : RankOf(kind);
-        int ordinal = instrument is null ? -1 : _instruments.Find(instrument);
+        int ordinal = instrument is null ? -1 : FindInstrument(instrument);
         if (instrument is not null && ordinal < 0)
         {
             return [];
@@ -212,7 +226,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         ThrowIfDisposed();
         ArgumentNullException.ThrowIfNull(instrument);
         int rank = RankOf(kind);
-        int ordinal = _instruments.Find(instrument);
+        int ordinal = FindInstrument(instrument);
         _index.ReadNew();
         List<PartitionRecord>? series = ordinal < 0 ? null : _index.SeriesOf(rank, ordinal);
         bool utc = _timeKinds[rank] == DateTimeKind.Utc;
@@ -276,10 +290,17 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// </summary>
     /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
+    /// <exception cref="InvalidOperationException">The catalog was opened at a snapshot, which never grows.</exception>
     public CatalogReplay Follow(DateTime from, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
         IEnumerable<string>? columns = null, int batchRows = CatalogReplay.DefaultBatchRows)
     {
         ThrowIfDisposed();
+        if (Snapshot is not null)
+        {
+            throw new InvalidOperationException($"The catalog '{Path}' was opened at its snapshot '{Snapshot.Name}', which never " +
+                "grows: replay it with Replay.");
+        }
+
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
         HashSet<int>? ranks = Ranks(kinds);
         return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, _allUtc), TicksOf(from, _allUtc),
@@ -419,14 +440,21 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
     /// <summary>Whether <paramref name="name"/> is, or begins with, the name of one of the catalog's own files.</summary>
     internal static bool IsOwnFileName(string name) =>
-        new[] { ManifestFileName, IndexFileName, InstrumentsFileName }.Any(own => name.StartsWith(own, StringComparison.OrdinalIgnoreCase));
+        new[] { ManifestFileName, IndexFileName, InstrumentsFileName }.Any(own => name.StartsWith(own, StringComparison.OrdinalIgnoreCase))
+        || string.Equals(name, CatalogSnapshot.FolderName, StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>How many instruments this catalog reads: all, or a snapshot's.</summary>
+    private int InstrumentCount => Math.Min(_instruments.Count, _instrumentLimit);
+
+    /// <summary>The ordinal of <paramref name="instrument"/> among those this catalog reads, or -1.</summary>
+    private int FindInstrument(string instrument) => _instruments.Find(instrument) is var ordinal && ordinal < _instrumentLimit ? ordinal : -1;
 
     private HashSet<int>? Ranks(IEnumerable<string>? kinds) => kinds?.Select(RankOf).ToHashSet();
 
     private HashSet<int>? Ordinals(IEnumerable<string>? instruments) => instruments?.Select(KnownOrdinalOf).ToHashSet();
 
     private int KnownOrdinalOf(string instrument) =>
-        _instruments.Find(instrument ?? throw new ArgumentNullException(nameof(instrument), "An instrument's name is null.")) is >= 0 and int ordinal
+        FindInstrument(instrument ?? throw new ArgumentNullException(nameof(instrument), "An instrument's name is null.")) is >= 0 and int ordinal
             ? ordinal
             : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instrument));
 

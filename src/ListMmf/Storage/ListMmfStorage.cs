@@ -126,6 +126,14 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable, IReplaceableS
     public long PublishedCount => Volatile.Read(ref *(long*)(Pointer + PublishedCountOffset)) & CountMask;
 
     /// <summary>
+    /// The count a power loss now keeps: version 2's durable count, raised by each flush after its items; version 1,
+    /// which has none, the count itself.
+    /// </summary>
+    public long DurableCount => Format.HasDurableCount
+        ? Volatile.Read(ref *(long*)(Pointer + ListMmfHeader.DurableCountOffset))
+        : LiveCount;
+
+    /// <summary>
     /// What a count read from the header is masked with: a version 2 file's live count field carries
     /// <see cref="ListMmfHeader.LiveCountGuard"/>, taken off; a version 1 count is read as it is.
     /// </summary>

@@ -1,3 +1,7 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
 using System.Linq;
 using ListMmf.TestHost;
 using Xunit;
@@ -39,5 +43,42 @@ public sealed class CatalogMultiProcessTests
         {
             readers.ForEach(reader => reader.Dispose());
         }
+    }
+
+    [Fact]
+    public void SnapshotsTakenWhileAWriterProcessAppendsReplayLaterExactlyAsWhenTaken()
+    {
+        using var directory = new TempDirectory();
+        string folder = directory.File("market");
+        var taken = new List<(string Name, long[] Ids)>();
+        using (var writer = ChildProcess.Start("catalog-write", folder, "43"))
+        {
+            Assert.Equal("created", writer.ReadLine());
+            var deadline = Stopwatch.StartNew();
+            while (!writer.HasExited && deadline.Elapsed < TimeSpan.FromMinutes(10))
+            {
+                using var reader = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+                string name = $"s{taken.Count}";
+                reader.CreateSnapshot(name);
+                using var snapshot = TimeSeriesCatalog.OpenSnapshot(folder, name);
+                taken.Add((name, Ids(snapshot)));
+            }
+
+            int exit = writer.WaitForExit(TimeSpan.FromMinutes(10));
+            Assert.True(exit == 0, $"writer exited with {exit}: {writer.ErrorText()}");
+        }
+
+        Assert.Contains(taken, snapshot => snapshot.Ids.Length > 0);
+        foreach ((string name, long[] ids) in taken)
+        {
+            using var snapshot = TimeSeriesCatalog.OpenSnapshot(folder, name);
+            Assert.Equal(ids, Ids(snapshot));
+        }
+    }
+
+    private static long[] Ids(TimeSeriesCatalog catalog)
+    {
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
+        return CatalogWorld.Replayed(replay);
     }
 }

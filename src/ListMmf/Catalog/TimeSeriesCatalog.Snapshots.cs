@@ -1,0 +1,96 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using ListMmf.Storage;
+
+namespace ListMmf;
+
+/// <summary>
+/// A catalog's named snapshots: what its writer had durably recorded at an instant, replayed exactly later while the
+/// writer goes on appending, so that a backtest can be run again on the same rows.
+/// </summary>
+public sealed partial class TimeSeriesCatalog
+{
+    /// <summary>
+    /// Takes the snapshot <paramref name="name"/> of every row the writer has durably recorded (its last
+    /// <see cref="Flush()"/>'s), in any process, writer or reader: a small file in the catalog's <c>snapshots</c>
+    /// folder, durable when this returns. <see cref="OpenSnapshot"/> then reads the catalog as it was, whatever the
+    /// writer appends, rolls or seals since: a catalog's recorded rows only grow, so a snapshot costs no copy.
+    /// </summary>
+    /// <returns>The snapshot taken.</returns>
+    /// <exception cref="ArgumentException">The name is no portable file name.</exception>
+    /// <exception cref="ListMmfException">The catalog already has a snapshot of that name (a snapshot never changes),
+    /// or the file could not be written.</exception>
+    /// <exception cref="InvalidOperationException">This catalog was opened at a snapshot.</exception>
+    public CatalogSnapshot CreateSnapshot(string name)
+    {
+        ThrowIfDisposed();
+        ThrowIfNoSnapshotName(name);
+        if (Snapshot is not null)
+        {
+            throw new InvalidOperationException($"The catalog '{Path}' was opened at its snapshot '{Snapshot.Name}'; take a " +
+                "snapshot of the catalog itself (TimeSeriesCatalog.Open).");
+        }
+
+        string path = CatalogSnapshot.PathOf(Path, name);
+        if (File.Exists(path))
+        {
+            throw new ListMmfException(path, $"the catalog already has a snapshot '{name}', and a snapshot never changes; choose another name.");
+        }
+
+        _index.ReadNew();
+        long lines = _index.DurableLines;
+        var snapshot = new CatalogSnapshot(name, DateTime.UtcNow, lines, _index.InstrumentsBefore(lines));
+        DurableFile.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
+        DurableFile.Create(path, snapshot.ToJson(), static (file, bytes) => file.Write(bytes));
+        return snapshot;
+    }
+
+    /// <summary>The catalog's snapshots, in the order of their names.</summary>
+    /// <exception cref="ListMmfFormatException">A snapshot's file is not valid.</exception>
+    public IReadOnlyList<CatalogSnapshot> Snapshots()
+    {
+        ThrowIfDisposed();
+        string folder = System.IO.Path.Combine(Path, CatalogSnapshot.FolderName);
+        return !Directory.Exists(folder)
+            ? []
+            : Directory.EnumerateFiles(folder, "*.json")
+                .Select(file => System.IO.Path.GetFileNameWithoutExtension(file))
+                .Order(StringComparer.Ordinal)
+                .Select(name => CatalogSnapshot.Read(CatalogSnapshot.PathOf(Path, name), name))
+                .ToArray();
+    }
+
+    /// <summary>
+    /// Opens the catalog in <paramref name="directory"/> read-only at its snapshot <paramref name="name"/>: its
+    /// partitions, replays, states and bars are those of the rows recorded when the snapshot was taken, and its
+    /// instruments those it held rows of, whatever the writer recorded since.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">The folder holds no catalog, or the catalog no such snapshot.</exception>
+    /// <exception cref="ListMmfFormatException">The snapshot's file is not valid, or the index holds fewer lines than it
+    /// took.</exception>
+    public static TimeSeriesCatalog OpenSnapshot(string directory, string name, ListMmfOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        ThrowIfNoSnapshotName(name);
+        string path = System.IO.Path.GetFullPath(directory);
+        if (!File.Exists(System.IO.Path.Combine(path, ManifestFileName)))
+        {
+            // As Open says it: the folder is no catalog, before any word about snapshots.
+            _ = CatalogManifest.Read(System.IO.Path.Combine(path, ManifestFileName));
+        }
+
+        CatalogSnapshot snapshot = CatalogSnapshot.Read(CatalogSnapshot.PathOf(path, name), name);
+        return new TimeSeriesCatalog(path, schema: null, FileAccess.Read, options, snapshot);
+    }
+
+    private static void ThrowIfNoSnapshotName(string name)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        if (PortableFileName.ProblemWith(name) is { } problem)
+        {
+            throw new ArgumentException($"The snapshot name '{name}' {problem}; it names a file of the catalog.", nameof(name));
+        }
+    }
+}
