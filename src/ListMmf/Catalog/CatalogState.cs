@@ -1,7 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Linq;
-using System.Numerics;
 
 namespace ListMmf;
 
@@ -12,26 +10,17 @@ namespace ListMmf;
 /// </summary>
 public sealed class CatalogState
 {
-    private readonly string _catalog;
-    private readonly string[] _columnNames;
-    private readonly StateColumn[] _columns;
+    private readonly CatalogValues _values;
     private readonly CatalogPartition?[] _partitions;
     private readonly long[] _rows;
     private readonly DateTime[] _times;
 
     internal CatalogState(string catalog, string kind, DateTime time, string[] instruments, TimeSeriesTableSchema schema, string[] columns)
     {
-        _catalog = catalog;
         Kind = kind;
         Time = time;
         Instruments = instruments;
-        _columnNames = columns;
-        _columns = new StateColumn[columns.Length];
-        for (int i = 0; i < columns.Length; i++)
-        {
-            TableColumnInfo info = schema.Columns.First(known => known.Name == columns[i]);
-            _columns[i] = DataTypeInfo.Of(info.DataType).Accept(new StateColumn.Allocator(instruments.Length));
-        }
+        _values = new CatalogValues(catalog, kind, schema, columns, instruments.Length);
 
         _partitions = new CatalogPartition?[instruments.Length];
         _rows = new long[instruments.Length];
@@ -65,16 +54,7 @@ public sealed class CatalogState
     /// <exception cref="ArgumentOutOfRangeException">The state was asked for fewer columns.</exception>
     /// <exception cref="ListMmfDataTypeException">The column holds another type.</exception>
     public ReadOnlySpan<T> Values<T>(int column)
-        where T : unmanaged
-    {
-        if ((uint)column >= (uint)_columns.Length)
-        {
-            throw new ArgumentOutOfRangeException(nameof(column), column, $"The state was asked for {_columns.Length} columns.");
-        }
-
-        return _columns[column].Values<T>() ?? throw new ListMmfDataTypeException(_catalog,
-            $"column '{_columnNames[column]}' of kind '{Kind}' holds {_columns[column].Describe()}, not {typeof(T).Name} values.");
-    }
+        where T : unmanaged => _values.Values<T>(column);
 
     /// <inheritdoc/>
     public override string ToString() => $"CatalogState({Kind} at {Time:O}, {Instruments.Count} instruments)";
@@ -85,60 +65,12 @@ public sealed class CatalogState
         _partitions[at] = partition;
         _rows[at] = row;
         _times[at] = time;
-        for (int i = 0; i < _columns.Length; i++)
+        if (_values.Count > 0)
         {
-            _columns[i].Read(table!, _columnNames[i], at, row);
+            _values.Gather(table!, new ReadOnlySpan<long>(in row), at);
         }
     }
 
     /// <summary>Whether the state reads any column, so that a row's table must be opened even where its time is known.</summary>
-    internal bool ReadsColumns => _columns.Length > 0;
-
-    /// <summary>One column's values, one an instrument, in the type its file stores.</summary>
-    private abstract class StateColumn
-    {
-        public abstract void Read(TimeSeriesTable table, string name, int at, long row);
-
-        /// <summary>The values as <typeparamref name="T"/>, or null when the column is read as another type.</summary>
-        public abstract T[]? Values<T>()
-            where T : unmanaged;
-
-        public abstract string Describe();
-
-        public sealed class Allocator(int length) : IDataTypeVisitor<StateColumn>
-        {
-            public StateColumn Visit<T>(DataTypeInfo type)
-                where T : unmanaged, INumber<T>, IMinMaxValue<T> =>
-                type.DataType == DataType.DateTime ? new Typed<DateTime>(type, length) : new Typed<T>(type, length);
-        }
-    }
-
-    private sealed class Typed<TStored>(DataTypeInfo type, int length) : StateColumn
-        where TStored : unmanaged
-    {
-        private readonly TStored[] _values = new TStored[length];
-        private long[]? _ticks;
-
-        /// <summary>A DateTime column's values are read as DateTimes, so that a value no DateTime holds is refused with its row.</summary>
-        public override void Read(TimeSeriesTable table, string name, int at, long row) => _values[at] = table.Column<TStored>(name)[row];
-
-        public override T[]? Values<T>()
-        {
-            // Not `_values is T[]`: the runtime's array casts take a long[] as a ulong[] too.
-            if (typeof(T) == typeof(TStored))
-            {
-                return (T[])(object)_values;
-            }
-
-            if (typeof(T) == typeof(long) && _values is DateTime[] times)
-            {
-                _ticks ??= Array.ConvertAll(times, time => time.Ticks);
-                return (T[])(object)_ticks;
-            }
-
-            return null;
-        }
-
-        public override string Describe() => type.Describe();
-    }
+    internal bool ReadsColumns => _values.Count > 0;
 }

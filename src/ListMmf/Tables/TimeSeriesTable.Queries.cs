@@ -17,6 +17,33 @@ public sealed partial class TimeSeriesTable
     /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the range.</exception>
     public void CopyTimes(IndexRange range, Span<DateTime> destination) => _time.CopyTo(range, destination);
 
+    /// <summary>
+    /// The times of <paramref name="rows"/> into <paramref name="destination"/>, as <see cref="TimeAt"/> gives them;
+    /// -1 gives <see cref="DateTime.MinValue"/>. A time column of ticks is gathered (a sealed block decoded once for
+    /// the ascending rows in it); one of seconds is read row by row.
+    /// </summary>
+    internal void GatherTimes(ReadOnlySpan<long> rows, Span<DateTime> destination)
+    {
+        if (_columns[0] is TableColumn<long> { DataType: DataType.DateTime } ticks)
+        {
+            TableColumn<DateTime>.DateTimesOf(ticks).Gather(rows, destination);
+            if (Schema.TimesAreUtc)
+            {
+                for (int i = 0; i < rows.Length; i++)
+                {
+                    destination[i] = rows[i] == -1 ? default : DateTime.SpecifyKind(destination[i], DateTimeKind.Utc);
+                }
+            }
+
+            return;
+        }
+
+        for (int i = 0; i < rows.Length; i++)
+        {
+            destination[i] = rows[i] == -1 ? default : _time[rows[i]];
+        }
+    }
+
     /// <summary>The first row whose time is at or after <paramref name="time"/>, or <see cref="RowCount"/>; the time series' rules apply.</summary>
     public long LowerBound(DateTime time) => _time.LowerBound(time);
 
