@@ -32,6 +32,7 @@ internal static class Cli
             RevertCommand.Create(output),
             SealCommand.Create(output),
             SealCommand.CreateUnseal(output),
+            CatalogCommand.Create(output),
         };
 
         ParseResult parse = root.Parse(args);

@@ -53,7 +53,7 @@ internal static class VerifyCommand
     /// value columns in none (a DateTime value is a value, not a key); opening the table has checked that every value
     /// column holds its rows.
     /// </summary>
-    private static void VerifyTable(TextWriter output, string path)
+    internal static void VerifyTable(TextWriter output, string path)
     {
         using var table = TimeSeriesTable.Open(path, FileAccess.Read);
         for (int i = 0; i < table.Columns.Count; i++)

@@ -1,0 +1,166 @@
+using System;
+using System.CommandLine;
+using System.IO;
+using System.Linq;
+using ListMmf.Tool.Files;
+
+namespace ListMmf.Tool.Commands;
+
+/// <summary>
+/// <c>catalog ls|info|verify|seal DIR</c>: a <see cref="TimeSeriesCatalog"/>'s partitions as its index records them,
+/// what it holds, a check of every partition against the index, and the seal of ended periods.
+/// </summary>
+internal static class CatalogCommand
+{
+    public static Command Create(TextWriter output) => new("catalog", "Look inside a catalog of many instruments' tables " +
+        "(TimeSeriesCatalog), check it, and seal its ended periods.")
+    {
+        List(output), Info(output), Verify(output), Seal(output),
+    };
+
+    private static Argument<string> Folder() => new("DIR") { Description = "The catalog's folder." };
+
+    private static Command List(TextWriter output)
+    {
+        Argument<string> folder = Folder();
+        var kind = new Option<string>("--kind") { Description = "Only this kind's partitions." };
+        var instrument = new Option<string>("--instrument") { Description = "Only this instrument's partitions." };
+        var command = new Command("ls", "List the partitions the index records: kind/instrument/period, recorded rows, first and " +
+            "last times, form.") { folder, kind, instrument };
+        command.SetAction(parse =>
+        {
+            using TimeSeriesCatalog catalog = Open(parse.GetValue(folder)!);
+            foreach (CatalogPartition partition in catalog.Partitions(parse.GetValue(kind), parse.GetValue(instrument)))
+            {
+                output.WriteLine($"{NameOf(catalog, partition)}  {partition.RowCount:N0} rows  {Span(partition)}  " +
+                    $"{(partition.IsSealed ? "sealed" : "appendable")}");
+            }
+
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    private static Command Info(TextWriter output)
+    {
+        Argument<string> folder = Folder();
+        var command = new Command("info", "Show a catalog's period, kinds, instruments, partitions, rows, watermark, " +
+            "snapshots and bytes on disk.") { folder };
+        command.SetAction(parse =>
+        {
+            using TimeSeriesCatalog catalog = Open(parse.GetValue(folder)!);
+            var partitions = catalog.Partitions();
+            output.WriteLine(catalog.Path);
+            output.WriteLine($"  period {catalog.Schema.Period}, {Count(catalog.Schema.Kinds.Count, "kind")}, " +
+                $"{Count(catalog.Instruments.Count, "instrument")}, {partitions.Count:N0} partitions " +
+                $"({partitions.Count(partition => partition.IsSealed):N0} sealed), " +
+                $"{partitions.Sum(partition => partition.RowCount):N0} rows recorded");
+            output.WriteLine(catalog.Watermark == DateTime.MinValue
+                ? "  watermark: none recorded"
+                : $"  watermark {Times.Format(catalog.Watermark, ticks: true)}: every row before it is recorded");
+            foreach (string kind in catalog.Schema.Kinds)
+            {
+                TimeSeriesTableSchema schema = catalog.Schema.SchemaOf(kind);
+                var ofKind = partitions.Where(partition => partition.Kind == kind && partition.RowCount > 0).ToArray();
+                string columns = string.Join(", ", new[] { schema.Time }.Concat(schema.Columns)
+                    .Select(column => $"{column.Name} {column.DataType}"));
+                string span = ofKind.Length == 0 ? "no rows" : $"{ofKind.Sum(partition => partition.RowCount):N0} rows from " +
+                    $"{Times.Format(ofKind.Min(partition => partition.FirstTime), ticks: true)} to " +
+                        $"{Times.Format(ofKind.Max(partition => partition.LastTime), ticks: true)}";
+                output.WriteLine($"  kind {kind} ({columns}): {span}");
+            }
+
+            foreach (CatalogSnapshot snapshot in catalog.Snapshots())
+            {
+                output.WriteLine($"  snapshot {snapshot.Name}, taken {Times.Format(snapshot.Taken, ticks: false)}Z");
+            }
+
+            long bytes = Directory.EnumerateFiles(catalog.Path, "*", SearchOption.AllDirectories).Sum(file => new FileInfo(file).Length);
+            output.WriteLine($"  {bytes:N0} bytes on disk");
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    private static Command Verify(TextWriter output)
+    {
+        Argument<string> folder = Folder();
+        var command = new Command("verify", "Check every partition the index records: its table as 'verify' checks one, " +
+            "holding the rows recorded, with the recorded first and last times; exit code 1 on any problem.") { folder };
+        command.SetAction(parse =>
+        {
+            using TimeSeriesCatalog catalog = Open(parse.GetValue(folder)!);
+            int failed = 0;
+            var partitions = catalog.Partitions();
+            foreach (CatalogPartition partition in partitions)
+            {
+                try
+                {
+                    output.WriteLine($"OK     {NameOf(catalog, partition)}: {VerifyPartition(catalog, partition)}");
+                }
+                catch (Exception exception) when (exception is IOException or DataException)
+                {
+                    output.WriteLine($"FAILED {NameOf(catalog, partition)}: {exception.Message.ReplaceLineEndings(" ")}");
+                    failed++;
+                }
+            }
+
+            output.WriteLine(failed == 0
+                ? $"OK     {catalog.Path}: {partitions.Count:N0} partitions hold the rows the index records"
+                : $"FAILED {catalog.Path}: {failed:N0} of {partitions.Count:N0} partitions");
+            return failed == 0 ? Cli.Success : Cli.BadData;
+        });
+        return command;
+    }
+
+    private static Command Seal(TextWriter output)
+    {
+        Argument<string> folder = Folder();
+        var before = new Option<string>("--before")
+        {
+            Description = "Seal the periods ending at or before this time (2024-01-02, or a date and time); default: every " +
+                "ended period.",
+        };
+        var command = new Command("seal", "Seal every recorded partition of an ended period (compressed, read-only, searched " +
+            "in place), as the catalog's writer; readers follow each partition into its sealed form.") { folder, before };
+        command.SetAction(parse =>
+        {
+            using TimeSeriesCatalog catalog = TimeSeriesCatalog.Open(parse.GetValue(folder)!);
+            bool utc = catalog.Schema.Kinds.All(kind => catalog.Schema.SchemaOf(kind).TimesAreUtc);
+            DateTime end = parse.GetValue(before) is { } text ? Times.Parse(text, "--before", utc) : DateTime.MaxValue;
+            int sealedCount = catalog.Seal(end);
+            output.WriteLine($"{catalog.Path}: {sealedCount:N0} partition{(sealedCount == 1 ? "" : "s")} sealed");
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    /// <summary>What a partition's check found: the table verified, its rows and times those the index records.</summary>
+    private static string VerifyPartition(TimeSeriesCatalog catalog, CatalogPartition partition)
+    {
+        using (TimeSeriesTable table = catalog.OpenPartition(partition))
+        {
+            long last = partition.RowCount - 1;
+            if (partition.RowCount > 0 && (table.TimeAt(0) != partition.FirstTime || table.TimeAt(last) != partition.LastTime))
+            {
+                throw new DataException($"the index records rows from {Times.Format(partition.FirstTime, ticks: true)} to " +
+                    $"{Times.Format(partition.LastTime, ticks: true)}, but the table's rows {partition.RowCount:N0} recorded run from " +
+                    $"{Times.Format(table.TimeAt(0), ticks: true)} to {Times.Format(table.TimeAt(last), ticks: true)}");
+            }
+        }
+
+        VerifyCommand.VerifyTable(TextWriter.Null, partition.Path);
+        return $"{partition.RowCount:N0} rows recorded, table verified{(partition.IsSealed ? ", sealed" : "")}";
+    }
+
+    private static string Count(int count, string what) => $"{count:N0} {what}{(count == 1 ? "" : "s")}";
+
+    private static TimeSeriesCatalog Open(string folder) => TimeSeriesCatalog.Open(folder, FileAccess.Read);
+
+    private static string NameOf(TimeSeriesCatalog catalog, CatalogPartition partition) =>
+        Path.GetRelativePath(catalog.Path, partition.Path).Replace('\\', '/');
+
+    private static string Span(CatalogPartition partition) => partition.RowCount == 0
+        ? "no rows"
+        : $"{Times.Format(partition.FirstTime, ticks: true)} to {Times.Format(partition.LastTime, ticks: true)}";
+}
