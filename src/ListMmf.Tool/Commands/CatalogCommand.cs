@@ -1,21 +1,29 @@
 using System;
 using System.CommandLine;
+using System.Diagnostics;
 using System.IO;
 using System.Linq;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+using System.Threading.Tasks;
+using ListMmf.Storage;
 using ListMmf.Tool.Files;
+using ListMmf.Tool.Parquet;
+using ParquetSharp;
 
 namespace ListMmf.Tool.Commands;
 
 /// <summary>
-/// <c>catalog ls|info|verify|seal DIR</c>: a <see cref="TimeSeriesCatalog"/>'s partitions as its index records them,
-/// what it holds, a check of every partition against the index, and the seal of ended periods.
+/// <c>catalog ls|info|verify|seal|export DIR</c>: a <see cref="TimeSeriesCatalog"/>'s partitions as its index records
+/// them, what it holds, a check of every partition against the index, the seal of ended periods, and a Hive-partitioned
+/// Parquet export.
 /// </summary>
 internal static class CatalogCommand
 {
     public static Command Create(TextWriter output) => new("catalog", "Look inside a catalog of many instruments' tables " +
-        "(TimeSeriesCatalog), check it, and seal its ended periods.")
+        "(TimeSeriesCatalog), check it, seal its ended periods, and export it as Hive-partitioned Parquet.")
     {
-        List(output), Info(output), Verify(output), Seal(output),
+        List(output), Info(output), Verify(output), Seal(output), Export(output),
     };
 
     private static Argument<string> Folder() => new("DIR") { Description = "The catalog's folder." };
@@ -134,6 +142,72 @@ internal static class CatalogCommand
         });
         return command;
     }
+
+    private static Command Export(TextWriter output)
+    {
+        Argument<string> folder = Folder();
+        var target = new Option<string>("--out") { Description = "The folder to write, new or empty.", Required = true };
+        var kind = new Option<string>("--kind") { Description = "Only this kind's partitions." };
+        var instrument = new Option<string>("--instrument") { Description = "Only this instrument's partitions." };
+        Option<string> compression = ExportCommand.CompressionOption();
+        Option<string> level = ExportCommand.LevelOption();
+        var command = new Command("export", "Export the recorded rows as Hive-partitioned Parquet, one file a partition at " +
+            "KIND/symbol=INSTRUMENT/date=yyyy-MM-dd/data.parquet (month=yyyy-MM or year=yyyy for those periods), which DuckDB, " +
+            "Polars and Spark read with partition pruning; partitions exported on every core.")
+        {
+            folder, target, kind, instrument, compression, level,
+        };
+        command.SetAction(parse =>
+        {
+            using TimeSeriesCatalog catalog = Open(parse.GetValue(folder)!);
+            string root = Path.GetFullPath(parse.GetValue(target)!);
+            if (Directory.Exists(root) && Directory.EnumerateFileSystemEntries(root).Any())
+            {
+                throw new DataException($"'{root}' is not empty; export a catalog into a new or empty folder.");
+            }
+
+            CatalogPartition[] partitions = catalog.Partitions(parse.GetValue(kind), parse.GetValue(instrument))
+                .Where(partition => partition.RowCount > 0).ToArray();
+            (Compression codec, System.IO.Compression.CompressionLevel strength) =
+                (ExportCommand.CodecOf(parse.GetValue(compression)!), ExportCommand.LevelOf(parse.GetValue(level)!));
+            long rows = 0;
+            var clock = Stopwatch.StartNew();
+            try
+            {
+                Parallel.ForEach(partitions, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, partition =>
+                {
+                    string file = Path.Combine(root, partition.Kind, $"symbol={partition.Instrument}",
+                        HivePeriod(catalog.Schema.Period, partition.PeriodStart), "data.parquet");
+                    DurableFile.CreateDirectory(Path.GetDirectoryName(file)!);
+
+                    // The rows the index records, not those a writer appended since.
+                    var request = new ParquetExportRequest(partition.Path, file, codec, strength, 0, null, null, partition.RowCount);
+                    using OutputFile parquet = OutputFile.Create(file, partition.Path, overwrite: false,
+                        "Export into a new or empty folder.");
+                    Interlocked.Add(ref rows, ParquetExporter.Run(request, parquet.Stream));
+                    parquet.Publish();
+                });
+            }
+            catch (AggregateException failed)
+            {
+                // As one thread would have met it: the first partition's failure, with its own type.
+                ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
+            }
+
+            output.WriteLine($"exported {rows:N0} rows of {partitions.Length:N0} partitions to '{root}' in " +
+                $"{clock.Elapsed.TotalSeconds:N2} s");
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    /// <summary>A partition's period as a Hive folder: <c>date=yyyy-MM-dd</c>, <c>month=yyyy-MM</c> or <c>year=yyyy</c>.</summary>
+    private static string HivePeriod(CatalogPeriod period, DateTime start) => period switch
+    {
+        CatalogPeriod.Day => $"date={start:yyyy-MM-dd}",
+        CatalogPeriod.Month => $"month={start:yyyy-MM}",
+        _ => $"year={start:yyyy}",
+    };
 
     /// <summary>What a partition's check found: the table verified, its rows and times those the index records.</summary>
     private static string VerifyPartition(TimeSeriesCatalog catalog, CatalogPartition partition)

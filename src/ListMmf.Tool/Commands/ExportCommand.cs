@@ -62,15 +62,8 @@ internal static class ExportCommand
         var to = new Option<string?>("--to") { Description = "The time to stop at, excluded." };
         var target = new Option<string>("--out") { Description = "The Parquet file to write.", Required = true };
         Option<bool> force = Force();
-        var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, " +
-            "gzip, lz4 or none.", DefaultValueFactory = _ => "snappy" };
-        compression.AcceptOnlyFromAmong("snappy", "zstd", "gzip", "lz4", "none");
-        var level = new Option<string>("--compression-level")
-        {
-            Description = "fastest (the default), optimal or smallest: zstd levels 1, 3 and 19, gzip 1, 6 and 9; snappy and lz4 have one.",
-            DefaultValueFactory = _ => "fastest",
-        };
-        level.AcceptOnlyFromAmong("fastest", "optimal", "smallest");
+        Option<string> compression = CompressionOption();
+        Option<string> level = LevelOption();
         var rowGroup = new Option<int>("--row-group-rows") { Description = $"Rows per row group. Default: " +
             $"{ParquetExporter.DefaultRowGroupRows:N0}, as pyarrow writes them." };
         rowGroup.Validators.Add(result =>
@@ -102,20 +95,8 @@ internal static class ExportCommand
             var request = new ParquetExportRequest(
                 folder,
                 Path.GetFullPath(parse.GetValue(target)!),
-                parse.GetValue(compression) switch
-                {
-                    "zstd" => Compression.Zstd,
-                    "gzip" => Compression.Gzip,
-                    "lz4" => Compression.Lz4,
-                    "none" => Compression.Uncompressed,
-                    _ => Compression.Snappy,
-                },
-                parse.GetValue(level) switch
-                {
-                    "optimal" => System.IO.Compression.CompressionLevel.Optimal,
-                    "smallest" => System.IO.Compression.CompressionLevel.SmallestSize,
-                    _ => System.IO.Compression.CompressionLevel.Fastest,
-                },
+                CodecOf(parse.GetValue(compression)!),
+                LevelOf(parse.GetValue(level)!),
                 parse.GetValue(rowGroup),
                 parse.GetValue(from) is { } f ? Times.Parse(f, "--from", utc) : null,
                 parse.GetValue(to) is { } t ? Times.Parse(t, "--to", utc) : null);
@@ -135,7 +116,43 @@ internal static class ExportCommand
         return command;
     }
 
+    /// <summary>The <c>--compression</c> option Parquet exports take.</summary>
+    internal static Option<string> CompressionOption()
+    {
+        var compression = new Option<string>("--compression") { Description = "The codec: snappy (the default), zstd, " +
+            "gzip, lz4 or none.", DefaultValueFactory = _ => "snappy" };
+        compression.AcceptOnlyFromAmong("snappy", "zstd", "gzip", "lz4", "none");
+        return compression;
+    }
+
+    /// <summary>The <c>--compression-level</c> option Parquet exports take.</summary>
+    internal static Option<string> LevelOption()
+    {
+        var level = new Option<string>("--compression-level")
+        {
+            Description = "fastest (the default), optimal or smallest: zstd levels 1, 3 and 19, gzip 1, 6 and 9; snappy and lz4 have one.",
+            DefaultValueFactory = _ => "fastest",
+        };
+        level.AcceptOnlyFromAmong("fastest", "optimal", "smallest");
+        return level;
+    }
+
+    internal static Compression CodecOf(string name) => name switch
+    {
+        "zstd" => Compression.Zstd,
+        "gzip" => Compression.Gzip,
+        "lz4" => Compression.Lz4,
+        "none" => Compression.Uncompressed,
+        _ => Compression.Snappy,
+    };
+
+    internal static System.IO.Compression.CompressionLevel LevelOf(string name) => name switch
+    {
+        "optimal" => System.IO.Compression.CompressionLevel.Optimal,
+        "smallest" => System.IO.Compression.CompressionLevel.SmallestSize,
+        _ => System.IO.Compression.CompressionLevel.Fastest,
+    };
+
     private static Option<bool> Force() =>
         new("--force") { Description = "Replace the output file when it exists (it is refused otherwise)." };
-
 }

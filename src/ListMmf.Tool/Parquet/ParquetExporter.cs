@@ -19,6 +19,7 @@ namespace ListMmf.Tool.Parquet;
 /// <param name="RowGroupRows">Rows per row group; 0 for <see cref="ParquetExporter.DefaultRowGroupRows"/>.</param>
 /// <param name="From">The first time exported, included; null for the first row.</param>
 /// <param name="To">The time to stop at, excluded; null for the last row.</param>
+/// <param name="EndRow">The row to stop at, excluded (a catalog partition's recorded rows); null for no limit.</param>
 internal sealed record ParquetExportRequest(
     string Table,
     string Output,
@@ -26,7 +27,8 @@ internal sealed record ParquetExportRequest(
     CompressionLevel Level,
     int RowGroupRows,
     DateTime? From,
-    DateTime? To);
+    DateTime? To,
+    long? EndRow = null);
 
 /// <summary>
 /// Writes a table's rows as a Parquet file through Arrow C++'s Parquet writer (ParquetSharp), a row group at a time
@@ -58,6 +60,7 @@ internal static class ParquetExporter
         using var table = TimeSeriesTable.Open(request.Table, FileAccess.Read);
         long first = request.From is { } from ? table.LowerBound(from) : 0;
         long end = request.To is { } to ? Math.Max(first, table.LowerBound(to)) : table.RowCount;
+        end = Math.Max(first, Math.Min(end, request.EndRow ?? end));
         int rowGroupRows = request.RowGroupRows > 0 ? request.RowGroupRows : DefaultRowGroupRows;
         var buffers = new ExportBuffers((int)Math.Min(rowGroupRows, Math.Max(1, end - first)), table.Columns.Any(column => column.IsSealed));
 

@@ -130,6 +130,66 @@ public sealed class CatalogCommandTests : IDisposable
     }
 
     [Fact]
+    public void ExportWritesHivePartitionedParquetThatDuckDbReadsPartitionByPartitionWithTheSameRows()
+    {
+        string folder = Market(Form.Mixed);
+        string hive = _directory.File("hive");
+
+        ToolResult export = ToolRunner.Run("catalog", "export", folder, "--out", hive, "--compression", "zstd");
+
+        Assert.True(export.ExitCode == 0, export.Error);
+        using var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        using var duck = new DuckDb();
+        foreach (CatalogPartition partition in catalog.Partitions().Where(partition => partition.RowCount > 0))
+        {
+            string files = DuckDb.Quote(Path.Combine(hive, partition.Kind, "*", "*", "*.parquet"));
+            string[] found = duck.Row($"select count(*), sum(id), min(time), max(time) from read_parquet({files}, hive_partitioning = true) " +
+                $"where symbol = '{partition.Instrument}' and date = DATE '{partition.PeriodStart:yyyy-MM-dd}'");
+
+            using TimeSeriesTable table = catalog.OpenPartition(partition);
+            long[] recorded = new long[partition.RowCount];
+            table.Column<long>("id").CopyTo(new IndexRange(0, partition.RowCount), recorded);
+            long ids = recorded.Sum();
+            Assert.Equal([$"{partition.RowCount}", $"{ids}", Time(partition.FirstTime), Time(partition.LastTime)], found);
+        }
+    }
+
+    [Fact]
+    public void ExportLeavesOutRowsTheWriterHasNotRecorded()
+    {
+        string folder = Market(Form.Appendable);
+        string hive = _directory.File("hive");
+        using var writer = TimeSeriesCatalog.Open(folder);
+        CatalogPartition last = writer.Partitions("trades").Last(partition => partition.RowCount > 0);
+        TimeSeriesCatalogTests.AddTrade(writer, last.Instrument, last.LastTime, 999_999);
+
+        ToolResult export = ToolRunner.Run("catalog", "export", folder, "--out", hive, "--kind", "trades");
+
+        Assert.True(export.ExitCode == 0, export.Error);
+        using var duck = new DuckDb();
+        string files = DuckDb.Quote(Path.Combine(hive, "trades", "*", "*", "*.parquet"));
+        Assert.Equal(["0"], duck.Row($"select count(*) from read_parquet({files}, hive_partitioning = true) where id = 999999"));
+        Assert.Equal([$"{writer.Partitions("trades").Sum(partition => partition.RowCount)}"], duck.Row($"select count(*) from read_parquet({files})"));
+    }
+
+    [Fact]
+    public void ExportIntoAFolderThatHoldsFilesIsRefused()
+    {
+        string folder = Market(Form.Appendable);
+        string hive = _directory.File("hive");
+        Directory.CreateDirectory(hive);
+        File.WriteAllText(Path.Combine(hive, "keep.txt"), "mine");
+
+        ToolResult export = ToolRunner.Run("catalog", "export", folder, "--out", hive);
+
+        Assert.Equal(1, export.ExitCode);
+        Assert.Contains("is not empty", export.Error, StringComparison.Ordinal);
+        Assert.Equal(["keep.txt"], Directory.EnumerateFileSystemEntries(hive).Select(Path.GetFileName));
+    }
+
+    private static string Time(DateTime time) => time.ToString("yyyy-MM-dd HH:mm:ss.fffffff", System.Globalization.CultureInfo.InvariantCulture);
+
+    [Fact]
     public void SealSealsThePartitionsOfEndedPeriods()
     {
         string folder = Market(Form.Appendable);
