@@ -24,6 +24,9 @@ namespace ListMmf.Conformance;
 /// <item><c>check DIR</c>: every table DIR/imported/NAME (imported by the tool from a file another engine wrote)
 /// must hold what DIR/foreign/NAME.json says that engine wrote, each column of the type that engine's type becomes
 /// and the table recorded as UTC exactly when the engine wrote zoned times; prints one line per engine.</item>
+/// <item><c>catalog DIR</c>: creates DIR/catalog, a catalog of three instruments' trades over four days (the first two
+/// sealed), for the tool to export as Hive-partitioned Parquet, and DIR/hive-expected.json: each partition's kind,
+/// symbol, date, rows, sum of sizes and first and last times.</item>
 /// </list>
 /// </summary>
 public static class Program
@@ -36,12 +39,13 @@ public static class Program
     {
         ["write", string directory] => Write(directory),
         ["check", string directory] => Check(directory),
+        ["catalog", string directory] => WriteCatalog(directory),
         _ => Usage(),
     };
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: write DIR | check DIR");
+        Console.Error.WriteLine("usage: write DIR | check DIR | catalog DIR");
         return 2;
     }
 
@@ -167,6 +171,58 @@ public static class Program
                 DataTypeInfo.Of(column.DataType).Accept(new CanonicalValues(table, column, all)))).ToArray();
         return JsonSerializer.Serialize(new ExpectedFile(table.RowCount, table.Schema.TimesAreUtc, columns));
     }
+
+    private static int WriteCatalog(string directory)
+    {
+        var schema = new TimeSeriesCatalogSchema(CatalogPeriod.Day)
+            .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.AscendingOrEqual).Add<double>("price").Add<int>("size"));
+        string folder = Path.Combine(directory, "catalog");
+        string[] symbols = ["AAPL", "BRK.B", "MSFT"];
+        using (var catalog = TimeSeriesCatalog.Create(folder, schema))
+        {
+            for (int day = 0; day < 4; day++)
+            {
+                for (int i = 0; i < 3_000; i++)
+                {
+                    for (int s = 0; s < symbols.Length; s++)
+                    {
+                        if ((i + s) % (s + 2) != 0)
+                        {
+                            continue;
+                        }
+
+                        DateTime time = Start.Date.AddDays(day).AddHours(9.5).AddTicks((i * 1_234_567L) + s);
+                        TimeSeriesTable partition = catalog.Partition("trades", symbols[s], time);
+                        partition.Column<double>("price").Add(100 + s + (i * 0.01));
+                        partition.Column<int>("size").Add((i % 700) + s);
+                        partition.AddRow(time);
+                    }
+                }
+
+                catalog.Flush();
+            }
+
+            catalog.Seal(Start.Date.AddDays(2));
+        }
+
+        using var reader = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        var expected = reader.Partitions().Where(partition => partition.RowCount > 0).Select(partition =>
+        {
+            using TimeSeriesTable table = reader.OpenPartition(partition);
+            int[] sizes = new int[partition.RowCount];
+            table.Column<int>("size").CopyTo(new IndexRange(0, partition.RowCount), sizes);
+            return new HivePartition(partition.Kind, partition.Instrument, partition.PeriodStart.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture),
+                partition.RowCount, sizes.Sum(size => (long)size).ToString(CultureInfo.InvariantCulture),
+                Nanoseconds(partition.FirstTime), Nanoseconds(partition.LastTime));
+        }).ToArray();
+        File.WriteAllText(Path.Combine(directory, "hive-expected.json"), JsonSerializer.Serialize(expected));
+        Console.WriteLine($"wrote a catalog of {expected.Length} partitions ({expected.Sum(partition => partition.Rows):N0} rows) into {folder}");
+        return 0;
+    }
+
+    private static string Nanoseconds(DateTime time) => ((time.Ticks - EpochTicks) * 100).ToString(CultureInfo.InvariantCulture);
+
+    private sealed record HivePartition(string Kind, string Symbol, string Date, long Rows, string Size, string First, string Last);
 
     private static string[] Texts(TextColumn column, IndexRange rows)
     {

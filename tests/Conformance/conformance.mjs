@@ -8,6 +8,7 @@
 // and its zone), and a file each engine writes must become the table columns of its types.
 //   node conformance.mjs read DIR    DIR/expected/NAME.json against DIR/parquet/NAME.parquet and DIR/arrow/NAME.arrow
 //   node conformance.mjs write DIR   DIR/foreign/ENGINE-NAME.parquet and, beside each, what it holds as JSON
+//   node conformance.mjs hive DIR    DIR/hive (a catalog's Hive-partitioned export) against DIR/hive-expected.json
 import { readFileSync, writeFileSync, readdirSync, mkdirSync } from "node:fs";
 import { join, basename } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -364,5 +365,41 @@ async function writeAll() {
   return true;
 }
 
-const ok = command === "read" ? await readAll() : command === "write" ? await writeAll() : (console.error("usage: read DIR | write DIR"), false);
+/**
+ * A catalog's Hive-partitioned export (DIR/hive, KIND/symbol=S/date=D/data.parquet) read by DuckDB and Polars as one
+ * dataset each, every partition's rows, sum of sizes and first and last times asked with a predicate on the
+ * partition columns, against DIR/hive-expected.json; and each engine's count of partitions.
+ */
+async function readHive() {
+  const expected = JSON.parse(readFileSync(join(dir, "hive-expected.json"), "utf8"));
+  const tallies = { duckdb: new Tally("duckdb (Hive)"), polars: new Tally("polars (Hive)") };
+  const duck = await (await DuckDBInstance.create(":memory:")).connect();
+  for (const kind of [...new Set(expected.map(p => p.Kind))]) {
+    const glob = join(dir, "hive", kind, "*", "*", "*.parquet").replaceAll("\\", "/");
+    const ofKind = expected.filter(p => p.Kind === kind);
+    const groups = (await duck.runAndReadAll(`select count(*) from (select distinct symbol, date from read_parquet('${glob}', hive_partitioning = true))`)).getRows();
+    tallies.duckdb.check(kind, "partitions", ofKind.length, groups[0][0]);
+    const frame = pl.scanParquet(join(dir, "hive", kind, "**", "*.parquet"), { hivePartitioning: true });
+    tallies.polars.check(kind, "partitions", ofKind.length, frame.select("symbol", "date").unique().collectSync().height);
+    for (const p of ofKind) {
+      const where = `symbol = '${p.Symbol}' and date = DATE '${p.Date}'`;
+      const row = (await duck.runAndReadAll(`select count(*), sum(size), epoch_ns(min(time)), epoch_ns(max(time)) ` +
+        `from read_parquet('${glob}', hive_partitioning = true) where ${where}`)).getRows()[0];
+      tallies.duckdb.compare(`${kind} where ${where}`, "count, sum(size), first, last", [p.Rows, p.Size, p.First, p.Last].map(String), row.map(String));
+      const found = frame.filter(pl.col("symbol").eq(pl.lit(p.Symbol)).and(pl.col("date").cast(pl.Utf8).eq(pl.lit(p.Date))))
+        .select(pl.len().alias("n"), pl.col("size").cast(pl.Int64).sum().alias("s"),
+          pl.col("time").cast(pl.Int64).min().alias("first"), pl.col("time").cast(pl.Int64).max().alias("last"))
+        .select(pl.all().cast(pl.Utf8)) // as text: a JavaScript number cannot hold nanoseconds since 1970
+        .collectSync().row(0);
+      tallies.polars.compare(`${kind} where ${where}`, "count, sum(size), first, last", [p.Rows, p.Size, p.First, p.Last].map(String), found.map(String));
+      tallies.duckdb.files++;
+      tallies.polars.files++;
+    }
+  }
+  Object.values(tallies).forEach(t => t.print());
+  return Object.values(tallies).every(t => t.different === 0 && t.files > 0);
+}
+
+const ok = command === "read" ? await readAll() : command === "write" ? await writeAll() : command === "hive" ? await readHive()
+  : (console.error("usage: read DIR | write DIR | hive DIR"), false);
 process.exit(ok ? 0 : 1);
