@@ -627,6 +627,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <summary>The items a power loss now keeps, below <see cref="Count"/> (see <see cref="Flush"/>).</summary>
     internal long DurableCount => Math.Min(Count, _file.Current.DurableCount);
 
+    /// <summary>Makes the file as the system holds it now durable, a reader's too (<see cref="ListMmfStorage.SyncFile"/>).</summary>
+    internal void SyncFile() => _file.Current.SyncFile();
+
     /// <summary>Starts writing the items (never the count) back without waiting, so that the flushes of several lists overlap.</summary>
     internal void StartFlush()
     {

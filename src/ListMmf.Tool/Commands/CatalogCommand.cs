@@ -83,7 +83,7 @@ internal static class CatalogCommand
                 output.WriteLine($"  snapshot {snapshot.Name}, taken {Times.Format(snapshot.Taken, ticks: false)}Z");
             }
 
-            long bytes = Directory.EnumerateFiles(catalog.Path, "*", SearchOption.AllDirectories).Sum(file => new FileInfo(file).Length);
+            long bytes = Directory.EnumerateFiles(catalog.Path, "*", SearchOption.AllDirectories).Sum(BytesOf);
             output.WriteLine($"  {bytes:N0} bytes on disk");
             return Cli.Success;
         });
@@ -106,7 +106,7 @@ internal static class CatalogCommand
                 {
                     output.WriteLine($"OK     {NameOf(catalog, partition)}: {VerifyPartition(catalog, partition)}");
                 }
-                catch (Exception exception) when (exception is IOException or DataException)
+                catch (Exception exception) when (exception is IOException or DataException or UnauthorizedAccessException)
                 {
                     output.WriteLine($"FAILED {NameOf(catalog, partition)}: {exception.Message.ReplaceLineEndings(" ")}");
                     failed++;
@@ -126,8 +126,8 @@ internal static class CatalogCommand
         Argument<string> folder = Folder();
         var before = new Option<string>("--before")
         {
-            Description = "Seal the periods ending at or before this time (2024-01-02, or a date and time); default: every " +
-                "ended period.",
+            Description = "Seal the periods ending at or before this time (2024-01-02, or a date and time); default: now, " +
+                "every period that has ended.",
         };
         var command = new Command("seal", "Seal every recorded partition of an ended period (compressed, read-only, searched " +
             "in place), as the catalog's writer; readers follow each partition into its sealed form.") { folder, before };
@@ -135,7 +135,9 @@ internal static class CatalogCommand
         {
             using TimeSeriesCatalog catalog = TimeSeriesCatalog.Open(parse.GetValue(folder)!);
             bool utc = catalog.Schema.Kinds.All(kind => catalog.Schema.SchemaOf(kind).TimesAreUtc);
-            DateTime end = parse.GetValue(before) is { } text ? Times.Parse(text, "--before", utc) : DateTime.MaxValue;
+            // Not past now: a period not yet over is the one a live writer appends to.
+            DateTime now = utc ? DateTime.UtcNow : DateTime.SpecifyKind(DateTime.Now, DateTimeKind.Unspecified);
+            DateTime end = parse.GetValue(before) is { } text ? Times.Parse(text, "--before", utc) : now;
             int sealedCount = catalog.Seal(end);
             output.WriteLine($"{catalog.Path}: {sealedCount:N0} partition{(sealedCount == 1 ? "" : "s")} sealed");
             return Cli.Success;
@@ -225,6 +227,13 @@ internal static class CatalogCommand
 
         VerifyCommand.VerifyTable(TextWriter.Null, partition.Path);
         return $"{partition.RowCount:N0} rows recorded, table verified{(partition.IsSealed ? ", sealed" : "")}";
+    }
+
+    /// <summary>A file's length, 0 for one a writer removed since it was listed (a seal's temporary file).</summary>
+    private static long BytesOf(string file)
+    {
+        var info = new FileInfo(file);
+        return info.Exists ? info.Length : 0;
     }
 
     private static string Count(int count, string what) => $"{count:N0} {what}{(count == 1 ? "" : "s")}";

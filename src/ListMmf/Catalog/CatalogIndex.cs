@@ -45,8 +45,8 @@ internal sealed class CatalogIndex : IDisposable
         _lineLimit = lineLimit;
         if (lineLimit != long.MaxValue && records.Count < lineLimit)
         {
-            throw new ListMmfFormatException(Path, $"a snapshot of the catalog records its index's first {lineLimit:N0} lines, " +
-                $"but the index holds {records.Count:N0}: the index lost lines it had made durable");
+            throw new ListMmfFormatException(Path, $"a snapshot of the catalog takes its index's first {lineLimit:N0} lines, " +
+                $"but the index holds {records.Count:N0}: the index was replaced or damaged since the snapshot was taken");
         }
 
         ReadNew();
@@ -102,8 +102,17 @@ internal sealed class CatalogIndex : IDisposable
         return instruments;
     }
 
-    /// <summary>The lines a power loss now keeps, which this index read: what a snapshot taken now holds.</summary>
-    public long DurableLines => Math.Min(_read, _records.DurableCount);
+    /// <summary>
+    /// The lines this index read that a power loss keeps from now on: those below the durable count read now (the
+    /// count itself in a version 1 file), with the file then made durable, so that a count its writer stored but had
+    /// not yet made durable (or a version 1 count) is kept too. What a snapshot taken now holds.
+    /// </summary>
+    public long SyncedLines()
+    {
+        long lines = Math.Min(_read, _records.DurableCount);
+        _records.SyncFile();
+        return lines;
+    }
 
     /// <summary>Makes every line appended so far durable.</summary>
     public void Flush() => _records.Flush();

@@ -14,15 +14,19 @@ public sealed partial class TimeSeriesCatalog
 {
     /// <summary>
     /// Takes the snapshot <paramref name="name"/> of every row the writer has durably recorded (its last
-    /// <see cref="Flush()"/>'s), in any process, writer or reader: a small file in the catalog's <c>snapshots</c>
-    /// folder, durable when this returns. <see cref="OpenSnapshot"/> then reads the catalog as it was, whatever the
-    /// writer appends, rolls or seals since: a catalog's recorded rows only grow, so a snapshot costs no copy.
+    /// <see cref="Flush()"/>'s), in any process, writer or reader (the writer flushes first): a small file in the
+    /// catalog's <c>snapshots</c> folder, durable when this returns, as is the part of the index it names.
+    /// <see cref="OpenSnapshot"/> then reads the catalog as it was, whatever the writer appends, rolls or seals since:
+    /// a catalog's recorded rows only grow, so a snapshot costs no copy.
     /// </summary>
     /// <returns>The snapshot taken.</returns>
     /// <exception cref="ArgumentException">The name is no portable file name.</exception>
     /// <exception cref="ListMmfException">The catalog already has a snapshot of that name (a snapshot never changes),
     /// or the file could not be written.</exception>
     /// <exception cref="InvalidOperationException">This catalog was opened at a snapshot.</exception>
+    /// <exception cref="NotSupportedException">A reader on Windows, where making the index durable needs write access:
+    /// take the snapshot from the writer's process.</exception>
+    /// <remarks>A reader makes the index durable through its read-only handle, which Linux and macOS allow.</remarks>
     public CatalogSnapshot CreateSnapshot(string name)
     {
         ThrowIfDisposed();
@@ -39,8 +43,20 @@ public sealed partial class TimeSeriesCatalog
             throw new ListMmfException(path, $"the catalog already has a snapshot '{name}', and a snapshot never changes; choose another name.");
         }
 
+        if (IsWritable)
+        {
+            // The writer's own appends are in the snapshot once recorded and durable.
+            Flush();
+        }
+        else if (!StoragePlatform.Current.ReadersCanFlush)
+        {
+            throw new NotSupportedException($"A reader of catalog '{Path}' cannot take a snapshot on this system: it cannot " +
+                "make the index's lines it would name durable (a barrier needs write access here). Take the snapshot from " +
+                "the writer's process.");
+        }
+
         _index.ReadNew();
-        long lines = _index.DurableLines;
+        long lines = _index.SyncedLines();
         var snapshot = new CatalogSnapshot(name, DateTime.UtcNow, lines, _index.InstrumentsBefore(lines));
         DurableFile.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
         DurableFile.Create(path, snapshot.ToJson(), static (file, bytes) => file.Write(bytes));

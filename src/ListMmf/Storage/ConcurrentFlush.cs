@@ -60,8 +60,9 @@ internal static class ConcurrentFlush
             if (Interlocked.CompareExchange(ref _helpers, started + 1, started) == started)
             {
                 // A helper only waits and calls into the system: a small stack is enough.
+                // Without the first caller's execution context (its AsyncLocals), which the thread would keep for good.
                 var thread = new Thread(Helper, maxStackSize: 256 * 1024) { IsBackground = true, Name = "ListMmf flush" };
-                thread.Start();
+                thread.UnsafeStart();
             }
         }
     }

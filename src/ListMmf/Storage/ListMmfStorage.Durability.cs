@@ -115,6 +115,13 @@ internal sealed unsafe partial class ListMmfStorage
         }
     }
 
+    /// <summary>
+    /// Makes the file as the system holds it now durable, whoever wrote it: for a reader, what its writer published
+    /// (items, and the header with the counts it stored), so that a count the reader read stays after a power loss.
+    /// A barrier on the file's handle, which a reader's read-only handle allows on Linux and macOS.
+    /// </summary>
+    public void SyncFile() => StoragePlatform.Current.FlushFile(_file.SafeFileHandle, Path);
+
     /// <summary>Writes the mapped range to the file and makes it durable: one barrier where the view's flush is one.</summary>
     private void SyncRange(long offset, long length)
     {

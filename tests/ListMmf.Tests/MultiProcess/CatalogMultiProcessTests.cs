@@ -45,7 +45,7 @@ public sealed class CatalogMultiProcessTests
         }
     }
 
-    [Fact]
+    [Platform.UnixFact]
     public void SnapshotsTakenWhileAWriterProcessAppendsReplayLaterExactlyAsWhenTaken()
     {
         using var directory = new TempDirectory();

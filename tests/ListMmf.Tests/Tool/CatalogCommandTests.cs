@@ -190,6 +190,25 @@ public sealed class CatalogCommandTests : IDisposable
     private static string Time(DateTime time) => time.ToString("yyyy-MM-dd HH:mm:ss.fffffff", System.Globalization.CultureInfo.InvariantCulture);
 
     [Fact]
+    public void SealWithoutATimeLeavesTodaysPartitionAppendable()
+    {
+        string folder = _directory.File("market");
+        DateTime today = DateTime.SpecifyKind(DateTime.Now.Date, DateTimeKind.Unspecified);
+        using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))
+        {
+            TimeSeriesCatalogTests.AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            TimeSeriesCatalogTests.AddTrade(writer, "SPY", today, 2);
+        }
+
+        ToolResult seal = ToolRunner.Run("catalog", "seal", folder);
+
+        Assert.True(seal.ExitCode == 0, seal.Error);
+        Assert.Contains("1 partition sealed", seal.Output);
+        using var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        Assert.Equal([true, false], catalog.Partitions().Select(partition => partition.IsSealed));
+    }
+
+    [Fact]
     public void SealSealsThePartitionsOfEndedPeriods()
     {
         string folder = Market(Form.Appendable);

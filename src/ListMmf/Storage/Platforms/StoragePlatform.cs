@@ -49,6 +49,12 @@ internal abstract unsafe class StoragePlatform
     /// <exception cref="ListMmfException">The flush failed; the data may not be durable.</exception>
     public abstract void FlushFile(SafeFileHandle file, string path);
 
+    /// <summary>
+    /// Whether <see cref="FlushFile"/> takes a handle opened for reading only, so that a reader can make what its
+    /// writer published durable: fsync does; Windows' FlushFileBuffers needs write access.
+    /// </summary>
+    public virtual bool ReadersCanFlush => true;
+
     /// <summary>Makes the directory's entries durable (a file created or renamed in it), where the system needs that.</summary>
     /// <exception cref="ListMmfException">The flush failed.</exception>
     public abstract void FlushDirectory(string directory, string path);

@@ -48,6 +48,9 @@ internal sealed unsafe class WindowsStoragePlatform : StoragePlatform
         }
     }
 
+    /// <summary>FlushFileBuffers needs a handle with write access.</summary>
+    public override bool ReadersCanFlush => false;
+
     public override void FlushFile(SafeFileHandle file, string path)
     {
         if (!Kernel32.FlushFileBuffers(file))
