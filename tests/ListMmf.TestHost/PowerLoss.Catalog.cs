@@ -9,8 +9,9 @@ namespace ListMmf.TestHost;
 /// <summary>
 /// The <c>catalog</c> workload: a catalog of a few instruments' trades over three days, appended a round at a time and
 /// flushed with a watermark, each series rolling to its next day's partition inside a round, and the first day sealed
-/// on the way. Its marks promise, after each call that made something durable, every instrument's rows recorded by
-/// then and the watermark: <c>catalog:WATERMARK:ROWS0:ROWS1:...</c>.
+/// on the way, then a snapshot taken. Its marks promise, after each call that made something durable, every
+/// instrument's rows recorded by then and the watermark, then, once the snapshot was taken, the rows each series has in
+/// it: <c>catalog:WATERMARK:ROWS0:ROWS1:ROWS2:ROWS3[:SNAPSHOT]</c>.
 /// </summary>
 public static partial class PowerLoss
 {
@@ -24,6 +25,8 @@ public static partial class PowerLoss
     private const int CatalogRowsPerDay = 1_800;
 
     private const int CatalogRound = 700;
+
+    private const string CatalogSnapshotName = "after-seal";
 
     private static TimeSeriesCatalogSchema CatalogSchema() => new TimeSeriesCatalogSchema(CatalogPeriod.Day)
         .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime, TimeSeriesOrder.AscendingOrEqual).Add<double>("price").Add<long>("id"));
@@ -39,7 +42,8 @@ public static partial class PowerLoss
         long[] rows = new long[CatalogInstruments.Length];
         long[] recorded = new long[CatalogInstruments.Length];
         long watermark = 0;
-        string Promise() => $"catalog:{watermark}:{string.Join(':', recorded)}";
+        long snapshotRows = -1;
+        string Promise() => $"catalog:{watermark}:{string.Join(':', recorded)}" + (snapshotRows >= 0 ? $":{snapshotRows}" : "");
         using var catalog = TimeSeriesCatalog.Create(
             Path.Combine(directory, CatalogName), CatalogSchema(), new ListMmfOptions { FormatVersion = format });
         mark(Promise());
@@ -76,6 +80,11 @@ public static partial class PowerLoss
                 catalog.Seal(CatalogDay.AddDays(1));
                 sealedFirstDay = true;
                 mark(Promise());
+
+                // Every series has as many rows here: the snapshot holds them all, and must replay them exactly.
+                catalog.CreateSnapshot(CatalogSnapshotName);
+                snapshotRows = rows[0];
+                mark(Promise());
             }
         }
     }
@@ -103,7 +112,19 @@ public static partial class PowerLoss
         }
 
         long watermark = long.Parse(promise[1], CultureInfo.InvariantCulture);
-        long[] promised = promise.Skip(2).Select(rows => long.Parse(rows, CultureInfo.InvariantCulture)).ToArray();
+        long[] promised = promise.Skip(2).Take(CatalogInstruments.Length).Select(rows => long.Parse(rows, CultureInfo.InvariantCulture)).ToArray();
+        if (promise.Length > 2 + CatalogInstruments.Length)
+        {
+            long snapshotRows = long.Parse(promise[^1], CultureInfo.InvariantCulture);
+            using var snapshot = TimeSeriesCatalog.OpenSnapshot(folder, CatalogSnapshotName);
+            (string? problem, long[] inSnapshot) = ReadCatalog(snapshot, promised.Select(_ => snapshotRows).ToArray(), extra: false);
+            if (problem is not null || inSnapshot.Any(rows => rows != snapshotRows))
+            {
+                return problem is not null ? $"{problem} (snapshot '{CatalogSnapshotName}')"
+                    : $"undetected: snapshot '{CatalogSnapshotName}' replays {string.Join(", ", inSnapshot)} rows of the series, not the " +
+                        $"{snapshotRows:N0} each it took";
+            }
+        }
         long[] seen;
         using (var reader = TimeSeriesCatalog.Open(folder, FileAccess.Read))
         {
