@@ -55,16 +55,7 @@ internal static class CatalogManifest
         {
             using JsonDocument document = JsonDocument.Parse(bytes);
             JsonElement root = document.RootElement;
-            if (!root.TryGetProperty("format", out JsonElement format) || !format.ValueEquals(Format))
-            {
-                throw new FormatException($"\"format\" is not \"{Format}\".");
-            }
-
-            if (!root.TryGetProperty("version", out JsonElement version) || version.ValueKind != JsonValueKind.Number
-                || version.GetInt32() != Version)
-            {
-                throw new FormatException($"\"version\" is not {Version}, the one this library reads.");
-            }
+            CatalogJsonFormat.ThrowIfNot(root, Format, Version);
 
             CatalogPeriod period = root.TryGetProperty("period", out JsonElement named) && named.ValueKind == JsonValueKind.String
                 && Enum.TryParse(named.GetString(), ignoreCase: false, out CatalogPeriod parsed) && Enum.IsDefined(parsed)

@@ -76,16 +76,7 @@ public sealed class CatalogSnapshot
         {
             using JsonDocument document = JsonDocument.Parse(bytes);
             JsonElement root = document.RootElement;
-            if (!root.TryGetProperty("format", out JsonElement format) || !format.ValueEquals(Format))
-            {
-                throw new FormatException($"\"format\" is not \"{Format}\".");
-            }
-
-            if (!root.TryGetProperty("version", out JsonElement version) || version.ValueKind != JsonValueKind.Number
-                || version.GetInt32() != Version)
-            {
-                throw new FormatException($"\"version\" is not {Version}, the one this library reads.");
-            }
+            CatalogJsonFormat.ThrowIfNot(root, Format, Version);
 
             if (!root.TryGetProperty("name", out JsonElement named) || !named.ValueEquals(name))
             {
