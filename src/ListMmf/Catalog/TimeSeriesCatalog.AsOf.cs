@@ -135,18 +135,4 @@ public sealed partial class TimeSeriesCatalog
             next = end;
         }
     }
-
-    /// <summary>Runs <paramref name="work"/> on <paramref name="partition"/>'s table, borrowed from the cache and given back.</summary>
-    private TResult WithTable<TResult>(CatalogPartition partition, Func<TimeSeriesTable, TResult> work)
-    {
-        TimeSeriesTable table = RentTable(partition);
-        try
-        {
-            return work(table);
-        }
-        finally
-        {
-            ReturnTable(partition, table);
-        }
-    }
 }

@@ -110,15 +110,7 @@ public sealed partial class TimeSeriesCatalog
         for (int i = 0; i < chain.Length; i++)
         {
             CatalogPartition partition = chain[i];
-            TimeSeriesTable table = RentTable(partition);
-            try
-            {
-                pieces[i] = table.BarsOfRows(price, volume, partition.RecordedRows(table, from, to), interval);
-            }
-            finally
-            {
-                ReturnTable(partition, table);
-            }
+            pieces[i] = WithTable(partition, table => table.BarsOfRows(price, volume, partition.RecordedRows(table, from, to), interval));
         }
 
         return pieces.Length == 1 ? pieces[0] : pieces.SelectMany(piece => piece).ToArray();

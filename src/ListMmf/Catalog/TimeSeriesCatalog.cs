@@ -401,6 +401,20 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);
 
+    /// <summary>Runs <paramref name="work"/> on <paramref name="partition"/>'s table, borrowed from the cache and given back.</summary>
+    private TResult WithTable<TResult>(CatalogPartition partition, Func<TimeSeriesTable, TResult> work)
+    {
+        TimeSeriesTable table = RentTable(partition);
+        try
+        {
+            return work(table);
+        }
+        finally
+        {
+            ReturnTable(partition, table);
+        }
+    }
+
     /// <summary>
     /// Closes the catalog: a writer first flushes and records what it appended (<see cref="Flush()"/>), and closes its
     /// partitions whatever the flush met.
