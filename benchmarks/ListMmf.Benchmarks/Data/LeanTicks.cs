@@ -2,9 +2,10 @@ using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
-using System.IO.Compression;
 using System.Linq;
 using ListMmf.Benchmarks.LowerBound;
+using ListMmf.Tool;
+using ListMmf.Tool.Vendor;
 
 namespace ListMmf.Benchmarks.Data;
 
@@ -103,19 +104,21 @@ internal sealed class LeanTicks
     /// <exception cref="DatasetException">The folder holds no tick zips, or a row is not as Lean writes it.</exception>
     public static IReadOnlyList<LeanTicks> Read(string folder)
     {
-        var groups = Directory.EnumerateFiles(folder, "*_tick.zip")
-            .Select(path => (Path: path, Parts: Path.GetFileNameWithoutExtension(path).Split('_')))
-            .Where(file => file.Parts.Length == 4)
-            .GroupBy(file => (Symbol: file.Parts[0], Kind: file.Parts[2]))
-            .OrderBy(group => group.Key.Symbol, StringComparer.Ordinal).ThenBy(group => group.Key.Kind, StringComparer.Ordinal)
-            .ToList();
-        if (groups.Count == 0)
+        try
         {
-            throw new DatasetException($"'{folder}' holds no Lean tick zips (SYM_YYYYMMDD_trade_tick.zip).");
+            var groups = LeanFile.Find(folder)
+                .Where(file => file.Kind.IsTicks)
+                .GroupBy(file => (file.Symbol, Kind: file.Kind.Name))
+                .OrderBy(group => group.Key.Symbol, StringComparer.Ordinal).ThenBy(group => group.Key.Kind, StringComparer.Ordinal)
+                .ToList();
+            return groups.Count > 0
+                ? groups.Select(group => ReadDays(group.OrderBy(file => file.Day).ToList())).ToList()
+                : throw new DatasetException($"'{folder}' holds no Lean tick zips (SYM_YYYYMMDD_trade_tick.zip).");
         }
-
-        return groups.Select(group => ReadDays(group.Key.Symbol, group.Key.Kind,
-            group.OrderBy(file => file.Parts[1], StringComparer.Ordinal).Select(file => file.Path).ToList())).ToList();
+        catch (DataException exception)
+        {
+            throw new DatasetException(exception.Message);
+        }
     }
 
     /// <summary>
@@ -148,49 +151,21 @@ internal sealed class LeanTicks
         return new LeanTicks("generated", "trade", ["price"], times, [prices], [sizes], exchanges, conditions, new byte[rows], zippedBytes: 0);
     }
 
-    private static LeanTicks ReadDays(string symbol, string kind, List<string> zips)
+    /// <summary>One symbol's days of one kind, read by the tool's Lean reader, times kept on the exchange's clock.</summary>
+    private static LeanTicks ReadDays(List<LeanFile> files)
     {
-        bool quotes = kind == "quote";
-        var times = new List<DateTime>();
-        var prices = new[] { new List<double>(), new List<double>() };
-        var sizes = new[] { new List<int>(), new List<int>() };
-        var exchanges = new List<byte>();
-        var conditions = new List<uint>();
-        var suspicious = new List<byte>();
-        long zipped = 0;
-        foreach (string zip in zips)
-        {
-            zipped += new FileInfo(zip).Length;
-            DateTime day = DateTime.ParseExact(Path.GetFileName(zip).Split('_')[1], "yyyyMMdd", CultureInfo.InvariantCulture);
-            using ZipArchive archive = ZipFile.OpenRead(zip);
-            using var reader = new StreamReader(archive.Entries.Single().Open());
-            int line = 0;
-            while (reader.ReadLine() is { } text)
-            {
-                line++;
-                string[] fields = text.Split(',');
-                if (fields.Length != (quotes ? 8 : 6) || fields[quotes ? 5 : 3].Length != 1)
-                {
-                    throw new DatasetException($"'{zip}' line {line:N0} is not a Lean {kind} tick: '{text}'.");
-                }
-
-                times.Add(day.AddMilliseconds(long.Parse(fields[0], CultureInfo.InvariantCulture)));
-                for (int side = 0; side < (quotes ? 2 : 1); side++)
-                {
-                    prices[side].Add(long.Parse(fields[1 + (2 * side)], CultureInfo.InvariantCulture) / 10_000.0);
-                    sizes[side].Add(int.Parse(fields[2 + (2 * side)], CultureInfo.InvariantCulture));
-                }
-
-                int rest = quotes ? 5 : 3;
-                exchanges.Add((byte)fields[rest][0]);
-                conditions.Add(uint.Parse(fields[rest + 1], quotes ? NumberStyles.None : NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture));
-                suspicious.Add(byte.Parse(fields[rest + 2], CultureInfo.InvariantCulture));
-            }
-        }
-
-        int sides = quotes ? 2 : 1;
-        return new LeanTicks(symbol, kind, quotes ? ["bid", "ask"] : ["price"], [.. times],
-            prices.Take(sides).Select(side => side.ToArray()).ToArray(), sizes.Take(sides).Select(side => side.ToArray()).ToArray(),
-            [.. exchanges], [.. conditions], [.. suspicious], zipped);
+        LeanDay[] days = [.. files.Select(LeanDay.Read)];
+        LeanKind kind = files[0].Kind;
+        bool quotes = kind == LeanKind.Quote;
+        T[] all<T>(Func<LeanDay, T[]> column) => [.. days.SelectMany(column)];
+        return new LeanTicks(files[0].Symbol, kind.Name, kind.Prices,
+            all(day => Array.ConvertAll(day.Times, ticks => new DateTime(ticks))),
+            [.. kind.Prices.Select((_, side) => all(day => day.Prices[side]))],
+            [.. kind.Sizes.Select((_, side) => all(day => day.Sizes[side]))],
+            all(day => Array.ConvertAll(day.Exchanges, exchange => (byte)exchange[0])),
+            all(day => Array.ConvertAll(day.Conditions, condition =>
+                uint.Parse(condition, quotes ? NumberStyles.None : NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture))),
+            all(day => day.Suspicious),
+            files.Sum(file => new FileInfo(file.Path).Length));
     }
 }

@@ -9,21 +9,22 @@ using System.Threading.Tasks;
 using ListMmf.Storage;
 using ListMmf.Tool.Files;
 using ListMmf.Tool.Parquet;
+using ListMmf.Tool.Vendor;
 using ParquetSharp;
 
 namespace ListMmf.Tool.Commands;
 
 /// <summary>
-/// <c>catalog ls|info|verify|seal|export DIR</c>: a <see cref="TimeSeriesCatalog"/>'s partitions as its index records
-/// them, what it holds, a check of every partition against the index, the seal of ended periods, and a Hive-partitioned
-/// Parquet export.
+/// <c>catalog ls|info|verify|seal|export|import DIR</c>: a <see cref="TimeSeriesCatalog"/>'s partitions as its index
+/// records them, what it holds, a check of every partition against the index, the seal of ended periods, a
+/// Hive-partitioned Parquet export, and the import of a vendor's folder of per-day files.
 /// </summary>
 internal static class CatalogCommand
 {
     public static Command Create(TextWriter output) => new("catalog", "Look inside a catalog of many instruments' tables " +
         "(TimeSeriesCatalog), check it, seal its ended periods, and export it as Hive-partitioned Parquet.")
     {
-        List(output), Info(output), Verify(output), Seal(output), Export(output),
+        List(output), Info(output), Verify(output), Seal(output), Export(output), Import(output),
     };
 
     private static Argument<string> Folder() => new("DIR") { Description = "The catalog's folder." };
@@ -198,6 +199,46 @@ internal static class CatalogCommand
 
             output.WriteLine($"exported {rows:N0} rows of {partitions.Length:N0} partitions to '{root}' in " +
                 $"{clock.Elapsed.TotalSeconds:N2} s");
+            return Cli.Success;
+        });
+        return command;
+    }
+
+    private static Command Import(TextWriter output)
+    {
+        Argument<string> folder = Folder();
+        var source = new Argument<string>("SOURCE")
+        {
+            Description = "The folder of QuantConnect Lean's per-day files, searched with its subfolders: zips as Lean ships them " +
+                "(one CSV inside, named yyyyMMdd_symbol_Trade_Tick.csv, _Quote_Tick or _minute_trade), or those CSVs, plain or gzip.",
+        };
+        var zone = new Option<string>("--zone")
+        {
+            Description = "The time zone the files' times count in (the exchange's); the catalog holds UTC.",
+            DefaultValueFactory = _ => "America/New_York",
+        };
+        var period = new Option<string>("--period") { Description = "A new catalog's period.", DefaultValueFactory = _ => "day" };
+        period.AcceptOnlyFromAmong("day", "month", "year");
+        var command = new Command("import", "Import a folder of Lean's per-day files into the catalog (created with the kinds " +
+            "trade, quote and trade_minute if new), its series on every core, each file checked whole before its rows are added. " +
+            "Run again over the same or a larger folder, it adds only the rows the catalog lacks.")
+        {
+            folder, source, zone, period,
+        };
+        command.SetAction(parse =>
+        {
+            string zoneName = parse.GetValue(zone)!;
+            TimeZoneInfo exchange = TimeZoneInfo.TryFindSystemTimeZoneById(zoneName, out TimeZoneInfo? found)
+                ? found
+                : throw new UsageException($"--zone '{zoneName}' is no time zone this machine knows (an IANA name such as America/New_York).");
+            var request = new LeanImportRequest(Path.GetFullPath(parse.GetValue(source)!), Path.GetFullPath(parse.GetValue(folder)!),
+                exchange, Enum.Parse<CatalogPeriod>(parse.GetValue(period)!, ignoreCase: true));
+            var clock = Stopwatch.StartNew();
+            LeanImportResult result = ProgressBar.Run("importing", show: true, progress => LeanImporter.Run(request, progress));
+            double seconds = clock.Elapsed.TotalSeconds;
+            output.WriteLine($"imported {result.Rows:N0} rows from {result.Files:N0} files into '{request.Catalog}' in {seconds:N2} s " +
+                $"({(seconds > 0 ? result.Rows / seconds : 0):N0} rows/s){(result.Skipped > 0 ? $"; {result.Skipped:N0} files the " +
+                    "catalog held already" : "")}");
             return Cli.Success;
         });
         return command;

@@ -151,6 +151,27 @@ public sealed partial class TimeSeriesCatalog
         return sealedCount;
     }
 
+    /// <summary>
+    /// Records and closes <paramref name="instrument"/>'s open partition of <paramref name="kind"/>, if this writer
+    /// holds one: a writer done with a series (an import of thousands of instruments) gives its files back rather
+    /// than holding every series' latest partition open until it is disposed. A later <see cref="Partition"/> opens
+    /// it again.
+    /// </summary>
+    internal void CloseSeries(string kind, string instrument)
+    {
+        ThrowIfWriterGone();
+        (int Kind, int Instrument) series = (RankOf(kind), _instruments.Find(instrument));
+        if (series.Instrument < 0 || !_writing.TryGetValue(series, out Writing? open))
+        {
+            return;
+        }
+
+        Record([open]);
+        _index.Flush();
+        _writing.Remove(series);
+        open.Table.Dispose();
+    }
+
     private void FlushAndRecord(long? watermark)
     {
         ThrowIfWriterGone();

@@ -1,0 +1,275 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ListMmf.Tool.Vendor;
+
+/// <summary>What <c>catalog import</c> is asked to do: see <c>listmmf catalog import --help</c>.</summary>
+/// <param name="Source">The folder of Lean files (searched with its subfolders).</param>
+/// <param name="Catalog">The catalog's folder: created, or appended to when it holds a catalog.</param>
+/// <param name="Zone">The exchange's time zone, which Lean's times count in; the catalog holds them in UTC.</param>
+/// <param name="Period">A new catalog's period.</param>
+internal sealed record LeanImportRequest(string Source, string Catalog, TimeZoneInfo Zone, CatalogPeriod Period);
+
+/// <summary>What an import did.</summary>
+/// <param name="Files">The Lean files found.</param>
+/// <param name="Skipped">Files whose rows the catalog held already (a rerun), so that none was added.</param>
+/// <param name="Rows">The rows added.</param>
+internal sealed record LeanImportResult(int Files, int Skipped, long Rows);
+
+/// <summary>
+/// Imports a folder of Lean's per-day files into a <see cref="TimeSeriesCatalog"/>: each symbol and kind a series,
+/// its days in order, the series on every core. A file is read and checked whole before any of its rows is added,
+/// its times turned into UTC and its rows added to the partition of each period they fall in (a day in New York
+/// reaches into the next UTC day). The catalog's one writer is shared under a lock; each series appends to its own
+/// tables outside it.
+/// <para>
+/// An import can be run again over the same folder, or one holding more days: a series' rows the catalog holds
+/// already are found by its last time and the rows at that time, and skipped, so a rerun adds only what is missing,
+/// a killed import included (its last file's rows added up to where it stopped). A bad file stops the import, named
+/// with its line; the files before it stay imported and recorded.
+/// </para>
+/// </summary>
+internal static class LeanImporter
+{
+    public static LeanImportResult Run(LeanImportRequest request, Action<long, long>? progress = null)
+    {
+        IReadOnlyList<LeanFile> files = LeanFile.Find(request.Source);
+        LeanFile[][] series = files
+            .GroupBy(file => (file.Kind, file.Symbol))
+            .OrderBy(group => group.Key.Kind.Name, StringComparer.Ordinal).ThenBy(group => group.Key.Symbol, StringComparer.Ordinal)
+            .Select(group => group.OrderBy(file => file.Day).ToArray())
+            .ToArray();
+        ThrowIfTwice(series);
+        using TimeSeriesCatalog catalog = OpenOrCreate(request, files.Select(file => file.Kind).Distinct().ToArray());
+        var import = new Progress(catalog, files.Count, progress);
+        ExceptionDispatchInfo? failure = null;
+        try
+        {
+            Parallel.ForEach(series, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount },
+                days => ImportSeries(import, days, request.Zone));
+        }
+        catch (AggregateException failed)
+        {
+            // As one thread would have met it: the first series' failure, with its own type.
+            failure = ExceptionDispatchInfo.Capture(failed.InnerExceptions[0]);
+        }
+
+        // What was added is recorded, a failure's files before it included.
+        lock (catalog)
+        {
+            catalog.Flush();
+        }
+
+        failure?.Throw();
+        return new LeanImportResult(files.Count, import.Skipped, import.Rows);
+    }
+
+    /// <summary>Adds one series' days, in order, then records and closes its partition.</summary>
+    private static void ImportSeries(Progress import, LeanFile[] days, TimeZoneInfo zone)
+    {
+        TimeSeriesCatalog catalog = import.Catalog;
+        (string kind, string symbol) = (days[0].Kind.Name, days[0].Symbol);
+        (long tail, long tailRows) = TailOf(catalog, kind, symbol);
+        foreach (LeanFile file in days)
+        {
+            LeanDay day = LeanDay.Read(file);
+            day.TimesToUtc(zone);
+            long[] times = day.Times;
+            int from = RowsHeld(day, tail, tailRows, catalog.Path);
+            if (from == day.Rows)
+            {
+                import.Done(skipped: day.Rows > 0, 0);
+                continue;
+            }
+
+            for (int start = from; start < day.Rows;)
+            {
+                CatalogPeriod period = catalog.Schema.Period;
+                long end = CatalogPeriods.EndOf(CatalogPeriods.StartOf(times[start], period), period);
+                int stop = start + 1;
+                while (stop < day.Rows && times[stop] < end)
+                {
+                    stop++;
+                }
+
+                TimeSeriesTable table;
+                lock (catalog)
+                {
+                    table = catalog.Partition(kind, symbol, new DateTime(times[start], DateTimeKind.Utc));
+                }
+
+                day.AppendTo(table, start, stop - start);
+                start = stop;
+            }
+
+            tail = times[^1];
+            tailRows = times.AsSpan().Length - times.AsSpan().LastIndexOfAnyExcept(tail) - 1;
+            import.Done(skipped: false, day.Rows - from);
+        }
+
+        lock (catalog)
+        {
+            catalog.CloseSeries(kind, symbol);
+        }
+    }
+
+    /// <summary>
+    /// How many of <paramref name="day"/>'s first rows the catalog holds already, the series ending at
+    /// <paramref name="tail"/> with <paramref name="tailRows"/> rows at that time (0 for an empty series): all of a day
+    /// before the tail, none of a day after it, and of the day that holds it, the rows up to the tail's last.
+    /// </summary>
+    private static int RowsHeld(LeanDay day, long tail, long tailRows, string catalog)
+    {
+        long[] times = day.Times;
+        if (tailRows == 0 || day.Rows == 0 || times[0] > tail)
+        {
+            return 0;
+        }
+
+        if (times[^1] < tail)
+        {
+            return day.Rows;
+        }
+
+        int first = times.AsSpan().IndexOf(tail);
+        int atTail = 0;
+        if (first >= 0)
+        {
+            int after = times.AsSpan(first).IndexOfAnyExcept(tail);
+            atTail = after < 0 ? day.Rows - first : after;
+        }
+
+        return atTail >= tailRows
+            ? first + (int)tailRows
+            : throw new DataException($"'{catalog}' holds {tailRows:N0} rows of {day.File.Symbol}'s {day.File.Kind.Name} at " +
+                $"{new DateTime(tail):yyyy-MM-dd HH:mm:ss.fff}Z, its last, and '{day.File.Path}' holds {atTail:N0} at that time: " +
+                "the catalog holds other rows than this folder's. Nothing of the file was imported.");
+    }
+
+    /// <summary>
+    /// The series' last time and how many rows it holds at that time, from its tables as they are (a killed import
+    /// may have left rows its index does not record yet); (0, 0) for a series without rows.
+    /// </summary>
+    private static (long Tail, long Rows) TailOf(TimeSeriesCatalog catalog, string kind, string symbol)
+    {
+        lock (catalog)
+        {
+            IReadOnlyList<CatalogPartition> partitions = catalog.Partitions(kind, symbol);
+            for (int i = partitions.Count - 1; i >= 0; i--)
+            {
+                // The latest through the writer (it adopts rows a killed writer left), earlier ones as recorded.
+                bool latest = i == partitions.Count - 1 && !partitions[i].IsSealed;
+                TimeSeriesTable table = latest
+                    ? catalog.Partition(kind, symbol, DateTime.SpecifyKind(partitions[i].PeriodStart, DateTimeKind.Utc))
+                    : catalog.OpenPartition(partitions[i]);
+                try
+                {
+                    long rows = latest ? table.RowCount : partitions[i].RowCount;
+                    if (rows == 0)
+                    {
+                        continue;
+                    }
+
+                    DateTime tail = table.TimeAt(rows - 1);
+                    long atTail = 1;
+                    while (atTail < rows && table.TimeAt(rows - 1 - atTail) == tail)
+                    {
+                        atTail++;
+                    }
+
+                    return (tail.Ticks, atTail);
+                }
+                finally
+                {
+                    if (!latest)
+                    {
+                        table.Dispose();
+                    }
+                }
+            }
+
+            return (0, 0);
+        }
+    }
+
+    /// <summary>The catalog in the request's folder, checked to have each kind the files need; or a new one of every Lean kind.</summary>
+    private static TimeSeriesCatalog OpenOrCreate(LeanImportRequest request, LeanKind[] needed)
+    {
+        if (!File.Exists(Path.Combine(request.Catalog, TimeSeriesCatalog.ManifestFileName)))
+        {
+            if (Directory.Exists(request.Catalog) && Directory.EnumerateFileSystemEntries(request.Catalog).Any())
+            {
+                throw new DataException($"'{request.Catalog}' holds files and no catalog; import into a catalog, or a new or empty folder.");
+            }
+
+            var schema = new TimeSeriesCatalogSchema(request.Period);
+            foreach (LeanKind kind in LeanKind.All)
+            {
+                schema.Add(kind.Name, kind.Schema());
+            }
+
+            return TimeSeriesCatalog.Create(request.Catalog, schema);
+        }
+
+        TimeSeriesCatalog catalog = TimeSeriesCatalog.Open(request.Catalog);
+        foreach (LeanKind kind in needed)
+        {
+            string? problem = !catalog.Schema.Kinds.Contains(kind.Name)
+                ? $"it has no kind '{kind.Name}' (its kinds are {string.Join(", ", catalog.Schema.Kinds)})"
+                : kind.ProblemWith(catalog.Schema.SchemaOf(kind.Name));
+            if (problem is not null)
+            {
+                catalog.Dispose();
+                throw new DataException($"'{request.Catalog}' cannot take the folder's Lean files: {problem}. Nothing was imported.");
+            }
+        }
+
+        return catalog;
+    }
+
+    /// <summary>Two files of one day of a series (a zip and its CSV, or two trees) would add the day twice.</summary>
+    private static void ThrowIfTwice(LeanFile[][] series)
+    {
+        foreach (LeanFile[] days in series)
+        {
+            for (int i = 1; i < days.Length; i++)
+            {
+                if (days[i].Day == days[i - 1].Day)
+                {
+                    throw new DataException($"'{days[i - 1].Path}' and '{days[i].Path}' both hold {days[i].Symbol}'s {days[i].Kind.Name} " +
+                        $"of {days[i].Day:yyyy-MM-dd}; leave one of them in the folder. Nothing was imported.");
+                }
+            }
+        }
+    }
+
+    /// <summary>The import's shared state: the catalog (its lock guards every call to it), and the counts so far.</summary>
+    private sealed class Progress(TimeSeriesCatalog catalog, int files, Action<long, long>? report)
+    {
+        private int _done;
+        private int _skipped;
+        private long _rows;
+
+        public TimeSeriesCatalog Catalog { get; } = catalog;
+
+        public int Skipped => _skipped;
+
+        public long Rows => Interlocked.Read(ref _rows);
+
+        public void Done(bool skipped, long rows)
+        {
+            if (skipped)
+            {
+                Interlocked.Increment(ref _skipped);
+            }
+
+            Interlocked.Add(ref _rows, rows);
+            report?.Invoke(Interlocked.Increment(ref _done), files);
+        }
+    }
+}
