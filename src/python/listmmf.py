@@ -1893,11 +1893,16 @@ def _text_values(table_dir, column, codes, numpy, pandas):
                                          categories=pandas.Index(entries, dtype=object))
 
 
-def _row_range(table_dir, time, order, utc, start, end, numpy):
+def _row_range(table_dir, time, order, utc, start, end, numpy, limit=None):
     """(time file header, raw times over the mapping, first row, end row) for the rows with start <= time < end, from
     the manifest's time column, order and UTC flag (read once by the caller, so the columns and the time come from
-    one manifest)."""
+    one manifest); only of the first ``limit`` rows when given (a catalog's recorded rows)."""
     header, raw = _open_column(table_dir, time, "time column")
+    if limit is not None:
+        if len(raw) < limit:
+            raise ListMmfError(f"{os.path.join(table_dir, time['file'])}: the table holds {len(raw):,} rows, fewer than "
+                               f"the {limit:,} its catalog records")
+        raw = raw[:limit]
     if (start is not None or end is not None) and order not in ("Ascending", "AscendingOrEqual"):
         raise ListMmfError(f"{table_dir}: the table's order is {order}, so its times are not sorted and a time range "
                            f"cannot be found by a search; read it whole")
@@ -1907,9 +1912,9 @@ def _row_range(table_dir, time, order, utc, start, end, numpy):
     return header, raw, first, max(first, last)
 
 
-def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
-    """The rows of a table with start <= time < end (none when ``empty``), and the value columns named (all when
-    None), as a DataFrame."""
+def _frame(table_dir, start, end, columns, numpy, pandas, empty=False, limit=None):
+    """The rows of a table with start <= time < end (none when ``empty``; of the first ``limit`` rows when given),
+    and the value columns named (all when None), as a DataFrame."""
     table_dir = os.fspath(table_dir)
     time, value_columns, order, utc = _read_manifest(table_dir, with_order=True)
     if isinstance(columns, str):
@@ -1920,7 +1925,7 @@ def _frame(table_dir, start, end, columns, numpy, pandas, empty=False):
             raise ListMmfError(f"{table_dir}: no value column {', '.join(map(repr, unknown))}; its value columns are "
                                f"{', '.join(c['name'] for c in value_columns)}")
         value_columns = [c for c in value_columns if c["name"] in columns]
-    header, raw, first, last = _row_range(table_dir, time, order, utc, start, end, numpy)
+    header, raw, first, last = _row_range(table_dir, time, order, utc, start, end, numpy, limit)
     if empty:
         last = first
     time_path = os.path.join(table_dir, time["file"])
@@ -2016,6 +2021,158 @@ def to_dask(table_dirs, start=None, end=None, columns=None, table_column="table"
     meta = clear_known_categories(meta)
     return dask.dataframe.from_map(
         _dask_partition, table_dirs, args=(start, end, columns, table_column), meta=meta, enforce_metadata=False)
+
+
+CatalogPartition = collections.namedtuple(
+    "CatalogPartition", "kind instrument period_start first_time last_time rows sealed path")
+CatalogPartition.__doc__ = """A partition a catalog's index records: its kind and instrument names, its period's start and its
+first and last rows' times (naive ``datetime``, as stored: UTC for a kind recorded as UTC), the rows recorded (the
+table may hold more, appended since), whether it is sealed, and its table's folder."""
+
+# The index's 48-byte line (docs/file-format.md, "Catalogs"): instrument, kind, period start, first and last
+# times, rows, sealed, reserved.
+_CATALOG_LINE = struct.Struct("<iiqqqqii")
+_CATALOG_PERIODS = {"Day": "%Y-%m-%d", "Month": "%Y-%m", "Year": "%Y"}
+
+
+def _ticks_datetime(ticks):
+    return _DOTNET_EPOCH + datetime.timedelta(microseconds=ticks // 10)
+
+
+def _read_catalog(catalog_dir, snapshot):
+    """(manifest's period, kinds as [(name, table manifest)], instrument names, index lines) of the catalog, the
+    lines and names limited to ``snapshot``'s when one is named."""
+    catalog_dir = os.fspath(catalog_dir)
+    manifest_path = os.path.join(catalog_dir, "catalog.json")
+    try:
+        manifest = _load_json(_read_side_file(manifest_path, "catalog manifest"), manifest_path, "catalog manifest")
+    except FileNotFoundError:
+        raise ListMmfError(f"{catalog_dir}: no catalog.json, so the folder is no catalog") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != "ListMmf.TimeSeriesCatalog" \
+            or manifest.get("version") != 1 or manifest.get("period") not in _CATALOG_PERIODS \
+            or not isinstance(manifest.get("kinds"), list) or not manifest["kinds"]:
+        raise ListMmfError(f"{manifest_path}: not a version 1 catalog manifest (format ListMmf.TimeSeriesCatalog, a "
+                           f"period of Day, Month or Year, and kinds)")
+    kinds = [(kind.get("name"), kind.get("table")) for kind in manifest["kinds"] if isinstance(kind, dict)]
+    names = read_text_entries(os.path.join(catalog_dir, "instruments.text.mmf"))
+    index_path = os.path.join(catalog_dir, "partitions.mmf")
+    f, header = _open_current(index_path)
+    with f:
+        if header.code != 0 or header.item_size != _CATALOG_LINE.size:
+            raise ListMmfError(f"{index_path}: a catalog's index holds {_CATALOG_LINE.size}-byte lines, not "
+                               f"{header.type_name} items of {header.item_size} bytes")
+        count = header.count
+        if snapshot is not None:
+            snapshot_path = os.path.join(catalog_dir, "snapshots", f"{snapshot}.json")
+            taken = _load_json(_read_side_file(snapshot_path, "catalog snapshot"), snapshot_path, "catalog snapshot")
+            if not isinstance(taken, dict) or taken.get("format") != "ListMmf.CatalogSnapshot" or taken.get("version") != 1:
+                raise ListMmfError(f"{snapshot_path}: not a version 1 catalog snapshot")
+            if taken["indexLines"] > count:
+                raise ListMmfError(f"{snapshot_path}: the snapshot takes {taken['indexLines']:,} index lines, and "
+                                   f"{index_path} holds {count:,}")
+            count, names = taken["indexLines"], names[:taken["instruments"]]
+        f.seek(header.items_offset)
+        raw = f.read(count * _CATALOG_LINE.size)
+    if len(raw) < count * _CATALOG_LINE.size:
+        raise ListMmfError(f"{index_path}: the file is shorter than the {count:,} lines its header counts")
+    return manifest["period"], kinds, names, [_CATALOG_LINE.unpack_from(raw, at) for at in range(0, len(raw), _CATALOG_LINE.size)]
+
+
+def catalog_partitions(catalog_dir, kind=None, instruments=None, snapshot=None):
+    """Returns the partitions the index of the catalog in ``catalog_dir`` (a ``TimeSeriesCatalog``) records, as
+    ``CatalogPartition`` tuples in kind, instrument and period order: those of ``kind`` and of the instrument names in
+    ``instruments`` where given; as the named ``snapshot`` recorded them when one is given. Reads the manifest, the
+    instruments and the index; opens no partition.
+
+    Raises ``ListMmfError`` for a folder that is no catalog, an unknown kind or snapshot, or an index line that names a
+    kind or instrument the catalog does not have."""
+    return _catalog_partitions(catalog_dir, kind, instruments, snapshot)[0]
+
+
+def _catalog_partitions(catalog_dir, kind, instruments, snapshot):
+    """(the partitions ``catalog_partitions`` returns, the kinds as {name: table manifest}, the instrument names)."""
+    catalog_dir = os.fspath(catalog_dir)
+    period, kinds, names, lines = _read_catalog(catalog_dir, snapshot)
+    kind_names = [name for name, _ in kinds]
+    if kind is not None and kind not in kind_names:
+        raise ListMmfError(f"{catalog_dir}: the catalog has no kind {kind!r}; its kinds are {', '.join(kind_names)}")
+    if isinstance(instruments, str):
+        instruments = [instruments]
+    wanted = None if instruments is None else set(instruments)
+    latest = {}
+    for number, (instrument, rank, period_start, first, last, rows, sealed, _) in enumerate(lines):
+        if rank == -1 and instrument == -1:
+            continue  # a watermark line
+        if not 0 <= rank < len(kinds) or not 0 <= instrument < len(names) or rows < 0 or sealed not in (0, 1):
+            raise ListMmfError(f"{os.path.join(catalog_dir, 'partitions.mmf')}: line {number:,} names kind {rank}, "
+                               f"instrument {instrument}, {rows:,} rows and sealed {sealed}, which the catalog's "
+                               f"{len(kinds)} kinds and {len(names)} instruments do not have")
+        latest[(rank, instrument, period_start)] = (first, last, rows, sealed)
+    partitions = []
+    for (rank, instrument, period_start), (first, last, rows, sealed) in sorted(latest.items()):
+        if (kind is not None and kind_names[rank] != kind) or (wanted is not None and names[instrument] not in wanted):
+            continue
+        start = _ticks_datetime(period_start)
+        path = os.path.join(catalog_dir, kind_names[rank], names[instrument], start.strftime(_CATALOG_PERIODS[period]))
+        partitions.append(CatalogPartition(kind_names[rank], names[instrument], start, _ticks_datetime(first),
+                                           _ticks_datetime(last), rows, bool(sealed), path))
+    return partitions, dict(kinds), names
+
+
+def _catalog_partition(path, rows, instrument, start, end, columns, categories, instrument_column, empty=False):
+    numpy, pandas = _pandas("catalog_to_dask")
+    frame = _frame(path, start, end, columns, numpy, pandas, empty, limit=rows)
+    if instrument_column is not None:
+        frame[instrument_column] = pandas.Categorical([instrument] * len(frame), categories=categories)
+    return frame.set_index(frame.columns[0])
+
+
+def catalog_to_dask(catalog_dir, kind, instruments=None, start=None, end=None, columns=None, snapshot=None,
+                    instrument_column="instrument"):
+    """Returns the recorded rows of one ``kind`` of the catalog in ``catalog_dir`` as a ``dask.dataframe`` with a
+    Dask partition per catalog partition, indexed by the time column: the partitions of the instruments named (all
+    when None) whose recorded times meet ``start <= time < end``, found from the index alone, in order of their
+    first times. Each partition is made where Dask runs it, as ``to_pandas`` makes a table's rows with ``start``,
+    ``end`` and ``columns``, limited to the rows the index records (a writer may have appended more since), plus
+    the column ``instrument_column`` (None leaves it out), a category of the catalog's instruments. With
+    ``snapshot``, the catalog as that named snapshot recorded it.
+
+    The divisions come from the index: each partition's first time, then the last partition's last time, when the
+    partitions do not overlap in time (one instrument's, always). Partitions of several instruments over the same
+    days overlap, so Dask is told the divisions are unknown; ``set_index`` or one instrument at a time gives them.
+
+    Raises ``ImportError`` when dask is not importable, and ``ListMmfError`` as ``catalog_partitions`` does, or when
+    no partition holds rows in the range."""
+    try:
+        import dask.dataframe
+        from dask.dataframe.utils import clear_known_categories
+    except ImportError:
+        raise ImportError("catalog_to_dask needs dask (pip install 'dask[dataframe]', or the python3-dask package)") from None
+    numpy, pandas = _pandas("catalog_to_dask")
+    catalog_dir = os.fspath(catalog_dir)
+    partitions, kinds, names = _catalog_partitions(catalog_dir, kind, instruments, snapshot)
+    utc = isinstance(kinds[kind], dict) and kinds[kind].get("timesAreUtc") is True
+    low, high = (None if bound is None else pandas.Timestamp(_zoneless(catalog_dir, bound, utc, numpy)) for bound in (start, end))
+    chosen = [partition for partition in partitions if partition.rows > 0
+              and (low is None or partition.last_time >= low) and (high is None or partition.first_time < high)]
+    if not chosen:
+        raise ListMmfError(f"{catalog_dir}: no partition of {kind!r} records rows in the range and instruments asked for")
+    ordinals = {name: ordinal for ordinal, name in enumerate(names)}
+    chosen.sort(key=lambda partition: (partition.first_time, ordinals[partition.instrument]))
+    categories = pandas.Index(names, dtype=object)
+    args = (start, end, columns, categories, instrument_column)
+    meta = _catalog_partition(chosen[0].path, chosen[0].rows, chosen[0].instrument, *args, empty=True)
+    # Each table has distinct values of its own, in its own order: a text column's categories are known per partition.
+    text = [name for name in meta.columns if name != instrument_column and isinstance(meta[name].dtype, pandas.CategoricalDtype)]
+    if text:
+        meta = clear_known_categories(meta, cols=text)
+    divisions = None
+    if all(before.last_time < after.first_time for before, after in zip(chosen, chosen[1:])):
+        times = [partition.first_time for partition in chosen] + [chosen[-1].last_time]
+        divisions = tuple(pandas.Timestamp(time, tz="UTC" if utc else None) for time in times)
+    return dask.dataframe.from_map(
+        _catalog_partition, [p.path for p in chosen], [p.rows for p in chosen], [p.instrument for p in chosen],
+        args=args, meta=meta, divisions=divisions, enforce_metadata=False)
 
 
 def _show(path, shown=5):
