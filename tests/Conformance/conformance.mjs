@@ -368,7 +368,8 @@ async function writeAll() {
 /**
  * A catalog's Hive-partitioned export (DIR/hive, KIND/symbol=S/date=D/data.parquet) read by DuckDB and Polars as one
  * dataset each, every partition's rows, sum of sizes and first and last times asked with a predicate on the
- * partition columns, against DIR/hive-expected.json; and each engine's count of partitions.
+ * partition columns, against DIR/hive-expected.json; each engine's count of partitions; and that DuckDB scans one file
+ * of a kind's for a predicate naming one partition (its profile's "Scanning Files"), so the Hive layout prunes.
  */
 async function readHive() {
   const expected = JSON.parse(readFileSync(join(dir, "hive-expected.json"), "utf8"));
@@ -381,6 +382,13 @@ async function readHive() {
     tallies.duckdb.check(kind, "partitions", ofKind.length, groups[0][0]);
     const frame = pl.scanParquet(join(dir, "hive", kind, "**", "*.parquet"), { hivePartitioning: true });
     tallies.polars.check(kind, "partitions", ofKind.length, frame.select("symbol", "date").unique().collectSync().height);
+    // Pruning, not only right answers: DuckDB's profile of a query on one partition names the files it scanned (a
+    // count alone it answers from the files' metadata, with no scan to profile).
+    const one = ofKind[0];
+    const profile = (await duck.runAndReadAll(`explain analyze select count(*), sum(size) from read_parquet('${glob}', hive_partitioning = true) ` +
+      `where symbol = '${one.Symbol}' and date = DATE '${one.Date}'`)).getRows().flat().join("\n");
+    const scanned = /Scanning Files: (\d+)\/(\d+)/.exec(profile);
+    tallies.duckdb.check(kind, "files scanned for one partition (of all)", `1/${ofKind.length}`, scanned ? `${scanned[1]}/${scanned[2]}` : "no 'Scanning Files' in the profile");
     for (const p of ofKind) {
       const where = `symbol = '${p.Symbol}' and date = DATE '${p.Date}'`;
       const row = (await duck.runAndReadAll(`select count(*), sum(size), epoch_ns(min(time)), epoch_ns(max(time)) ` +
