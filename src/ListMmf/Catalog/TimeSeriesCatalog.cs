@@ -281,6 +281,36 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     }
 
     /// <summary>
+    /// Replays the recorded rows of every instrument and kind (or of those given) in [<paramref name="from"/>,
+    /// <paramref name="to"/>) a time at a time: each slice holds every row of one time, in the order of
+    /// <see cref="Replay"/>, with the values of <paramref name="columns"/> copied into it.
+    /// </summary>
+    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog, or a column is not a number
+    /// column of every kind replayed, or not of one type in all of them.</exception>
+    public CatalogSlices Slices(DateTime from, DateTime to, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
+        IEnumerable<string>? columns = null)
+    {
+        ThrowIfDisposed();
+        HashSet<int>? ranks = Ranks(kinds);
+        string[] names = Columns(columns, ranks);
+        var types = new DataTypeInfo[names.Length];
+        for (int column = 0; column < names.Length; column++)
+        {
+            DataType[] stored = Enumerable.Range(0, Schema.Kinds.Count).Where(rank => ranks is null || ranks.Contains(rank))
+                .Select(rank => Schema.SchemaOf(Schema.Kinds[rank]).Columns.First(c => c.Name == names[column]).DataType)
+                .Distinct().ToArray();
+            types[column] = stored.Length == 1
+                ? DataTypeInfo.Of(stored[0])
+                : throw new ArgumentException($"The column '{names[column]}' holds {string.Join(" in one kind and ", stored)} in " +
+                    "another: a slice's values of a column are of one type.", nameof(columns));
+        }
+
+        var replay = new CatalogReplay(this, ranks, Ordinals(instruments), names, TicksOf(from, _allUtc), TicksOf(to, _allUtc),
+            CatalogReplay.DefaultBatchRows, follow: false);
+        return new CatalogSlices(replay, Path, names, types);
+    }
+
+    /// <summary>
     /// Replays the rows from <paramref name="from"/> on as the writer records them, in the order of
     /// <see cref="Replay"/>: each <see cref="CatalogReplay.MoveNext"/> gives the next batch of rows before the
     /// catalog's <see cref="Watermark"/>, and returns false once every row before it was given; called again after
