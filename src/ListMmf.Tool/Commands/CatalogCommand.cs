@@ -227,10 +227,7 @@ internal static class CatalogCommand
         };
         command.SetAction(parse =>
         {
-            string zoneName = parse.GetValue(zone)!;
-            TimeZoneInfo exchange = TimeZoneInfo.TryFindSystemTimeZoneById(zoneName, out TimeZoneInfo? found)
-                ? found
-                : throw new UsageException($"--zone '{zoneName}' is no time zone this machine knows (an IANA name such as America/New_York).");
+            TimeZoneInfo exchange = ZoneNamed(parse.GetValue(zone)!);
             var request = new LeanImportRequest(Path.GetFullPath(parse.GetValue(source)!), Path.GetFullPath(parse.GetValue(folder)!),
                 exchange, Enum.Parse<CatalogPeriod>(parse.GetValue(period)!, ignoreCase: true));
             var clock = Stopwatch.StartNew();
@@ -243,6 +240,17 @@ internal static class CatalogCommand
         });
         return command;
     }
+
+    /// <summary>
+    /// The time zone <paramref name="name"/> names: as the system knows it, or an IANA name through its Windows name
+    /// (which needs the ICU data that Windows 10 and later ship).
+    /// </summary>
+    private static TimeZoneInfo ZoneNamed(string name) =>
+        TimeZoneInfo.TryFindSystemTimeZoneById(name, out TimeZoneInfo? zone)
+            || (TimeZoneInfo.TryConvertIanaIdToWindowsId(name, out string? windows) && TimeZoneInfo.TryFindSystemTimeZoneById(windows, out zone))
+            ? zone
+            : throw new UsageException($"--zone '{name}' is no time zone this machine knows: give an IANA name such as " +
+                "America/New_York, or on Windows without ICU data its Windows name, such as 'Eastern Standard Time'.");
 
     /// <summary>A partition's period as a Hive folder: <c>date=yyyy-MM-dd</c>, <c>month=yyyy-MM</c> or <c>year=yyyy</c>.</summary>
     private static string HivePeriod(CatalogPeriod period, DateTime start) => period switch

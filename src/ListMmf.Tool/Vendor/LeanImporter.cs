@@ -26,7 +26,8 @@ internal sealed record LeanImportResult(int Files, int Skipped, long Rows);
 /// its days in order, the series on every core. A file is read and checked whole before any of its rows is added,
 /// its times turned into UTC and its rows added to the partition of each period they fall in (a day in New York
 /// reaches into the next UTC day). The catalog's one writer is shared under a lock; each series appends to its own
-/// tables outside it.
+/// tables outside it. Symbols new to the catalog are added in name order first, so that their ordinals, and with
+/// them the replay's order of equal times, are the same whatever the threads do.
 /// <para>
 /// An import can be run again over the same folder, or one holding more days: a series' rows the catalog holds
 /// already are found by its last time and the rows at that time, and skipped, so a rerun adds only what is missing,
@@ -46,6 +47,8 @@ internal static class LeanImporter
             .ToArray();
         ThrowIfTwice(series);
         using TimeSeriesCatalog catalog = OpenOrCreate(request, files.Select(file => file.Kind).Distinct().ToArray());
+        // Symbols new to the catalog get their ordinals in name order, whichever series a thread reaches first.
+        catalog.AddInstruments(files.Select(file => file.Symbol).Distinct().Order(StringComparer.Ordinal));
         var import = new Progress(catalog, files.Count, progress);
         ExceptionDispatchInfo? failure = null;
         try

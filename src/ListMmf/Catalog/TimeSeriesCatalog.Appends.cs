@@ -152,6 +152,21 @@ public sealed partial class TimeSeriesCatalog
     }
 
     /// <summary>
+    /// Adds the instruments the catalog does not have yet, in the order given, so that their ordinals (the replay's
+    /// order of equal times) do not depend on which of several threads appends first.
+    /// </summary>
+    internal void AddInstruments(IEnumerable<string> instruments)
+    {
+        ThrowIfWriterGone();
+        foreach (string instrument in instruments)
+        {
+            OrdinalOf(instrument);
+        }
+
+        _instruments.MakeDurable();
+    }
+
+    /// <summary>
     /// Records and closes <paramref name="instrument"/>'s open partition of <paramref name="kind"/>, if this writer
     /// holds one: a writer done with a series (an import of thousands of instruments) gives its files back rather
     /// than holding every series' latest partition open until it is disposed. A later <see cref="Partition"/> opens
