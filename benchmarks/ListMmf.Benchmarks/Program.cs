@@ -23,6 +23,8 @@ namespace ListMmf.Benchmarks;
 /// [--json PATH] [--markdown PATH] [--svg PATH]</c>: ListMmf beside DuckDB, SQLite and RocksDB, each set up by its documentation, on the same ticks.</item>
 /// <item><c>catalog [--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>: a market's catalog written and replayed in one
 /// time order beside a merge of arrays in memory and DuckDB.</item>
+/// <item><c>catalog-lean --lean DIR [--rounds K]</c>: real Lean ticks imported into a catalog and replayed beside a merge over
+/// Lean's zips and over arrays in memory.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
 /// <item>options only (<c>--filter</c>, <c>--list</c>, <c>--job</c>, ...): BenchmarkDotNet's switcher over every benchmark.</item>
 /// </list>
@@ -55,6 +57,7 @@ public static class Program
                 "duckdb-check" => RunDuckDbCheck(rest),
                 "peers" => RunPeers(rest),
                 "catalog" => RunCatalog(rest),
+                "catalog-lean" => RunCatalogLean(rest),
                 "sealed-sizes" => RunSealedSizes(rest),
                 "python-reads" => RunPythonReads(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
@@ -186,6 +189,14 @@ public static class Program
             line.Text("--json"),
             line.Text("--markdown"),
             line.Text("--svg")));
+    }
+
+    private static int RunCatalogLean(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("catalog-lean", args, ["--lean", "--rounds"]);
+        return Catalog.LeanReplayCommand.Run(
+            line.Text("--lean") ?? throw new UsageException("catalog-lean needs --lean DIR, a folder of Lean's zips (../shared/data/lean)"),
+            (int)line.Count("--rounds", 5, minimum: 1));
     }
 
     private static int RunCatalog(ReadOnlySpan<string> args)

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using System.Runtime.InteropServices;
 
 namespace ListMmf;
 
@@ -110,6 +111,23 @@ public sealed class CatalogReplay : IDisposable
         }
 
         return chain.Values<T>(column, _columns[column]).Slice(chain.Position, _length);
+    }
+
+    /// <summary>
+    /// The batch's values of the column <paramref name="column"/> of its kind, asked for or not, one for each of
+    /// <see cref="Rows"/>: what a replay of kinds without columns in common (trades and quotes) reads, as
+    /// <see cref="Values{T}(int)"/> reads them: over the mapping for an appendable partition, else decoded once for
+    /// the replay's next rows of the partition.
+    /// </summary>
+    /// <typeparam name="T">The column's type, as <see cref="TimeSeriesTable.Column{T}"/> takes it.</typeparam>
+    /// <exception cref="ArgumentException">The batch's kind has no such column.</exception>
+    /// <exception cref="ListMmfDataTypeException">The column holds another type, or text.</exception>
+    public ReadOnlySpan<T> Values<T>(string column)
+        where T : unmanaged
+    {
+        ArgumentNullException.ThrowIfNull(column);
+        Chain chain = Current;
+        return chain.Values<T>(column).Slice(chain.Position, _length);
     }
 
     private Chain Current => _current ?? throw new InvalidOperationException(
@@ -304,6 +322,10 @@ public sealed class CatalogReplay : IDisposable
 
         /// <summary>Each asked column's values of the buffered rows, a <see cref="Chunk{T}"/> once asked for.</summary>
         private readonly object?[] _chunks = new object?[columns];
+
+        /// <summary>The columns asked for by name (<see cref="CatalogReplay.Values{T}(string)"/>), and their values as <see cref="_chunks"/>.</summary>
+        private readonly List<string> _names = [];
+        private readonly List<object?> _named = [];
         private int _next;
         private long _row;
         private long _end;
@@ -387,14 +409,32 @@ public sealed class CatalogReplay : IDisposable
             return at - Position;
         }
 
-        /// <summary>The values of the buffered rows of the column <paramref name="name"/>, read once for them.</summary>
+        /// <summary>The values of the buffered rows of the <paramref name="column"/>th column asked for, <paramref name="name"/>, read once for them.</summary>
         public ReadOnlySpan<T> Values<T>(int column, string name)
+            where T : unmanaged => ValuesIn<T>(ref _chunks[column], name);
+
+        /// <summary>The values of the buffered rows of the column <paramref name="name"/> of the chain's kind, read once for them.</summary>
+        public ReadOnlySpan<T> Values<T>(string name)
             where T : unmanaged
         {
-            if (_chunks[column] is not Chunk<T> chunk || chunk.Table != Table)
+            int slot = _names.IndexOf(name);
+            if (slot < 0)
+            {
+                _names.Add(name);
+                _named.Add(null);
+                slot = _names.Count - 1;
+            }
+
+            return ValuesIn<T>(ref CollectionsMarshal.AsSpan(_named)[slot], name);
+        }
+
+        private ReadOnlySpan<T> ValuesIn<T>(ref object? slot, string name)
+            where T : unmanaged
+        {
+            if (slot is not Chunk<T> chunk || chunk.Table != Table)
             {
                 chunk = new Chunk<T>(Table!, Table!.Column<T>(name));
-                _chunks[column] = chunk;
+                slot = chunk;
             }
 
             if (chunk.Row != BufferRow || chunk.Length != _buffered)

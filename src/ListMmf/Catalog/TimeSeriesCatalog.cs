@@ -502,7 +502,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             ? ordinal
             : throw new ArgumentException($"The catalog '{Path}' has no instrument '{instrument}'.", nameof(instrument));
 
-    /// <summary>The value columns a replay reads (<see cref="CatalogReplay.Values{T}"/>), each one of every replayed kind's.</summary>
+    /// <summary>The value columns a replay reads (<see cref="CatalogReplay.Values{T}(int)"/>), each one of every replayed kind's.</summary>
     private string[] Columns(IEnumerable<string>? columns, HashSet<int>? ranks)
     {
         string[] names = columns?.ToArray() ?? [];

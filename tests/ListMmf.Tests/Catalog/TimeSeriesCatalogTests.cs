@@ -71,6 +71,33 @@ public sealed class TimeSeriesCatalogTests
         Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue).Where(chosen.Contains), CatalogWorld.Replayed(replay));
     }
 
+    [Theory]
+    [InlineData(Form.Appendable)]
+    [InlineData(Form.Sealed)]
+    [InlineData(Form.Mixed)]
+    public void AReplayOfKindsWithoutColumnsInCommonReadsEachBatchsColumnsByName(Form form)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(13);
+        Write(folder.Path, world, form);
+        var priced = new List<long>();
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, batchRows: 5);
+        while (replay.MoveNext())
+        {
+            // The world writes each row's id / 100 as its trade's price or its quote's bid.
+            ReadOnlySpan<double> prices = replay.Values<double>(replay.Kind == "trades" ? "price" : "bid");
+            ReadOnlySpan<long> ids = replay.Values<long>("id");
+            for (int i = 0; i < prices.Length; i++)
+            {
+                priced.Add(prices[i] == ids[i] / 100.0 ? ids[i] : -ids[i]);
+            }
+        }
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), priced);
+    }
+
     [Fact]
     public void AReplayRefusesAColumnThatAReplayedKindDoesNotHave()
     {
