@@ -42,10 +42,10 @@ internal static class CatalogCommand
             {
                 for (int round = 0; round < rounds; round++)
                 {
-                    Time(times, "replay, appendable", market, expected, () => Replay(catalog, out _));
-                    Time(times, "slices (a time at a time), appendable", market, expected, () => Slices(catalog));
-                    Time(times, "merge of arrays in memory", market, expected, () => ArrayMerge.Replay(market));
-                    Time(times, "DuckDB ORDER BY, streamed", market, expected, () => DuckReplay(duck));
+                    ReplayChecksum.Timed(times, "replay, appendable", expected, () => Replay(catalog, out _));
+                    ReplayChecksum.Timed(times, "slices (a time at a time), appendable", expected, () => Slices(catalog));
+                    ReplayChecksum.Timed(times, "merge of arrays in memory", expected, () => ArrayMerge.Replay(market));
+                    ReplayChecksum.Timed(times, "DuckDB ORDER BY, streamed", expected, () => DuckReplay(duck));
                 }
 
                 Replay(catalog, out long allocated);
@@ -66,8 +66,8 @@ internal static class CatalogCommand
             {
                 for (int round = 0; round < rounds; round++)
                 {
-                    Time(times, "replay, sealed", market, expected, () => Replay(catalog, out _));
-                    Time(times, "merge of arrays in memory, beside sealed", market, expected, () => ArrayMerge.Replay(market));
+                    ReplayChecksum.Timed(times, "replay, sealed", expected, () => Replay(catalog, out _));
+                    ReplayChecksum.Timed(times, "merge of arrays in memory, beside sealed", expected, () => ArrayMerge.Replay(market));
                 }
             }
 
@@ -246,24 +246,6 @@ internal static class CatalogCommand
         }
 
         return checksum;
-    }
-
-    private static void Time(Dictionary<string, List<double>> times, string name, CatalogMarket market, ReplayChecksum expected, Func<ReplayChecksum> replay)
-    {
-        var clock = Stopwatch.StartNew();
-        ReplayChecksum got = replay();
-        double seconds = clock.Elapsed.TotalSeconds;
-        if (got.Order != expected.Order || got.Rows != market.Rows || Math.Abs(got.Turnover - expected.Turnover) > 1e-6 * Math.Abs(expected.Turnover))
-        {
-            throw new InvalidOperationException($"{name} gave checksum {got} (turnover {got.Turnover}), not {expected} ({expected.Turnover})");
-        }
-
-        if (!times.TryGetValue(name, out List<double>? list))
-        {
-            times.Add(name, list = []);
-        }
-
-        list.Add(seconds);
     }
 
     /// <summary>Appends each row the merge gives, flushing with the row's time as watermark when a new minute starts.</summary>

@@ -53,9 +53,9 @@ internal static class LeanReplayCommand
                 string replay = sealedForm ? "catalog replay, sealed" : "catalog replay, appendable";
                 for (int round = 0; round < rounds; round++)
                 {
-                    Time(times, replay, expected, () => Replay(catalog));
-                    Time(times, ZipMergeName, expected, () => Merge(series, inMemory: null));
-                    Time(times, ArrayMergeName, expected, () => Merge(series, inMemory));
+                    ReplayChecksum.Timed(times, replay, expected, () => Replay(catalog));
+                    ReplayChecksum.Timed(times, ZipMergeName, expected, () => Merge(series, inMemory: null));
+                    ReplayChecksum.Timed(times, ArrayMergeName, expected, () => Merge(series, inMemory));
                 }
             }
 
@@ -76,20 +76,6 @@ internal static class LeanReplayCommand
         {
             BenchmarkFiles.DeleteDirectory(folder);
         }
-    }
-
-    private static void Time(Dictionary<string, List<double>> times, string name, ReplayChecksum expected, Func<ReplayChecksum> replay)
-    {
-        var clock = Stopwatch.StartNew();
-        ReplayChecksum checksum = replay();
-        double seconds = clock.Elapsed.TotalSeconds;
-        if (checksum.ToString() != expected.ToString() || checksum.Turnover != expected.Turnover)
-        {
-            throw new InvalidOperationException($"{name} gave {checksum} (turnover {checksum.Turnover}), the arrays {expected} " +
-                $"(turnover {expected.Turnover})");
-        }
-
-        (times.TryGetValue(name, out List<double>? list) ? list : times[name] = []).Add(seconds);
     }
 
     /// <summary>

@@ -1,3 +1,7 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+
 namespace ListMmf.Benchmarks.Catalog;
 
 /// <summary>
@@ -26,4 +30,27 @@ internal struct ReplayChecksum
     }
 
     public override readonly string ToString() => $"{Order:x16}/{Rows}";
+
+    /// <summary>
+    /// Runs <paramref name="replay"/> and adds its seconds to <paramref name="times"/> under <paramref name="name"/>,
+    /// after checking that it gave <paramref name="expected"/>'s order, rows and turnover (to a rounding).
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The replay gave another checksum.</exception>
+    public static void Timed(Dictionary<string, List<double>> times, string name, ReplayChecksum expected, Func<ReplayChecksum> replay)
+    {
+        var clock = Stopwatch.StartNew();
+        ReplayChecksum got = replay();
+        double seconds = clock.Elapsed.TotalSeconds;
+        if (got.Order != expected.Order || got.Rows != expected.Rows || Math.Abs(got.Turnover - expected.Turnover) > 1e-6 * Math.Abs(expected.Turnover))
+        {
+            throw new InvalidOperationException($"{name} gave checksum {got} (turnover {got.Turnover}), not {expected} ({expected.Turnover})");
+        }
+
+        if (!times.TryGetValue(name, out List<double>? list))
+        {
+            times.Add(name, list = []);
+        }
+
+        list.Add(seconds);
+    }
 }
