@@ -2054,7 +2054,6 @@ def _read_catalog(catalog_dir, snapshot):
         raise ListMmfError(f"{manifest_path}: not a version 1 catalog manifest (format ListMmf.TimeSeriesCatalog, a "
                            f"period of Day, Month or Year, and kinds)")
     kinds = [(kind.get("name"), kind.get("table")) for kind in manifest["kinds"] if isinstance(kind, dict)]
-    names = read_text_entries(os.path.join(catalog_dir, "instruments.text.mmf"))
     index_path = os.path.join(catalog_dir, "partitions.mmf")
     f, header = _open_current(index_path)
     with f:
@@ -2070,11 +2069,15 @@ def _read_catalog(catalog_dir, snapshot):
             if taken["indexLines"] > count:
                 raise ListMmfError(f"{snapshot_path}: the snapshot takes {taken['indexLines']:,} index lines, and "
                                    f"{index_path} holds {count:,}")
-            count, names = taken["indexLines"], names[:taken["instruments"]]
+            count = taken["indexLines"]
         f.seek(header.items_offset)
         raw = f.read(count * _CATALOG_LINE.size)
     if len(raw) < count * _CATALOG_LINE.size:
         raise ListMmfError(f"{index_path}: the file is shorter than the {count:,} lines its header counts")
+    # Read after the lines: the writer makes an instrument's name durable before a line names it.
+    names = read_text_entries(os.path.join(catalog_dir, "instruments.text.mmf"))
+    if snapshot is not None:
+        names = names[:taken["instruments"]]
     return manifest["period"], kinds, names, [_CATALOG_LINE.unpack_from(raw, at) for at in range(0, len(raw), _CATALOG_LINE.size)]
 
 
@@ -2090,7 +2093,8 @@ def catalog_partitions(catalog_dir, kind=None, instruments=None, snapshot=None):
 
 
 def _catalog_partitions(catalog_dir, kind, instruments, snapshot):
-    """(the partitions ``catalog_partitions`` returns, the kinds as {name: table manifest}, the instrument names)."""
+    """(the partitions ``catalog_partitions`` returns, each one's first and last times in ticks, the kinds as
+    {name: table manifest}, the instrument names)."""
     catalog_dir = os.fspath(catalog_dir)
     period, kinds, names, lines = _read_catalog(catalog_dir, snapshot)
     kind_names = [name for name, _ in kinds]
@@ -2108,7 +2112,7 @@ def _catalog_partitions(catalog_dir, kind, instruments, snapshot):
                                f"instrument {instrument}, {rows:,} rows and sealed {sealed}, which the catalog's "
                                f"{len(kinds)} kinds and {len(names)} instruments do not have")
         latest[(rank, instrument, period_start)] = (first, last, rows, sealed)
-    partitions = []
+    partitions, ticks = [], []
     for (rank, instrument, period_start), (first, last, rows, sealed) in sorted(latest.items()):
         if (kind is not None and kind_names[rank] != kind) or (wanted is not None and names[instrument] not in wanted):
             continue
@@ -2116,7 +2120,8 @@ def _catalog_partitions(catalog_dir, kind, instruments, snapshot):
         path = os.path.join(catalog_dir, kind_names[rank], names[instrument], start.strftime(_CATALOG_PERIODS[period]))
         partitions.append(CatalogPartition(kind_names[rank], names[instrument], start, _ticks_datetime(first),
                                            _ticks_datetime(last), rows, bool(sealed), path))
-    return partitions, dict(kinds), names
+        ticks.append((first, last))
+    return partitions, ticks, dict(kinds), names
 
 
 def _catalog_partition(path, rows, instrument, start, end, columns, categories, instrument_column, empty=False):
@@ -2150,15 +2155,22 @@ def catalog_to_dask(catalog_dir, kind, instruments=None, start=None, end=None, c
         raise ImportError("catalog_to_dask needs dask (pip install 'dask[dataframe]', or the python3-dask package)") from None
     numpy, pandas = _pandas("catalog_to_dask")
     catalog_dir = os.fspath(catalog_dir)
-    partitions, kinds, names = _catalog_partitions(catalog_dir, kind, instruments, snapshot)
+    partitions, ticks, kinds, names = _catalog_partitions(catalog_dir, kind, instruments, snapshot)
     utc = isinstance(kinds[kind], dict) and kinds[kind].get("timesAreUtc") is True
-    low, high = (None if bound is None else pandas.Timestamp(_zoneless(catalog_dir, bound, utc, numpy)) for bound in (start, end))
-    chosen = [partition for partition in partitions if partition.rows > 0
-              and (low is None or partition.last_time >= low) and (high is None or partition.first_time < high)]
+    # The bounds in ticks, rounded outwards (a partition chosen too many reads no row outside the range), from their
+    # nanoseconds: the index's times are 100 ns ticks, finer than a datetime's microseconds.
+    low, high = (None if bound is None else pandas.Timestamp(_zoneless(catalog_dir, bound, utc, numpy)).value
+                 for bound in (start, end))
+    low = None if low is None else low // 100 + _UNIX_EPOCH_TICKS
+    high = None if high is None else -(-high // 100) + _UNIX_EPOCH_TICKS
+    chosen = [(first, last, partition) for partition, (first, last) in zip(partitions, ticks) if partition.rows > 0
+              and (low is None or last >= low) and (high is None or first < high)]
     if not chosen:
         raise ListMmfError(f"{catalog_dir}: no partition of {kind!r} records rows in the range and instruments asked for")
     ordinals = {name: ordinal for ordinal, name in enumerate(names)}
-    chosen.sort(key=lambda partition: (partition.first_time, ordinals[partition.instrument]))
+    chosen.sort(key=lambda entry: (entry[0], ordinals[entry[2].instrument]))
+    bounds = [(first, last) for first, last, _ in chosen]
+    chosen = [partition for _, _, partition in chosen]
     categories = pandas.Index(names, dtype=object)
     args = (start, end, columns, categories, instrument_column)
     meta = _catalog_partition(chosen[0].path, chosen[0].rows, chosen[0].instrument, *args, empty=True)
@@ -2167,9 +2179,9 @@ def catalog_to_dask(catalog_dir, kind, instruments=None, start=None, end=None, c
     if text:
         meta = clear_known_categories(meta, cols=text)
     divisions = None
-    if all(before.last_time < after.first_time for before, after in zip(chosen, chosen[1:])):
-        times = [partition.first_time for partition in chosen] + [chosen[-1].last_time]
-        divisions = tuple(pandas.Timestamp(time, tz="UTC" if utc else None) for time in times)
+    if all(before[1] < after[0] for before, after in zip(bounds, bounds[1:])):
+        times = [first for first, _ in bounds] + [bounds[-1][1]]
+        divisions = tuple(pandas.Timestamp((time - _UNIX_EPOCH_TICKS) * 100, unit="ns", tz="UTC" if utc else None) for time in times)
     return dask.dataframe.from_map(
         _catalog_partition, [p.path for p in chosen], [p.rows for p in chosen], [p.instrument for p in chosen],
         args=args, meta=meta, divisions=divisions, enforce_metadata=False)

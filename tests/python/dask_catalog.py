@@ -4,7 +4,7 @@ the C# test compares it with the rows the catalog records:
     python3 dask_catalog.py CATALOG KIND SNAPSHOT
 
 For each instrument alone, then for all of them, and for each instrument as SNAPSHOT recorded it: the partitions,
-whether the divisions are known, the first division, the rows and the sum of the first value column.
+whether the divisions are known, the first and last divisions (nanoseconds since 1970), the rows and the sum of the first value column.
 """
 
 import json
@@ -19,7 +19,8 @@ import listmmf  # noqa: E402
 def figures(frame):
     first = frame.columns[0]
     return {"partitions": frame.npartitions, "known": frame.known_divisions,
-            "from": str(frame.divisions[0]) if frame.known_divisions else None,
+            "from": int(frame.divisions[0].value) if frame.known_divisions else None,
+            "to": int(frame.divisions[-1].value) if frame.known_divisions else None,
             "rows": int(len(frame)), "sum": float(frame[first].sum().compute())}
 
 

@@ -22,7 +22,8 @@ namespace ListMmf.Tool.Commands;
 internal static class CatalogCommand
 {
     public static Command Create(TextWriter output) => new("catalog", "Look inside a catalog of many instruments' tables " +
-        "(TimeSeriesCatalog), check it, seal its ended periods, and export it as Hive-partitioned Parquet.")
+        "(TimeSeriesCatalog), check it, seal its ended periods, export it as Hive-partitioned Parquet, and import a vendor's " +
+        "folder of per-day files into it.")
     {
         List(output), Info(output), Verify(output), Seal(output), Export(output), Import(output),
     };
@@ -217,7 +218,7 @@ internal static class CatalogCommand
             Description = "The time zone the files' times count in (the exchange's); the catalog holds UTC.",
             DefaultValueFactory = _ => "America/New_York",
         };
-        var period = new Option<string>("--period") { Description = "A new catalog's period.", DefaultValueFactory = _ => "day" };
+        var period = new Option<string?>("--period") { Description = "A new catalog's period (default: day); an existing catalog must have it." };
         period.AcceptOnlyFromAmong("day", "month", "year");
         var command = new Command("import", "Import a folder of Lean's per-day files into the catalog (created with the kinds " +
             "trade, quote and trade_minute if new), its series on every core, each file checked whole before its rows are added. " +
@@ -229,7 +230,7 @@ internal static class CatalogCommand
         {
             TimeZoneInfo exchange = ZoneNamed(parse.GetValue(zone)!);
             var request = new LeanImportRequest(Path.GetFullPath(parse.GetValue(source)!), Path.GetFullPath(parse.GetValue(folder)!),
-                exchange, Enum.Parse<CatalogPeriod>(parse.GetValue(period)!, ignoreCase: true));
+                exchange, parse.GetValue(period) is { } given ? Enum.Parse<CatalogPeriod>(given, ignoreCase: true) : null);
             var clock = Stopwatch.StartNew();
             LeanImportResult result = ProgressBar.Run("importing", show: true, progress => LeanImporter.Run(request, progress));
             double seconds = clock.Elapsed.TotalSeconds;

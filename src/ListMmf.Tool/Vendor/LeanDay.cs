@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Text;
 using System.Collections.Generic;
+using System.Linq;
 using System.Text;
 
 namespace ListMmf.Tool.Vendor;
@@ -103,8 +104,10 @@ internal sealed class LeanDay
 
     /// <summary>
     /// Turns <see cref="Times"/> from the clock of <paramref name="zone"/> (the exchange's) into UTC: by the day's one
-    /// offset, or row by row on a day the clocks change.
+    /// offset, or row by row on a day the clocks change, where a time the clocks show twice is taken at its first
+    /// (daylight) offset, as Lean takes it, and a time they skip is refused.
     /// </summary>
+    /// <exception cref="DataException">A row's time is one the clocks skip, or comes before the row above's in UTC.</exception>
     public void TimesToUtc(TimeZoneInfo zone)
     {
         if (Rows == 0)
@@ -114,10 +117,31 @@ internal sealed class LeanDay
 
         TimeSpan first = zone.GetUtcOffset(new DateTime(Times[0], DateTimeKind.Unspecified));
         TimeSpan last = zone.GetUtcOffset(new DateTime(Times[^1], DateTimeKind.Unspecified));
+        if (first == last && !zone.IsAmbiguousTime(new DateTime(Times[0])) && !zone.IsAmbiguousTime(new DateTime(Times[^1])))
+        {
+            for (int row = 0; row < Times.Length; row++)
+            {
+                Times[row] -= first.Ticks;
+            }
+
+            return;
+        }
+
         for (int row = 0; row < Times.Length; row++)
         {
-            TimeSpan offset = first == last ? first : zone.GetUtcOffset(new DateTime(Times[row], DateTimeKind.Unspecified));
+            var local = new DateTime(Times[row], DateTimeKind.Unspecified);
+            if (zone.IsInvalidTime(local))
+            {
+                throw Refused(row, $"its time {local:HH:mm:ss.fff} is one the clocks of {zone.Id} skip that day");
+            }
+
+            TimeSpan offset = zone.IsAmbiguousTime(local) ? zone.GetAmbiguousTimeOffsets(local).Max() : zone.GetUtcOffset(local);
             Times[row] -= offset.Ticks;
+            if (row > 0 && Times[row] < Times[row - 1])
+            {
+                throw Refused(row, $"its time {local:HH:mm:ss.fff} comes before the row above's in UTC, where the clocks of {zone.Id} " +
+                    "went back");
+            }
         }
     }
 

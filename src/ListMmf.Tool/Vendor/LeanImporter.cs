@@ -12,8 +12,8 @@ namespace ListMmf.Tool.Vendor;
 /// <param name="Source">The folder of Lean files (searched with its subfolders).</param>
 /// <param name="Catalog">The catalog's folder: created, or appended to when it holds a catalog.</param>
 /// <param name="Zone">The exchange's time zone, which Lean's times count in; the catalog holds them in UTC.</param>
-/// <param name="Period">A new catalog's period.</param>
-internal sealed record LeanImportRequest(string Source, string Catalog, TimeZoneInfo Zone, CatalogPeriod Period);
+/// <param name="Period">A new catalog's period (a day when null); an existing catalog must have it when given.</param>
+internal sealed record LeanImportRequest(string Source, string Catalog, TimeZoneInfo Zone, CatalogPeriod? Period);
 
 /// <summary>What an import did.</summary>
 /// <param name="Files">The Lean files found.</param>
@@ -54,18 +54,35 @@ internal static class LeanImporter
         try
         {
             Parallel.ForEach(series, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount },
-                days => ImportSeries(import, days, request.Zone));
+                days =>
+                {
+                    try
+                    {
+                        ImportSeries(import, days, request.Zone);
+                    }
+                    catch
+                    {
+                        import.Stop();
+                        throw;
+                    }
+                });
         }
         catch (AggregateException failed)
         {
-            // As one thread would have met it: the first series' failure, with its own type.
+            // The first failure met, with its own type; the other series stopped at their next file.
             failure = ExceptionDispatchInfo.Capture(failed.InnerExceptions[0]);
         }
 
-        // What was added is recorded, a failure's files before it included.
-        lock (catalog)
+        // What was added is recorded, a failure's files before it included; a failure to record does not hide the first.
+        try
         {
-            catalog.Flush();
+            lock (catalog)
+            {
+                catalog.Flush();
+            }
+        }
+        catch (Exception) when (failure is not null)
+        {
         }
 
         failure?.Throw();
@@ -80,10 +97,15 @@ internal static class LeanImporter
         (long tail, long tailRows) = TailOf(catalog, kind, symbol);
         foreach (LeanFile file in days)
         {
+            if (import.Stopped)
+            {
+                return;
+            }
+
             LeanDay day = LeanDay.Read(file);
             day.TimesToUtc(zone);
             long[] times = day.Times;
-            int from = RowsHeld(day, tail, tailRows, catalog.Path);
+            int from = RowsHeld(catalog, day, tail, tailRows);
             if (from == day.Rows)
             {
                 import.Done(skipped: day.Rows > 0, 0);
@@ -124,9 +146,10 @@ internal static class LeanImporter
     /// <summary>
     /// How many of <paramref name="day"/>'s first rows the catalog holds already, the series ending at
     /// <paramref name="tail"/> with <paramref name="tailRows"/> rows at that time (0 for an empty series): all of a day
-    /// before the tail, none of a day after it, and of the day that holds it, the rows up to the tail's last.
+    /// before the tail (checked to be there: a day added to the folder later cannot go before the series' end), none
+    /// of a day after it, and of the day that holds it, the rows up to the tail's last.
     /// </summary>
-    private static int RowsHeld(LeanDay day, long tail, long tailRows, string catalog)
+    private static int RowsHeld(TimeSeriesCatalog catalog, LeanDay day, long tail, long tailRows)
     {
         long[] times = day.Times;
         if (tailRows == 0 || day.Rows == 0 || times[0] > tail)
@@ -136,7 +159,13 @@ internal static class LeanImporter
 
         if (times[^1] < tail)
         {
-            return day.Rows;
+            long held = RecordedRows(catalog, day.File, times[0], times[^1] + 1);
+            return held == day.Rows
+                ? day.Rows
+                : throw new DataException($"'{day.File.Path}' holds {day.Rows:N0} rows of {day.File.Symbol}'s {day.File.Kind.Name} " +
+                    $"before the catalog's last one ({TimeText(tail)}), and the catalog holds {held:N0} rows in that day's times: " +
+                    "a series only grows in time order, so a day missing before its end cannot be added (import the folder into " +
+                    "a new catalog). Nothing of the file was imported.");
         }
 
         int first = times.AsSpan().IndexOf(tail);
@@ -149,10 +178,29 @@ internal static class LeanImporter
 
         return atTail >= tailRows
             ? first + (int)tailRows
-            : throw new DataException($"'{catalog}' holds {tailRows:N0} rows of {day.File.Symbol}'s {day.File.Kind.Name} at " +
-                $"{new DateTime(tail):yyyy-MM-dd HH:mm:ss.fff}Z, its last, and '{day.File.Path}' holds {atTail:N0} at that time: " +
+            : throw new DataException($"'{catalog.Path}' holds {tailRows:N0} rows of {day.File.Symbol}'s {day.File.Kind.Name} at " +
+                $"{TimeText(tail)}, its last, and '{day.File.Path}' holds {atTail:N0} at that time: " +
                 "the catalog holds other rows than this folder's. Nothing of the file was imported.");
     }
+
+    /// <summary>The rows the catalog records of the file's series with times in [<paramref name="from"/>, <paramref name="to"/>) ticks.</summary>
+    private static long RecordedRows(TimeSeriesCatalog catalog, LeanFile file, long from, long to)
+    {
+        lock (catalog)
+        {
+            long rows = 0;
+            foreach (CatalogPartition partition in catalog.Find(file.Kind.Name, file.Symbol, new DateTime(from, DateTimeKind.Utc),
+                new DateTime(to, DateTimeKind.Utc)))
+            {
+                using TimeSeriesTable table = catalog.OpenPartition(partition);
+                rows += partition.RecordedRows(table, from, to).Length;
+            }
+
+            return rows;
+        }
+    }
+
+    private static string TimeText(long ticks) => $"{new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fff}Z";
 
     /// <summary>
     /// The series' last time and how many rows it holds at that time, from its tables as they are (a killed import
@@ -165,14 +213,17 @@ internal static class LeanImporter
             IReadOnlyList<CatalogPartition> partitions = catalog.Partitions(kind, symbol);
             for (int i = partitions.Count - 1; i >= 0; i--)
             {
-                // The latest through the writer (it adopts rows a killed writer left), earlier ones as recorded.
-                bool latest = i == partitions.Count - 1 && !partitions[i].IsSealed;
+                // The latest through the writer (it adopts rows a killed writer left), earlier ones as recorded; so is
+                // one whose period the watermark passed, before which every row is recorded.
+                CatalogPartition partition = partitions[i];
+                bool latest = i == partitions.Count - 1 && !partition.IsSealed && partition.PeriodEnd > catalog.Watermark;
+                DateTime start = partition.PeriodStart > catalog.Watermark ? partition.PeriodStart : catalog.Watermark;
                 TimeSeriesTable table = latest
-                    ? catalog.Partition(kind, symbol, DateTime.SpecifyKind(partitions[i].PeriodStart, DateTimeKind.Utc))
-                    : catalog.OpenPartition(partitions[i]);
+                    ? catalog.Partition(kind, symbol, DateTime.SpecifyKind(start, DateTimeKind.Utc))
+                    : catalog.OpenPartition(partition);
                 try
                 {
-                    long rows = latest ? table.RowCount : partitions[i].RowCount;
+                    long rows = latest ? table.RowCount : partition.RowCount;
                     if (rows == 0)
                     {
                         continue;
@@ -210,7 +261,7 @@ internal static class LeanImporter
                 throw new DataException($"'{request.Catalog}' holds files and no catalog; import into a catalog, or a new or empty folder.");
             }
 
-            var schema = new TimeSeriesCatalogSchema(request.Period);
+            var schema = new TimeSeriesCatalogSchema(request.Period ?? CatalogPeriod.Day);
             foreach (LeanKind kind in LeanKind.All)
             {
                 schema.Add(kind.Name, kind.Schema());
@@ -222,7 +273,9 @@ internal static class LeanImporter
         TimeSeriesCatalog catalog = TimeSeriesCatalog.Open(request.Catalog);
         foreach (LeanKind kind in needed)
         {
-            string? problem = !catalog.Schema.Kinds.Contains(kind.Name)
+            string? problem = request.Period is { } period && catalog.Schema.Period != period
+                ? $"its period is {catalog.Schema.Period}, not {period}"
+                : !catalog.Schema.Kinds.Contains(kind.Name)
                 ? $"it has no kind '{kind.Name}' (its kinds are {string.Join(", ", catalog.Schema.Kinds)})"
                 : kind.ProblemWith(catalog.Schema.SchemaOf(kind.Name));
             if (problem is not null)
@@ -257,12 +310,18 @@ internal static class LeanImporter
         private int _done;
         private int _skipped;
         private long _rows;
+        private bool _stopped;
 
         public TimeSeriesCatalog Catalog { get; } = catalog;
 
         public int Skipped => _skipped;
 
         public long Rows => Interlocked.Read(ref _rows);
+
+        /// <summary>Whether a series failed: the others stop before their next file.</summary>
+        public bool Stopped => Volatile.Read(ref _stopped);
+
+        public void Stop() => Volatile.Write(ref _stopped, true);
 
         public void Done(bool skipped, long rows)
         {

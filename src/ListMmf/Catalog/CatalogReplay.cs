@@ -323,7 +323,10 @@ public sealed class CatalogReplay : IDisposable
         /// <summary>Each asked column's values of the buffered rows, a <see cref="Chunk{T}"/> once asked for.</summary>
         private readonly object?[] _chunks = new object?[columns];
 
-        /// <summary>The columns asked for by name (<see cref="CatalogReplay.Values{T}(string)"/>), and their values as <see cref="_chunks"/>.</summary>
+        /// <summary>
+        /// The columns asked for by name (<see cref="CatalogReplay.Values{T}(string)"/>), and their values as
+        /// <see cref="_chunks"/>.
+        /// </summary>
         private readonly List<string> _names = [];
         private readonly List<object?> _named = [];
         private int _next;
@@ -409,7 +412,10 @@ public sealed class CatalogReplay : IDisposable
             return at - Position;
         }
 
-        /// <summary>The values of the buffered rows of the <paramref name="column"/>th column asked for, <paramref name="name"/>, read once for them.</summary>
+        /// <summary>
+        /// The values of the buffered rows of the <paramref name="column"/>th column asked for,
+        /// <paramref name="name"/>, read once for them.
+        /// </summary>
         public ReadOnlySpan<T> Values<T>(int column, string name)
             where T : unmanaged => ValuesIn<T>(ref _chunks[column], name);
 

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.IO.Compression;
 using System.Linq;
+using ListMmf.Tool.Vendor;
 using Xunit;
 
 namespace ListMmf.Tests.Tool;
@@ -101,6 +102,53 @@ public sealed class CatalogImportTests : IDisposable
 
         Assert.True(rerun.ExitCode == 0, rerun.Error);
         Assert.Equal(Rows(expected), Rows(Catalog));
+    }
+
+    [Fact]
+    public void ARerunAfterAKilledImportAddsTheRowsItsLatestPartitionLacksWithoutRecordingAnyTwice()
+    {
+        string whole = WriteWeek(_directory.File("whole"), days: 2);
+        string expected = _directory.File("expected");
+        Assert.Equal(0, Import(expected, whole).ExitCode);
+        Assert.Equal(0, Import(Catalog, WriteWeek(_directory.File("first"), days: 1)).ExitCode);
+
+        // As a kill leaves it: the next day's partition recorded empty, then three of its trades appended to its table
+        // and made durable, with no index line recording them.
+        string day = LeanZip.Write(_directory.File("day"), "abc", Monday.AddDays(1), "Trade_Tick", WeekTrades(1));
+        LeanDay trades = LeanDay.Read(new LeanFile(day, LeanKind.Trade, "abc", Monday.AddDays(1)));
+        trades.TimesToUtc(TimeZoneInfo.FindSystemTimeZoneById(NewYork));
+        string partition;
+        using (var writer = TimeSeriesCatalog.Open(Catalog))
+        {
+            partition = writer.Partition("trade", "abc", new DateTime(trades.Times[0], DateTimeKind.Utc)).Path;
+        }
+
+        using (TimeSeriesTable table = TimeSeriesTable.Open(partition, FileAccess.ReadWrite))
+        {
+            trades.AppendTo(table, 0, 3);
+            table.Flush();
+        }
+
+        ToolResult rerun = Import(Catalog, whole);
+
+        Assert.True(rerun.ExitCode == 0, rerun.Error);
+        Assert.Equal(Rows(expected), Rows(Catalog));
+    }
+
+    [Fact]
+    public void ADayAddedToTheFolderBeforeTheCatalogsLastRowIsRefusedNotSkipped()
+    {
+        string source = _directory.File("lean");
+        LeanZip.Write(source, "abc", Monday, "Trade_Tick", WeekTrades(0));
+        LeanZip.Write(source, "abc", Monday.AddDays(2), "Trade_Tick", WeekTrades(2));
+        Assert.Equal(0, Import(Catalog, source).ExitCode);
+        string late = LeanZip.Write(source, "abc", Monday.AddDays(1), "Trade_Tick", WeekTrades(1));
+
+        ToolResult again = Import(Catalog, source);
+
+        Assert.Equal(1, again.ExitCode);
+        Assert.Contains($"'{late}' holds 5 rows of abc's trade before the catalog's last one", again.Error);
+        Assert.Contains("the catalog holds 0 rows in that day's times", again.Error);
     }
 
     [Fact]
