@@ -89,7 +89,7 @@ internal static class LeanReplayCommand
         while (replay.MoveNext())
         {
             CatalogPartition partition = replay.Partition;
-            LeanKind kind = partition.KindRank == 0 ? LeanKind.Trade : LeanKind.Quote;
+            LeanKind kind = partition.Kind == LeanKind.Trade.Name ? LeanKind.Trade : LeanKind.Quote;
             ReadOnlySpan<DateTime> times = replay.Times;
             ReadOnlySpan<double> price = replay.Values<double>(kind.Prices[0]);
             ReadOnlySpan<int> size = replay.Values<int>(kind.Sizes[0]);

@@ -163,7 +163,8 @@ internal static class LeanImporter
             return held == day.Rows
                 ? day.Rows
                 : throw new DataException($"'{day.File.Path}' holds {day.Rows:N0} rows of {day.File.Symbol}'s {day.File.Kind.Name} " +
-                    $"before the catalog's last one ({TimeText(tail)}), and the catalog holds {held:N0} rows in that day's times: " +
+                    $"before the catalog's last one ({TimeText.Ticks(new DateTime(tail, DateTimeKind.Utc))}), and the catalog " +
+                    $"holds {held:N0} rows in that day's times: " +
                     "a series only grows in time order, so a day missing before its end cannot be added (import the folder into " +
                     "a new catalog). Nothing of the file was imported.");
         }
@@ -179,7 +180,7 @@ internal static class LeanImporter
         return atTail >= tailRows
             ? first + (int)tailRows
             : throw new DataException($"'{catalog.Path}' holds {tailRows:N0} rows of {day.File.Symbol}'s {day.File.Kind.Name} at " +
-                $"{TimeText(tail)}, its last, and '{day.File.Path}' holds {atTail:N0} at that time: " +
+                $"{TimeText.Ticks(new DateTime(tail, DateTimeKind.Utc))}, its last, and '{day.File.Path}' holds {atTail:N0} at that time: " +
                 "the catalog holds other rows than this folder's. Nothing of the file was imported.");
     }
 
@@ -199,8 +200,6 @@ internal static class LeanImporter
             return rows;
         }
     }
-
-    private static string TimeText(long ticks) => $"{new DateTime(ticks):yyyy-MM-dd HH:mm:ss.fff}Z";
 
     /// <summary>
     /// The series' last time and how many rows it holds at that time, from its tables as they are (a killed import
