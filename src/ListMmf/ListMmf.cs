@@ -753,6 +753,9 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         GC.KeepAlive(this);
     }
 
+    /// <summary>Whether the list has been disposed.</summary>
+    internal bool IsDisposed => _disposed;
+
     /// <summary>The mapped first byte of the file (the header); the mapping covers the whole file.</summary>
     internal byte* FileStart => _file.Current.Pointer;
 

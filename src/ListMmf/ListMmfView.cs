@@ -31,14 +31,29 @@ public abstract class ListMmfView<T> : IListMmf
     internal ListMmf<T> List { get; }
 
     /// <inheritdoc cref="ListMmf{T}.Flush"/>
-    public void Flush() => List.Flush();
+    public void Flush()
+    {
+        List.Flush();
+        Flushed();
+    }
 
     /// <inheritdoc cref="ListMmf{T}.Dispose"/>
     public void Dispose()
     {
-        Release();
-        List.Dispose();
-        GC.SuppressFinalize(this);
+        try
+        {
+            Release();
+        }
+        finally
+        {
+            List.Dispose();
+            GC.SuppressFinalize(this);
+        }
+    }
+
+    /// <summary>What the view does once the list's items are durable (a sorted list writes the fences of a cold start).</summary>
+    private protected virtual void Flushed()
+    {
     }
 
     /// <summary>Releases what the view holds beside the list (a sorted list's cold searches), before the list is disposed.</summary>

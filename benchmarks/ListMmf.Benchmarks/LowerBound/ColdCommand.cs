@@ -14,14 +14,22 @@ namespace ListMmf.Benchmarks.LowerBound;
 /// order, each way of opening it gets the file's pages (and its fence file's) dropped, then times its open and first
 /// <c>LowerBound</c> together, each of its next lookups on its own, and the bytes read meanwhile; then goes on
 /// searching until the page index those searches start is there and the fence file written (the time from the open),
-/// and times warm lookups after it, beside a list opened on the file read whole first. Linux only (pages are dropped with <c>posix_fadvise</c>).
+/// and times warm lookups after it, beside a list opened on the file read whole first. One way is the same times as a
+/// <see cref="SortedListMmf{T}"/> writer leaves them (written through it in this run, its fence file, or none, kept as
+/// the writer left it for every round), against the issue 67 goals. Linux only (pages are dropped with <c>posix_fadvise</c>).
 /// </summary>
 internal static class ColdCommand
 {
     private const string WithoutFences = "no fence file yet";
     private const string WithFences = "fence file";
     private const string Mapping = "mapping only (SearchIndex = false)";
+    private const string AsWritten = "as its writer left it";
     private const int WarmLookups = 100_000;
+
+    /// <summary>The goals of a cold start on a file as its writer left it (issue 67): open + first lookup, its bytes, the next lookups.</summary>
+    private const double FirstGoalMicroseconds = 2_000;
+    private const double FirstGoalBytes = 4 << 20;
+    private const double NextGoalMicroseconds = 200;
 
     public static int Run(long elements, int rounds, int lookups)
     {
@@ -41,7 +49,9 @@ internal static class ColdCommand
             last = list[list.Count - 1];
         }
 
-        string[] ways = [WithoutFences, WithFences, Mapping];
+        string written = Path.ChangeExtension(path, ".written.bt");
+        byte[]? writtenFences = WriteThroughWriter(path, written);
+        string[] ways = [WithoutFences, WithFences, Mapping, AsWritten];
         var rows = ways.ToDictionary(way => way, _ => new Row());
         var warmBaseline = new List<double>();
         var order = new Random(3);
@@ -50,6 +60,15 @@ internal static class ColdCommand
         {
             foreach (string way in ways.OrderBy(_ => order.Next()))
             {
+                if (way == AsWritten)
+                {
+                    RestoreFences(written, writtenFences);
+                    DropPages(written, written + ".fences");
+                    int[] writtenTargets = QueryTargets.AfterOpen(first, last, lookups + 1, run: (round * 7) + Array.IndexOf(ways, way));
+                    failures += rows[way].Measure(written, writtenTargets, mappingOnly: false, round);
+                    continue;
+                }
+
                 if (way == WithoutFences)
                 {
                     File.Delete(fences);
@@ -86,7 +105,50 @@ internal static class ColdCommand
         }
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| warm: the file read whole, then opened and indexed | | | | | | {Medians.Of(warmBaseline):N1} ns |"));
+        Console.WriteLine();
+        Console.WriteLine($"the writer left {(writtenFences is null ? "no fence file" : $"a fence file of {writtenFences.Length:N0} bytes")}");
+        Row asWritten = rows[AsWritten];
+        Console.WriteLine(Goal("open + first lookup", asWritten.First / 1000, FirstGoalMicroseconds, "µs"));
+        Console.WriteLine(Goal("bytes read by it", asWritten.FirstBytes, FirstGoalBytes, "bytes"));
+        Console.WriteLine(Goal("each next lookup (median)", asWritten.Next / 1000, NextGoalMicroseconds, "µs"));
         return failures == 0 ? 0 : 1;
+    }
+
+    private static string Goal(string what, double value, double goal, string unit) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"goal {(value <= goal ? "MET" : "MISSED")}: as its writer left it, {what}: {value:N1} {unit} (wanted at most {goal:N0} {unit})");
+
+    /// <summary>
+    /// Writes the dataset's times again through a <see cref="SortedListMmf{T}"/> writer, a million at a time, and closes
+    /// it: the file and its fences (or none) as a writer leaves them. Returns the fence file it left, or null.
+    /// </summary>
+    private static byte[]? WriteThroughWriter(string path, string written)
+    {
+        File.Delete(written);
+        File.Delete(written + ".fences");
+        using (var source = new ListMmf<int>(path, FileAccess.Read))
+        using (var writer = new SortedListMmf<int>(written, TimeSeriesOrder.AscendingOrEqual))
+        {
+            for (long at = 0; at < source.Count; at += 1_000_000)
+            {
+                writer.AddRange(source.AsSpan(at, (int)Math.Min(1_000_000, source.Count - at)));
+            }
+        }
+
+        return File.Exists(written + ".fences") ? File.ReadAllBytes(written + ".fences") : null;
+    }
+
+    /// <summary>Puts back the fence file the writer left (a reader's page index may have written its own since), or removes one it did not.</summary>
+    private static void RestoreFences(string written, byte[]? fences)
+    {
+        if (fences is null)
+        {
+            File.Delete(written + ".fences");
+        }
+        else
+        {
+            File.WriteAllBytes(written + ".fences", fences);
+        }
     }
 
     private static SortedListMmf<int> Open(string path, bool index) =>
@@ -175,6 +237,12 @@ internal static class ColdCommand
             _warm.Add(TimeWarm(list, reference[0], reference[reference.Count - 1], round));
             return wrong;
         }
+
+        public double First => Medians.Of(_first);
+
+        public double FirstBytes => Medians.Of(_firstBytes);
+
+        public double Next => Medians.Of(_next);
 
         public string Describe(string way) => string.Create(
             CultureInfo.InvariantCulture,

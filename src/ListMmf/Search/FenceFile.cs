@@ -189,14 +189,47 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     }
 
     /// <summary>
+    /// Whether this file's first and last fences are the keys <paramref name="keys"/> gives for those blocks, a list of
+    /// <paramref name="count"/> items that holds every item it describes: for a writer that extends the file, which
+    /// reads two keys of the list, not all of them (a file that is wrong between costs searches, never answers).
+    /// </summary>
+    public bool AgreesAtEnds<TSource>(ref TSource keys, long count)
+        where TSource : struct, IItemSource<T>
+    {
+        if (IndexedCount > count || FenceCount == 0)
+        {
+            return false;
+        }
+
+        long last = FenceCount - 1;
+        T lastFence = Page((int)(last / KeysPerPage))[last % KeysPerPage];
+        return _top[0] == keys[FileBlocks.FirstItemOf(0, PageBytes, _offset, _itemSize)]
+            && lastFence == keys[FileBlocks.FirstItemOf(last, PageBytes, _offset, _itemSize)];
+    }
+
+    /// <summary>
     /// Writes the fence file of the first <paramref name="count"/> items of the list at <paramref name="listPath"/>,
-    /// whose keys <paramref name="keys"/> gives, under a name of its own (created exclusively, so nothing planted is
-    /// written through), then renames it over the old one: readers see the old file or the new, whole. Not made
-    /// durable: a file a power loss cut short fails its checksum or its answers' checks, and is written again.
+    /// whose keys <paramref name="keys"/> gives: <see cref="Build"/>, then <see cref="Publish"/>, not made durable.
     /// </summary>
     /// <exception cref="IOException">The folder refused the file.</exception>
     /// <exception cref="UnauthorizedAccessException">The folder cannot be written.</exception>
     public static void Write<TSource>(string listPath, ref TSource keys, long count, int itemSize, int itemsOffset)
+        where TSource : struct, IItemSource<T> =>
+        Publish(listPath, Build(ref keys, count, itemSize, itemsOffset, keep: null), durable: false);
+
+    /// <summary>
+    /// The bytes of the fence file of the first <paramref name="count"/> items of a list whose keys
+    /// <paramref name="keys"/> gives.
+    /// </summary>
+    /// <param name="keys">The list's keys.</param>
+    /// <param name="count">How many of the list's items the fences describe.</param>
+    /// <param name="itemSize">The size of the list's items.</param>
+    /// <param name="itemsOffset">Where the list's items start in its file.</param>
+    /// <param name="keep">The list's fence file of fewer items, whose fences are copied rather than read from the
+    /// list (a writer's extension: the blocks of its earlier items are not read in again); null to read every one.
+    /// Nothing of it is used after the call, so that it can be closed before the new file is renamed over it (Windows
+    /// renames nothing over a file its own process holds open).</param>
+    public static byte[] Build<TSource>(ref TSource keys, long count, int itemSize, int itemsOffset, FenceFile<T>? keep)
         where TSource : struct, IItemSource<T>
     {
         int offset = itemsOffset % PageBytes;
@@ -207,7 +240,15 @@ internal sealed unsafe class FenceFile<T> : IDisposable
         {
             T* top = (T*)(start + HeaderBytes);
             T* fence = (T*)(start + PageBytes);
-            for (long block = 0; block < fences; block++)
+            long kept = keep is null ? 0 : Math.Min(keep.FenceCount, fences);
+            for (int page = 0; (long)page * KeysPerPage < kept; page++)
+            {
+                long first = (long)page * KeysPerPage;
+                int length = (int)Math.Min(KeysPerPage, kept - first);
+                new ReadOnlySpan<T>(keep!.Page(page), length).CopyTo(new Span<T>(fence + first, length));
+            }
+
+            for (long block = kept; block < fences; block++)
             {
                 fence[block] = keys[FileBlocks.FirstItemOf(block, PageBytes, offset, itemSize)];
             }
@@ -229,7 +270,22 @@ internal sealed unsafe class FenceFile<T> : IDisposable
         BinaryPrimitives.WriteInt32LittleEndian(header[40..], pages);
         BinaryPrimitives.WriteInt32LittleEndian(header[44..], PageBytes);
         BinaryPrimitives.WriteUInt64LittleEndian(header[HashOffset..], Hash(bytes, pages));
+        return bytes;
+    }
 
+    /// <summary>
+    /// Puts <paramref name="bytes"/> (from <see cref="Build"/>) at the fence file of the list at
+    /// <paramref name="listPath"/>: under a name of its own (created exclusively, so nothing planted is written
+    /// through), then renamed over the old one, so that readers see the old file or the new, whole. Where not
+    /// <paramref name="durable"/>, a file a power loss cut short fails its checksum or its answers' checks, and is
+    /// written again; a writer's fences are made durable (the file, then its folder), so that a file as its writer
+    /// left it keeps them through a power loss.
+    /// </summary>
+    /// <exception cref="IOException">The folder refused the file, or a process of a system that renames nothing over an
+    /// open file holds the old one.</exception>
+    /// <exception cref="UnauthorizedAccessException">The folder cannot be written.</exception>
+    public static void Publish(string listPath, byte[] bytes, bool durable)
+    {
         string path = PathFor(listPath);
         FileStream file = ExclusiveFile.CreateTemporaryFor(path, bufferSize: 0, out string temporary);
         try
@@ -237,12 +293,20 @@ internal sealed unsafe class FenceFile<T> : IDisposable
             using (file)
             {
                 file.Write(bytes);
+                if (durable)
+                {
+                    file.Flush(flushToDisk: true);
+                }
             }
 
             // A plain rename, without DurableFile.Publish's check that the name holds what was written: that check
             // removes what it finds otherwise, which here is the fence file another process has just renamed over
             // this one. Whatever ends up at the name is checked by every search that uses it.
             File.Move(temporary, path, overwrite: true);
+            if (durable)
+            {
+                DurableFile.FlushDirectoryOf(path, path);
+            }
         }
         finally
         {

@@ -67,6 +67,12 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     /// <summary>The count this process last found the fence file current for, or wrote it for.</summary>
     private long _fencedCount;
 
+    /// <summary>The writer's count when it opened the list: the keys before it are not the writer's to read for fences.</summary>
+    private readonly long _countAtOpen;
+
+    /// <summary>The count the writer last found its fence file current for, or wrote it for, or gave up on it at.</summary>
+    private long _writerLookedAt;
+
     /// <summary>Held while the fence file is checked or written: <see cref="Dispose"/> waits for it, so that no file is written after.</summary>
     private readonly object _fenceGate = new();
     private bool _disposed;
@@ -80,6 +86,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     {
         _list = list;
         _itemNoun = itemNoun;
+        _countAtOpen = list.IsWritable ? list.Count : 0;
         Order = SortedOrder.Of(list, asked);
         _indexed = (options ?? ListMmfOptions.Default).SearchIndex;
     }
@@ -281,11 +288,101 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
     }
 
     /// <summary>
+    /// The writer's part in a cold start, at each flush (once its fence file lags by more than the index's slack) and
+    /// at its close (<paramref name="closing"/>: whenever it lags): where the list is large enough to be searched
+    /// through a page index, writes the fence file, so that a process that opens the file as its writer left it finds
+    /// an item in three small reads instead of searching the list a page at a time. It reads the keys this writer
+    /// appended (pages it wrote, in memory), and of the keys before them only two, the first and the last fenced, to
+    /// check that the fences it keeps are this list's (<see cref="FenceFile{T}.AgreesAtEnds"/>). Where fences do not
+    /// cover every key before the writer's (a writer before it was killed, or wrote none), it writes nothing: reading
+    /// those keys could mean reading the file from the disk at a close; the first reader's page index writes them.
+    /// </summary>
+    public void KeepFencesForColdReaders(bool closing = false)
+    {
+        if (!_indexed || !FenceFile<T>.Fits(sizeof(TItem)))
+        {
+            return;
+        }
+
+        TItem* items = _list.Snapshot(out long count);
+        bool lagging = closing ? _writerLookedAt != count : FencesBehind(_writerLookedAt, count);
+        if (!lagging || count <= _countAtOpen || !PageIndex<T, TItem>.IsWorthwhile(count, IndexMinimumPages))
+        {
+            return;
+        }
+
+        var keys = new KeySource<TItem, T, TKeyOf>(items);
+        ListMmfStorage storage = _list.Storage;
+        lock (_fenceGate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            try
+            {
+                byte[]? written = null;
+                using (FenceFile<T>? current = FenceFile<T>.Open(_list.Path, sizeof(TItem), storage.ItemsOffset))
+                {
+                    long covered = current?.IndexedCount ?? 0;
+                    bool coversTheOthers = covered >= _countAtOpen && covered <= count;
+                    FenceFile<T>? kept = coversTheOthers && current is not null && current.AgreesAtEnds(ref keys, count) ? current : null;
+                    if (kept is null && _countAtOpen > 0)
+                    {
+                        // Fences of another list, or none over keys this writer did not write.
+                        _writerLookedAt = count;
+                        return;
+                    }
+
+                    if (kept is null || (kept.IndexedCount != count && (closing || FencesBehind(kept.IndexedCount, count))))
+                    {
+                        written = FenceFile<T>.Build(ref keys, count, sizeof(TItem), storage.ItemsOffset, kept);
+                    }
+                    else
+                    {
+                        _writerLookedAt = kept.IndexedCount;
+                    }
+                }
+
+                // The old file is closed before the new one is renamed over it (Windows renames nothing over a file its
+                // own process holds); a reader of another process that holds it makes the rename fail there: not now.
+                if (written is not null)
+                {
+                    FenceFile<T>.Publish(_list.Path, written, durable: true);
+                    _fencedCount = count;
+                    _writerLookedAt = count;
+                }
+            }
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
+            {
+                // As a reader's write: cold starts search without fences, and whoever can write the folder writes them.
+                _writerLookedAt = count;
+            }
+        }
+
+        GC.KeepAlive(_list);
+    }
+
+    /// <summary>
     /// Ends the cold searches, and waits for a fence file being written: none is written after it returns (a folder
-    /// can be removed). An index still being built holds the mapping until it is done, and is dropped.
+    /// can be removed). An index still being built holds the mapping until it is done, and is dropped. A writer first
+    /// brings the fence file up to date (<see cref="KeepFencesForColdReaders"/>).
     /// </summary>
     public void Dispose()
     {
+        if (_list.IsWritable && !_list.IsDisposed)
+        {
+            try
+            {
+                KeepFencesForColdReaders(closing: true);
+            }
+            catch (Exception exception) when (exception is ListMmfException or ObjectDisposedException)
+            {
+                // A list that can no longer go on (its file was lost in a replacement) gets no fences; it still closes.
+            }
+        }
+
         lock (_fenceGate)
         {
             _disposed = true;

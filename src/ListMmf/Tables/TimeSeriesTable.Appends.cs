@@ -131,7 +131,8 @@ public sealed partial class TimeSeriesTable
     /// Makes the published rows of every table in <paramref name="tables"/> durable, as <see cref="Flush()"/> does for
     /// one, in two rounds whose barriers wait together (<see cref="ConcurrentFlush"/>): every column's rows, then every
     /// time column's count. The cost grows with the bytes written far more than with the number of files. Where a file
-    /// of the first round fails, no table's count is raised; the first failure is thrown.
+    /// of the first round fails, no table's count is raised; the first failure is thrown. Then each time column's
+    /// writer leaves the fences a cold start reads, as a series' flush does.
     /// </summary>
     internal static void FlushAll(IReadOnlyList<TimeSeriesTable> tables)
     {
@@ -163,6 +164,12 @@ public sealed partial class TimeSeriesTable
             }
         });
         ConcurrentFlush.Run(tables.Count, i => tables[i]._columns[0].FlushCount(rows[i]));
+
+        // Only a time column large enough for a page index writes anything, once it lags by an eighth.
+        foreach (TimeSeriesTable table in tables)
+        {
+            table._timeWriter!.KeepFencesForColdReaders();
+        }
     }
 
     /// <summary>

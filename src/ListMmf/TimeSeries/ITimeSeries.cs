@@ -12,6 +12,13 @@ internal interface ITimeSeries : ITimeColumn
 
     void Flush();
 
+    /// <summary>
+    /// The writer's part in a cold start after its rows are durable (see
+    /// <see cref="Search.SortedCore{T, TItem, TKeyOf}.KeepFencesForColdReaders"/>), for a flush that made them durable
+    /// without <see cref="Flush"/>.
+    /// </summary>
+    void KeepFencesForColdReaders();
+
     void Add(DateTime time);
 
     void AddRange(ReadOnlySpan<DateTime> times);

@@ -218,6 +218,11 @@ public sealed unsafe class KeyedListMmf<TRow, TKey, TSelector> : ListMmfView<TRo
 
     private protected override void Release() => _core.Dispose();
 
+    /// <summary>
+    /// A writer's flush writes the fences a cold start reads (<see cref="SortedCore{T, TItem, TKeyOf}.KeepFencesForColdReaders"/>).
+    /// </summary>
+    private protected override void Flushed() => _core.KeepFencesForColdReaders();
+
     /// <inheritdoc cref="ListMmf{T}.GetEnumerator"/>
     public ListMmf<TRow>.Enumerator GetEnumerator() => List.GetEnumerator();
 

@@ -128,6 +128,14 @@ public sealed unsafe class SortedListMmf<T> : ListMmfView<T>, IEnumerable<T>
 
     private protected override void Release() => _core.Dispose();
 
+    /// <summary>
+    /// A writer's flush writes the fences a cold start reads (<see cref="SortedCore{T, TItem, TKeyOf}.KeepFencesForColdReaders"/>).
+    /// </summary>
+    private protected override void Flushed() => KeepFencesForColdReaders();
+
+    /// <inheritdoc cref="SortedCore{T, TItem, TKeyOf}.KeepFencesForColdReaders"/>
+    internal void KeepFencesForColdReaders() => _core.KeepFencesForColdReaders();
+
     /// <inheritdoc cref="ListMmf{T}.TrimExcess"/>
     public void TrimExcess() => List.TrimExcess();
 

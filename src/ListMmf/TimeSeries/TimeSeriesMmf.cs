@@ -73,6 +73,9 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     /// </summary>
     private protected override void Release() => Keys.Dispose();
 
+    /// <summary>A writer's flush writes the fences a cold start reads, as the keys' own flush does.</summary>
+    private protected override void Flushed() => Keys.KeepFencesForColdReaders();
+
     /// <summary>The order the series keeps.</summary>
     public TimeSeriesOrder Order => Keys.Order;
 
@@ -265,6 +268,8 @@ public abstract class TimeSeriesMmf<TKey> : ListMmfView<TKey>, ITimeSeries, IEnu
     }
 
     void ITimeSeries.PublishStaged(long count) => Keys.List.PublishReserved(count);
+
+    void ITimeSeries.KeepFencesForColdReaders() => Keys.KeepFencesForColdReaders();
 
     /// <inheritdoc/>
     public override string ToString() => $"{GetType().Name}('{Path}', {Order}, Count = {Count:N0})";

@@ -63,6 +63,153 @@ public sealed partial class ColdSearchTests : IDisposable
     }
 
     [Fact]
+    public void AWritersFlushLeavesTheFencesSoTheFirstColdSearchReadsOnePage()
+    {
+        int[] items = Times(1_000_000, seed: 31);
+        string path = _directory.File("written.bt");
+        using var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 };
+        writer.AddRange(items);
+        writer.Flush();
+
+        using SortedListMmf<int> list = OpenCold(path);
+        Assert.Equal(LowerBoundOf(items, items[654_321]), list.LowerBound(items[654_321]));
+
+        Assert.NotNull(list.Cold!.Fences);
+        Assert.Equal(1, list.Cold.PagesRead);
+    }
+
+    [Fact]
+    public void AWritersCloseExtendsTheFencesWithTheItemsItAppended()
+    {
+        int[] items = Times(600_000, seed: 32);
+        string path = _directory.File("extended.bt");
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(0, 300_000));
+        }
+
+        Assert.Equal(300_000, FencedCount(path));
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(300_000));
+        }
+
+        Assert.True(FencesMatch(path, items));
+        Assert.Equal(items.Length, FencedCount(path));
+    }
+
+    [Fact]
+    public void AWritersCloseCopiesTheFencesItFoundRatherThanReadingTheirKeys()
+    {
+        int[] items = Times(600_000, seed: 38);
+        string path = _directory.File("copied.bt");
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(0, 300_000));
+        }
+
+        // A fence in the middle of the first page of fences (outside the file's checksum) changed to a mark: copied
+        // over, it shows the writer kept the fences rather than reading their keys from the list.
+        const int marked = 100;
+        const int mark = 12_345;
+        using (var fences = new FileStream(path + FenceFile<int>.Extension, FileMode.Open, FileAccess.ReadWrite))
+        {
+            fences.Position = FenceFile<int>.PageBytes + (marked * sizeof(int));
+            fences.Write(BitConverter.GetBytes(mark));
+        }
+
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(300_000));
+        }
+
+        Assert.Equal(items.Length, FencedCount(path));
+        byte[] written = File.ReadAllBytes(path + FenceFile<int>.Extension);
+        Assert.Equal(mark, BitConverter.ToInt32(written, FenceFile<int>.PageBytes + (marked * sizeof(int))));
+    }
+
+    [Fact]
+    public void AWriterFindingFencesOfOtherItemsWritesThemAgain()
+    {
+        int[] others = Times(300_000, seed: 33).Select(time => time - 5_000_000).ToArray();
+        int[] items = Times(300_000, seed: 34);
+        string path = _directory.File("fenced.bt");
+        string otherPath = Write(others, version2: true);
+        WriteFences(otherPath);
+        File.Copy(otherPath + FenceFile<int>.Extension, path + FenceFile<int>.Extension);
+
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items);
+        }
+
+        Assert.True(FencesMatch(path, items));
+    }
+
+    [Fact]
+    public void ATableWritersFlushLeavesTheFencesOfItsTimeColumn()
+    {
+        // Past the page index's minimum (32 MiB of times), which a table's time column keeps.
+        int[] times = Times(8_500_000, seed: 36);
+        string folder = _directory.File("ticks");
+        var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual).Add<byte>("flag");
+        using var table = TimeSeriesTable.Create(folder, schema);
+        table.Column<byte>("flag").AddRange(new byte[times.Length]);
+        table.AddRows(times);
+        table.Flush();
+
+        Assert.True(FencesMatch(Path.Combine(folder, schema.Time.FileName), times));
+    }
+
+    [Fact]
+    public void AColdReaderHoldingTheFencesLeavesTheWritersFlushesAndCloseIntact()
+    {
+        // Windows renames nothing over a file another process holds open: the writer's new fences then wait for a
+        // later flush, and nothing it published is affected. Elsewhere the rename goes through under the reader.
+        int[] items = Times(600_000, seed: 39);
+        string path = _directory.File("held.bt");
+        var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 };
+        writer.AddRange(items.AsSpan(0, 300_000));
+        writer.Flush();
+        using SortedListMmf<int> reader = OpenCold(path);
+        Assert.Equal(LowerBoundOf(items[..300_000], items[123_456]), reader.LowerBound(items[123_456]));
+        Assert.NotNull(reader.Cold!.Fences);
+
+        writer.AddRange(items.AsSpan(300_000));
+        writer.Flush();
+        writer.Dispose();
+
+        Assert.Equal(items.Length, reader.Count);
+        Assert.Equal(LowerBoundOf(items, items[543_210]), reader.LowerBound(items[543_210]));
+        using SortedListMmf<int> next = OpenCold(path);
+        Assert.Equal(LowerBoundOf(items, items[456_789]), next.LowerBound(items[456_789]));
+    }
+
+    [Fact]
+    public void AWriterReadsNoKeysItDidNotWriteForFences()
+    {
+        int[] items = Times(400_000, seed: 37);
+        string path = Write(items[..300_000], version2: true);
+        Assert.False(File.Exists(path + FenceFile<int>.Extension));
+
+        using (var writer = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual) { IndexMinimumPages = 1 })
+        {
+            writer.AddRange(items.AsSpan(300_000));
+            writer.Flush();
+        }
+
+        Assert.False(File.Exists(path + FenceFile<int>.Extension));
+    }
+
+    [Fact]
+    public void ASmallListsWriterWritesNoFences()
+    {
+        string path = Write(Times(100_000, seed: 35), version2: true);
+
+        Assert.False(File.Exists(path + FenceFile<int>.Extension));
+    }
+
+    [Fact]
     public void WithoutFencesEachProbeReadsAtMostOnePage()
     {
         int[] items = Times(1_000_000, seed: 4);
@@ -345,6 +492,23 @@ public sealed partial class ColdSearchTests : IDisposable
         list.LowerBound(0);
         Assert.True(list.WhenIdle().Wait(Deadline));
         Assert.True(File.Exists(path + FenceFile<int>.Extension));
+    }
+
+    /// <summary>How many items the fence file beside <paramref name="path"/> describes.</summary>
+    private static long FencedCount(string path)
+    {
+        using var list = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read);
+        using FenceFile<int>? fences = FenceFile<int>.Open(path, sizeof(int), list.List.Storage.ItemsOffset);
+        return fences?.IndexedCount ?? 0;
+    }
+
+    /// <summary>Whether the fence file beside <paramref name="path"/> describes every one of <paramref name="items"/>, fence by fence.</summary>
+    private static bool FencesMatch(string path, int[] items)
+    {
+        using var list = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read);
+        using FenceFile<int>? fences = FenceFile<int>.Open(path, sizeof(int), list.List.Storage.ItemsOffset);
+        var keys = new ArraySource<int>(items);
+        return fences is not null && fences.IndexedCount == items.Length && fences.Matches(ref keys, items.Length);
     }
 
     /// <summary>Sorted market-like times: bursts of equal seconds and gaps.</summary>
