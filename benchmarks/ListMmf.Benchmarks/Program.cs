@@ -23,6 +23,8 @@ namespace ListMmf.Benchmarks;
 /// [--json PATH] [--markdown PATH] [--svg PATH]</c>: ListMmf beside DuckDB, SQLite and RocksDB, each set up by its documentation, on the same ticks.</item>
 /// <item><c>catalog [--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>: a market's catalog written and replayed in one
 /// time order beside a merge of arrays in memory and DuckDB.</item>
+/// <item><c>catalog-cold [--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>: a catalog of N x D day partitions opened
+/// with its pages dropped and the first row of one instrument at or after a time read (Linux).</item>
 /// <item><c>catalog-lean --lean DIR [--rounds K]</c>: real Lean ticks imported into a catalog and replayed beside a merge over
 /// Lean's zips and over arrays in memory.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
@@ -31,7 +33,7 @@ namespace ListMmf.Benchmarks;
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, catalog, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, catalog, catalog-cold, catalog-lean, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -58,6 +60,7 @@ public static class Program
                 "peers" => RunPeers(rest),
                 "catalog" => RunCatalog(rest),
                 "catalog-lean" => RunCatalogLean(rest),
+                "catalog-cold" => RunCatalogCold(rest),
                 "sealed-sizes" => RunSealedSizes(rest),
                 "python-reads" => RunPythonReads(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
@@ -196,6 +199,16 @@ public static class Program
         CommandLine line = CommandLine.Parse("catalog-lean", args, ["--lean", "--rounds"]);
         return Catalog.LeanReplayCommand.Run(
             line.Text("--lean") ?? throw new UsageException("catalog-lean needs --lean DIR, a folder of Lean's zips (../shared/data/lean)"),
+            (int)line.Count("--rounds", 5, minimum: 1));
+    }
+
+    private static int RunCatalogCold(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("catalog-cold", args, ["--instruments", "--days", "--rows-per-day", "--rounds"]);
+        return Catalog.CatalogColdCommand.Run(
+            (int)Math.Min(100_000, line.Count("--instruments", 100, minimum: 1)),
+            (int)Math.Min(3_650, line.Count("--days", 100, minimum: 1)),
+            (int)Math.Min(1_000_000, line.Count("--rows-per-day", 1_000, minimum: 1)),
             (int)line.Count("--rounds", 5, minimum: 1));
     }
 

@@ -93,7 +93,8 @@ internal static class CatalogCommand
         }
     }
 
-    private static TimeSeriesCatalogSchema Schema() => new TimeSeriesCatalogSchema(CatalogPeriod.Day)
+    /// <summary>The catalog of the benchmark's market: one kind, trades, a partition a day.</summary>
+    internal static TimeSeriesCatalogSchema Schema() => new TimeSeriesCatalogSchema(CatalogPeriod.Day)
         .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime).Add<double>("price").Add<int>("size"));
 
     /// <summary>Writes the market in time order, as a live writer receives it, a flush with a watermark at each new minute.</summary>

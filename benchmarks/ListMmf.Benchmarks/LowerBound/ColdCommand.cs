@@ -16,7 +16,8 @@ namespace ListMmf.Benchmarks.LowerBound;
 /// searching until the page index those searches start is there and the fence file written (the time from the open),
 /// and times warm lookups after it, beside a list opened on the file read whole first. One way is the same times as a
 /// <see cref="SortedListMmf{T}"/> writer leaves them (written through it in this run, its fence file, or none, kept as
-/// the writer left it for every round), against the issue 67 goals. Linux only (pages are dropped with <c>posix_fadvise</c>).
+/// the writer left it for every round), against the issue 67 goals; another is a table of those times and a Single
+/// column written through the table's writer and opened as a user opens one. Linux only (pages are dropped with <c>posix_fadvise</c>).
 /// </summary>
 internal static class ColdCommand
 {
@@ -24,6 +25,7 @@ internal static class ColdCommand
     private const string WithFences = "fence file";
     private const string Mapping = "mapping only (SearchIndex = false)";
     private const string AsWritten = "as its writer left it";
+    private const string TableAsWritten = "a table as its writer left it (`TimeSeriesTable.Open`)";
     private const int WarmLookups = 100_000;
 
     /// <summary>The goals of a cold start on a file as its writer left it (issue 67): open + first lookup, its bytes, the next lookups.</summary>
@@ -51,7 +53,10 @@ internal static class ColdCommand
 
         string written = Path.ChangeExtension(path, ".written.bt");
         byte[]? writtenFences = WriteThroughWriter(path, written);
-        string[] ways = [WithoutFences, WithFences, Mapping, AsWritten];
+        string table = Path.ChangeExtension(path, ".table");
+        string tableTimes = WriteTable(path, table);
+        byte[]? tableFences = File.Exists(tableTimes + ".fences") ? File.ReadAllBytes(tableTimes + ".fences") : null;
+        string[] ways = [WithoutFences, WithFences, Mapping, AsWritten, TableAsWritten];
         var rows = ways.ToDictionary(way => way, _ => new Row());
         var warmBaseline = new List<double>();
         var order = new Random(3);
@@ -60,6 +65,19 @@ internal static class ColdCommand
         {
             foreach (string way in ways.OrderBy(_ => order.Next()))
             {
+                if (way == TableAsWritten)
+                {
+                    RestoreFences(tableTimes, tableFences);
+                    foreach (string file in Directory.EnumerateFiles(table))
+                    {
+                        PageCache.DropFile(file);
+                    }
+
+                    int[] tableTargets = QueryTargets.AfterOpen(first, last, lookups + 1, run: (round * 7) + Array.IndexOf(ways, way));
+                    failures += rows[way].MeasureTable(table, tableTargets, path);
+                    continue;
+                }
+
                 if (way == AsWritten)
                 {
                     RestoreFences(written, writtenFences);
@@ -106,17 +124,52 @@ internal static class ColdCommand
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| warm: the file read whole, then opened and indexed | | | | | | {Medians.Of(warmBaseline):N1} ns |"));
         Console.WriteLine();
-        Console.WriteLine($"the writer left {(writtenFences is null ? "no fence file" : $"a fence file of {writtenFences.Length:N0} bytes")}");
-        Row asWritten = rows[AsWritten];
-        Console.WriteLine(Goal("open + first lookup", asWritten.First / 1000, FirstGoalMicroseconds, "µs"));
-        Console.WriteLine(Goal("bytes read by it", asWritten.FirstBytes, FirstGoalBytes, "bytes"));
-        Console.WriteLine(Goal("each next lookup (median)", asWritten.Next / 1000, NextGoalMicroseconds, "µs"));
+        Console.WriteLine($"the writer left {(writtenFences is null ? "no fence file" : $"a fence file of {writtenFences.Length:N0} bytes")}; " +
+            $"the table's writer {(tableFences is null ? "none" : $"one of {tableFences.Length:N0} bytes")}");
+        foreach (string way in new[] { AsWritten, TableAsWritten })
+        {
+            Row row = rows[way];
+            Console.WriteLine(Goal(way, "open + first lookup", row.First / 1000, FirstGoalMicroseconds, "µs"));
+            Console.WriteLine(Goal(way, "bytes read by it", row.FirstBytes, FirstGoalBytes, "bytes"));
+            Console.WriteLine(Goal(way, "each next lookup (median)", row.Next / 1000, NextGoalMicroseconds, "µs"));
+        }
+
         return failures == 0 ? 0 : 1;
     }
 
-    private static string Goal(string what, double value, double goal, string unit) => string.Create(
+    private static string Goal(string way, string what, double value, double goal, string unit) => string.Create(
         CultureInfo.InvariantCulture,
-        $"goal {(value <= goal ? "MET" : "MISSED")}: as its writer left it, {what}: {value:N1} {unit} (wanted at most {goal:N0} {unit})");
+        $"goal {(value <= goal ? "MET" : "MISSED")}: {way}, {what}: {value:N1} {unit} (wanted at most {goal:N0} {unit})");
+
+    /// <summary>
+    /// Writes the dataset's times again as a table's time column (Unix seconds) beside a Single column, through the
+    /// table's writer, a million rows at a time with a flush after each, and closes it: a table as a live writer
+    /// leaves it. Returns the time column's path.
+    /// </summary>
+    private static string WriteTable(string path, string folder)
+    {
+        if (Directory.Exists(folder))
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+
+        var schema = new TimeSeriesTableSchema("time", DataType.UnixSeconds, TimeSeriesOrder.AscendingOrEqual).Add<float>("price");
+        using (var source = new ListMmf<int>(path, FileAccess.Read))
+        using (var table = TimeSeriesTable.Create(folder, schema))
+        {
+            TableColumn<float> price = table.Column<float>("price");
+            var prices = new float[1_000_000];
+            for (long at = 0; at < source.Count; at += prices.Length)
+            {
+                int length = (int)Math.Min(prices.Length, source.Count - at);
+                price.AddRange(prices.AsSpan(0, length));
+                table.AddRows(source.AsSpan(at, length));
+                table.Flush();
+            }
+        }
+
+        return Path.Combine(folder, schema.Time.FileName);
+    }
 
     /// <summary>
     /// Writes the dataset's times again through a <see cref="SortedListMmf{T}"/> writer, a million at a time, and closes
@@ -238,6 +291,34 @@ internal static class ColdCommand
             return wrong;
         }
 
+        /// <summary>
+        /// Times one cold start of a table opened as a user opens one (its columns' forms found on the disk), its first
+        /// and next lookups; returns the number of wrong answers against the dataset at <paramref name="reference"/>.
+        /// </summary>
+        public int MeasureTable(string folder, int[] targets, string reference)
+        {
+            long before = ProcessIo.ReadBytes() ?? 0;
+            long start = Stopwatch.GetTimestamp();
+            using TimeSeriesTable table = TimeSeriesTable.Open(folder, FileAccess.Read);
+            var answers = new long[targets.Length];
+            answers[0] = table.LowerBound(DateTime.UnixEpoch.AddSeconds(targets[0]));
+            _first.Add(Stopwatch.GetElapsedTime(start).TotalNanoseconds);
+            long afterFirst = ProcessIo.ReadBytes() ?? 0;
+            _firstBytes.Add(afterFirst - before);
+            var each = new double[targets.Length - 1];
+            for (int i = 1; i < targets.Length; i++)
+            {
+                long at = Stopwatch.GetTimestamp();
+                answers[i] = table.LowerBound(DateTime.UnixEpoch.AddSeconds(targets[i]));
+                each[i - 1] = Stopwatch.GetElapsedTime(at).TotalNanoseconds;
+            }
+
+            _nextBytes.Add(((ProcessIo.ReadBytes() ?? 0) - afterFirst) / (double)each.Length);
+            _next.Add(Medians.Of(each));
+            using var list = new ListMmf<int>(reference, FileAccess.Read);
+            return targets.Select((target, i) => answers[i] == LowerBoundOf(list, target) ? 0 : 1).Sum();
+        }
+
         public double First => Medians.Of(_first);
 
         public double FirstBytes => Medians.Of(_firstBytes);
@@ -247,7 +328,11 @@ internal static class ColdCommand
         public string Describe(string way) => string.Create(
             CultureInfo.InvariantCulture,
             $"| {way} | {Medians.Of(_first) / 1000:N0} µs | {ProcessIo.Describe(Medians.Of(_firstBytes))} | {Medians.Of(_next) / 1000:N1} µs | " +
-                $"{ProcessIo.Describe(Medians.Of(_nextBytes))} | {Medians.Of(_ready):N0} ms | {Medians.Of(_warm):N1} ns |");
+                $"{ProcessIo.Describe(Medians.Of(_nextBytes))} | {Later(Medians.Of(_ready), "N0", "ms")} | {Later(Medians.Of(_warm), "N1", "ns")} |");
+
+        /// <summary>A figure of the searches after the cold ones, which a table's row does not measure.</summary>
+        private static string Later(double value, string format, string unit) =>
+            double.IsNaN(value) ? "" : value.ToString(format, CultureInfo.InvariantCulture) + " " + unit;
 
         private static long LowerBoundOf(ListMmf<int> list, int target)
         {

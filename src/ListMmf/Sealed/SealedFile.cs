@@ -154,15 +154,12 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
     }
 
     /// <summary>
-    /// Whether the file at <paramref name="path"/> starts as a sealed file does (its version and mark), read through a
-    /// mapping that asks for large pages (<see cref="MappedFileStart"/>), so that its readers keep them.
+    /// Whether the file at <paramref name="path"/> starts as a sealed file does (its version and mark), read as
+    /// <see cref="FileStart"/> reads, so that a cold file's readers keep their large pages and the probe reads one page.
     /// </summary>
     /// <exception cref="FileNotFoundException">There is no file at <paramref name="path"/>.</exception>
-    public static bool IsSealedAt(string path)
-    {
-        using var start = new MappedFileStart(path, SealedLayout.MagicOffset + 8);
-        return SealedHeader.IsSealed(start.Bytes);
-    }
+    public static bool IsSealedAt(string path) =>
+        SealedHeader.IsSealed(FileStart.Read(path, SealedLayout.MagicOffset + 8, out _));
 
     /// <summary>What the codecs make of items of <paramref name="dataType"/> and <paramref name="itemSize"/> bytes.</summary>
     public static SealedValueKind KindOf(DataType dataType, int itemSize) => DataTypeInfo.Of(dataType).Kind switch

@@ -4,10 +4,11 @@ using System.IO;
 namespace ListMmf.Storage;
 
 /// <summary>
-/// A file's first bytes through a read-only mapping that asks for large pages, for code that looks at a file's header
-/// before its readers map it: a <c>read</c> there would leave the start of the file in small page-cache folios, which
-/// every reader then maps in 4 KiB pages (seen in <c>/proc/self/smaps</c> on a freshly sealed time column), where a
-/// fault through this mapping brings in a large folio.
+/// A file's first bytes through a read-only mapping that asks for large pages, for code that reads a sealed file's
+/// header before its readers map it (<see cref="ListMmfFileInfo"/>: up to a description's megabyte, faulted as far as
+/// it is read) or watches a header word change (<see cref="SealedFormWatch"/>): a <c>read</c> would leave the start of
+/// the file in small page-cache folios, which every reader then maps in 4 KiB pages. The form of a file is found
+/// through <see cref="FileStart"/>, which reads one page and leaves no folio at all.
 /// </summary>
 internal sealed unsafe class MappedFileStart : IDisposable
 {

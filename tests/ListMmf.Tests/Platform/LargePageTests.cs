@@ -85,6 +85,36 @@ public sealed class LargePageTests
             $"the reader maps {mapped:N0} bytes of {path} in 2 MiB pages, fewer than {wholePages - 1} of its {wholePages} whole 2 MiB pages");
     }
 
+    /// <summary>
+    /// Finding which form a file is in (as a table's open does for each column) reads its first page without leaving
+    /// it in the page cache, so that a sealed file's readers still map it in 2 MiB pages.
+    /// </summary>
+    [FileLargePageFact]
+    public void FindingAFilesFormLeavesItsReadersTheirLargePages()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.File("ticks.mmf");
+        const int Items = 2 << 20;
+        using (var writer = new ListMmf<long>(path))
+        {
+            var random = new Random(6);
+            for (int i = 0; i < Items; i++)
+            {
+                writer.Add(random.NextInt64());
+            }
+        }
+
+        SealedListMmf.Seal(path);
+        Assert.True(SealedListMmf.IsSealed(path));
+
+        using var reader = new SealedListMmf<long>(path, Backends.Options(MappingBackend.Posix) with { PopulateOnOpen = true });
+
+        long wholePages = new FileInfo(path).Length / FileLargePages.LargePage;
+        long mapped = FileLargePages.MappedBytes(path, "r--s");
+        Assert.True(mapped >= (wholePages - 1) * FileLargePages.LargePage,
+            $"the reader maps {mapped:N0} bytes of {path} in 2 MiB pages, fewer than {wholePages - 1} of its {wholePages} whole 2 MiB pages");
+    }
+
     /// <summary>The VmFlags of each mapping of <paramref name="path"/> in this process, by its permissions.</summary>
     private static Dictionary<string, string[]> MappingFlags(string path) =>
         ProcessMappings.Of(path).ToDictionary(mapping => mapping.Permissions, mapping => mapping.Flags);

@@ -1,6 +1,5 @@
 using System;
 using System.IO;
-using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using System.Threading;
 using ListMmf.Storage;
@@ -15,7 +14,7 @@ namespace ListMmf.Tests.Platform;
 /// memory ahead of the writer on every fault. Each window runs on to the end of a large page where the writer asked
 /// for them. Seen through mincore(2) of a mapping of the file, which reports the file's page cache.
 /// </summary>
-public sealed partial class PrefaultPageCacheTests
+public sealed class PrefaultPageCacheTests
 {
     /// <summary>Slack for the page holding the end of the items and the header's page.</summary>
     private const long Slack = 64 << 10;
@@ -32,7 +31,7 @@ public sealed partial class PrefaultPageCacheTests
         using ListMmf<long> writer = AppendedTicks(path);
 
         long items = writer.Storage.ItemsOffset + (writer.Count * sizeof(long));
-        long cached = CachedBytesOf(path);
+        long cached = PageCacheFiles.CachedBytesOf(path);
 
         // The writer's window ends at most a window past the items, rounded up; the background's a window past that.
         long writers = RoundUp(items + ListMmfStorage.PrefaultWindow);
@@ -53,7 +52,7 @@ public sealed partial class PrefaultPageCacheTests
         long deadline = Environment.TickCount64 + 30_000;
         var idle = new SpinWait();
         long cached;
-        while ((cached = CachedBytesOf(path)) < beyondTheWritersOwn && Environment.TickCount64 < deadline)
+        while ((cached = PageCacheFiles.CachedBytesOf(path)) < beyondTheWritersOwn && Environment.TickCount64 < deadline)
         {
             idle.SpinOnce();
         }
@@ -77,27 +76,4 @@ public sealed partial class PrefaultPageCacheTests
 
         return writer;
     }
-
-    /// <summary>The bytes of <paramref name="path"/> in the page cache, by mincore(2) of a read-only mapping of it.</summary>
-    [SupportedOSPlatform("linux")]
-    private static unsafe long CachedBytesOf(string path)
-    {
-        using FileStream file = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
-        long length = file.Length;
-        using var lease = new DescriptorLease(file.SafeFileHandle);
-        using MappedMemoryHandle mapping = MappedMemoryHandle.Map(lease.Descriptor, length, writable: false, path);
-        long pageSize = Environment.SystemPageSize;
-        byte[] resident = new byte[(length + pageSize - 1) / pageSize];
-        Assert.Equal(0, Residency((nint)mapping.Address, (nuint)length, resident));
-        long pages = 0;
-        foreach (byte page in resident)
-        {
-            pages += page & 1;
-        }
-
-        return pages * pageSize;
-    }
-
-    [LibraryImport("libc", EntryPoint = "mincore", SetLastError = true)]
-    private static partial int Residency(nint address, nuint length, [Out] byte[] vector);
 }

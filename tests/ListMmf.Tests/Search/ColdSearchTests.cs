@@ -1,7 +1,7 @@
 using System;
 using System.IO;
 using System.Linq;
-using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
 using System.Threading.Tasks;
 using ListMmf.Search;
 using ListMmf.Tests.Platform;
@@ -13,7 +13,7 @@ namespace ListMmf.Tests.Search;
 /// The searches of a cold start (<see cref="ColdSearch{T, TItem, TKeyOf}"/>): pages read beside the mapping, through
 /// the fence file where one was written, each answer checked against its neighbours; and the fence file's life.
 /// </summary>
-public sealed partial class ColdSearchTests : IDisposable
+public sealed class ColdSearchTests : IDisposable
 {
     private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(2);
     private readonly TempDirectory _directory = new();
@@ -456,11 +456,12 @@ public sealed partial class ColdSearchTests : IDisposable
     }
 
     [LinuxFact]
+    [SupportedOSPlatform("linux")]
     public void AFileWhosePagesWereDroppedIsSearchedCold()
     {
         int[] items = Times(2_000_000, seed: 21);
         string path = Write(items, version2: true);
-        DropPages(path);
+        PageCacheFiles.Drop(path);
         using var list = new SortedListMmf<int>(path, TimeSeriesOrder.AscendingOrEqual, FileAccess.Read) { IndexMinimumPages = 1 };
 
         Assert.Equal(LowerBoundOf(items, items[1_234_567]), list.LowerBound(items[1_234_567]));
@@ -561,18 +562,8 @@ public sealed partial class ColdSearchTests : IDisposable
 
     private static long UpperBoundOf(int[] items, int value) => value == int.MaxValue ? items.Length : LowerBoundOf(items, value + 1);
 
-    private static void DropPages(string path)
-    {
-        using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
-        file.Flush(flushToDisk: true);
-        Assert.Equal(0, PosixFadvise((int)file.SafeFileHandle.DangerousGetHandle(), 0, 0, 4));
-    }
-
     private struct ByTicks : IKeySelector<Quote192, long>
     {
         public static long KeyOf(in Quote192 row) => row.TimestampTicks;
     }
-
-    [LibraryImport("libc", EntryPoint = "posix_fadvise")]
-    private static partial int PosixFadvise(int fd, long offset, long length, int advice);
 }
