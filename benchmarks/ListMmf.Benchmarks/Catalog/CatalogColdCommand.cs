@@ -44,9 +44,15 @@ internal static class CatalogColdCommand
 
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"catalog-cold: {instruments:N0} instruments x {days:N0} days x {rowsPerDay:N0} rows = {partitions:N0} partitions, " +
-                    $"written in {clock.Elapsed.TotalSeconds:N1} s; {rounds} rounds, {Environment.ProcessorCount} cores, .NET {Environment.Version}"));
+                    $"written in {clock.Elapsed.TotalSeconds:N1} s; {rounds} rounds, {Environment.ProcessorCount} cores, " +
+                        $".NET {Environment.Version}"));
             Console.WriteLine(PageCacheState.Describe());
-            var ways = new[] { "open, pages dropped", "open + first row of one instrument, pages dropped", "open + first row of one instrument, pages cached" };
+            var ways = new[]
+            {
+                "open, pages dropped",
+                "open + first row of one instrument, pages dropped",
+                "open + first row of one instrument, pages cached",
+            };
             var times = ways.ToDictionary(way => way, _ => new List<double>());
             var bytes = ways.ToDictionary(way => way, _ => new List<double>());
             var opened = ways.ToDictionary(way => way, _ => new List<double>());
@@ -103,7 +109,8 @@ internal static class CatalogColdCommand
             double cold = Medians.Of(times[ways[1]]);
             double most = opened[ways[1]].Max();
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"goal {(cold <= GoalMilliseconds && most <= 1 ? "MET" : "MISSED")}: {partitions:N0} partitions opened cold and the first row at or after T " +
+                $"goal {(cold <= GoalMilliseconds && most <= 1 ? "MET" : "MISSED")}: {partitions:N0} partitions opened cold " +
+                    $"and the first row at or after T " +
                     $"of one instrument in {cold:N3} ms (wanted at most {GoalMilliseconds:N0} ms), at most {most:N0} partition opened (wanted 1)"));
             return 0;
         }
@@ -161,7 +168,8 @@ internal static class CatalogColdCommand
         (long wantedTicks, double wantedPrice) = at < times.Length ? (times[at], market.Prices[instrument][at]) : (-1, double.NaN);
         if (wantedTicks != ticks || !wantedPrice.Equals(price))
         {
-            throw new InvalidOperationException($"instrument {instrument}'s first row at or after {time:O} is ({ticks}, {price}), not ({wantedTicks}, {wantedPrice})");
+            throw new InvalidOperationException(
+                $"instrument {instrument}'s first row at or after {time:O} is ({ticks}, {price}), not ({wantedTicks}, {wantedPrice})");
         }
     }
 }
