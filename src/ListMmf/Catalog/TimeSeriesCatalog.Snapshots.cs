@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics.CodeAnalysis;
 using System.IO;
 using System.Linq;
 using ListMmf.Storage;
@@ -40,7 +41,7 @@ public sealed partial class TimeSeriesCatalog
         string path = CatalogSnapshot.PathOf(Path, name);
         if (File.Exists(path))
         {
-            throw new ListMmfException(path, $"the catalog already has a snapshot '{name}', and a snapshot never changes; choose another name.");
+            ThrowTaken(path, name, inner: null);
         }
 
         if (IsWritable)
@@ -59,8 +60,24 @@ public sealed partial class TimeSeriesCatalog
         long lines = _index.SyncedLines();
         var snapshot = new CatalogSnapshot(name, DateTime.UtcNow, lines, _index.InstrumentsBefore(lines));
         DurableFile.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
-        DurableFile.Create(path, snapshot.ToJson(), static (file, bytes) => file.Write(bytes));
+        try
+        {
+            // Readers in other processes may take snapshots at once, and no lock guards the name: the first wins.
+            DurableFile.Create(path, snapshot.ToJson(), static (file, bytes) => file.Write(bytes), unlocked: true);
+        }
+        catch (ListMmfException exception) when (File.Exists(path))
+        {
+            ThrowTaken(path, name, exception);
+        }
+
         return snapshot;
+    }
+
+    [DoesNotReturn]
+    private static void ThrowTaken(string path, string name, Exception? inner)
+    {
+        string problem = $"the catalog already has a snapshot '{name}', and a snapshot never changes; choose another name.";
+        throw inner is null ? new ListMmfException(path, problem) : new ListMmfException(path, problem, inner);
     }
 
     /// <summary>The catalog's snapshots, in the order of their names.</summary>

@@ -296,10 +296,14 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         var types = new DataTypeInfo[names.Length];
         for (int column = 0; column < names.Length; column++)
         {
-            DataType[] stored = Enumerable.Range(0, Schema.Kinds.Count).Where(rank => ranks is null || ranks.Contains(rank))
-                .Select(rank => Schema.SchemaOf(Schema.Kinds[rank]).Columns.First(c => c.Name == names[column]).DataType)
-                .Distinct().ToArray();
-            types[column] = stored.Length == 1
+            // An empty list of kinds replays nothing: the column's type is then the first kind's that has it.
+            bool none = ranks is { Count: 0 };
+            DataType[] stored = Enumerable.Range(0, Schema.Kinds.Count).Where(rank => ranks is null || none || ranks.Contains(rank))
+                .Select(rank => Schema.SchemaOf(Schema.Kinds[rank]).Columns.FirstOrDefault(c => c.Name == names[column] && !c.IsText))
+                .OfType<TableColumnInfo>().Select(c => c.DataType).Distinct().Take(none ? 1 : int.MaxValue).ToArray();
+            types[column] = stored.Length == 0
+                ? throw new ArgumentException($"No kind of the catalog '{Path}' has a number column '{names[column]}'.", nameof(columns))
+                : stored.Length == 1
                 ? DataTypeInfo.Of(stored[0])
                 : throw new ArgumentException($"The column '{names[column]}' holds {string.Join(" in one kind and ", stored)} in " +
                     "another: a slice's values of a column are of one type.", nameof(columns));

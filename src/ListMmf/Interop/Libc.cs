@@ -249,6 +249,10 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "rename", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Rename(string from, string to);
 
+    /// <summary><c>link(from, to)</c>: a second name for a file, refused (EEXIST) where <paramref name="to"/> is taken, atomically.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Link(string from, string to);
+
     /// <summary><c>unlink(path)</c>: the name goes; the file lives on while a descriptor holds it.</summary>
     [LibraryImport(LibraryName, EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Unlink(string path);

@@ -18,23 +18,28 @@ internal static class DurableFile
 
     /// <summary>
     /// Creates <paramref name="path"/> with the contents <paramref name="write"/> puts in the temporary file; the
-    /// caller holds the lock that guards <paramref name="path"/>.
+    /// caller holds the lock that guards <paramref name="path"/>, unless <paramref name="unlocked"/>: then the
+    /// temporary file has a name of its own, so that processes creating the same file at once never write or rename
+    /// each other's, and the first rename wins (the others find the file there and fail, their own removed).
     /// </summary>
     /// <exception cref="ListMmfException">The file could not be written, made durable or renamed into place (nothing
-    /// was left at <paramref name="path"/>), or, once it was in place, the directory could not be made durable (the message says so).</exception>
-    public static void Create<TState>(string path, TState state, Action<FileStream, TState> write)
+    /// of this call was left at <paramref name="path"/>), or, once it was in place, the directory could not be made
+    /// durable (the message says so).</exception>
+    public static void Create<TState>(string path, TState state, Action<FileStream, TState> write, bool unlocked = false)
     {
         StoragePlatform platform = StoragePlatform.Current;
         string temporary = TemporaryFor(path);
         try
         {
-            // The caller holds the file's lock, so a file under this name is a killed create's leftover, and anything
-            // else there (a link another user planted) is removed as a name, never written through.
-            using (FileStream file = ExclusiveFile.CreateReplacingLeftover(temporary))
+            // Under the file's lock a file under the shared name is a killed create's leftover, and anything else there
+            // (a link another user planted) is removed as a name, never written through.
+            using (FileStream file = unlocked
+                ? ExclusiveFile.CreateTemporaryFor(path, bufferSize: 0, out temporary)
+                : ExclusiveFile.CreateReplacingLeftover(temporary))
             {
                 write(file, state);
                 platform.FlushFile(file.SafeFileHandle, path);
-                Publish(file, temporary, path, overwrite: false);
+                Publish(file, temporary, path, overwrite: false, asNew: unlocked);
             }
 
             FlushDirectoryOf(path, path);
@@ -57,11 +62,13 @@ internal static class DurableFile
     /// put there is then taken away again, as a name. The file stays open across the rename wherever the system
     /// renames open files, so that its identity cannot be freed and given to another file before the check (ext4
     /// reuses a freed inode's number at once). Where the system finds no identity by name (macOS, Windows), nothing
-    /// can be checked. <paramref name="written"/> is closed on return.
+    /// can be checked. <paramref name="written"/> is closed on return. Where <paramref name="asNew"/>, the rename is
+    /// refused atomically where a file is at <paramref name="path"/> (<see cref="StoragePlatform.RenameAsNew"/>): for
+    /// creates no lock guards.
     /// </summary>
     /// <exception cref="ListMmfException">Another file was published; it is removed.</exception>
     /// <exception cref="IOException">The rename failed (for example, a file is at <paramref name="path"/>).</exception>
-    public static void Publish(FileStream written, string temporary, string path, bool overwrite)
+    public static void Publish(FileStream written, string temporary, string path, bool overwrite, bool asNew = false)
     {
         StoragePlatform platform = StoragePlatform.Current;
         using (written)
@@ -73,7 +80,15 @@ internal static class DurableFile
                 written.Dispose();
             }
 
-            File.Move(temporary, path, overwrite);
+            if (asNew)
+            {
+                platform.RenameAsNew(temporary, path);
+            }
+            else
+            {
+                File.Move(temporary, path, overwrite);
+            }
+
             if (identity is null || platform.IdentityOfName(path) is not { } published || published == identity)
             {
                 return;

@@ -87,6 +87,30 @@ public sealed class CatalogSlicesTests
     }
 
     [Fact]
+    public void SlicesOfNoKindHoldNoRow()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(36), Form.Appendable);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+
+        using CatalogSlices slices = catalog.Slices(DateTime.MinValue, DateTime.MaxValue, kinds: [], columns: ["id"]);
+
+        Assert.False(slices.MoveNext());
+    }
+
+    [Fact]
+    public void SlicesOfAColumnNoKindHasAreRefusedNamingIt()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(37), Form.Appendable);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Slices(DateTime.MinValue, DateTime.MaxValue, kinds: [], columns: ["volume"]));
+
+        Assert.Contains("has a number column 'volume'", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void ValuesAskedAsAnotherTypeAreRefused()
     {
         using var folder = new TempDirectory();

@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Linq;
 using System.Text.RegularExpressions;
+using System.Threading;
 using ListMmf.TestHost;
 using Xunit;
 
@@ -102,6 +103,53 @@ public sealed class CatalogSnapshotTests
 
         Assert.Throws<ListMmfException>(() => writer.CreateSnapshot("run-1"));
         Assert.Equal(["run-1", "run-2"], writer.Snapshots().Select(snapshot => snapshot.Name));
+    }
+
+    [Platform.UnixFact]
+    public void ReadersTakingOneSnapshotNameAtOnceLeaveOneWholeSnapshotAndTellTheOthersItIsTaken()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        TimeSeriesCatalogTests.AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        writer.Flush();
+        var readers = Enumerable.Range(0, 4).Select(_ => TimeSeriesCatalog.Open(folder.Path, FileAccess.Read)).ToArray();
+        try
+        {
+            for (int round = 0; round < 50; round++)
+            {
+                string name = $"run-{round}";
+                using var start = new Barrier(readers.Length);
+                Exception?[] outcomes = readers.AsParallel().WithDegreeOfParallelism(readers.Length).Select(reader =>
+                {
+                    start.SignalAndWait();
+                    try
+                    {
+                        reader.CreateSnapshot(name);
+                        return null;
+                    }
+                    catch (Exception exception)
+                    {
+                        return exception;
+                    }
+                }).ToArray();
+
+                Assert.Single(outcomes, outcome => outcome is null);
+                Assert.All(outcomes.OfType<Exception>(), refused =>
+                    Assert.Contains($"already has a snapshot '{name}'", Assert.IsType<ListMmfException>(refused).Message, StringComparison.Ordinal));
+                using var snapshot = TimeSeriesCatalog.OpenSnapshot(folder.Path, name);
+                Assert.Equal([1L], Ids(snapshot));
+            }
+
+            Assert.Equal(50, writer.Snapshots().Count);
+            Assert.Empty(Directory.EnumerateFiles(Path.Combine(folder.Path, CatalogSnapshot.FolderName), "*.tmp"));
+        }
+        finally
+        {
+            foreach (TimeSeriesCatalog reader in readers)
+            {
+                reader.Dispose();
+            }
+        }
     }
 
     [Theory]

@@ -190,6 +190,14 @@ internal abstract unsafe class StoragePlatform
     public virtual void ReplaceFile(string temporary, string target) => File.Move(temporary, target, overwrite: true);
 
     /// <summary>
+    /// Renames <paramref name="temporary"/> to <paramref name="target"/> where no file is there, atomically, for
+    /// processes that create one name at once without a lock: the first wins and the others fail. A rename without
+    /// replacing on Windows; File.Move does not do it on Unix, which checks the name before a rename that replaces.
+    /// </summary>
+    /// <exception cref="IOException">A file is at <paramref name="target"/>, or the rename failed.</exception>
+    public virtual void RenameAsNew(string temporary, string target) => File.Move(temporary, target, overwrite: false);
+
+    /// <summary>
     /// Finishes a replacement that a killed writer left half done, where <see cref="ReplaceFile"/> takes more than
     /// one step; the caller holds the file's lock. Nothing to do where the replacement is one rename.
     /// </summary>

@@ -237,6 +237,27 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     /// <summary>
+    /// A second name made with <c>link</c>, which is refused where the name is taken, then the temporary name removed;
+    /// where the file system makes no links (some FUSE and FAT file systems), File.Move's check and rename.
+    /// </summary>
+    public override void RenameAsNew(string temporary, string target)
+    {
+        if (Libc.Link(temporary, target) != 0)
+        {
+            int error = Marshal.GetLastPInvokeError();
+            if (error == Libc.Errors.Exists)
+            {
+                throw new IOException($"'{target}': the name is taken.");
+            }
+
+            base.RenameAsNew(temporary, target);
+            return;
+        }
+
+        _ = Libc.Unlink(temporary);
+    }
+
+    /// <summary>
     /// Maps <paramref name="length"/> bytes (whole pages) of the file from offset 0, shared, at the next placement
     /// (<see cref="MappingPlacement"/>): address space for the length and two placement spans is reserved to find a
     /// free range, given back, and the placement in it passed to mmap as its hint.
