@@ -528,10 +528,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     }
 
     /// <summary>
-    /// A time's ticks as the catalog's tables store them: a Local time is converted where the times are UTC, as the
-    /// tables convert it; any other is taken as it is.
+    /// A time's ticks as the catalog's tables store them, by the tables' own rule (<see cref="StoredTimes.Of"/>): where
+    /// the times are UTC a Local time is converted and an Unspecified one refused, the ends of time aside; where they are
+    /// not (or not in every kind asked for) a Local time is refused.
     /// </summary>
-    private static long TicksOf(DateTime time, bool utc) => utc && time.Kind == DateTimeKind.Local ? time.ToUniversalTime().Ticks : time.Ticks;
+    /// <exception cref="ArgumentException">A time of a kind the catalog cannot place.</exception>
+    private long TicksOf(DateTime time, bool utc) => StoredTimes.Of(time, utc, Path).Ticks;
 
     private static bool Overlaps(in PartitionRecord record, long from, long to) =>
         record.Rows > 0 && record.LastTime >= from && record.FirstTime < to;
