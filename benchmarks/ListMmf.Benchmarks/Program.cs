@@ -202,23 +202,21 @@ public static class Program
             (int)line.Count("--rounds", 5, minimum: 1));
     }
 
-    private static int RunCatalogCold(ReadOnlySpan<string> args)
-    {
-        CommandLine line = CommandLine.Parse("catalog-cold", args, ["--instruments", "--days", "--rows-per-day", "--rounds"]);
-        return Catalog.CatalogColdCommand.Run(
-            (int)Math.Min(100_000, line.Count("--instruments", 100, minimum: 1)),
-            (int)Math.Min(3_650, line.Count("--days", 100, minimum: 1)),
-            (int)Math.Min(1_000_000, line.Count("--rows-per-day", 1_000, minimum: 1)),
-            (int)line.Count("--rounds", 5, minimum: 1));
-    }
+    private static int RunCatalogCold(ReadOnlySpan<string> args) =>
+        RunMarket("catalog-cold", args, defaultDays: 100, defaultRowsPerDay: 1_000, maximumRowsPerDay: 1_000_000, Catalog.CatalogColdCommand.Run);
 
-    private static int RunCatalog(ReadOnlySpan<string> args)
+    private static int RunCatalog(ReadOnlySpan<string> args) =>
+        RunMarket("catalog", args, defaultDays: 5, defaultRowsPerDay: 10_000, maximumRowsPerDay: 10_000_000, Catalog.CatalogCommand.Run);
+
+    /// <summary>A command over a generated market: <c>[--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>.</summary>
+    private static int RunMarket(string command, ReadOnlySpan<string> args, int defaultDays, int defaultRowsPerDay, int maximumRowsPerDay,
+        Func<int, int, int, int, int> run)
     {
-        CommandLine line = CommandLine.Parse("catalog", args, ["--instruments", "--days", "--rows-per-day", "--rounds"]);
-        return Catalog.CatalogCommand.Run(
+        CommandLine line = CommandLine.Parse(command, args, ["--instruments", "--days", "--rows-per-day", "--rounds"]);
+        return run(
             (int)Math.Min(100_000, line.Count("--instruments", 100, minimum: 1)),
-            (int)Math.Min(3_650, line.Count("--days", 5, minimum: 1)),
-            (int)Math.Min(10_000_000, line.Count("--rows-per-day", 10_000, minimum: 1)),
+            (int)Math.Min(3_650, line.Count("--days", defaultDays, minimum: 1)),
+            (int)Math.Min(maximumRowsPerDay, line.Count("--rows-per-day", defaultRowsPerDay, minimum: 1)),
             (int)line.Count("--rounds", 5, minimum: 1));
     }
 
