@@ -128,8 +128,8 @@ public sealed partial class TimeSeriesCatalog
     /// <exception cref="ListMmfOrderException">A partition holds unrecorded rows outside its period; those before it were sealed.</exception>
     public int Seal(DateTime before)
     {
-        Flush();
         long end = TicksOf(before, _allUtc);
+        Flush();
         PartitionRecord[] sealable = _index.Series
             .SelectMany(series => series.Value)
             .Where(record => record.Sealed == 0 && CatalogPeriods.EndOf(record.PeriodStart, Schema.Period) <= end

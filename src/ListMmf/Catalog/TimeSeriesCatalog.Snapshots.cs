@@ -65,7 +65,7 @@ public sealed partial class TimeSeriesCatalog
             // Readers in other processes may take snapshots at once, and no lock guards the name: the first wins.
             DurableFile.Create(path, snapshot.ToJson(), static (file, bytes) => file.Write(bytes), unlocked: true);
         }
-        catch (ListMmfException exception) when (File.Exists(path))
+        catch (ListMmfException exception) when (exception.InnerException is IOException refused && StoragePlatform.Current.MeansNameTaken(refused))
         {
             ThrowTaken(path, name, exception);
         }

@@ -276,7 +276,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
         HashSet<int>? ranks = Ranks(kinds);
-        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, _allUtc), TicksOf(to, _allUtc),
+        bool utc = AreUtc(ranks);
+        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, utc), TicksOf(to, utc),
             batchRows, follow: false);
     }
 
@@ -309,7 +310,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
                     "another: a slice's values of a column are of one type.", nameof(columns));
         }
 
-        var replay = new CatalogReplay(this, ranks, Ordinals(instruments), names, TicksOf(from, _allUtc), TicksOf(to, _allUtc),
+        bool utc = AreUtc(ranks);
+        var replay = new CatalogReplay(this, ranks, Ordinals(instruments), names, TicksOf(from, utc), TicksOf(to, utc),
             CatalogReplay.DefaultBatchRows, follow: false);
         return new CatalogSlices(replay, Path, names, types);
     }
@@ -337,7 +339,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
         ArgumentOutOfRangeException.ThrowIfLessThan(batchRows, 1);
         HashSet<int>? ranks = Ranks(kinds);
-        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, _allUtc), TicksOf(from, _allUtc),
+        bool utc = AreUtc(ranks);
+        return new CatalogReplay(this, ranks, Ordinals(instruments), Columns(columns, ranks), TicksOf(from, utc), TicksOf(from, utc),
             batchRows, follow: true);
     }
 
@@ -351,7 +354,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         {
             ThrowIfDisposed();
             _index.ReadNew();
-            return new DateTime(_index.Watermark);
+            return StoredTimes.Returned(new DateTime(_index.Watermark), _allUtc);
         }
     }
 
@@ -498,6 +501,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private int FindInstrument(string instrument) => _instruments.Find(instrument) is var ordinal && ordinal < _instrumentLimit ? ordinal : -1;
 
     private HashSet<int>? Ranks(IEnumerable<string>? kinds) => kinds?.Select(RankOf).ToHashSet();
+
+    /// <summary>
+    /// Whether every kind of <paramref name="ranks"/> (every kind where null) keeps UTC times: how a call that reads
+    /// those kinds places the times it is given.
+    /// </summary>
+    private bool AreUtc(HashSet<int>? ranks) => ranks is null ? _allUtc : ranks.All(rank => _timeKinds[rank] == DateTimeKind.Utc);
 
     private HashSet<int>? Ordinals(IEnumerable<string>? instruments) => instruments?.Select(KnownOrdinalOf).ToHashSet();
 

@@ -461,6 +461,7 @@ internal static unsafe partial class Libc
     /// <summary>The errno values that mean "this file system or object does not support the call" (same on both systems).</summary>
     public static class Errors
     {
+        public const int NotPermitted = 1;
         public const int NoSuchFile = 2;
         public const int Interrupted = 4;
         public const int AccessDenied = 13;

@@ -278,8 +278,8 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     /// <paramref name="listPath"/>: under a name of its own (created exclusively, so nothing planted is written
     /// through), then renamed over the old one, so that readers see the old file or the new, whole. Where not
     /// <paramref name="durable"/>, a file a power loss cut short fails its checksum or its answers' checks, and is
-    /// written again; a writer's fences are made durable (the file, then its folder), so that a file as its writer
-    /// left it keeps them through a power loss.
+    /// written again; the fences a writer's flush leaves are made durable (the file, then its folder), so that a file
+    /// as its writer flushed it keeps them through a power loss.
     /// </summary>
     /// <exception cref="IOException">The folder refused the file, or a process of a system that renames nothing over an
     /// open file holds the old one.</exception>
@@ -295,7 +295,7 @@ internal sealed unsafe class FenceFile<T> : IDisposable
                 file.Write(bytes);
                 if (durable)
                 {
-                    file.Flush(flushToDisk: true);
+                    StoragePlatform.Current.FlushFile(file.SafeFileHandle, path);
                 }
             }
 

@@ -327,7 +327,7 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
                 {
                     long covered = current?.IndexedCount ?? 0;
                     bool coversTheOthers = covered >= _countAtOpen && covered <= count;
-                    FenceFile<T>? kept = coversTheOthers && current is not null && current.AgreesAtEnds(ref keys, count) ? current : null;
+                    FenceFile<T>? kept = coversTheOthers && current is not null && AgreesAtEnds(current, ref keys, count) ? current : null;
                     if (kept is null && _countAtOpen > 0)
                     {
                         // Fences of another list, or none over keys this writer did not write.
@@ -349,7 +349,9 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
                 // own process holds); a reader of another process that holds it makes the rename fail there: not now.
                 if (written is not null)
                 {
-                    FenceFile<T>.Publish(_list.Path, written, durable: true);
+                    // At a flush the rows are durable, so their fences are made so too; a close makes no rows durable
+                    // (ListMmf<T>.Dispose does not flush), and fences made durable then could outlive the rows.
+                    FenceFile<T>.Publish(_list.Path, written, durable: !closing);
                     _fencedCount = count;
                     _writerLookedAt = count;
                 }
@@ -362,6 +364,22 @@ internal sealed unsafe class SortedCore<T, TItem, TKeyOf> : ISortedKeys<T>, IDis
         }
 
         GC.KeepAlive(_list);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="fences"/> agree with the keys at their ends; a file cut short or unreadable does not, so
+    /// that a writer that can read every key writes it again.
+    /// </summary>
+    private static bool AgreesAtEnds(FenceFile<T> fences, ref KeySource<TItem, T, TKeyOf> keys, long count)
+    {
+        try
+        {
+            return fences.AgreesAtEnds(ref keys, count);
+        }
+        catch (Exception exception) when (exception is IOException or ListMmfException)
+        {
+            return false;
+        }
     }
 
     /// <summary>

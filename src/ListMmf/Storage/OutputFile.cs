@@ -82,7 +82,7 @@ internal sealed class OutputFile : IDisposable
         {
             stream.Flush(flushToDisk: true);
             _stream = null;
-            DurableFile.Publish(stream, _temporary, Target, _overwrite);
+            DurableFile.Publish(stream, _temporary, Target, _overwrite, asNew: !_overwrite);
             _published = true;
         }
         catch (Exception exception) when (exception is (IOException and not ListMmfException) or UnauthorizedAccessException)

@@ -60,6 +60,35 @@ public sealed class CatalogTimeArgumentTests
         Assert.True(replay.MoveNext());
     }
 
+    [Fact]
+    public void TheWatermarkOfACatalogOfUtcTimesIsUtcAndGoesBackIntoIt()
+    {
+        using var folder = new TempDirectory();
+        using TimeSeriesCatalog catalog = Created(folder.Path, utc: true);
+        catalog.Flush(DateTime.SpecifyKind(Ten.AddMinutes(1), DateTimeKind.Utc));
+
+        DateTime watermark = catalog.Watermark;
+        using CatalogReplay before = catalog.Replay(DateTime.MinValue, watermark);
+
+        Assert.Equal(DateTimeKind.Utc, watermark.Kind);
+        Assert.True(before.MoveNext());
+        catalog.Flush(watermark);
+    }
+
+    [Fact]
+    public void AReplayOfUtcKindsPlacesItsTimesAsUtcInACatalogThatAlsoHoldsClockTimes()
+    {
+        using var folder = new TempDirectory();
+        var schema = new TimeSeriesCatalogSchema(CatalogPeriod.Day)
+            .Add("trades", new TimeSeriesTableSchema("time", DataType.DateTime).Add<double>("price"))
+            .Add("quotes", new TimeSeriesTableSchema("time", DataType.DateTime) { TimesAreUtc = true }.Add<double>("bid"));
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, schema);
+
+        Assert.Throws<ArgumentException>(() => catalog.Replay(Ten, DateTime.MaxValue, kinds: ["quotes"]));
+        catalog.Replay(DateTime.SpecifyKind(Ten, DateTimeKind.Utc), DateTime.MaxValue, kinds: ["quotes"]).Dispose();
+        catalog.Replay(Ten, DateTime.MaxValue, kinds: ["trades"]).Dispose();
+    }
+
     /// <summary>A catalog of one trade of SPY at 10:00, its times UTC or clock times.</summary>
     private static TimeSeriesCatalog Created(string folder, bool utc)
     {

@@ -13,7 +13,7 @@ namespace ListMmf.Tests.Platform;
 /// </summary>
 public sealed class FileStartTests
 {
-    [LinuxFact]
+    [FileLargePageFact]
     [SupportedOSPlatform("linux")]
     public void FindingTheFormOfAColdFileReadsLessThanALargePageOfIt()
     {

@@ -237,24 +237,31 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     }
 
     /// <summary>
-    /// A second name made with <c>link</c>, which is refused where the name is taken, then the temporary name removed;
-    /// where the file system makes no links (some FUSE and FAT file systems), File.Move's check and rename.
+    /// A second name made with <c>link</c>, which is refused where the name is taken (an IOException that
+    /// <see cref="MeansNameTaken"/> knows), then the temporary name removed. Only where the file system makes no
+    /// links (EPERM, ENOTSUP: some FUSE and FAT file systems) File.Move's check and rename, which two processes can
+    /// both pass.
     /// </summary>
     public override void RenameAsNew(string temporary, string target)
     {
-        if (Libc.Link(temporary, target) != 0)
+        if (Libc.Link(temporary, target) == 0)
         {
-            int error = Marshal.GetLastPInvokeError();
-            if (error == Libc.Errors.Exists)
-            {
-                throw new IOException($"'{target}': the name is taken.");
-            }
-
-            base.RenameAsNew(temporary, target);
+            _ = Libc.Unlink(temporary);
             return;
         }
 
-        _ = Libc.Unlink(temporary);
+        int error = Marshal.GetLastPInvokeError();
+        if (error == Libc.Errors.Exists)
+        {
+            throw new IOException($"'{target}': a file is already at the name.", Libc.Errors.Exists);
+        }
+
+        if (error is not (Libc.Errors.NotPermitted or Libc.Errors.NotSupportedLinux or Libc.Errors.NotSupportedMacOS))
+        {
+            throw Libc.Failure($"link of '{temporary}' to it", target, error);
+        }
+
+        base.RenameAsNew(temporary, target);
     }
 
     /// <summary>
