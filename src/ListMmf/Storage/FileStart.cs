@@ -6,7 +6,7 @@ namespace ListMmf.Storage;
 
 /// <summary>
 /// A file's first bytes read once, for code that looks at a file's header before its readers map it (which form a
-/// column is in, a sealed file's information), through the platform's cold reads (<see cref="ColdReader"/>): on Linux
+/// column is in), through the platform's cold reads (<see cref="ColdReader"/>): on Linux
 /// what the page cache holds comes from there and the rest from the disk without caching it. A read would leave the
 /// file's start in small page-cache folios, which readers that ask for large pages then map in 4 KiB pages; a fault in
 /// a mapping that asks for large pages would read a whole 2 MiB folio of a cold file, megabytes for each column of a
