@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.InteropServices;
 using ListMmf.Storage;
 
 namespace ListMmf;
@@ -17,6 +18,10 @@ internal sealed class CatalogIndex : IDisposable
     private readonly Dictionary<(int Kind, int Instrument), List<PartitionRecord>> _series = [];
     private long _read;
 
+    /// <summary>The series of the last line read: a writer's lines come in runs of one series.</summary>
+    private (int Kind, int Instrument) _lastKey;
+    private List<PartitionRecord>? _lastSeries;
+
     /// <summary>Each line naming an instrument past every line before it, and how many instruments the lines to it name.</summary>
     private readonly List<(long Line, int Instruments)> _instrumentsFrom = [];
 
@@ -28,6 +33,9 @@ internal sealed class CatalogIndex : IDisposable
     /// than a partition.
     /// </summary>
     public const int WatermarkLine = -1;
+
+    /// <summary>The most lines one span over the index holds.</summary>
+    private const int LinesPerLook = 1 << 20;
 
     /// <param name="records">The index file, open for reading or writing.</param>
     /// <param name="kinds">How many kinds the catalog has: a line of another kind is damage.</param>
@@ -69,9 +77,26 @@ internal sealed class CatalogIndex : IDisposable
     public void ReadNew()
     {
         long count = Math.Min(_records.Count, _lineLimit);
-        for (; _read < count; _read++)
+        if (_read >= count)
         {
-            Apply(_records[_read], _read);
+            return;
+        }
+
+        // The instruments are counted once a look, not once a line: counting reads what the writer added.
+        int instruments = _instruments();
+        while (_read < count)
+        {
+            ReadOnlySpan<PartitionRecord> lines = _records.AsSpan(_read, (int)Math.Min(count - _read, LinesPerLook));
+            foreach (ref readonly PartitionRecord line in lines)
+            {
+                if (line.Instrument >= instruments && line.Kind != WatermarkLine)
+                {
+                    instruments = _instruments();
+                }
+
+                Apply(line, _read, instruments);
+                _read++;
+            }
         }
     }
 
@@ -120,7 +145,9 @@ internal sealed class CatalogIndex : IDisposable
     public void Dispose() => _records.Dispose();
 
     /// <summary>What makes <paramref name="record"/> no line this index takes after the lines it read, or null.</summary>
-    public string? ProblemWith(in PartitionRecord record)
+    public string? ProblemWith(in PartitionRecord record) => ProblemWith(record, _instruments());
+
+    private string? ProblemWith(in PartitionRecord record, int instruments)
     {
         if (record.Kind == WatermarkLine)
         {
@@ -130,7 +157,7 @@ internal sealed class CatalogIndex : IDisposable
         }
 
         return record.Kind < 0 || record.Kind >= _kinds ? $"kind {record.Kind} is not one of the catalog's {_kinds}"
-            : record.Instrument < 0 || record.Instrument >= _instruments() ? $"instrument {record.Instrument} is not one of the catalog's"
+            : record.Instrument < 0 || record.Instrument >= instruments ? $"instrument {record.Instrument} is not one of the catalog's"
             : record.Rows < 0 ? $"{record.Rows} rows is negative"
             : record.Sealed is not (0 or 1) ? $"its sealed flag {record.Sealed} is neither 0 nor 1"
             : record.PeriodStart < 0 || record.PeriodStart > DateTime.MaxValue.Ticks
@@ -141,9 +168,9 @@ internal sealed class CatalogIndex : IDisposable
             : null;
     }
 
-    private void Apply(in PartitionRecord record, long line)
+    private void Apply(in PartitionRecord record, long line, int instruments)
     {
-        if (ProblemWith(record) is { } problem)
+        if (ProblemWith(record, instruments) is { } problem)
         {
             throw new ListMmfFormatException(Path, $"line {line:N0} of the catalog's index is damaged: {problem}.");
         }
@@ -154,28 +181,43 @@ internal sealed class CatalogIndex : IDisposable
             return;
         }
 
-        if (!_series.TryGetValue((record.Kind, record.Instrument), out List<PartitionRecord>? partitions))
+        (int Kind, int Instrument) key = (record.Kind, record.Instrument);
+        List<PartitionRecord>? partitions = _lastSeries;
+        if (key != _lastKey || partitions is null)
         {
-            _series.Add((record.Kind, record.Instrument), partitions = []);
-            if (_instrumentsFrom.Count == 0 || record.Instrument >= _instrumentsFrom[^1].Instruments)
-            {
-                _instrumentsFrom.Add((line, record.Instrument + 1));
-            }
+            partitions = SeriesFor(key, line);
+            (_lastKey, _lastSeries) = (key, partitions);
         }
 
-        int at = partitions.Count - 1;
-        while (at >= 0 && partitions[at].PeriodStart > record.PeriodStart)
+        Span<PartitionRecord> known = CollectionsMarshal.AsSpan(partitions);
+        int at = known.Length - 1;
+        while (at >= 0 && known[at].PeriodStart > record.PeriodStart)
         {
             at--;
         }
 
-        if (at >= 0 && partitions[at].PeriodStart == record.PeriodStart)
+        if (at >= 0 && known[at].PeriodStart == record.PeriodStart)
         {
-            partitions[at] = record;
+            known[at] = record;
         }
         else
         {
             partitions.Insert(at + 1, record);
         }
+    }
+
+    /// <summary>The list of series <paramref name="key"/>, made when <paramref name="line"/> is its first.</summary>
+    private List<PartitionRecord> SeriesFor((int Kind, int Instrument) key, long line)
+    {
+        if (!_series.TryGetValue(key, out List<PartitionRecord>? partitions))
+        {
+            _series.Add(key, partitions = []);
+            if (_instrumentsFrom.Count == 0 || key.Instrument >= _instrumentsFrom[^1].Instruments)
+            {
+                _instrumentsFrom.Add((line, key.Instrument + 1));
+            }
+        }
+
+        return partitions;
     }
 }

@@ -9,10 +9,15 @@ internal static class CatalogPeriods
     /// <summary>The start of the period that holds <paramref name="ticks"/>.</summary>
     public static long StartOf(long ticks, CatalogPeriod period)
     {
+        if (period == CatalogPeriod.Day)
+        {
+            // Every index line is checked so: a day needs no calendar.
+            return new DateTime(ticks).Ticks - (ticks % TimeSpan.TicksPerDay);
+        }
+
         var time = new DateTime(ticks);
         return period switch
         {
-            CatalogPeriod.Day => time.Date.Ticks,
             CatalogPeriod.Month => new DateTime(time.Year, time.Month, 1).Ticks,
             _ => new DateTime(time.Year, 1, 1).Ticks,
         };
@@ -24,11 +29,16 @@ internal static class CatalogPeriods
     /// </summary>
     public static long EndOf(long start, CatalogPeriod period)
     {
+        if (period == CatalogPeriod.Day)
+        {
+            // The last day's end is one past DateTime.MaxValue too.
+            return start + TimeSpan.TicksPerDay;
+        }
+
         var time = new DateTime(start);
         bool last = time.Year == DateTime.MaxValue.Year && (period == CatalogPeriod.Year || (period == CatalogPeriod.Month && time.Month == 12));
         return last ? DateTime.MaxValue.Ticks + 1 : period switch
         {
-            CatalogPeriod.Day => start + TimeSpan.TicksPerDay,
             CatalogPeriod.Month => time.AddMonths(1).Ticks,
             _ => time.AddYears(1).Ticks,
         };

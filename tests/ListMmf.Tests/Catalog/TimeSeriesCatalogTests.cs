@@ -535,6 +535,47 @@ public sealed class TimeSeriesCatalogTests
     }
 
     [Fact]
+    public void AnIndexLineOfAnInstrumentTheCatalogDoesNotHoldIsRefused()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            AddTrade(writer, "QQQ", CatalogWorld.FirstDay.AddHours(10), 2);
+        }
+
+        string index = Path.Combine(folder.Path, "partitions.mmf");
+        using (var lines = new ListMmf<PartitionRecord>(index))
+        {
+            lines.Add(new PartitionRecord { Instrument = 2, PeriodStart = CatalogWorld.FirstDay.Ticks });
+        }
+
+        var refused = Assert.Throws<ListMmfFormatException>(() => TimeSeriesCatalog.Open(folder.Path, FileAccess.Read).Dispose());
+
+        Assert.Contains("line 4 of the catalog's index is damaged: instrument 2 is not one of the catalog's", refused.Message);
+    }
+
+    [Fact]
+    public void AnIndexLineWhoseDayDoesNotStartAtMidnightIsRefused()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        }
+
+        long offMidnight = CatalogWorld.FirstDay.AddHours(1).Ticks;
+        using (var lines = new ListMmf<PartitionRecord>(Path.Combine(folder.Path, "partitions.mmf")))
+        {
+            lines.Add(new PartitionRecord { PeriodStart = offMidnight });
+        }
+
+        var refused = Assert.Throws<ListMmfFormatException>(() => TimeSeriesCatalog.Open(folder.Path, FileAccess.Read).Dispose());
+
+        Assert.Contains($"line 2 of the catalog's index is damaged: {offMidnight} ticks starts no Day", refused.Message);
+    }
+
+    [Fact]
     public void SealingACatalogSealsThePartitionsOfEndedPeriodsAndKeepsTheirRows()
     {
         using var folder = new TempDirectory();
