@@ -25,6 +25,8 @@ namespace ListMmf.Benchmarks;
 /// time order beside a merge of arrays in memory and DuckDB.</item>
 /// <item><c>catalog-cold [--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>: a catalog of N x D day partitions opened
 /// with its pages dropped and the first row of one instrument at or after a time read (Linux).</item>
+/// <item><c>catalog-workloads [--workloads w1,w2,w3] [--scale S] [--rounds K]</c>: issue 67's workloads (wide, deep with random
+/// windows, dense ties followed live by four readers), replayed cold and warm, appendable and sealed.</item>
 /// <item><c>catalog-lean --lean DIR [--rounds K]</c>: real Lean ticks imported into a catalog and replayed beside a merge over
 /// Lean's zips and over arrays in memory.</item>
 /// <item><c>sample DIRECTORY</c>: regenerates data-samples.</item>
@@ -33,7 +35,7 @@ namespace ListMmf.Benchmarks;
 /// </summary>
 public static class Program
 {
-    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, catalog, catalog-cold, catalog-lean, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
+    private const string Usage = "commands: lowerbound, quick, cold, dataset, ipc, table-latency, csv-sample, csv-compare, duckdb-check, peers, catalog, catalog-cold, catalog-workloads, catalog-lean, sealed-sizes, python-reads, sample DIRECTORY, or BenchmarkDotNet options such as --list flat";
 
     public static int Main(string[] args)
     {
@@ -61,6 +63,7 @@ public static class Program
                 "catalog" => RunCatalog(rest),
                 "catalog-lean" => RunCatalogLean(rest),
                 "catalog-cold" => RunCatalogCold(rest),
+                "catalog-workloads" => RunCatalogWorkloads(rest),
                 "sealed-sizes" => RunSealedSizes(rest),
                 "python-reads" => RunPythonReads(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),
@@ -209,6 +212,24 @@ public static class Program
         RunMarket("catalog", args, defaultDays: 5, defaultRowsPerDay: 10_000, maximumRowsPerDay: 10_000_000, Catalog.CatalogCommand.Run);
 
     /// <summary>A command over a generated market: <c>[--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>.</summary>
+    private static int RunCatalogWorkloads(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("catalog-workloads", args, ["--workloads", "--scale", "--rounds"]);
+        string[] workloads = (line.Text("--workloads") ?? "w1,w2,w3").Split(',');
+        if (workloads.FirstOrDefault(workload => workload is not ("w1" or "w2" or "w3")) is { } unknown)
+        {
+            throw new UsageException($"--workloads takes w1, w2 and w3 separated by commas; '{unknown}' is not one");
+        }
+
+        string scale = line.Text("--scale") ?? "1";
+        return Catalog.CatalogWorkloadsCommand.Run(
+            workloads,
+            double.TryParse(scale, System.Globalization.CultureInfo.InvariantCulture, out double s) && s > 0 && s <= 100
+                ? s
+                : throw new UsageException($"--scale takes a number above 0 and at most 100; '{scale}' is not one"),
+            (int)line.Count("--rounds", 3, minimum: 1));
+    }
+
     private static int RunMarket(string command, ReadOnlySpan<string> args, int defaultDays, int defaultRowsPerDay, int maximumRowsPerDay,
         Func<int, int, int, int, int> run)
     {
