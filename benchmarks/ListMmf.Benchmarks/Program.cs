@@ -64,6 +64,7 @@ public static class Program
                 "catalog-lean" => RunCatalogLean(rest),
                 "catalog-cold" => RunCatalogCold(rest),
                 "catalog-workloads" => RunCatalogWorkloads(rest),
+                "catalog-follower" => Catalog.CatalogFollower.Run(rest),
                 "sealed-sizes" => RunSealedSizes(rest),
                 "python-reads" => RunPythonReads(rest),
                 "sample" when rest.Length == 1 => SampleCommand.Run(rest[0]),

@@ -78,7 +78,7 @@ internal static class IpcCommand
             using var writer = new ListMmf<T>(path, FileAccess.ReadWrite, new ListMmfOptions { InitialCapacity = events.Length, PrefaultAhead = prefault });
             for (int r = 0; r < readerCount; r++)
             {
-                Process reader = StartSelf("ipc-reader", kind, path, events.Length.ToString(CultureInfo.InvariantCulture), pollMean.ToString(CultureInfo.InvariantCulture), PollSdMicroseconds.ToString(CultureInfo.InvariantCulture), (r + 1).ToString(CultureInfo.InvariantCulture));
+                Process reader = SelfProcess.Start("ipc-reader", kind, path, events.Length.ToString(CultureInfo.InvariantCulture), pollMean.ToString(CultureInfo.InvariantCulture), PollSdMicroseconds.ToString(CultureInfo.InvariantCulture), (r + 1).ToString(CultureInfo.InvariantCulture));
                 readers.Add(reader);
                 if (reader.StandardOutput.ReadLine() != "ready")
                 {
@@ -157,23 +157,6 @@ internal static class IpcCommand
         long before = Clock.Now;
         ring[i & (ring.Length - 1)] = TItem.Stamped(before);
         return Clock.Now - before;
-    }
-
-    private static Process StartSelf(params string[] args)
-    {
-        string host = Environment.ProcessPath ?? throw new InvalidOperationException("no process path");
-        var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        if (Path.GetFileNameWithoutExtension(host) == "dotnet")
-        {
-            start.ArgumentList.Add(typeof(IpcCommand).Assembly.Location);
-        }
-
-        foreach (string arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        return Process.Start(start) ?? throw new InvalidOperationException($"{host} did not start");
     }
 
     private static LatencyStats EmptyOperation()

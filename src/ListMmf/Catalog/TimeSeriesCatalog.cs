@@ -268,7 +268,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// reads the rows the index recorded when it started; opens each partition when the replay reaches it, one at a
     /// time for each instrument and kind, and holds at most <paramref name="batchRows"/> times of each.
     /// </summary>
-    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
+    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog, or a column is not a number
+    /// column of every kind replayed (of any kind, where none is).</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
     public CatalogReplay Replay(DateTime from, DateTime to, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
         IEnumerable<string>? columns = null, int batchRows = CatalogReplay.DefaultBatchRows)
@@ -302,9 +303,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             DataType[] stored = Enumerable.Range(0, Schema.Kinds.Count).Where(rank => ranks is null || none || ranks.Contains(rank))
                 .Select(rank => Schema.SchemaOf(Schema.Kinds[rank]).Columns.FirstOrDefault(c => c.Name == names[column] && !c.IsText))
                 .OfType<TableColumnInfo>().Select(c => c.DataType).Distinct().Take(none ? 1 : int.MaxValue).ToArray();
-            types[column] = stored.Length == 0
-                ? throw new ArgumentException($"No kind of the catalog '{Path}' has a number column '{names[column]}'.", nameof(columns))
-                : stored.Length == 1
+            // Columns refused a column no kind read has (or, reading none, no kind at all).
+            types[column] = stored.Length == 1
                 ? DataTypeInfo.Of(stored[0])
                 : throw new ArgumentException($"The column '{names[column]}' holds {string.Join(" in one kind and ", stored)} in " +
                     "another: a slice's values of a column are of one type.", nameof(columns));
@@ -324,7 +324,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// watermark wait for it, so that the live order is the order a later <see cref="Replay"/> of the same rows gives,
     /// rows of instruments that came since included.
     /// </summary>
-    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog.</exception>
+    /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog, or a column is not a number
+    /// column of every kind replayed (of any kind, where none is).</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchRows"/> is less than 1.</exception>
     /// <exception cref="InvalidOperationException">The catalog was opened at a snapshot, which never grows.</exception>
     public CatalogReplay Follow(DateTime from, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
@@ -519,12 +520,19 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private string[] Columns(IEnumerable<string>? columns, HashSet<int>? ranks)
     {
         string[] names = columns?.ToArray() ?? [];
+        if (ranks is { Count: 0 } && names.FirstOrDefault(name => !Enumerable.Range(0, Schema.Kinds.Count).Any(rank => IsNumberColumn(rank, name)))
+            is { } unknown)
+        {
+            // No kind is read, so no row: a column is still refused where no kind could ever give it.
+            throw new ArgumentException($"No kind of the catalog '{Path}' has a number column '{unknown}'.", nameof(columns));
+        }
+
         for (int rank = 0; rank < Schema.Kinds.Count; rank++)
         {
             TimeSeriesTableSchema kind = Schema.SchemaOf(Schema.Kinds[rank]);
             string? missing = ranks is not null && !ranks.Contains(rank)
                 ? null
-                : names.FirstOrDefault(name => !kind.Columns.Any(column => column.Name == name && !column.IsText));
+                : names.FirstOrDefault(name => !IsNumberColumn(rank, name));
             if (missing is not null)
             {
                 string numbers = string.Join(", ", kind.Columns.Where(column => !column.IsText).Select(column => column.Name));
@@ -535,6 +543,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
         return names;
     }
+
+    private bool IsNumberColumn(int rank, string name) =>
+        Schema.SchemaOf(Schema.Kinds[rank]).Columns.Any(column => column.Name == name && !column.IsText);
 
     /// <summary>
     /// A time's ticks as the catalog's tables store them, by the tables' own rule (<see cref="StoredTimes.Of"/>): where

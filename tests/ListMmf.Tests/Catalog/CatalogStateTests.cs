@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using ListMmf.TestHost;
+using ListMmf.Tests.Platform;
 using Xunit;
 using Form = ListMmf.Tests.Catalog.TimeSeriesCatalogTests.Form;
 
@@ -182,6 +183,33 @@ public sealed class CatalogStateTests
         Assert.Throws<ArgumentOutOfRangeException>(() => catalog.PartitionCacheSize = -1);
     }
 
+    [LinuxFact]
+    public void TheTablesTheCacheLetsGoOfAreClosedWhenItsSizeIsLowered()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(31), Form.Appendable);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Replay(catalog);
+        Assert.NotEmpty(MappedFilesUnder(folder.Path));
+
+        catalog.PartitionCacheSize = 0;
+
+        Assert.DoesNotContain(MappedFilesUnder(folder.Path), path => Path.GetDirectoryName(path) != folder.Path);
+    }
+
+    [LinuxFact]
+    public void ACatalogsPartitionsAreClosedWhenItIsDisposed()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(32), Form.Appendable);
+        var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        Replay(catalog);
+
+        catalog.Dispose();
+
+        Assert.Empty(MappedFilesUnder(folder.Path));
+    }
+
     [Fact]
     public void ACachedPartitionGivesTheRowsItsWriterRecordedSince()
     {
@@ -239,4 +267,9 @@ public sealed class CatalogStateTests
         using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
         return CatalogWorld.Replayed(replay);
     }
+
+    /// <summary>The files under <paramref name="folder"/> this process maps now.</summary>
+    private static List<string> MappedFilesUnder(string folder) =>
+        File.ReadLines("/proc/self/maps").Select(line => line.IndexOf(folder, StringComparison.Ordinal) is var at and >= 0 ? line[at..] : null)
+            .OfType<string>().Distinct().ToList();
 }

@@ -111,6 +111,29 @@ public sealed class TimeSeriesCatalogTests
     }
 
     [Fact]
+    public void AReplayOfNoKindRefusesAColumnNoKindHas()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Replay(DateTime.MinValue, DateTime.MaxValue, kinds: [], columns: ["volume"]));
+
+        Assert.Contains("has a number column 'volume'", refused.Message);
+        catalog.Replay(DateTime.MinValue, DateTime.MaxValue, kinds: [], columns: ["price"]).Dispose();
+    }
+
+    [Fact]
+    public void AFollowOfNoKindRefusesAColumnNoKindHas()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        var refused = Assert.Throws<ArgumentException>(() => catalog.Follow(DateTime.MinValue, kinds: [], columns: ["volume"]));
+
+        Assert.Contains("has a number column 'volume'", refused.Message);
+    }
+
+    [Fact]
     public void AColumnsValuesAskedForAsAnotherTypeAreRefused()
     {
         using var folder = new TempDirectory();
