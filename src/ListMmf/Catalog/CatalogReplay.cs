@@ -33,6 +33,13 @@ public sealed class CatalogReplay : IDisposable
     /// <summary>Whether the replay follows the writer's watermark rather than ending at a time given.</summary>
     private readonly bool _follow;
 
+    /// <summary>
+    /// A following replay's tables of the partitions its chains had read to their end, kept for the chains of the next
+    /// watermark, which mostly start where those ended: given back to the catalog's cache, they would be closed
+    /// before the next watermark wherever it holds fewer partitions than the replay reads.
+    /// </summary>
+    private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), (CatalogPartition Partition, TimeSeriesTable Table)> _held = [];
+
     private Chain[] _heap = [];
     private long _from;
     private long _to;
@@ -216,6 +223,8 @@ public sealed class CatalogReplay : IDisposable
         {
             _heap[i].Close();
         }
+
+        ReturnHeld(keep: null);
     }
 
     /// <summary>Puts every chain of partitions with recorded rows in [<see cref="_from"/>, <see cref="_to"/>) in the heap.</summary>
@@ -229,13 +238,48 @@ public sealed class CatalogReplay : IDisposable
             _heap[_count] = new Chain(chain, _batchRows, _from, this, _columns.Length);
             SiftUp(_count++);
         }
+
+        if (_held.Count > 0)
+        {
+            ReturnHeld(keep: chains.Select(chain => chain[0].Key).ToHashSet());
+        }
+    }
+
+    /// <summary>Gives the held tables back to the catalog's cache, but those of the partitions in <paramref name="keep"/>.</summary>
+    private void ReturnHeld(HashSet<(int Kind, int Instrument, long PeriodStart)>? keep)
+    {
+        foreach (((int, int, long) key, (CatalogPartition partition, TimeSeriesTable table)) in _held.ToArray())
+        {
+            if (keep is null || !keep.Contains(key))
+            {
+                _held.Remove(key);
+                _catalog.ReturnTable(partition, table);
+            }
+        }
+    }
+
+    /// <summary>The table of <paramref name="partition"/> for a chain: the one held for it, or the catalog's.</summary>
+    private TimeSeriesTable RentTable(CatalogPartition partition) =>
+        _catalog.RentTable(partition, _held.Remove(partition.Key, out (CatalogPartition Partition, TimeSeriesTable Table) held) ? held.Table : null);
+
+    /// <summary>
+    /// Takes back a chain's table: a following replay holds the table of a chain's last partition for the next
+    /// watermark's chains; any other goes back to the catalog's cache.
+    /// </summary>
+    private void ReturnTable(CatalogPartition partition, TimeSeriesTable table, bool last)
+    {
+        if (_follow && last && !_disposed && _held.TryAdd(partition.Key, (partition, table)))
+        {
+            return;
+        }
+
+        _catalog.ReturnTable(partition, table);
     }
 
     /// <summary>
     /// A following replay that gave every row before its watermark moves to the rows between it and the catalog's
-    /// watermark now, if that is later: starts the chains again from the index, whose partitions' tables the
-    /// catalog's cache (<see cref="TimeSeriesCatalog.PartitionCacheSize"/>) mostly holds still; false when the
-    /// watermark has not moved.
+    /// watermark now, if that is later: starts the chains again from the index, each where the last ended, on the
+    /// table it held (<see cref="_held"/>); false when the watermark has not moved.
     /// </summary>
     private bool Advance()
     {
@@ -368,7 +412,7 @@ public sealed class CatalogReplay : IDisposable
             while (_next < partitions.Length)
             {
                 CatalogPartition partition = partitions[_next++];
-                TimeSeriesTable table = replay._catalog.RentTable(partition);
+                TimeSeriesTable table = replay.RentTable(partition);
                 try
                 {
                     IndexRange rows = partition.RecordedRows(table, from, to);
@@ -390,7 +434,7 @@ public sealed class CatalogReplay : IDisposable
                     throw;
                 }
 
-                replay._catalog.ReturnTable(partition, table);
+                replay.ReturnTable(partition, table, last: _next == partitions.Length);
             }
 
             return false;
@@ -482,7 +526,7 @@ public sealed class CatalogReplay : IDisposable
         {
             if (Table is { } table)
             {
-                replay._catalog.ReturnTable(Partition, table);
+                replay.ReturnTable(Partition, table, last: _next == partitions.Length);
             }
 
             Table = null;

@@ -322,7 +322,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// catalog's <see cref="Watermark"/>, and returns false once every row before it was given; called again after
     /// the writer's next <see cref="Flush(DateTime)"/>, it goes on with the rows that flush completed. Rows after the
     /// watermark wait for it, so that the live order is the order a later <see cref="Replay"/> of the same rows gives,
-    /// rows of instruments that came since included.
+    /// rows of instruments that came since included. Between watermarks it keeps open the partition each instrument
+    /// and kind ended on, for the next, so it holds a partition of each open until disposed, whatever
+    /// <see cref="PartitionCacheSize"/>.
     /// </summary>
     /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog, or a column is not a number
     /// column of every kind replayed (of any kind, where none is).</exception>
@@ -413,11 +415,14 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <summary>The catalog's cache of partitions open for reading, for tests.</summary>
     internal CatalogTableCache TableCache => _tables;
 
-    /// <summary>A partition's table for reading, from the cache or opened now: give it back with <see cref="ReturnTable"/>.</summary>
+    /// <summary>
+    /// A partition's table for reading: <paramref name="held"/> (its table, which the caller kept from an earlier
+    /// rent), else the cache's or one opened now; give it back with <see cref="ReturnTable"/>.
+    /// </summary>
     /// <exception cref="ListMmfFormatException">The table holds fewer rows than the index records.</exception>
-    internal TimeSeriesTable RentTable(CatalogPartition partition)
+    internal TimeSeriesTable RentTable(CatalogPartition partition, TimeSeriesTable? held = null)
     {
-        TimeSeriesTable table = _tables.Rent(partition);
+        TimeSeriesTable table = held ?? _tables.Rent(partition);
         if (table.RowCount < partition.RowCount)
         {
             long rows = table.RowCount;

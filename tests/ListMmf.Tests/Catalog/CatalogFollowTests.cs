@@ -132,6 +132,37 @@ public sealed class CatalogFollowTests
         Assert.Equal(CatalogWorld.FirstDay, writer.Watermark);
     }
 
+    [Fact]
+    public void AFollowingReplayOfMoreInstrumentsThanTheCacheHoldsReopensNoPartitionAtTheNextWatermark()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        reader.PartitionCacheSize = 2;
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, kinds: ["trades"], columns: ["id"]);
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        long id = 0;
+        void Minute()
+        {
+            for (int i = 0; i < 6; i++)
+            {
+                Trade(writer, $"I{i}", time, ++id);
+            }
+
+            writer.Flush(time.AddTicks(1));
+            time = time.AddMinutes(1);
+        }
+
+        Minute();
+        Assert.Equal(6, CatalogWorld.Replayed(follow).Length);
+        long opened = reader.TableCache.Opened;
+        Minute();
+        Minute();
+
+        Assert.Equal([7L, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18], CatalogWorld.Replayed(follow));
+        Assert.Equal(opened, reader.TableCache.Opened);
+    }
+
     private static void Trade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
     {
         TimeSeriesTable table = catalog.Partition("trades", instrument, time);
