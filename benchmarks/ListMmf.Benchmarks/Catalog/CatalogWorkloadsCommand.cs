@@ -16,8 +16,8 @@ namespace ListMmf.Benchmarks.Catalog;
 /// generated market (<see cref="WorkloadMarket"/>) written to a catalog, then replayed whole with an empty strategy
 /// (every row's time, instrument, price and size read into a checksum), cold (a new catalog, the folder's pages
 /// dropped) and warm (a new catalog, pages cached), appendable and then sealed: time to the first row, rows a second,
-/// the most memory held beyond the page cache (at most what it allocated on the managed heap and what the process's
-/// anonymous memory grew by, <see cref="AnonymousMemory"/>), partitions opened, bytes read, and the
+/// how much the process's memory beyond the page cache grew (<see cref="AnonymousMemory"/>) and what the replay
+/// allocated on the managed heap (garbage included), partitions opened, bytes read, and the
 /// checksum of the order, which must equal a sort of every row by the documented tie rule in every run and form.
 /// W1 wide: 1,000 instruments' minute bars over 10 days. W2 deep: 10 instruments' trades and quotes over 5 days,
 /// and 1,000 random 15-minute windows (p50, p99). W3 dense ties: 2,000 instruments quoting on each minute boundary
@@ -222,18 +222,26 @@ internal static class CatalogWorkloadsCommand
             $"{market.Name}: {market.Names.Length:N0} instruments, {string.Join(" and ", market.Kinds)}, {market.Rows:N0} rows in " +
                 $"{partitions:N0} partitions; on disk: {string.Join("; ", sizes)}; every replay's checksum {expected}"));
         Console.WriteLine();
-        Console.WriteLine("| replay of every row, a new catalog (medians; memory: the most) | first row ms | M rows/s | memory held, at most | partitions opened | read |");
-        Console.WriteLine("|---|---:|---:|---:|---:|---:|");
+        Console.WriteLine("| replay of every row, a new catalog (medians; memory: the most) | first row ms | M rows/s | memory grew by | " +
+            "allocated | partitions opened | read |");
+        Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|");
         foreach ((string way, Replayed result) in results)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"| {way} | {result.FirstRowMilliseconds:N2} | {market.Rows / result.Seconds / 1e6:N2} | " +
-                    $"{(result.MemoryBytes is { } memory ? ProcessIo.Describe(memory) : "n/a")} | {result.Partitions:N0} | {ProcessIo.Describe(result.ReadBytes)} |"));
+                    $"{(result.MemoryBytes is { } memory ? ProcessIo.Describe(memory) : "n/a")} | {ProcessIo.Describe(result.AllocatedBytes)} | " +
+                        $"{result.Partitions:N0} | {ProcessIo.Describe(result.ReadBytes)} |"));
+        }
+
+        if (results.Any(result => result.Result.MemoryBytes is null))
+        {
+            return;
         }
 
         double most = results.Max(result => result.Result.MemoryBytes ?? 0) / (double)(1 << 20);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"goal {(most <= MemoryGoalMiB ? "MET" : "MISSED")}: memory beyond the page cache at most {most:N1} MiB in any replay (wanted at most {MemoryGoalMiB:N0} MiB)"));
+            $"goal {(most <= MemoryGoalMiB ? "MET" : "MISSED")}: memory beyond the page cache grew by at most {most:N1} MiB in any replay " +
+                $"(wanted at most {MemoryGoalMiB:N0} MiB)"));
     }
 
     /// <summary>A new catalog replays every row; its time to the first row and in all, and what it held and read.</summary>
@@ -272,10 +280,8 @@ internal static class CatalogWorkloadsCommand
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
         Check(way, checksum, expected);
 
-        // What the replay held is at most what it allocated on the managed heap (the garbage collector may reuse
-        // memory it kept from before, which the resident memory does not show) and what it added outside it.
         long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-        return new Replayed(first, seconds, memory.Peak is { } outside ? outside + allocated : null, opened, (ProcessIo.ReadBytes() ?? 0) - readBefore);
+        return new Replayed(first, seconds, memory.Peak, allocated, opened, (ProcessIo.ReadBytes() ?? 0) - readBefore);
     }
 
     /// <summary>
@@ -397,12 +403,14 @@ internal static class CatalogWorkloadsCommand
     /// One replay of every row: its time to the first row and in all, the memory it held, what it opened and read; of
     /// several, the medians, and the most memory any held.
     /// </summary>
-    private readonly record struct Replayed(double FirstRowMilliseconds, double Seconds, long? MemoryBytes, long Partitions, long ReadBytes)
+    private readonly record struct Replayed(
+        double FirstRowMilliseconds, double Seconds, long? MemoryBytes, long AllocatedBytes, long Partitions, long ReadBytes)
     {
         public static Replayed Median(List<Replayed> runs) => new(
             Medians.Of(runs.Select(run => run.FirstRowMilliseconds)),
             Medians.Of(runs.Select(run => run.Seconds)),
             runs.Max(run => run.MemoryBytes),
+            runs.Max(run => run.AllocatedBytes),
             runs.Max(run => run.Partitions),
             (long)Medians.Of(runs.Select(run => (double)run.ReadBytes)));
     }
