@@ -31,6 +31,10 @@ internal struct ReplayChecksum
 
     public override readonly string ToString() => $"{Order:x16}/{Rows}";
 
+    /// <summary>Whether this is <paramref name="expected"/>'s order and rows, and its turnover to a rounding.</summary>
+    public readonly bool Matches(ReplayChecksum expected) =>
+        Order == expected.Order && Rows == expected.Rows && Math.Abs(Turnover - expected.Turnover) <= 1e-6 * Math.Abs(expected.Turnover);
+
     /// <summary>
     /// Runs <paramref name="replay"/> and adds its seconds to <paramref name="times"/> under <paramref name="name"/>,
     /// after checking that it gave <paramref name="expected"/>'s order, rows and turnover (to a rounding).
@@ -41,7 +45,7 @@ internal struct ReplayChecksum
         var clock = Stopwatch.StartNew();
         ReplayChecksum got = replay();
         double seconds = clock.Elapsed.TotalSeconds;
-        if (got.Order != expected.Order || got.Rows != expected.Rows || Math.Abs(got.Turnover - expected.Turnover) > 1e-6 * Math.Abs(expected.Turnover))
+        if (!got.Matches(expected))
         {
             throw new InvalidOperationException($"{name} gave checksum {got} (turnover {got.Turnover}), not {expected} ({expected.Turnover})");
         }

@@ -72,7 +72,8 @@ internal sealed class WorkloadMarket
         var random = new Random(1);
         for (int i = 0; i < instruments; i++)
         {
-            market.Series[0][i] = WorkloadSeries.Generate(random, days, SessionMinutes, (day, minute) => SessionOpen(day) + (minute * TimeSpan.TicksPerMinute));
+            market.Series[0][i] = WorkloadSeries.Generate(
+                random, days, SessionMinutes, (day, minute) => SessionOpen(day) + (minute * TimeSpan.TicksPerMinute));
         }
 
         return market;
