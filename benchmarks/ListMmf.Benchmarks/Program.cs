@@ -212,7 +212,6 @@ public static class Program
     private static int RunCatalog(ReadOnlySpan<string> args) =>
         RunMarket("catalog", args, defaultDays: 5, defaultRowsPerDay: 10_000, maximumRowsPerDay: 10_000_000, Catalog.CatalogCommand.Run);
 
-    /// <summary>A command over a generated market: <c>[--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>.</summary>
     private static int RunCatalogWorkloads(ReadOnlySpan<string> args)
     {
         CommandLine line = CommandLine.Parse("catalog-workloads", args, ["--workloads", "--scale", "--rounds"]);
@@ -231,6 +230,7 @@ public static class Program
             (int)line.Count("--rounds", 3, minimum: 1));
     }
 
+    /// <summary>A command over a generated market: <c>[--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>.</summary>
     private static int RunMarket(string command, ReadOnlySpan<string> args, int defaultDays, int defaultRowsPerDay, int maximumRowsPerDay,
         Func<int, int, int, int, int> run)
     {

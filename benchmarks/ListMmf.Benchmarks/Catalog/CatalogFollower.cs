@@ -4,6 +4,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Threading;
+using System.Threading.Tasks;
 using ListMmf.Benchmarks.Core;
 
 namespace ListMmf.Benchmarks.Catalog;
@@ -27,7 +28,12 @@ internal static class CatalogFollower
             expected.Order.ToString("x16", invariant), expected.Rows.ToString(invariant), expected.Turnover.ToString("R", invariant));
         if (follower.StandardOutput.ReadLine() != "ready")
         {
-            throw new IOException($"a follower did not start: {follower.StandardError.ReadToEnd()}");
+            // Whatever it said on its way out (it exits at once when it fails), then it is stopped.
+            follower.WaitForExit(TimeSpan.FromSeconds(10));
+            string said = follower.HasExited ? follower.StandardError.ReadToEnd() : "(still running)";
+            follower.Kill();
+            follower.Dispose();
+            throw new IOException($"a follower did not start: {said}");
         }
 
         return follower;
@@ -37,13 +43,20 @@ internal static class CatalogFollower
     /// <exception cref="IOException">The follower failed, or ran past <paramref name="hang"/>.</exception>
     public static long[] Result(Process follower, int minutes, TimeSpan hang)
     {
-        string output = follower.StandardOutput.ReadToEnd();
-        if (!follower.WaitForExit(hang) || follower.ExitCode != 0)
+        // Both pipes read while it runs, so that neither fills and stops it.
+        Task<string> output = follower.StandardOutput.ReadToEndAsync();
+        Task<string> errors = follower.StandardError.ReadToEndAsync();
+        if (!follower.WaitForExit(hang))
         {
-            throw new IOException($"a follower failed: {output} {follower.StandardError.ReadToEnd()}");
+            throw new IOException($"a follower ran past {hang.TotalMinutes} minutes");
         }
 
-        long[] seen = output.Trim().Split('\n')[^1].Split(' ').Skip(1).Select(text => long.Parse(text, CultureInfo.InvariantCulture)).ToArray();
+        if (follower.ExitCode != 0)
+        {
+            throw new IOException($"a follower failed: {output.Result} {errors.Result}");
+        }
+
+        long[] seen = output.Result.Trim().Split('\n')[^1].Split(' ').Skip(1).Select(text => long.Parse(text, CultureInfo.InvariantCulture)).ToArray();
         return seen.Length == minutes ? seen : throw new IOException($"a follower reported {seen.Length} minutes, not {minutes}");
     }
 

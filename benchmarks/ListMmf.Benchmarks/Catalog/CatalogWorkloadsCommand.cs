@@ -223,7 +223,7 @@ internal static class CatalogWorkloadsCommand
             $"{market.Name}: {market.Names.Length:N0} instruments, {string.Join(" and ", market.Kinds)}, {market.Rows:N0} rows in " +
                 $"{partitions:N0} partitions; on disk: {string.Join("; ", sizes)}; every replay's checksum {expected}"));
         Console.WriteLine();
-        Console.WriteLine("| replay of every row, a new catalog (medians; memory: the most) | first row ms | M rows/s | memory grew by | " +
+        Console.WriteLine("| replay of every row, a new catalog (times: medians; the rest: the most) | first row ms | M rows/s | memory grew by | " +
             "allocated | partitions opened | read |");
         Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|");
         foreach ((string way, Replayed result) in results)
@@ -404,7 +404,7 @@ internal static class CatalogWorkloadsCommand
 
     /// <summary>
     /// One replay of every row: its time to the first row and in all, the memory it held, what it opened and read; of
-    /// several, the medians, and the most memory any held.
+    /// several, the medians of the times and of the bytes read, and the most of the rest.
     /// </summary>
     private readonly record struct Replayed(
         double FirstRowMilliseconds, double Seconds, long? MemoryBytes, long AllocatedBytes, long Partitions, long ReadBytes)

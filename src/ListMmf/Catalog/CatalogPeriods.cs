@@ -11,7 +11,7 @@ internal static class CatalogPeriods
     {
         if (period == CatalogPeriod.Day)
         {
-            // Every index line is checked so: a day needs no calendar.
+            // Every index line is checked so: a day needs no calendar (the DateTime refuses ticks out of its range).
             return new DateTime(ticks).Ticks - (ticks % TimeSpan.TicksPerDay);
         }
 

@@ -288,7 +288,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <see cref="Replay"/>, with the values of <paramref name="columns"/> copied into it.
     /// </summary>
     /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog, or a column is not a number
-    /// column of every kind replayed, or not of one type in all of them.</exception>
+    /// column of every kind replayed (of any kind, where none is), or not of one type in all of them.</exception>
     public CatalogSlices Slices(DateTime from, DateTime to, IEnumerable<string>? instruments = null, IEnumerable<string>? kinds = null,
         IEnumerable<string>? columns = null)
     {
@@ -323,8 +323,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// the writer's next <see cref="Flush(DateTime)"/>, it goes on with the rows that flush completed. Rows after the
     /// watermark wait for it, so that the live order is the order a later <see cref="Replay"/> of the same rows gives,
     /// rows of instruments that came since included. Between watermarks it keeps open the partition each instrument
-    /// and kind ended on, for the next, so it holds a partition of each open until disposed, whatever
-    /// <see cref="PartitionCacheSize"/>.
+    /// and kind ended on, for the next, so it holds a partition of each open until the replay is disposed (also
+    /// after the catalog is), whatever <see cref="PartitionCacheSize"/>.
     /// </summary>
     /// <exception cref="ArgumentException">A kind or an instrument is not in the catalog, or a column is not a number
     /// column of every kind replayed (of any kind, where none is).</exception>
@@ -397,8 +397,10 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// </summary>
     /// <remarks>
     /// Each cached partition holds its column files open: lower the size where open files are few (a container's
-    /// limit, macOS's). A partition sealed or unsealed while cached is read through the file the cache opened, which
-    /// keeps that file's space on disk until the partition leaves the cache or the catalog is disposed.
+    /// limit, macOS's). A replay holds the partitions it is reading besides, and a following replay the partition
+    /// each instrument and kind ended on between watermarks, whatever the size. A partition sealed or unsealed while
+    /// cached is read through the file the cache opened, which keeps that file's space on disk until the partition
+    /// leaves the cache or the catalog is disposed.
     /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public int PartitionCacheSize

@@ -1,8 +1,11 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
+using System.Runtime.Versioning;
 using System.Threading.Tasks;
 using ListMmf.TestHost;
+using ListMmf.Tests.Platform;
 using Xunit;
 
 namespace ListMmf.Tests.Catalog;
@@ -161,6 +164,52 @@ public sealed class CatalogFollowTests
 
         Assert.Equal([7L, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18], CatalogWorld.Replayed(follow));
         Assert.Equal(opened, reader.TableCache.Opened);
+    }
+
+    [LinuxFact]
+    [SupportedOSPlatform("linux")]
+    public void AFollowingReplayLetsGoOfThePartitionsItKeptWhenDisposed()
+    {
+        using var folder = new TempDirectory();
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            Trade(writer, "SPY", time, 1);
+            Trade(writer, "QQQ", time, 2);
+            writer.Flush(time.AddTicks(1));
+        }
+
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        reader.PartitionCacheSize = 0;
+        CatalogReplay follow = reader.Follow(DateTime.MinValue, kinds: ["trades"], columns: ["id"]);
+        Assert.Equal([1L, 2], CatalogWorld.Replayed(follow));
+        Assert.NotEmpty(MappedFiles.InSubfoldersOf(folder.Path));
+
+        follow.Dispose();
+
+        Assert.Empty(MappedFiles.InSubfoldersOf(folder.Path));
+    }
+
+    [LinuxFact]
+    [SupportedOSPlatform("linux")]
+    public void AFollowingReplayLetsGoOfAPartitionItsInstrumentMovedPast()
+    {
+        using var folder = new TempDirectory();
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        reader.PartitionCacheSize = 0;
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        Trade(writer, "SPY", time, 1);
+        writer.Flush(time.AddTicks(1));
+        using CatalogReplay follow = reader.Follow(DateTime.MinValue, kinds: ["trades"], columns: ["id"]);
+        Assert.Equal([1L], CatalogWorld.Replayed(follow));
+        string firstDay = Path.GetDirectoryName(Assert.Single(MappedFiles.InSubfoldersOf(folder.Path), path => path.EndsWith("id.mmf", StringComparison.Ordinal)))!;
+
+        Trade(writer, "SPY", time.AddDays(1), 2);
+        writer.Flush(time.AddDays(1).AddTicks(1));
+
+        Assert.Equal([2L], CatalogWorld.Replayed(follow));
+        Assert.DoesNotContain(MappedFiles.InSubfoldersOf(folder.Path), path => path.StartsWith(firstDay + Path.DirectorySeparatorChar, StringComparison.Ordinal));
     }
 
     private static void Trade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
