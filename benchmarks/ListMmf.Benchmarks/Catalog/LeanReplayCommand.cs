@@ -27,7 +27,7 @@ internal static class LeanReplayCommand
         {
             TimeZoneInfo newYork = TimeZoneInfo.FindSystemTimeZoneById("America/New_York");
             var clock = Stopwatch.StartNew();
-            LeanImportResult imported = LeanImporter.Run(new LeanImportRequest(lean, folder, newYork, CatalogPeriod.Day));
+            ListMmf.Tool.CatalogImport.CatalogImportResult imported = LeanImporter.Run(new LeanImportRequest(lean, folder, newYork, CatalogPeriod.Day));
             Console.WriteLine($"catalog-lean: imported {imported.Rows:N0} rows of {imported.Files:N0} files from '{lean}' in " +
                 $"{clock.Elapsed.TotalSeconds:N2} s on {Environment.ProcessorCount} cores, {Environment.OSVersion}, .NET {Environment.Version}");
 

@@ -7,6 +7,8 @@ using System.Runtime.ExceptionServices;
 using System.Threading;
 using System.Threading.Tasks;
 using ListMmf.Storage;
+using ListMmf.Tool.Csv;
+using ListMmf.Tool.CatalogImport;
 using ListMmf.Tool.Files;
 using ListMmf.Tool.Parquet;
 using ListMmf.Tool.Vendor;
@@ -17,7 +19,7 @@ namespace ListMmf.Tool.Commands;
 /// <summary>
 /// <c>catalog ls|info|verify|seal|export|import DIR</c>: a <see cref="TimeSeriesCatalog"/>'s partitions as its index
 /// records them, what it holds, a check of every partition against the index, the seal of ended periods, a
-/// Hive-partitioned Parquet export, and the import of a vendor's folder of per-day files.
+/// Hive-partitioned Parquet export, and the import of a folder of per-day files (Lean's, or CSV and Parquet).
 /// </summary>
 internal static class CatalogCommand
 {
@@ -210,37 +212,100 @@ internal static class CatalogCommand
         Argument<string> folder = Folder();
         var source = new Argument<string>("SOURCE")
         {
-            Description = "The folder of QuantConnect Lean's per-day files, searched with its subfolders: zips as Lean ships them " +
-                "(one CSV inside, named yyyyMMdd_symbol_Trade_Tick.csv, _Quote_Tick or _minute_trade), or those CSVs, plain or gzip.",
+            Description = "The folder of per-day (or per-period) files, searched with its subfolders. By default QuantConnect Lean's: " +
+                "zips as Lean ships them (one CSV inside, named yyyyMMdd_symbol_Trade_Tick.csv, _Quote_Tick or _minute_trade), or " +
+                "those CSVs, plain or gzip. With --layout, CSV (plain or gzip) and Parquet files of one instrument each.",
         };
-        var zone = new Option<string>("--zone")
+        var layout = new Option<string?>("--layout")
         {
-            Description = "The time zone the files' times count in (the exchange's); the catalog holds UTC.",
-            DefaultValueFactory = _ => "America/New_York",
+            Description = "Where each file's instrument is named: 'hive' ([KIND/]symbol=SYMBOL/date=.../FILE, as 'catalog export', " +
+                "DuckDB and Polars write it), or a pattern of the path under SOURCE with {symbol}, {kind} and * (any text within a " +
+                "name), such as '{symbol}/*.csv.gz'. Default: Lean's files.",
+        };
+        var kind = new Option<string?>("--kind")
+        {
+            Description = "With --layout: the kind of files whose path names none (default: the catalog's only kind).",
+        };
+        var time = new Option<string?>("--time")
+        {
+            Description = "With --layout: the time column, COLUMN[:FORMAT] for CSV files (as 'import csv' takes it), COLUMN for " +
+                "Parquet files (default: the one a listmmf export names, else the only timestamp column).",
+        };
+        var columns = new Option<string[]>("--column")
+        {
+            Description = "With --layout, for CSV files: a value column, NAME:TYPE, as 'import csv' takes it. Repeat for each column.",
+            AllowMultipleArgumentsPerToken = true,
+        };
+        var zone = new Option<string?>("--zone")
+        {
+            Description = "The time zone times written without one count in (an exchange's): they are stored in UTC. Default: " +
+                "America/New_York for Lean's files; with --layout, none (times without a zone are kept so).",
         };
         var period = new Option<string?>("--period") { Description = "A new catalog's period (default: day); an existing catalog must have it." };
         period.AcceptOnlyFromAmong("day", "month", "year");
-        var command = new Command("import", "Import a folder of Lean's per-day files into the catalog (created with the kinds " +
-            "trade, quote and trade_minute if new), its series on every core, each file checked whole before its rows are added. " +
-            "Run again over the same or a larger folder, it adds only the rows the catalog lacks.")
+        Option<string?> timeType = ImportCommand.TimeTypeOption("Default: as the first file says.");
+        Option<string?> order = ImportCommand.OrderOption("a Parquet file's recorded order, else ascending-or-equal");
+        var command = new Command("import", "Import a folder of per-day files into the catalog, its series on every core, each " +
+            "file checked whole before its rows are added. Lean's files make the kinds trade, quote and trade_minute; other files " +
+            "(--layout) a kind a folder or --kind, with the columns of its first file. Run again over the same or a larger folder, " +
+            "it adds only the rows the catalog lacks.")
         {
-            folder, source, zone, period,
+            folder, source, layout, kind, time, columns, zone, period, timeType, order,
         };
         command.SetAction(parse =>
         {
-            TimeZoneInfo exchange = ZoneNamed(parse.GetValue(zone)!);
-            var request = new LeanImportRequest(Path.GetFullPath(parse.GetValue(source)!), Path.GetFullPath(parse.GetValue(folder)!),
-                exchange, parse.GetValue(period) is { } given ? Enum.Parse<CatalogPeriod>(given, ignoreCase: true) : null);
+            string catalog = Path.GetFullPath(parse.GetValue(folder)!);
+            string from = Path.GetFullPath(parse.GetValue(source)!);
+            CatalogPeriod? periodOf = parse.GetValue(period) is { } given ? Enum.Parse<CatalogPeriod>(given, ignoreCase: true) : null;
             var clock = Stopwatch.StartNew();
-            LeanImportResult result = ProgressBar.Run("importing", show: true, progress => LeanImporter.Run(request, progress));
+            CatalogImportResult result;
+            if (parse.GetValue(layout) is not { } pattern)
+            {
+                if (parse.GetValue(kind) is not null || parse.GetValue(time) is not null || parse.GetValue(columns) is { Length: > 0 } ||
+                    parse.GetValue(timeType) is not null || parse.GetValue(order) is not null)
+                {
+                    throw new UsageException("--kind, --time, --column, --time-type and --order describe other files than Lean's: give --layout.");
+                }
+
+                var request = new LeanImportRequest(from, catalog, ZoneNamed(parse.GetValue(zone) ?? "America/New_York"), periodOf);
+                result = ProgressBar.Run("importing", show: true, progress => LeanImporter.Run(request, progress));
+            }
+            else
+            {
+                var request = new TableFolderImportRequest(from, catalog, SourceLayout.Parse(pattern), parse.GetValue(kind),
+                    CsvColumnsOf(parse.GetValue(time), parse.GetValue(columns) ?? []), ParquetTimeOf(parse.GetValue(time)),
+                    parse.GetValue(zone) is { } named ? ZoneNamed(named) : null, periodOf,
+                    ImportCommand.IsTicks(parse.GetValue(timeType)), ImportCommand.Order(parse.GetValue(order)));
+                result = ProgressBar.Run("importing", show: true, progress => TableFolderImporter.Run(request, progress));
+            }
+
             double seconds = clock.Elapsed.TotalSeconds;
-            output.WriteLine($"imported {result.Rows:N0} rows from {result.Files:N0} files into '{request.Catalog}' in {seconds:N2} s " +
+            output.WriteLine($"imported {result.Rows:N0} rows from {result.Files:N0} files into '{catalog}' in {seconds:N2} s " +
                 $"({(seconds > 0 ? result.Rows / seconds : 0):N0} rows/s){(result.Skipped > 0 ? $"; {result.Skipped:N0} files the " +
                     "catalog held already" : "")}");
             return Cli.Success;
         });
         return command;
     }
+
+    /// <summary>How CSV files are read, from <c>--time COLUMN[:FORMAT]</c> and the <c>--column</c>s; null without columns (no CSV).</summary>
+    private static CsvColumns? CsvColumnsOf(string? time, string[] columns)
+    {
+        if (columns.Length == 0)
+        {
+            return null;
+        }
+
+        string spec = time ?? throw new UsageException("--column describes CSV files: name their time column with --time COLUMN[:FORMAT].");
+        int colon = spec.IndexOf(':', StringComparison.Ordinal);
+        var csv = new CsvColumns(colon < 0 ? spec : spec[..colon], colon < 0 ? null : TimeFormat.Parse(spec[(colon + 1)..]),
+            columns.Select(ImportCommand.ParseColumn).ToList());
+        ImportCommand.CheckNames(csv.TimeColumn, csv.Columns);
+        return csv;
+    }
+
+    /// <summary>A Parquet file's time column: <c>--time</c>'s column, without a CSV format.</summary>
+    private static string? ParquetTimeOf(string? time) => time is null ? null : time.Split(':')[0];
 
     /// <summary>
     /// The time zone <paramref name="name"/> names: as the system knows it, or an IANA name through its Windows name

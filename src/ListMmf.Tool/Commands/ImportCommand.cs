@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.CommandLine;
 using System.Diagnostics;
 using System.IO;
@@ -49,7 +50,7 @@ internal static class ImportCommand
                 parse.GetValue(columns)!.Select(ParseColumn).ToList(),
                 IsTicks(parse.GetValue(timeType)),
                 Order(parse.GetValue(order)));
-            CheckNames(request);
+            CheckNames(request.TimeColumn, request.Columns);
             if (!File.Exists(request.Csv))
             {
                 throw new DataException($"'{request.Csv}' does not exist.");
@@ -101,7 +102,7 @@ internal static class ImportCommand
         return command;
     }
 
-    private static Option<string?> TimeTypeOption(string byDefault)
+    internal static Option<string?> TimeTypeOption(string byDefault)
     {
         var option = new Option<string?>("--time-type") { Description = $"For a new table: seconds (Int32 Unix " +
             $"seconds) or ticks (Int64 DateTime ticks). {byDefault}" };
@@ -109,7 +110,7 @@ internal static class ImportCommand
         return option;
     }
 
-    private static Option<string?> OrderOption(string byDefault)
+    internal static Option<string?> OrderOption(string byDefault)
     {
         var option = new Option<string?>("--order") { Description = $"For a new table: ascending or " +
             $"ascending-or-equal (equal times allowed). Default: {byDefault}." };
@@ -117,9 +118,9 @@ internal static class ImportCommand
         return option;
     }
 
-    private static bool? IsTicks(string? timeType) => timeType is null ? null : timeType == "ticks";
+    internal static bool? IsTicks(string? timeType) => timeType is null ? null : timeType == "ticks";
 
-    private static TimeSeriesOrder? Order(string? order) => order switch
+    internal static TimeSeriesOrder? Order(string? order) => order switch
     {
         "ascending" => TimeSeriesOrder.Ascending,
         "ascending-or-equal" => TimeSeriesOrder.AscendingOrEqual,
@@ -133,12 +134,12 @@ internal static class ImportCommand
     /// The columns become file names: a name that cannot be one, or a repeated name, is a usage error found before
     /// anything is read.
     /// </summary>
-    private static void CheckNames(ImportRequest request)
+    internal static void CheckNames(string timeColumn, IEnumerable<(string Name, string Type)> columns)
     {
         try
         {
-            var schema = new TimeSeriesTableSchema(request.TimeColumn);
-            foreach ((string name, string type) in request.Columns)
+            var schema = new TimeSeriesTableSchema(timeColumn);
+            foreach ((string name, string type) in columns)
             {
                 ColumnSink.ColumnOf(name, type).AddTo(schema);
             }
@@ -149,7 +150,7 @@ internal static class ImportCommand
         }
     }
 
-    private static (string Name, string Type) ParseColumn(string spec)
+    internal static (string Name, string Type) ParseColumn(string spec)
     {
         int colon = spec.LastIndexOf(':');
         return colon > 0 && colon < spec.Length - 1

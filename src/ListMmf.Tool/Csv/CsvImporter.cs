@@ -16,6 +16,7 @@ namespace ListMmf.Tool.Csv;
 /// <param name="Columns">The value columns: CSV column name and type.</param>
 /// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or by the format (null).</param>
 /// <param name="Order">For a new table: the order the times must keep; null for Ascending.</param>
+/// <param name="Staging">Whether the table is a step another import reads and removes (a catalog import's staging table).</param>
 internal sealed record ImportRequest(
     string Csv,
     string Output,
@@ -23,7 +24,8 @@ internal sealed record ImportRequest(
     TimeFormat? TimeFormat,
     IReadOnlyList<(string Name, string Type)> Columns,
     bool? TicksTime,
-    TimeSeriesOrder? Order);
+    TimeSeriesOrder? Order,
+    bool Staging = false);
 
 /// <summary>
 /// Imports CSV rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>. A plain file is parsed on

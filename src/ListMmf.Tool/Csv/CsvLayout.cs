@@ -25,7 +25,8 @@ internal sealed class CsvLayout
             request.TimeColumn,
             Columns,
             request.TicksTime,
-            request.Order);
+            request.Order,
+            request.Staging);
     }
 
     public ImportRequest Request { get; }

@@ -10,10 +10,13 @@ namespace ListMmf.Tool.Import;
 /// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or by the source (null).</param>
 /// <param name="Order">The order asked for: a new table keeps it, an existing one must have it; null to leave it to
 /// the source (a new table) or the table.</param>
+/// <param name="Staging">Whether the table is a step another import reads and removes
+/// (a catalog import's staging table); false for a table the user keeps.</param>
 internal sealed record ImportTarget(
     string Source,
     string Output,
     string TimeColumn,
     IReadOnlyList<ImportColumn> Columns,
     bool? TicksTime,
-    TimeSeriesOrder? Order);
+    TimeSeriesOrder? Order,
+    bool Staging = false);

@@ -67,6 +67,12 @@ internal sealed class TableImport : IDisposable
         // Held by descriptor from here on: what a failed import created is removed from this folder, by name, never
         // through a folder or link another user of a shared folder renamed over its path meanwhile.
         HeldFolder folder = HeldFolder.Open(target.Output);
+        if (target.Staging)
+        {
+            // Unix times and INT96 count from 1970 UTC: the step records them as the instants they are.
+            utc ??= true;
+        }
+
         string manifest = Path.Combine(folder.Path, TimeSeriesTable.ManifestFileName);
         string[] created = [];
         try
@@ -222,7 +228,12 @@ internal sealed class TableImport : IDisposable
             _table.TrimExcess();
         }
 
-        _table.Flush();
+        // A staging table is read and removed at once: the rows it holds reach the device where they end up.
+        if (!_target.Staging)
+        {
+            _table.Flush();
+        }
+
         _completed = true;
     }
 

@@ -15,7 +15,16 @@ namespace ListMmf.Tool.Parquet;
 /// <param name="TicksTime">For a new table: a ticks time column (true), seconds (false), or as the file says (null:
 /// ticks unless it was exported from a seconds table).</param>
 /// <param name="Order">For a new table: the order the times must keep; null for the file's, or Ascending.</param>
-internal sealed record ParquetImportRequest(string Parquet, string Output, string? TimeColumn, bool? TicksTime, TimeSeriesOrder? Order);
+/// <param name="Staging">Whether the table is a step another import reads and removes (a catalog import's staging table).</param>
+/// <param name="OrderIfUnrecorded">For a new table, when neither <paramref name="Order"/> nor the file says: the order the times must keep.</param>
+internal sealed record ParquetImportRequest(
+    string Parquet,
+    string Output,
+    string? TimeColumn,
+    bool? TicksTime,
+    TimeSeriesOrder? Order,
+    bool Staging = false,
+    TimeSeriesOrder OrderIfUnrecorded = TimeSeriesOrder.Ascending);
 
 /// <summary>
 /// Imports a Parquet file's rows into a <see cref="TimeSeriesTable"/> through a <see cref="TableImport"/>, a slice
@@ -109,7 +118,8 @@ internal static class ParquetImporter
                     ? new ImportColumn(field.Name, textCodes.GetValueOrDefault(field.Name, ParquetColumns.TextCodes), IsText: true)
                     : new ImportColumn(field.Name, ValueType(request, field))).ToList(),
                 request.TicksTime,
-                request.Order);
+                request.Order,
+                request.Staging);
             CheckNames(request, target);
             bool ticksIfNew = !(keyValues.TryGetValue(ParquetColumns.TimeTypeKey, out string? timeType) && timeType == nameof(DataType.UnixSeconds));
             TimeSeriesOrder kept = TimeSeriesOrder.Ascending;
@@ -134,7 +144,7 @@ internal static class ParquetImporter
                 : rows < 0
                 ? throw new DataException($"'{request.Parquet}': its row groups claim more than {long.MaxValue:N0} rows " +
                     $"together, the file is damaged. Nothing was imported.")
-                : new ImportPlan(target, time, fields, ticksIfNew, ordered ? kept : TimeSeriesOrder.Ascending, groupRows, rows);
+                : new ImportPlan(target, time, fields, ticksIfNew, ordered ? kept : request.OrderIfUnrecorded, groupRows, rows);
         }
         catch (Exception exception) when (exception is not DataException)
         {

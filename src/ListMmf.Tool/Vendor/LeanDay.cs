@@ -3,6 +3,7 @@ using System.Buffers.Text;
 using System.Collections.Generic;
 using System.Linq;
 using System.Text;
+using ListMmf.Tool.CatalogImport;
 
 namespace ListMmf.Tool.Vendor;
 
@@ -12,7 +13,7 @@ namespace ListMmf.Tool.Vendor;
 /// them. Every row is checked (its fields, numbers, a time within the day and not before the row above it), and a
 /// bad one refused with its file and line, before any row is used.
 /// </summary>
-internal sealed class LeanDay
+internal sealed class LeanDay : ICatalogSourceRows
 {
     private LeanDay(LeanFile file, int rows)
     {
@@ -103,45 +104,14 @@ internal sealed class LeanDay
     }
 
     /// <summary>
-    /// Turns <see cref="Times"/> from the clock of <paramref name="zone"/> (the exchange's) into UTC: by the day's one
-    /// offset, or row by row on a day the clocks change, where a time the clocks show twice is taken at its first
-    /// (daylight) offset, as Lean takes it, and a time they skip is refused.
+    /// Turns <see cref="Times"/> from the clock of <paramref name="zone"/> (the exchange's) into UTC (<see cref="ZoneClock.ToUtc"/>).
     /// </summary>
     /// <exception cref="DataException">A row's time is one the clocks skip, or comes before the row above's in UTC.</exception>
     public void TimesToUtc(TimeZoneInfo zone)
     {
-        if (Rows == 0)
+        if (ZoneClock.ToUtc(Times, zone) is (int row, string problem))
         {
-            return;
-        }
-
-        TimeSpan first = zone.GetUtcOffset(new DateTime(Times[0], DateTimeKind.Unspecified));
-        TimeSpan last = zone.GetUtcOffset(new DateTime(Times[^1], DateTimeKind.Unspecified));
-        if (first == last && !zone.IsAmbiguousTime(new DateTime(Times[0])) && !zone.IsAmbiguousTime(new DateTime(Times[^1])))
-        {
-            for (int row = 0; row < Times.Length; row++)
-            {
-                Times[row] -= first.Ticks;
-            }
-
-            return;
-        }
-
-        for (int row = 0; row < Times.Length; row++)
-        {
-            var local = new DateTime(Times[row], DateTimeKind.Unspecified);
-            if (zone.IsInvalidTime(local))
-            {
-                throw Refused(row, $"its time {local:HH:mm:ss.fff} is one the clocks of {zone.Id} skip that day");
-            }
-
-            TimeSpan offset = zone.IsAmbiguousTime(local) ? zone.GetAmbiguousTimeOffsets(local).Max() : zone.GetUtcOffset(local);
-            Times[row] -= offset.Ticks;
-            if (row > 0 && Times[row] < Times[row - 1])
-            {
-                throw Refused(row, $"its time {local:HH:mm:ss.fff} comes before the row above's in UTC, where the clocks of {zone.Id} " +
-                    "went back");
-            }
+            throw Refused(row, problem);
         }
     }
 
@@ -174,6 +144,11 @@ internal sealed class LeanDay
         }
 
         table.AddRows(Times.AsSpan(from, count));
+    }
+
+    /// <summary>Nothing to let go of: the rows are arrays.</summary>
+    public void Dispose()
+    {
     }
 
     private void ReadValues(int row, ReadOnlySpan<byte> line, Span<Range> fields, TextCache texts)

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using ListMmf.Tool.CatalogImport;
 
 namespace ListMmf.Tool.Vendor;
 
@@ -93,12 +94,9 @@ internal sealed class LeanKind
     public string? ProblemWith(TimeSeriesTableSchema schema)
     {
         TimeSeriesTableSchema wanted = Schema();
-        static string Describe(TimeSeriesTableSchema s) => string.Join(", ", s.Columns.Prepend(s.Time)
-            .Select(column => $"{column.Name} {(column.IsText ? "Text" : column.DataType.ToString())}"));
-        return Describe(schema) == Describe(wanted) && schema.TimesAreUtc && schema.Order == wanted.Order
+        return KindSchemas.Describe(schema) == KindSchemas.Describe(wanted)
             ? null
-            : $"the catalog's kind '{Name}' is ({Describe(schema)}{(schema.TimesAreUtc ? ", UTC" : "")}, {schema.Order}); " +
-                $"Lean's {FileTag} rows need ({Describe(wanted)}, UTC, {wanted.Order})";
+            : $"the catalog's kind '{Name}' is ({KindSchemas.Describe(schema)}); Lean's {FileTag} rows need ({KindSchemas.Describe(wanted)})";
     }
 
     /// <summary>The kind whose files are named with <paramref name="tag"/> (as <c>Trade_Tick</c>), or null.</summary>
