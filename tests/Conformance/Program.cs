@@ -27,6 +27,9 @@ namespace ListMmf.Conformance;
 /// <item><c>catalog DIR</c>: creates DIR/catalog, a catalog of three instruments' trades over four days (the first two
 /// sealed), for the tool to export as Hive-partitioned Parquet, and DIR/hive-expected.json: each partition's kind,
 /// symbol, date, rows, sum of sizes and first and last times.</item>
+/// <item><c>catalog-check DIR</c>: the catalogs DIR/from-duckdb and DIR/from-polars (imported by the tool from the
+/// Hive folders each engine wrote from the export) must hold every series of DIR/catalog, each row's time, price (by
+/// its bits) and size; prints one line per engine.</item>
 /// </list>
 /// </summary>
 public static class Program
@@ -40,12 +43,13 @@ public static class Program
         ["write", string directory] => Write(directory),
         ["check", string directory] => Check(directory),
         ["catalog", string directory] => WriteCatalog(directory),
+        ["catalog-check", string directory] => CheckCatalogs(directory),
         _ => Usage(),
     };
 
     private static int Usage()
     {
-        Console.Error.WriteLine("usage: write DIR | check DIR | catalog DIR");
+        Console.Error.WriteLine("usage: write DIR | check DIR | catalog DIR | catalog-check DIR");
         return 2;
     }
 
@@ -218,6 +222,41 @@ public static class Program
         File.WriteAllText(Path.Combine(directory, "hive-expected.json"), JsonSerializer.Serialize(expected));
         Console.WriteLine($"wrote a catalog of {expected.Length} partitions ({expected.Sum(partition => partition.Rows):N0} rows) into {folder}");
         return 0;
+    }
+
+    private static int CheckCatalogs(string directory)
+    {
+        string[] expected = SeriesRows(Path.Combine(directory, "catalog"));
+        bool ok = true;
+        foreach (string engine in new[] { "duckdb", "polars" })
+        {
+            string[] imported = SeriesRows(Path.Combine(directory, $"from-{engine}"));
+            int different = imported.Length == expected.Length ? expected.Where((row, i) => row != imported[i]).Count() : -1;
+            string first = different > 0 ? expected.Zip(imported).First(pair => pair.First != pair.Second).ToString() : "";
+            Console.WriteLine($"{$"{engine} (Hive, imported)",-28} {expected.Length:N0} rows of the catalog: " +
+                (different == 0 ? "all equal" : different < 0 ? $"{imported.Length:N0} rows imported" : $"{different:N0} differ, first {first}"));
+            ok &= different == 0;
+        }
+
+        return ok ? 0 : 1;
+    }
+
+    /// <summary>Every row of every series, as "kind/symbol time price-bits size", series in name order.</summary>
+    private static string[] SeriesRows(string folder)
+    {
+        using var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        return catalog.Partitions().Where(partition => partition.RowCount > 0)
+            .OrderBy(partition => partition.Kind, StringComparer.Ordinal).ThenBy(partition => partition.Instrument, StringComparer.Ordinal)
+            .ThenBy(partition => partition.PeriodStart)
+            .SelectMany(partition =>
+            {
+                using TimeSeriesTable table = catalog.OpenPartition(partition);
+                TableColumn<double> price = table.Column<double>("price");
+                TableColumn<int> size = table.Column<int>("size");
+                return Enumerable.Range(0, (int)partition.RowCount).Select(row => string.Create(CultureInfo.InvariantCulture,
+                    $"{partition.Kind}/{partition.Instrument} {table.TimeAt(row).Ticks} {BitConverter.DoubleToInt64Bits(price[row]):x16} {size[row]}"))
+                    .ToArray();
+            }).ToArray();
     }
 
     private static string Nanoseconds(DateTime time) => ((time.Ticks - EpochTicks) * 100).ToString(CultureInfo.InvariantCulture);

@@ -9,6 +9,7 @@
 //   node conformance.mjs read DIR    DIR/expected/NAME.json against DIR/parquet/NAME.parquet and DIR/arrow/NAME.arrow
 //   node conformance.mjs write DIR   DIR/foreign/ENGINE-NAME.parquet and, beside each, what it holds as JSON
 //   node conformance.mjs hive DIR    DIR/hive (a catalog's Hive-partitioned export) against DIR/hive-expected.json
+//   node conformance.mjs hive-write DIR   DIR/hive written again by DuckDB and Polars, as DIR/hive-duckdb and DIR/hive-polars
 import { readFileSync, writeFileSync, readdirSync, mkdirSync } from "node:fs";
 import { join, basename } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -408,6 +409,39 @@ async function readHive() {
   return Object.values(tallies).every(t => t.different === 0 && t.files > 0);
 }
 
+/**
+ * The catalog's Hive export (DIR/hive) written again by each engine's own Parquet writer, a file a partition in the
+ * Hive folders a user's script would make, for the tool to import into new catalogs: DuckDB's COPY of each partition's
+ * rows in time order into DIR/hive-duckdb/trades/symbol=S/date=D/data_0.parquet, and Polars' frames split by
+ * partitionBy, each written with writeParquet into DIR/hive-polars/trades/symbol=S/date=D/part-0.parquet. (DuckDB's
+ * own COPY ... PARTITION_BY writes each file's rows in no set order, which a catalog's import refuses.)
+ */
+async function writeHive() {
+  const glob = join(dir, "hive", "trades", "*", "*", "*.parquet").replaceAll("\\", "/");
+  const duck = await (await DuckDBInstance.create(":memory:")).connect();
+  const partitions = (await duck.runAndReadAll(`select distinct symbol, cast(date as varchar) from read_parquet('${glob}', hive_partitioning = true)`)).getRows();
+  for (const [symbol, date] of partitions) {
+    const folder = join(dir, "hive-duckdb", "trades", `symbol=${symbol}`, `date=${date}`);
+    mkdirSync(folder, { recursive: true });
+    await duck.run(`copy (select time, price, size from read_parquet('${glob}', hive_partitioning = true) ` +
+      `where symbol = '${symbol}' and date = DATE '${date}' order by time) to '${join(folder, "data_0.parquet").replaceAll("\\", "/")}' (format parquet)`);
+  }
+
+  const frame = pl.scanParquet(join(dir, "hive", "trades", "**", "*.parquet"), { hivePartitioning: true }).collectSync();
+  let written = 0;
+  for (const part of frame.partitionBy(["symbol", "date"], true, true)) {
+    const symbol = part.getColumn("symbol").get(0);
+    const date = part.select(pl.col("date").cast(pl.Utf8)).getColumn("date").get(0);
+    const folder = join(dir, "hive-polars", "trades", `symbol=${symbol}`, `date=${date}`);
+    mkdirSync(folder, { recursive: true });
+    part.drop("symbol", "date").sort("time").writeParquet(join(folder, "part-0.parquet"));
+    written++;
+  }
+  console.log(`hive-write: DuckDB wrote the export's ${partitions.length} partitions again, Polars ${written}`);
+  return partitions.length > 0 && written === partitions.length;
+}
+
 const ok = command === "read" ? await readAll() : command === "write" ? await writeAll() : command === "hive" ? await readHive()
-  : (console.error("usage: read DIR | write DIR | hive DIR"), false);
+  : command === "hive-write" ? await writeHive()
+  : (console.error("usage: read DIR | write DIR | hive DIR | hive-write DIR"), false);
 process.exit(ok ? 0 : 1);
