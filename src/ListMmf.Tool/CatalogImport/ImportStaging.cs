@@ -18,7 +18,8 @@ internal sealed record CsvColumns(string TimeColumn, TimeFormat? TimeFormat, IRe
 /// <see cref="ParquetImporter"/>), so that a file's rows are checked exactly as <c>listmmf import</c> checks them:
 /// each file into a staging table of its own, in a private folder of the system's temporary folder (made for this
 /// import, readable by its user only, removed at <see cref="Dispose"/>), not flushed to the device. Times without a
-/// zone are turned into UTC from the zone given; the rows must fit the catalog's kind.
+/// zone are turned into UTC from the zone given; the rows must fit the catalog's kind. Files an engine wrote in no
+/// set order can be sorted by time, equal times kept in the file's order.
 /// </summary>
 internal sealed class ImportStaging : IDisposable
 {
@@ -28,6 +29,7 @@ internal sealed class ImportStaging : IDisposable
     private readonly TimeZoneInfo? _zone;
     private readonly bool? _ticksIfNew;
     private readonly TimeSeriesOrder? _orderIfNew;
+    private readonly bool _sort;
     private int _next;
 
     /// <param name="csv">How CSV files are read; null when the import takes none.</param>
@@ -35,8 +37,10 @@ internal sealed class ImportStaging : IDisposable
     /// <param name="zone">The clock of times without a zone, turned into UTC; null to keep them as they are.</param>
     /// <param name="ticksIfNew">For a new kind: a ticks time column (true), seconds (false), or as the files say (null).</param>
     /// <param name="orderIfNew">For a new kind: the order its times keep; null for the files'.</param>
-    public ImportStaging(CsvColumns? csv, string? parquetTime, TimeZoneInfo? zone, bool? ticksIfNew, TimeSeriesOrder? orderIfNew)
+    /// <param name="sort">Whether each file's rows are sorted by time (else a file out of order is refused).</param>
+    public ImportStaging(CsvColumns? csv, string? parquetTime, TimeZoneInfo? zone, bool? ticksIfNew, TimeSeriesOrder? orderIfNew, bool sort)
     {
+        _sort = sort;
         _root = Directory.CreateTempSubdirectory("listmmf-import-").FullName;
         _csv = csv;
         _parquetTime = parquetTime;
@@ -59,7 +63,7 @@ internal sealed class ImportStaging : IDisposable
     {
         string folder = Path.Combine(_root, Interlocked.Increment(ref _next).ToString(System.Globalization.CultureInfo.InvariantCulture));
         bool? ticks = kind is null ? _ticksIfNew : kind.Time.DataType == DataType.DateTime;
-        TimeSeriesOrder? order = kind?.Order ?? _orderIfNew;
+        TimeSeriesOrder? order = _sort ? TimeSeriesOrder.None : kind?.Order ?? _orderIfNew;
         if (file.IsParquet)
         {
             // Market data shares times: a file that records no order may hold equal ones.
@@ -84,6 +88,20 @@ internal sealed class ImportStaging : IDisposable
         try
         {
             long[] times = TimesOf(table);
+            TimeSeriesOrder rowsOrder = table.Schema.Order;
+            int[]? sorted = null;
+            if (_sort)
+            {
+                // Sorted before a zone turns them: a change of the clocks is told by the local times' order.
+                sorted = TimeOrder.Sort(times);
+                rowsOrder = kind?.Order ?? _orderIfNew ?? TimeSeriesOrder.AscendingOrEqual;
+                if (rowsOrder == TimeSeriesOrder.Ascending && TimeOrder.FirstRepeat(times) is int repeat)
+                {
+                    throw new DataException($"'{file.Path}': {times.Length:N0} rows sorted by time, row {repeat:N0}'s time " +
+                        $"{TimeText.Ticks(times[repeat])} equals the one before it, and the kind is Ascending. Nothing of the file was imported.");
+                }
+            }
+
             bool utc = table.Schema.TimesAreUtc;
             if (!utc && _zone is not null)
             {
@@ -95,7 +113,7 @@ internal sealed class ImportStaging : IDisposable
                 utc = true;
             }
 
-            TimeSeriesTableSchema rows = CopyOf(table.Schema, utc);
+            TimeSeriesTableSchema rows = CopyOf(table.Schema, utc, rowsOrder);
             if (kind is not null && KindSchemas.Describe(kind) != KindSchemas.Describe(rows))
             {
                 string hint = kind.TimesAreUtc && !utc ? " Its times have no zone: give --zone, the clock they count in."
@@ -105,7 +123,7 @@ internal sealed class ImportStaging : IDisposable
                     $"'{file.Kind}' is ({KindSchemas.Describe(kind)}).{hint} Nothing of the file was imported.");
             }
 
-            return StagedRows.Of(table, folder, times, rows);
+            return StagedRows.Of(table, folder, times, sorted, rows);
         }
         catch
         {
@@ -131,10 +149,13 @@ internal sealed class ImportStaging : IDisposable
         return Array.ConvertAll(times, time => time.Ticks);
     }
 
-    /// <summary>The schema of <paramref name="schema"/>'s columns, its times UTC or not as <paramref name="utc"/> says.</summary>
-    private static TimeSeriesTableSchema CopyOf(TimeSeriesTableSchema schema, bool utc)
+    /// <summary>
+    /// The schema of <paramref name="schema"/>'s columns, its times UTC or not as <paramref name="utc"/> says, in
+    /// <paramref name="order"/>.
+    /// </summary>
+    private static TimeSeriesTableSchema CopyOf(TimeSeriesTableSchema schema, bool utc, TimeSeriesOrder order)
     {
-        var copy = new TimeSeriesTableSchema(schema.Time.Name, schema.Time.DataType, schema.Order) { TimesAreUtc = utc };
+        var copy = new TimeSeriesTableSchema(schema.Time.Name, schema.Time.DataType, order) { TimesAreUtc = utc };
         foreach (TableColumnInfo column in schema.Columns)
         {
             if (column.IsText)

@@ -6,17 +6,20 @@ namespace ListMmf.Tool.CatalogImport;
 
 /// <summary>
 /// A file's rows held in a staging table (<see cref="ImportStaging"/>): times read whole, in the catalog's clock,
-/// and values copied from the table's columns into a partition's as they are appended. Disposing removes the table.
+/// and values copied from the table's columns into a partition's as they are appended, in the table's order or, for
+/// a file sorted by time, gathered in the sorted order. Disposing removes the table.
 /// </summary>
 internal sealed class StagedRows : ICatalogSourceRows
 {
     private readonly TimeSeriesTable? _table;
     private readonly string? _folder;
+    private readonly int[]? _sorted;
 
-    private StagedRows(TimeSeriesTable? table, string? folder, long[] times, TimeSeriesTableSchema? schema)
+    private StagedRows(TimeSeriesTable? table, string? folder, long[] times, int[]? sorted, TimeSeriesTableSchema? schema)
     {
         _table = table;
         _folder = folder;
+        _sorted = sorted;
         Times = times;
         Schema = schema;
     }
@@ -28,27 +31,43 @@ internal sealed class StagedRows : ICatalogSourceRows
     public TimeSeriesTableSchema? Schema { get; }
 
     /// <summary>A file that held no rows.</summary>
-    public static StagedRows None(string? folder) => new(null, folder, [], null);
+    public static StagedRows None(string? folder) => new(null, folder, [], null, null);
 
-    /// <summary>The rows of the staging table in <paramref name="folder"/>, times as given, the kind as <paramref name="schema"/>.</summary>
-    public static StagedRows Of(TimeSeriesTable table, string folder, long[] times, TimeSeriesTableSchema schema) =>
-        new(table, folder, times, schema);
+    /// <summary>
+    /// The rows of the staging table in <paramref name="folder"/>, times as given, the kind as <paramref name="schema"/>;
+    /// row i is the table's row <paramref name="sorted"/>[i] (the table's row i when null).
+    /// </summary>
+    public static StagedRows Of(TimeSeriesTable table, string folder, long[] times, int[]? sorted, TimeSeriesTableSchema schema) =>
+        new(table, folder, times, sorted, schema);
 
     /// <inheritdoc/>
     public void AppendTo(TimeSeriesTable table, int from, int count)
     {
         var rows = new IndexRange(from, from + count);
+        long[]? gathered = _sorted is null ? null : Array.ConvertAll(_sorted[from..(from + count)], row => (long)row);
         foreach (TableColumnInfo column in _table!.Schema.Columns)
         {
             if (column.IsText)
             {
+                TextColumn text = _table.Text(column.Name);
                 var values = new string[count];
-                _table.Text(column.Name).CopyTo(rows, values);
+                if (gathered is null)
+                {
+                    text.CopyTo(rows, values);
+                }
+                else
+                {
+                    for (int i = 0; i < count; i++)
+                    {
+                        values[i] = text[gathered[i]];
+                    }
+                }
+
                 table.Text(column.Name).AddRange(values);
             }
             else
             {
-                DataTypeInfo.Of(column.DataType).Accept(new CopyColumn(_table, table, column.Name, rows));
+                DataTypeInfo.Of(column.DataType).Accept(new CopyColumn(_table, table, column.Name, rows, gathered));
             }
         }
 
@@ -78,13 +97,26 @@ internal sealed class StagedRows : ICatalogSourceRows
         }
     }
 
-    /// <summary>Appends a range of one column of numbers to the same column of another table.</summary>
-    private sealed record CopyColumn(TimeSeriesTable From, TimeSeriesTable To, string Name, IndexRange Rows) : IDataTypeVisitor<bool>
+    /// <summary>
+    /// Appends a range of one column of numbers to the same column of another table: the rows in the range, or
+    /// the rows <paramref name="Gathered"/> names.
+    /// </summary>
+    private sealed record CopyColumn(TimeSeriesTable From, TimeSeriesTable To, string Name, IndexRange Rows, long[]? Gathered)
+        : IDataTypeVisitor<bool>
     {
         public bool Visit<T>(DataTypeInfo type)
             where T : unmanaged, INumber<T>, IMinMaxValue<T>
         {
-            To.Column<T>(Name).AddRange(From.Column<T>(Name).AsSpan(Rows));
+            TableColumn<T> from = From.Column<T>(Name);
+            if (Gathered is null)
+            {
+                To.Column<T>(Name).AddRange(from.AsSpan(Rows));
+                return true;
+            }
+
+            var values = new T[Gathered.Length];
+            from.Gather(Gathered, values);
+            To.Column<T>(Name).AddRange(values);
             return true;
         }
     }

@@ -16,6 +16,7 @@ namespace ListMmf.Tool.CatalogImport;
 /// <param name="Period">A new catalog's period (a day when null); an existing catalog must have it when given.</param>
 /// <param name="TicksTime">For a new kind: a ticks time column (true), seconds (false), or as the first file says (null).</param>
 /// <param name="Order">For a new kind: the order its times keep; null for the files' (CSV: equal times allowed).</param>
+/// <param name="Sort">Whether each file's rows are sorted by time before they are added (else a file out of order is refused).</param>
 internal sealed record TableFolderImportRequest(
     string Source,
     string Catalog,
@@ -26,7 +27,8 @@ internal sealed record TableFolderImportRequest(
     TimeZoneInfo? Zone,
     CatalogPeriod? Period,
     bool? TicksTime,
-    TimeSeriesOrder? Order);
+    TimeSeriesOrder? Order,
+    bool Sort = false);
 
 /// <summary>
 /// Imports a folder of CSV and Parquet files, one instrument's rows each, into a <see cref="TimeSeriesCatalog"/>
@@ -38,7 +40,7 @@ internal static class TableFolderImporter
 {
     public static CatalogImportResult Run(TableFolderImportRequest request, Action<long, long>? progress = null)
     {
-        using var staging = new ImportStaging(request.Csv, request.ParquetTime, request.Zone, request.TicksTime, request.Order);
+        using var staging = new ImportStaging(request.Csv, request.ParquetTime, request.Zone, request.TicksTime, request.Order, request.Sort);
         bool exists = File.Exists(Path.Combine(request.Catalog, TimeSeriesCatalog.ManifestFileName));
         string? onlyKind = request.Kind;
         if (onlyKind is null && exists)

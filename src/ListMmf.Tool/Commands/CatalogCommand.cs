@@ -243,6 +243,11 @@ internal static class CatalogCommand
         };
         var period = new Option<string?>("--period") { Description = "A new catalog's period (default: day); an existing catalog must have it." };
         period.AcceptOnlyFromAmong("day", "month", "year");
+        var sort = new Option<bool>("--sort")
+        {
+            Description = "With --layout: sort each file's rows by time (equal times keep the file's order) before adding them, for " +
+                "files an engine wrote in no set order, such as DuckDB's COPY ... PARTITION_BY. Without it such a file is refused.",
+        };
         Option<string?> timeType = ImportCommand.TimeTypeOption("Default: as the first file says.");
         Option<string?> order = ImportCommand.OrderOption("a Parquet file's recorded order, else ascending-or-equal");
         var command = new Command("import", "Import a folder of per-day files into the catalog, its series on every core, each " +
@@ -250,7 +255,7 @@ internal static class CatalogCommand
             "(--layout) a kind a folder or --kind, with the columns of its first file. Run again over the same or a larger folder, " +
             "it adds only the rows the catalog lacks.")
         {
-            folder, source, layout, kind, time, columns, zone, period, timeType, order,
+            folder, source, layout, kind, time, columns, zone, period, timeType, order, sort,
         };
         command.SetAction(parse =>
         {
@@ -262,9 +267,10 @@ internal static class CatalogCommand
             if (parse.GetValue(layout) is not { } pattern)
             {
                 if (parse.GetValue(kind) is not null || parse.GetValue(time) is not null || parse.GetValue(columns) is { Length: > 0 } ||
-                    parse.GetValue(timeType) is not null || parse.GetValue(order) is not null)
+                    parse.GetValue(timeType) is not null || parse.GetValue(order) is not null || parse.GetValue(sort))
                 {
-                    throw new UsageException("--kind, --time, --column, --time-type and --order describe other files than Lean's: give --layout.");
+                    throw new UsageException("--kind, --time, --column, --time-type, --order and --sort describe other files than Lean's: " +
+                        "give --layout.");
                 }
 
                 var request = new LeanImportRequest(from, catalog, ZoneNamed(parse.GetValue(zone) ?? "America/New_York"), periodOf);
@@ -275,7 +281,7 @@ internal static class CatalogCommand
                 var request = new TableFolderImportRequest(from, catalog, SourceLayout.Parse(pattern), parse.GetValue(kind),
                     CsvColumnsOf(parse.GetValue(time), parse.GetValue(columns) ?? []), ParquetTimeOf(parse.GetValue(time)),
                     parse.GetValue(zone) is { } named ? ZoneNamed(named) : null, periodOf,
-                    ImportCommand.IsTicks(parse.GetValue(timeType)), ImportCommand.Order(parse.GetValue(order)));
+                    ImportCommand.IsTicks(parse.GetValue(timeType)), ImportCommand.Order(parse.GetValue(order)), parse.GetValue(sort));
                 result = ProgressBar.Run("importing", show: true, progress => TableFolderImporter.Run(request, progress));
             }
 

@@ -154,7 +154,8 @@ internal sealed class TableImport : IDisposable
             return ticks == previous
                 ? "equals the previous row's, and the table is Ascending (for a new table, --order ascending-or-equal allows equal times)"
                 : $"({TimeText.Ticks(ticks)}) is before the previous row's " +
-                    $"({TimeText.Ticks(previous)}); the rows must be in time order";
+                    $"({TimeText.Ticks(previous)}); the rows must be in time order" +
+                    (_target.Staging ? " (catalog import --sort sorts each file's rows by time first)" : "");
         }
 
         return null;

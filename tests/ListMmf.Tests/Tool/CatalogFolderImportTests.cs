@@ -171,12 +171,55 @@ public sealed class CatalogFolderImportTests : IDisposable
     }
 
     [Fact]
+    public void AFileOutOfTimeOrderIsRefusedNamingItsRowAndTheSortOption()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "ABC/1.csv", "2024-01-02T11:00:00,1", "2024-01-02T10:00:00,2");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
+            "--time", "time", "--column", "price:double");
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.Contains("1.csv' line 3: time", import.Error);
+        Assert.Contains("the rows must be in time order (catalog import --sort sorts each file's rows by time first)", import.Error);
+    }
+
+    [Fact]
+    public void SortedFilesKeepTheFilesOrderOfEqualTimesAndTurnTheirZoneAfterSorting()
+    {
+        string source = _directory.File("csv");
+        // The clocks of New York go back at 02:00 on 2024-11-03: 01:30 is shown twice, and taken at its first (daylight) offset.
+        WriteCsv(source, "ABC/1.csv", "2024-11-03T01:30:00,3", "2024-11-03T00:30:00,1", "2024-11-03T01:30:00,4", "2024-11-03T00:30:00,2");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
+            "--time", "time", "--column", "price:double", "--zone", NewYork, "--sort");
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        var first = new DateTime(2024, 11, 3, 4, 30, 0);
+        Assert.Equal([(first, 1.0), (first, 2.0), (first.AddHours(1), 3.0), (first.AddHours(1), 4.0)], SeriesOf(Catalog)["trade/ABC"]);
+    }
+
+    [Fact]
+    public void SortedEqualTimesAreRefusedByAnAscendingKind()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "ABC/1.csv", "2024-01-02T11:00:00,1", "2024-01-02T10:00:00,2", "2024-01-02T11:00:00,3");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
+            "--time", "time", "--column", "price:double", "--order", "ascending", "--sort");
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.Contains("1.csv': 3 rows sorted by time, row 2's time 2024-01-02 11:00:00.0000000 equals the one before it, and the kind is Ascending",
+            import.Error);
+    }
+
+    [Fact]
     public void TheStagingFolderIsRemovedWhenTheImportEnds()
     {
         string source = _directory.File("csv");
         string file = WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1");
         string root;
-        using (var staging = new ImportStaging(new CsvColumns("time", null, [("price", "double")]), null, null, null, null))
+        using (var staging = new ImportStaging(new CsvColumns("time", null, [("price", "double")]), null, null, null, null, sort: false))
         {
             using StagedRows rows = staging.Read(new TableFile(file, "trade", "ABC", IsParquet: false, staging), kind: null);
             Assert.Single(rows.Times);
