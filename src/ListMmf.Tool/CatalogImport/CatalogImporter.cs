@@ -22,9 +22,11 @@ internal sealed record CatalogImportResult(int Files, int Skipped, long Rows);
 /// their ordinals, and with them the replay's order of equal times, are the same whatever the threads do.
 /// <para>
 /// An import can be run again over the same files, or more of them: a series' rows the catalog holds already are
-/// found by its last time and the rows at that time, and skipped, so a rerun adds only what is missing, a killed
-/// import included (its last file's rows added up to where it stopped). A bad file stops the import, named with its
-/// line; the files before it stay imported and recorded.
+/// found by its last time when the import starts and the rows at that time, and skipped, so a rerun adds only what is
+/// missing, a killed import included (its last file's rows added up to where it stopped). Once a series' rows are
+/// being added, each next file must start at or after the last row added, and all its rows are added: files that
+/// share a time at their boundary keep every row, and files that overlap are refused. A bad file stops the import,
+/// named with its line; the files before it stay imported and recorded.
 /// </para>
 /// </summary>
 internal static class CatalogImporter
@@ -90,6 +92,7 @@ internal static class CatalogImporter
         (string kind, string symbol) = (days[0].Kind, days[0].Symbol);
         TimeSeriesTableSchema schema = catalog.Schema.SchemaOf(kind);
         (long tail, long tailRows) = TailOf(catalog, kind, symbol);
+        bool adding = false;
         foreach (ICatalogSourceFile file in days)
         {
             if (import.Stopped)
@@ -99,7 +102,7 @@ internal static class CatalogImporter
 
             using ICatalogSourceRows day = file.Read(schema);
             long[] times = day.Times;
-            int from = RowsHeld(catalog, file, times, tail, tailRows);
+            int from = adding ? FollowsAdded(file, times, tail) : RowsHeld(catalog, file, times, tail, tailRows);
             if (from == times.Length)
             {
                 import.Done(skipped: times.Length > 0, 0);
@@ -122,12 +125,22 @@ internal static class CatalogImporter
                     table = catalog.Partition(kind, symbol, new DateTime(times[start], TimeKindOf(schema)));
                 }
 
-                day.AppendTo(table, start, stop - start);
+                try
+                {
+                    day.AppendTo(table, start, stop - start);
+                }
+                catch (Exception exception) when (exception is not DataException)
+                {
+                    // A text column's codes run out, a disk fills: the file that met it is named.
+                    throw new DataException($"'{file.Path}': its rows from {start:N0} cannot be added to {symbol}'s {kind}: " +
+                        $"{exception.Message} The files and rows before them are imported.", exception);
+                }
+
                 start = stop;
             }
 
+            adding = true;
             tail = times[^1];
-            tailRows = times.Length - times.AsSpan().LastIndexOfAnyExcept(tail) - 1;
             import.Done(skipped: false, times.Length - from);
         }
 
@@ -178,6 +191,18 @@ internal static class CatalogImporter
                 $"{TimeText.Ticks(new DateTime(tail, DateTimeKind.Utc))}, its last, and '{file.Path}' holds {atTail:N0} at that time: " +
                 "the catalog holds other rows than this folder's. Nothing of the file was imported.");
     }
+
+    /// <summary>
+    /// 0, all of a file's rows, once rows of its series are being added: the file must start at or after
+    /// <paramref name="last"/>, the last row added (the kind's order then decides whether an equal time may follow).
+    /// </summary>
+    private static int FollowsAdded(ICatalogSourceFile file, long[] times, long last) =>
+        times.Length == 0 || times[0] >= last
+            ? 0
+            : throw new DataException($"'{file.Path}' starts at {TimeText.Ticks(new DateTime(times[0]))}, before the last row of " +
+                $"{file.Symbol}'s {file.Kind} added from the files before it ({TimeText.Ticks(new DateTime(last))}): a series' " +
+                "files must follow each other in time (their paths, numbers compared as numbers, give their order). The files " +
+                "before it are imported; nothing of this file was.");
 
     /// <summary>The rows the catalog records of the file's series with times in [<paramref name="from"/>, <paramref name="to"/>) ticks.</summary>
     private static long RecordedRows(TimeSeriesCatalog catalog, ICatalogSourceFile file, long from, long to)

@@ -6,6 +6,7 @@ using System.Linq;
 using System.Text;
 using ListMmf.Tests.Catalog;
 using ListMmf.TestHost;
+using ListMmf.Tool;
 using ListMmf.Tool.CatalogImport;
 using Xunit;
 using Form = ListMmf.Tests.Catalog.TimeSeriesCatalogTests.Form;
@@ -24,8 +25,7 @@ public sealed class CatalogFolderImportTests : IDisposable
 
     private string Catalog => _directory.File("market");
 
-    private static string NewYork { get; } =
-        TimeZoneInfo.TryFindSystemTimeZoneById("America/New_York", out _) ? "America/New_York" : "Eastern Standard Time";
+    private static string NewYork => CatalogImportTests.NewYork;
 
     [Theory]
     [InlineData(Form.Appendable)]
@@ -40,7 +40,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         ToolResult import = ToolRunner.Run("catalog", "import", Catalog, hive, "--layout", "hive");
 
         Assert.True(import.ExitCode == 0, import.Error);
-        Assert.Equal(SeriesOf(source), SeriesOf(Catalog));
+        Assert.Equal(RowsOf(source), RowsOf(Catalog));
     }
 
     [Fact]
@@ -62,7 +62,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         ToolResult import = ToolRunner.Run("catalog", "import", Catalog, hive, "--layout", "hive", "--kind", "trades");
 
         Assert.True(import.ExitCode == 0, import.Error);
-        Assert.Equal(SeriesOf(source).Where(series => series.Key.StartsWith("trades/", StringComparison.Ordinal)), SeriesOf(Catalog));
+        Assert.Equal(RowsOf(source).Where(row => row.StartsWith("trades/", StringComparison.Ordinal)), RowsOf(Catalog));
     }
 
     [Fact]
@@ -116,6 +116,50 @@ public sealed class CatalogFolderImportTests : IDisposable
 
         Assert.True(import.ExitCode == 0, import.Error);
         Assert.Equal([2.0, 10.0], SeriesOf(Catalog)["trade/ABC"].Select(row => row.Value));
+    }
+
+    [Fact]
+    public void FilesOfOneInstrumentThatShareATimeAtTheirBoundaryKeepEveryRow()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1", "2024-01-02T11:00:00,2", "2024-01-02T11:00:00,3");
+        WriteCsv(source, "ABC/2.csv", "2024-01-02T11:00:00,4", "2024-01-02T12:00:00,5");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
+            "--time", "time", "--column", "price:double");
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        Assert.Equal([1.0, 2.0, 3.0, 4.0, 5.0], SeriesOf(Catalog)["trade/ABC"].Select(row => row.Value));
+    }
+
+    [Fact]
+    public void AFileThatStartsBeforeTheRowsOfTheFileBeforeItIsRefused()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1", "2024-01-02T12:00:00,2");
+        WriteCsv(source, "ABC/2.csv", "2024-01-02T11:00:00,3", "2024-01-02T13:00:00,4");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
+            "--time", "time", "--column", "price:double");
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.Contains("2.csv' starts at 2024-01-02 11:00:00.0000000, before the last row of ABC's trade added from the files " +
+            "before it (2024-01-02 12:00:00.0000000)", import.Error);
+        Assert.Equal([1.0, 2.0], SeriesOf(Catalog)["trade/ABC"].Select(row => row.Value));
+    }
+
+    [Fact]
+    public void AYearInOneFileTakesEachDaysOffsetThoughItsEndsShareOne()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "ABC/2023.csv", "2023-01-03T10:00:00,1", "2023-07-03T10:00:00,2", "2023-12-29T10:00:00,3");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
+            "--time", "time", "--column", "price:double", "--zone", NewYork, "--period", "year");
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        Assert.Equal([new DateTime(2023, 1, 3, 15, 0, 0), new DateTime(2023, 7, 3, 14, 0, 0), new DateTime(2023, 12, 29, 15, 0, 0)],
+            SeriesOf(Catalog)["trade/ABC"].Select(row => row.Time));
     }
 
     [Fact]
@@ -230,6 +274,22 @@ public sealed class CatalogFolderImportTests : IDisposable
         Assert.False(Directory.Exists(root), root);
     }
 
+    [Fact]
+    public void AFileThatFailsToReadLeavesNothingInTheStagingFolder()
+    {
+        string source = _directory.File("csv");
+        string file = WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1", "2024-01-02T10:00:00,oops");
+        string root;
+        using (var staging = new ImportStaging(new CsvColumns("time", null, [("price", "double")]), null, null, null, null, sort: false))
+        {
+            root = staging.Folder;
+            Assert.Throws<DataException>(() => staging.Read(new TableFile(file, "trade", "ABC", IsParquet: false, staging), kind: null));
+            Assert.Empty(Directory.EnumerateFileSystemEntries(root));
+        }
+
+        Assert.False(Directory.Exists(root), root);
+    }
+
     /// <summary>Writes a CSV of a header <c>time,price[,exchange]</c> and <paramref name="lines"/> (gzip for .gz) under <paramref name="folder"/>.</summary>
     private static string WriteCsv(string folder, string relative, params string[] lines)
     {
@@ -241,6 +301,38 @@ public sealed class CatalogFolderImportTests : IDisposable
         using Stream output = path.EndsWith(".gz", StringComparison.Ordinal) ? new GZipStream(file, CompressionLevel.Fastest) : file;
         output.Write(text);
         return path;
+    }
+
+    /// <summary>
+    /// Every row of every series, in order, as text: kind/instrument, the time with its kind (UTC or not), and every
+    /// value column's value (a number as its round-trip text, a text value as it is).
+    /// </summary>
+    private static List<string> RowsOf(string folder)
+    {
+        using var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        var rows = new List<string>();
+        foreach (CatalogPartition partition in catalog.Partitions().Where(partition => partition.RowCount > 0)
+            .OrderBy(partition => partition.Kind, StringComparer.Ordinal).ThenBy(partition => partition.Instrument, StringComparer.Ordinal))
+        {
+            using TimeSeriesTable table = catalog.OpenPartition(partition);
+            for (long row = 0; row < partition.RowCount; row++)
+            {
+                DateTime time = table.TimeAt(row);
+                IEnumerable<string> values = table.Schema.Columns.Select(column => column.IsText
+                    ? table.Text(column.Name)[row]
+                    : DataTypeInfo.Of(column.DataType).Accept(new ValueText(table, column.Name, row)));
+                rows.Add($"{partition.Kind}/{partition.Instrument} {time.Ticks} {time.Kind} {string.Join(' ', values)}");
+            }
+        }
+
+        return rows;
+    }
+
+    private sealed record ValueText(TimeSeriesTable Table, string Name, long Row) : IDataTypeVisitor<string>
+    {
+        public string Visit<T>(DataTypeInfo type)
+            where T : unmanaged, System.Numerics.INumber<T>, System.Numerics.IMinMaxValue<T> =>
+            Table.Column<T>(Name)[Row].ToString(null, System.Globalization.CultureInfo.InvariantCulture);
     }
 
     /// <summary>Every series' rows, as (time, first value column) in order, keyed by kind/instrument.</summary>

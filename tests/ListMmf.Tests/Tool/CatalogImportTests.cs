@@ -29,7 +29,7 @@ public sealed class CatalogImportTests : IDisposable
     /// New York's zone by a name this system knows: its IANA name, or under Wine (whose .NET runs without ICU data,
     /// so that IANA names are not translated) its Windows name.
     /// </summary>
-    private static string NewYork { get; } =
+    internal static string NewYork { get; } =
         TimeZoneInfo.TryFindSystemTimeZoneById("America/New_York", out _) ? "America/New_York" : "Eastern Standard Time";
 
     private static ToolResult Import(string catalog, string source) => ToolRunner.Run("catalog", "import", catalog, source, "--zone", NewYork);
