@@ -17,6 +17,7 @@ namespace ListMmf.Tool.CatalogImport;
 /// <param name="TicksTime">For a new kind: a ticks time column (true), seconds (false), or as the first file says (null).</param>
 /// <param name="Order">For a new kind: the order its times keep; null for the files' (CSV: equal times allowed).</param>
 /// <param name="Sort">Whether each file's rows are sorted by time before they are added (else a file out of order is refused).</param>
+/// <param name="Ranks">A new catalog's kinds in the rank a replay orders rows of equal time by; null for name order.</param>
 internal sealed record TableFolderImportRequest(
     string Source,
     string Catalog,
@@ -28,7 +29,8 @@ internal sealed record TableFolderImportRequest(
     CatalogPeriod? Period,
     bool? TicksTime,
     TimeSeriesOrder? Order,
-    bool Sort = false);
+    bool Sort = false,
+    string[]? Ranks = null);
 
 /// <summary>
 /// Imports a folder of CSV and Parquet files, one instrument's rows each, into a <see cref="TimeSeriesCatalog"/>
@@ -58,6 +60,14 @@ internal static class TableFolderImporter
     private static TimeSeriesCatalog Open(TableFolderImportRequest request, IReadOnlyList<TableFile> files)
     {
         TimeSeriesCatalog catalog = TimeSeriesCatalog.Open(request.Catalog);
+        if (request.Ranks is { } ranks && !ranks.SequenceEqual(catalog.Schema.Kinds))
+        {
+            string kinds = string.Join(",", catalog.Schema.Kinds);
+            catalog.Dispose();
+            throw new DataException($"'{request.Catalog}' ranks its kinds {kinds}, not {string.Join(",", ranks)}; a catalog's " +
+                "kinds are ranked when it is created. Nothing was imported.");
+        }
+
         string? missing = files.Select(file => file.Kind).FirstOrDefault(kind => !catalog.Schema.Kinds.Contains(kind));
         string? problem = request.Period is { } period && catalog.Schema.Period != period ? $"its period is {catalog.Schema.Period}, not {period}"
             : missing is not null ? $"it has no kind '{missing}' (its kinds are {string.Join(", ", catalog.Schema.Kinds)})"
@@ -71,7 +81,10 @@ internal static class TableFolderImporter
         throw new DataException($"'{request.Catalog}' cannot take the folder's files: {problem}. Nothing was imported.");
     }
 
-    /// <summary>A new catalog with a kind for each the files name, in name order, as its first file with rows makes it.</summary>
+    /// <summary>
+    /// A new catalog with a kind for each the files name, ranked as the request says or in name order, as its first
+    /// file with rows makes it.
+    /// </summary>
     private static TimeSeriesCatalog Create(TableFolderImportRequest request, IReadOnlyList<TableFile> files)
     {
         if (Directory.Exists(request.Catalog) && Directory.EnumerateFileSystemEntries(request.Catalog).Any())
@@ -80,7 +93,21 @@ internal static class TableFolderImporter
         }
 
         var schema = new TimeSeriesCatalogSchema(request.Period ?? CatalogPeriod.Day);
-        foreach (IGrouping<string, TableFile> kind in files.GroupBy(file => file.Kind).OrderBy(group => group.Key, StringComparer.Ordinal))
+        IGrouping<string, TableFile>[] kinds = files.GroupBy(file => file.Kind).OrderBy(group => group.Key, StringComparer.Ordinal).ToArray();
+        if (request.Ranks is { } ranks)
+        {
+            string? unranked = kinds.Select(kind => kind.Key).FirstOrDefault(kind => !ranks.Contains(kind));
+            string? absent = ranks.FirstOrDefault(rank => kinds.All(kind => kind.Key != rank));
+            if (unranked is not null || absent is not null || ranks.Distinct().Count() != ranks.Length)
+            {
+                throw new UsageException($"--kinds {string.Join(',', ranks)}: name each kind the folder's files hold once " +
+                    $"({string.Join(", ", kinds.Select(kind => kind.Key))}).");
+            }
+
+            kinds = [.. kinds.OrderBy(kind => Array.IndexOf(ranks, kind.Key))];
+        }
+
+        foreach (IGrouping<string, TableFile> kind in kinds)
         {
             TimeSeriesTableSchema? first = null;
             foreach (TableFile file in kind)

@@ -248,6 +248,11 @@ internal static class CatalogCommand
             Description = "With --layout: sort each file's rows by time (equal times keep the file's order) before adding them, for " +
                 "files an engine wrote in no set order, such as DuckDB's COPY ... PARTITION_BY. Without it such a file is refused.",
         };
+        var ranks = new Option<string?>("--kinds")
+        {
+            Description = "With --layout, for a new catalog: its kinds, comma-separated, in the rank a replay gives rows of equal " +
+                "time (trade,quote puts a trade before a quote at one time). Default: name order.",
+        };
         Option<string?> timeType = ImportCommand.TimeTypeOption("Default: as the first file says.");
         Option<string?> order = ImportCommand.OrderOption("a Parquet file's recorded order, else ascending-or-equal");
         var command = new Command("import", "Import a folder of per-day files into the catalog, its series on every core, each " +
@@ -255,7 +260,7 @@ internal static class CatalogCommand
             "(--layout) a kind a folder or --kind, with the columns of its first file. Run again over the same or a larger folder, " +
             "it adds only the rows the catalog lacks.")
         {
-            folder, source, layout, kind, time, columns, zone, period, timeType, order, sort,
+            folder, source, layout, kind, time, columns, zone, period, timeType, order, sort, ranks,
         };
         command.SetAction(parse =>
         {
@@ -267,10 +272,11 @@ internal static class CatalogCommand
             if (parse.GetValue(layout) is not { } pattern)
             {
                 if (parse.GetValue(kind) is not null || parse.GetValue(time) is not null || parse.GetValue(columns) is { Length: > 0 } ||
-                    parse.GetValue(timeType) is not null || parse.GetValue(order) is not null || parse.GetValue(sort))
+                    parse.GetValue(timeType) is not null || parse.GetValue(order) is not null || parse.GetValue(sort) ||
+                    parse.GetValue(ranks) is not null)
                 {
-                    throw new UsageException("--kind, --time, --column, --time-type, --order and --sort describe other files than Lean's: " +
-                        "give --layout.");
+                    throw new UsageException("--kind, --kinds, --time, --column, --time-type, --order and --sort describe other files " +
+                        "than Lean's: give --layout.");
                 }
 
                 var request = new LeanImportRequest(from, catalog, ZoneNamed(parse.GetValue(zone) ?? "America/New_York"), periodOf);
@@ -281,7 +287,8 @@ internal static class CatalogCommand
                 var request = new TableFolderImportRequest(from, catalog, SourceLayout.Parse(pattern), parse.GetValue(kind),
                     CsvColumnsOf(parse.GetValue(time), parse.GetValue(columns) ?? []), ParquetTimeOf(parse.GetValue(time)),
                     parse.GetValue(zone) is { } named ? ZoneNamed(named) : null, periodOf,
-                    ImportCommand.IsTicks(parse.GetValue(timeType)), ImportCommand.Order(parse.GetValue(order)), parse.GetValue(sort));
+                    ImportCommand.IsTicks(parse.GetValue(timeType)), ImportCommand.Order(parse.GetValue(order)), parse.GetValue(sort),
+                    parse.GetValue(ranks)?.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries));
                 result = ProgressBar.Run("importing", show: true, progress => TableFolderImporter.Run(request, progress));
             }
 

@@ -66,6 +66,44 @@ public sealed class CatalogFolderImportTests : IDisposable
     }
 
     [Fact]
+    public void ANewCatalogRanksItsKindsAsKindsSaysSoThatAReplayPutsATradeBeforeAQuoteOfItsTime()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "trade/ABC/1.csv", "2024-01-02T10:00:00,1");
+        WriteCsv(source, "quote/ABC/1.csv", "2024-01-02T10:00:00,2");
+        string[] args = ["catalog", "import", Catalog, source, "--layout", "{kind}/{symbol}/*.csv", "--time", "time", "--column", "price:double"];
+
+        ToolResult import = ToolRunner.Run([.. args, "--kinds", "trade,quote"]);
+
+        Assert.True(import.ExitCode == 0, import.Error);
+        using var catalog = TimeSeriesCatalog.Open(Catalog, FileAccess.Read);
+        Assert.Equal(["trade", "quote"], catalog.Schema.Kinds);
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["price"]);
+        var prices = new List<double>();
+        while (replay.MoveNext())
+        {
+            prices.AddRange(replay.Values<double>(0).ToArray());
+        }
+
+        Assert.Equal([1.0, 2.0], prices);
+    }
+
+    [Fact]
+    public void KindsThatLeaveOutAKindOfTheFolderAreRefusedBeforeAnythingIsImported()
+    {
+        string source = _directory.File("csv");
+        WriteCsv(source, "trade/ABC/1.csv", "2024-01-02T10:00:00,1");
+        WriteCsv(source, "quote/ABC/1.csv", "2024-01-02T10:00:00,2");
+
+        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{kind}/{symbol}/*.csv", "--time", "time",
+            "--column", "price:double", "--kinds", "trade");
+
+        Assert.Equal(2, import.ExitCode);
+        Assert.Contains("--kinds trade: name each kind the folder's files hold once (quote, trade)", import.Error);
+        Assert.False(Directory.Exists(Catalog));
+    }
+
+    [Fact]
     public void GzippedCsvsWithExchangeTimesAreStoredInUtcAndAWinterEveningGoesToTheNextDay()
     {
         string source = _directory.File("csv");
