@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Threading;
+using ListMmf.Storage;
 using ListMmf.Tool.Csv;
 using ListMmf.Tool.Parquet;
 
@@ -23,7 +24,7 @@ internal sealed record CsvColumns(string TimeColumn, TimeFormat? TimeFormat, IRe
 /// </summary>
 internal sealed class ImportStaging : IDisposable
 {
-    private readonly string _root;
+    private readonly HeldFolder _root;
     private readonly CsvColumns? _csv;
     private readonly string? _parquetTime;
     private readonly TimeZoneInfo? _zone;
@@ -41,7 +42,7 @@ internal sealed class ImportStaging : IDisposable
     public ImportStaging(CsvColumns? csv, string? parquetTime, TimeZoneInfo? zone, bool? ticksIfNew, TimeSeriesOrder? orderIfNew, bool sort)
     {
         _sort = sort;
-        _root = Directory.CreateTempSubdirectory("listmmf-import-").FullName;
+        _root = HeldFolder.OfCreated(Directory.CreateTempSubdirectory("listmmf-import-").FullName);
         _csv = csv;
         _parquetTime = parquetTime;
         _zone = zone;
@@ -50,7 +51,7 @@ internal sealed class ImportStaging : IDisposable
     }
 
     /// <summary>The private folder the files are read into.</summary>
-    public string Folder => _root;
+    public string Folder => _root.Path;
 
     /// <summary>
     /// Reads and checks every row of <paramref name="file"/>, its times turned into UTC where the file gives them
@@ -61,7 +62,7 @@ internal sealed class ImportStaging : IDisposable
     /// <exception cref="DataException">A row is refused, or the rows do not fit the kind (the file named).</exception>
     public StagedRows Read(TableFile file, TimeSeriesTableSchema? kind)
     {
-        string folder = Path.Combine(_root, Interlocked.Increment(ref _next).ToString(System.Globalization.CultureInfo.InvariantCulture));
+        string folder = Path.Combine(_root.Path, Interlocked.Increment(ref _next).ToString(System.Globalization.CultureInfo.InvariantCulture));
         bool? ticks = kind is null ? _ticksIfNew : kind.Time.DataType == DataType.DateTime;
         TimeSeriesOrder? order = _sort ? TimeSeriesOrder.None : kind?.Order ?? _orderIfNew;
         if (file.IsParquet)
@@ -128,18 +129,32 @@ internal sealed class ImportStaging : IDisposable
         catch
         {
             table.Dispose();
-            Directory.Delete(folder, recursive: true);
+            Remove(folder);
             throw;
         }
     }
 
-    /// <summary>Removes the staging folder, with whatever a failed read left in it.</summary>
+    /// <summary>Removes the staging folder, empty once each file's table is removed.</summary>
     public void Dispose()
     {
-        if (Directory.Exists(_root))
+        _root.RemoveIfCreatedAndEmpty();
+        _root.Dispose();
+    }
+
+    /// <summary>
+    /// Removes a file's staging table, by name from its folder held (never a recursive delete by path, which a link
+    /// swapped in would lead elsewhere), then the folder.
+    /// </summary>
+    public static void Remove(string folder)
+    {
+        if (!Directory.Exists(folder))
         {
-            Directory.Delete(_root, recursive: true);
+            return;
         }
+
+        using HeldFolder table = HeldFolder.OfCreated(folder);
+        table.RemoveAllNames();
+        table.RemoveIfCreatedAndEmpty();
     }
 
     private static long[] TimesOf(TimeSeriesTable table)

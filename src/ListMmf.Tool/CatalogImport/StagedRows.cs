@@ -1,5 +1,4 @@
 using System;
-using System.IO;
 using System.Numerics;
 
 namespace ListMmf.Tool.CatalogImport;
@@ -91,9 +90,9 @@ internal sealed class StagedRows : ICatalogSourceRows
     public void Dispose()
     {
         _table?.Dispose();
-        if (_folder is not null && Directory.Exists(_folder))
+        if (_folder is not null)
         {
-            Directory.Delete(_folder, recursive: true);
+            ImportStaging.Remove(_folder);
         }
     }
 

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using System.Runtime.InteropServices;
 
 namespace ListMmf.Storage;
@@ -45,6 +46,23 @@ internal sealed class HeldFolder : IDisposable
         string real = StoragePlatform.Current.CanonicalPath(full);
         return new HeldFolder(real, StoragePlatform.Current.HoldFolder(real), created);
     }
+
+    /// <summary>
+    /// Holds the folder at <paramref name="path"/>, which this process has just created (a private temporary folder,
+    /// a table an import created), so that <see cref="RemoveIfCreatedAndEmpty"/> removes it.
+    /// </summary>
+    public static HeldFolder OfCreated(string path)
+    {
+        string real = StoragePlatform.Current.CanonicalPath(System.IO.Path.GetFullPath(path));
+        return new HeldFolder(real, StoragePlatform.Current.HoldFolder(real), created: true);
+    }
+
+    /// <summary>
+    /// Removes every name the folder holds now, each from the folder held (a link as a name; a folder in it stays):
+    /// for a folder whose whole content this process made.
+    /// </summary>
+    public void RemoveAllNames() =>
+        RemoveNames(Directory.EnumerateFileSystemEntries(Path).Select(entry => System.IO.Path.GetFileName(entry)).ToArray());
 
     /// <summary>
     /// Removes the files <paramref name="names"/> (plain names in the folder) and each one's temporary name, from the
