@@ -129,8 +129,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1", "2024-01-02T10:00:00,2");
         WriteCsv(source, "ABC/2.csv", "2024-01-03T10:00:00,3");
         WriteCsv(source, "XYZ/1.csv", "2024-01-02T10:00:00,4");
-        string[] args = ["catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade", "--time", "time",
-            "--column", "price:double"];
+        string[] args = PriceImport(source);
         Assert.Equal(0, ToolRunner.Run(args).ExitCode);
         var before = SeriesOf(Catalog);
 
@@ -163,8 +162,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1", "2024-01-02T11:00:00,2", "2024-01-02T11:00:00,3");
         WriteCsv(source, "ABC/2.csv", "2024-01-02T11:00:00,4", "2024-01-02T12:00:00,5");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double");
+        ToolResult import = ImportPrices(source);
 
         Assert.True(import.ExitCode == 0, import.Error);
         Assert.Equal([1.0, 2.0, 3.0, 4.0, 5.0], SeriesOf(Catalog)["trade/ABC"].Select(row => row.Value));
@@ -177,8 +175,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1", "2024-01-02T12:00:00,2");
         WriteCsv(source, "ABC/2.csv", "2024-01-02T11:00:00,3", "2024-01-02T13:00:00,4");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double");
+        ToolResult import = ImportPrices(source);
 
         Assert.Equal(1, import.ExitCode);
         Assert.Contains("2.csv' starts at 2024-01-02 11:00:00.0000000, before the last row of ABC's trade added from the files " +
@@ -192,8 +189,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         string source = _directory.File("csv");
         WriteCsv(source, "ABC/2023.csv", "2023-01-03T10:00:00,1", "2023-07-03T10:00:00,2", "2023-12-29T10:00:00,3");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double", "--zone", NewYork, "--period", "year");
+        ToolResult import = ImportPrices(source, "--zone", NewYork, "--period", "year");
 
         Assert.True(import.ExitCode == 0, import.Error);
         Assert.Equal([new DateTime(2023, 1, 3, 15, 0, 0), new DateTime(2023, 7, 3, 14, 0, 0), new DateTime(2023, 12, 29, 15, 0, 0)],
@@ -207,8 +203,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1");
         WriteCsv(source, "notes.csv", "2024-01-02T10:00:00,1");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double");
+        ToolResult import = ImportPrices(source);
 
         Assert.Equal(1, import.ExitCode);
         Assert.Contains("notes.csv' is not where the layout '{symbol}/*.csv' places a file", import.Error);
@@ -220,8 +215,7 @@ public sealed class CatalogFolderImportTests : IDisposable
     {
         string source = _directory.File("csv");
         WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00,1");
-        string[] args = ["catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade", "--time", "time",
-            "--column", "price:double"];
+        string[] args = PriceImport(source);
         Assert.Equal(0, ToolRunner.Run(args).ExitCode);
         string next = _directory.File("next");
         WriteCsv(next, "ABC/2.csv", "2024-01-03T10:00:00,2");
@@ -240,8 +234,7 @@ public sealed class CatalogFolderImportTests : IDisposable
     {
         string source = _directory.File("csv");
         WriteCsv(source, "ABC/1.csv", "2024-01-02T10:00:00Z,1");
-        string[] args = ["catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade", "--time", "time",
-            "--column", "price:double"];
+        string[] args = PriceImport(source);
         Assert.Equal(0, ToolRunner.Run(args).ExitCode);
         WriteCsv(source, "ABC/2.csv", "2024-01-03T10:00:00,2");
 
@@ -258,8 +251,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         string source = _directory.File("csv");
         WriteCsv(source, "ABC/1.csv", "2024-01-02T11:00:00,1", "2024-01-02T10:00:00,2");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double");
+        ToolResult import = ImportPrices(source);
 
         Assert.Equal(1, import.ExitCode);
         Assert.Contains("1.csv' line 3: time", import.Error);
@@ -273,8 +265,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         // The clocks of New York go back at 02:00 on 2024-11-03: 01:30 is shown twice, and taken at its first (daylight) offset.
         WriteCsv(source, "ABC/1.csv", "2024-11-03T01:30:00,3", "2024-11-03T00:30:00,1", "2024-11-03T01:30:00,4", "2024-11-03T00:30:00,2");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double", "--zone", NewYork, "--sort");
+        ToolResult import = ImportPrices(source, "--zone", NewYork, "--sort");
 
         Assert.True(import.ExitCode == 0, import.Error);
         var first = new DateTime(2024, 11, 3, 4, 30, 0);
@@ -287,8 +278,7 @@ public sealed class CatalogFolderImportTests : IDisposable
         string source = _directory.File("csv");
         WriteCsv(source, "ABC/1.csv", "2024-01-02T11:00:00,1", "2024-01-02T10:00:00,2", "2024-01-02T11:00:00,3");
 
-        ToolResult import = ToolRunner.Run("catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade",
-            "--time", "time", "--column", "price:double", "--order", "ascending", "--sort");
+        ToolResult import = ImportPrices(source, "--order", "ascending", "--sort");
 
         Assert.Equal(1, import.ExitCode);
         Assert.Contains("1.csv': 3 rows sorted by time, row 2's time 2024-01-02 11:00:00.0000000 equals the one before it, and the kind is Ascending",
@@ -328,7 +318,20 @@ public sealed class CatalogFolderImportTests : IDisposable
         Assert.False(Directory.Exists(root), root);
     }
 
-    /// <summary>Writes a CSV of a header <c>time,price[,exchange]</c> and <paramref name="lines"/> (gzip for .gz) under <paramref name="folder"/>.</summary>
+    /// <summary>
+    /// The arguments that import <paramref name="source"/>'s <c>SYMBOL/*.csv</c> files of time and price as trades,
+    /// then <paramref name="more"/>.
+    /// </summary>
+    private string[] PriceImport(string source, params string[] more) =>
+        ["catalog", "import", Catalog, source, "--layout", "{symbol}/*.csv", "--kind", "trade", "--time", "time", "--column", "price:double",
+            .. more];
+
+    private ToolResult ImportPrices(string source, params string[] more) => ToolRunner.Run(PriceImport(source, more));
+
+    /// <summary>
+    /// Writes a CSV of a header <c>time,price[,exchange]</c> and <paramref name="lines"/> (gzip for .gz) under
+    /// <paramref name="folder"/>.
+    /// </summary>
     private static string WriteCsv(string folder, string relative, params string[] lines)
     {
         string path = Path.Combine(folder, relative);
