@@ -169,6 +169,57 @@ public sealed class CatalogWorld
     }
 
     /// <summary>
+    /// The ids runs asked for the column "id" alone give (until MoveNext returns false), checking each row's time and
+    /// value against its partition's table, and that times never go back.
+    /// </summary>
+    public static long[] Ran(CatalogRuns runs, TimeSeriesCatalog catalog)
+    {
+        var ids = new List<long>();
+        var tables = new Dictionary<string, TimeSeriesTable>();
+        try
+        {
+            DateTime last = DateTime.MinValue;
+            while (runs.MoveNext())
+            {
+                ReadOnlySpan<long> values = runs.Values<long>(0);
+                if (runs.Count == 0 || runs.Times.Length != runs.Count || values.Length != runs.Count || runs.Rows.Length != runs.Count)
+                {
+                    throw new InvalidOperationException($"a run of {runs.Count} rows has {runs.Times.Length} times and {values.Length} values");
+                }
+
+                for (int i = 0; i < runs.Count; i++)
+                {
+                    CatalogPartition partition = runs.Partitions[i];
+                    string key = $"{partition.Kind}/{partition.Instrument}/{partition.PeriodStart:O}";
+                    if (!tables.TryGetValue(key, out TimeSeriesTable? table))
+                    {
+                        tables.Add(key, table = catalog.OpenPartition(partition));
+                    }
+
+                    long row = runs.Rows[i];
+                    if (table.TimeAt(row) != runs.Times[i] || table.Column<long>("id")[row] != values[i] || runs.Times[i] < last)
+                    {
+                        throw new InvalidOperationException($"row {row} of {table.Path}: the run's time or value is not the table's, " +
+                            "or its time is before the last");
+                    }
+
+                    last = runs.Times[i];
+                    ids.Add(values[i]);
+                }
+            }
+        }
+        finally
+        {
+            foreach (TimeSeriesTable table in tables.Values)
+            {
+                table.Dispose();
+            }
+        }
+
+        return ids.ToArray();
+    }
+
+    /// <summary>
     /// Writes the world into a new catalog, each flush recording as watermark the next row's time (rows come in time
     /// order, so every row before it is in).
     /// </summary>

@@ -19,7 +19,7 @@ namespace ListMmf;
 /// holds at most the batch size of times a chain. Not thread-safe, and it reads its catalog's index as it goes: use
 /// neither on another thread meanwhile.
 /// </remarks>
-public sealed class CatalogReplay : IDisposable
+public sealed partial class CatalogReplay : IDisposable
 {
     /// <summary>The rows a batch holds at most, unless the replay is asked for another size.</summary>
     public const int DefaultBatchRows = 4096;
@@ -33,6 +33,9 @@ public sealed class CatalogReplay : IDisposable
     /// <summary>Whether the replay follows the writer's watermark rather than ending at a time given.</summary>
     private readonly bool _follow;
 
+    /// <summary>Whether the replay is read in runs of many partitions' rows (<see cref="NextRun"/>) rather than in batches.</summary>
+    private readonly bool _runs;
+
     /// <summary>
     /// A following replay's tables of the partitions its chains had read to their end, kept for the chains of the next
     /// watermark, which mostly start where those ended: given back to the catalog's cache, they would be closed
@@ -40,7 +43,11 @@ public sealed class CatalogReplay : IDisposable
     /// </summary>
     private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), (CatalogPartition Partition, TimeSeriesTable Table)> _held = [];
 
-    private Chain[] _heap = [];
+    /// <summary>
+    /// The chains with rows to come, the first <see cref="_count"/>: a binary heap by their next rows, or, for a
+    /// replay in runs (<see cref="_runs"/>), in (kind rank, instrument ordinal) order.
+    /// </summary>
+    private Chain[] _chains = [];
     private long _from;
     private long _to;
     private int _count;
@@ -52,8 +59,10 @@ public sealed class CatalogReplay : IDisposable
     private Exception? _failed;
 
     internal CatalogReplay(
-        TimeSeriesCatalog catalog, HashSet<int>? ranks, HashSet<int>? ordinals, string[] columns, long from, long to, int batchRows, bool follow)
+        TimeSeriesCatalog catalog, HashSet<int>? ranks, HashSet<int>? ordinals, string[] columns, long from, long to, int batchRows, bool follow,
+        bool runs = false)
     {
+        _runs = runs;
         _catalog = catalog;
         _columns = columns;
         _ranks = ranks;
@@ -143,7 +152,12 @@ public sealed class CatalogReplay : IDisposable
     /// <summary>Moves to the next batch, closing the partitions the replay moved past.</summary>
     /// <returns>False when every row was replayed.</returns>
     /// <exception cref="InvalidOperationException">An earlier call threw: the replay cannot know where it was; start a new one.</exception>
-    public bool MoveNext()
+    public bool MoveNext() => Guarded(run: null, runRows: 0);
+
+    /// <summary>A replay in runs gathers the next run into <paramref name="run"/>, as <see cref="MoveNext"/> moves to the next batch.</summary>
+    internal bool MoveNextRun(CatalogRun run, int runRows) => Guarded(run, runRows);
+
+    private bool Guarded(CatalogRun? run, int runRows)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         if (_failed is not null)
@@ -154,7 +168,7 @@ public sealed class CatalogReplay : IDisposable
 
         try
         {
-            return Next();
+            return run is null ? Next() : NextRun(run, runRows);
         }
         catch (Exception exception)
         {
@@ -180,7 +194,7 @@ public sealed class CatalogReplay : IDisposable
 
         while (_count > 0)
         {
-            Chain first = _heap[0];
+            Chain first = _chains[0];
             if (!first.IsOpen)
             {
                 if (first.Open(_from, _to))
@@ -198,8 +212,8 @@ public sealed class CatalogReplay : IDisposable
             Chain? next = _count switch
             {
                 1 => null,
-                2 => _heap[1],
-                _ => Before(_heap[1], _heap[2]) ? _heap[1] : _heap[2],
+                2 => _chains[1],
+                _ => Before(_chains[1], _chains[2]) ? _chains[1] : _chains[2],
             };
             _length = next is null ? first.Buffered : first.RunBefore(next.Key, first.Rank < next.Rank);
             _current = first;
@@ -221,7 +235,7 @@ public sealed class CatalogReplay : IDisposable
         _current = null;
         for (int i = 0; i < _count; i++)
         {
-            _heap[i].Close();
+            _chains[i].Close();
         }
 
         ReturnHeld(keep: null);
@@ -231,12 +245,22 @@ public sealed class CatalogReplay : IDisposable
     private void Start()
     {
         List<CatalogPartition[]> chains = _catalog.Chains(_ranks, _ordinals, _from, _to);
-        _heap = new Chain[chains.Count];
+        _chains = new Chain[chains.Count];
         _count = 0;
         foreach (CatalogPartition[] chain in chains)
         {
-            _heap[_count] = new Chain(chain, _batchRows, _from, this, _columns.Length);
-            SiftUp(_count++);
+            _chains[_count] = new Chain(chain, _batchRows, _from, this, _columns.Length);
+            if (!_runs)
+            {
+                SiftUp(_count);
+            }
+
+            _count++;
+        }
+
+        if (_runs)
+        {
+            Array.Sort(_chains, (a, b) => a.Rank.CompareTo(b.Rank));
         }
 
         if (_held.Count > 0)
@@ -300,9 +324,9 @@ public sealed class CatalogReplay : IDisposable
 
     private void RemoveFirst()
     {
-        _heap[0].Close();
-        _heap[0] = _heap[--_count];
-        _heap[_count] = null!;
+        _chains[0].Close();
+        _chains[0] = _chains[--_count];
+        _chains[_count] = null!;
         if (_count > 0)
         {
             SiftDown(0);
@@ -311,25 +335,25 @@ public sealed class CatalogReplay : IDisposable
 
     private void SiftUp(int at)
     {
-        Chain chain = _heap[at];
+        Chain chain = _chains[at];
         while (at > 0)
         {
             int parent = (at - 1) / 2;
-            if (!Before(chain, _heap[parent]))
+            if (!Before(chain, _chains[parent]))
             {
                 break;
             }
 
-            _heap[at] = _heap[parent];
+            _chains[at] = _chains[parent];
             at = parent;
         }
 
-        _heap[at] = chain;
+        _chains[at] = chain;
     }
 
     private void SiftDown(int at)
     {
-        Chain chain = _heap[at];
+        Chain chain = _chains[at];
         while (true)
         {
             int child = (2 * at) + 1;
@@ -338,21 +362,21 @@ public sealed class CatalogReplay : IDisposable
                 break;
             }
 
-            if (child + 1 < _count && Before(_heap[child + 1], _heap[child]))
+            if (child + 1 < _count && Before(_chains[child + 1], _chains[child]))
             {
                 child++;
             }
 
-            if (!Before(_heap[child], chain))
+            if (!Before(_chains[child], chain))
             {
                 break;
             }
 
-            _heap[at] = _heap[child];
+            _chains[at] = _chains[child];
             at = child;
         }
 
-        _heap[at] = chain;
+        _chains[at] = chain;
     }
 
     /// <summary>
@@ -449,6 +473,77 @@ public sealed class CatalogReplay : IDisposable
             DateTime[] times = Times;
             int at = Position + 1;
             while (at < _buffered && (times[at].Ticks < limit || (ranksFirst && times[at].Ticks == limit)))
+            {
+                at++;
+            }
+
+            return at - Position;
+        }
+
+        /// <summary>
+        /// Buffers more of the open partition's rows, keeping those still to come, until <paramref name="rows"/> are
+        /// buffered, the buffer is full or the partition has no more.
+        /// </summary>
+        public void TopUp(int rows)
+        {
+            int remaining = Buffered;
+            if (Table is null || remaining >= rows || _row >= _end)
+            {
+                return;
+            }
+
+            DateTime[] times = Times;
+            if (times.Length < batchRows && times.Length < remaining + (_end - _row))
+            {
+                times = new DateTime[(int)Math.Min(batchRows, remaining + (_end - _row))];
+            }
+
+            Array.Copy(Times, Position, times, 0, remaining);
+            int read = (int)Math.Min(times.Length - remaining, _end - _row);
+            Table.CopyTimes(new IndexRange(_row, _row + read), times.AsSpan(remaining, read));
+            Times = times;
+            BufferRow += Position;
+            Position = 0;
+            _row += read;
+            _buffered = remaining + read;
+        }
+
+        /// <summary>
+        /// A time before which a run may take this open chain's rows: every row after its buffer comes at or after
+        /// it, and so do all but <paramref name="rows"/> of the buffered ones at most.
+        /// </summary>
+        public long Limit(int rows)
+        {
+            if (Buffered > rows)
+            {
+                return Times[Position + rows].Ticks;
+            }
+
+            if (_row < _end)
+            {
+                return Times[_buffered - 1].Ticks;
+            }
+
+            return _next < partitions.Length ? Math.Max(partitions[_next].FirstTime.Ticks, _from) : long.MaxValue;
+        }
+
+        /// <summary>How many of the buffered rows to come are before <paramref name="ticks"/>.</summary>
+        public int CountBefore(long ticks)
+        {
+            int at = Position;
+            while (at < _buffered && Times[at].Ticks < ticks)
+            {
+                at++;
+            }
+
+            return at - Position;
+        }
+
+        /// <summary>How many of the buffered rows to come are at <paramref name="ticks"/>.</summary>
+        public int CountAt(long ticks)
+        {
+            int at = Position;
+            while (at < _buffered && Times[at].Ticks == ticks)
             {
                 at++;
             }

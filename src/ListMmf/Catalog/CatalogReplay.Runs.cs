@@ -1,0 +1,174 @@
+using System;
+using System.Numerics;
+using System.Runtime.InteropServices;
+
+namespace ListMmf;
+
+/// <summary>A replay read in runs (<see cref="CatalogRuns"/>): many partitions' rows a call, merged by a sort.</summary>
+/// <remarks>
+/// A run takes, from every chain, its rows before a horizon: the earliest time before which each chain's rows are
+/// all buffered, and at most a chain's share of the run's rows. Every row before the horizon is then in the run and
+/// every row of one time in one run, so a run's rows need only be put in order among themselves. When one time holds
+/// more rows than the horizon lets through, the run is every row of that time, chain by chain.
+/// </remarks>
+public sealed partial class CatalogReplay
+{
+    private ChainColumnCopy? _copy;
+
+    /// <summary>Gathers the next run into <paramref name="run"/>; false when no row is left (before the watermark, when following).</summary>
+    private bool NextRun(CatalogRun run, int runRows)
+    {
+        run.Clear();
+        while (true)
+        {
+            if (_count == 0)
+            {
+                if (_follow && Advance())
+                {
+                    continue;
+                }
+
+                return false;
+            }
+
+            int share = Math.Max(1, runRows / _count);
+            long horizon = Horizon(share);
+            long first = long.MaxValue;
+            for (int i = 0; i < _count; i++)
+            {
+                if (_chains[i].IsOpen)
+                {
+                    first = Math.Min(first, _chains[i].Key);
+                }
+            }
+
+            int kept = 0;
+            for (int i = 0; i < _count; i++)
+            {
+                Chain chain = _chains[i];
+                bool more = !chain.IsOpen || (first >= horizon ? TakeAt(chain, first, run) : TakeBefore(chain, horizon, run));
+                if (more)
+                {
+                    _chains[kept++] = chain;
+                }
+            }
+
+            Array.Clear(_chains, kept, _count - kept);
+            _count = kept;
+            if (run.Count > 0)
+            {
+                run.Sort();
+                return true;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Opens the chains that may have rows before the horizon and buffers at least <paramref name="share"/> rows
+    /// of each (dropping those with none left), and returns the horizon.
+    /// </summary>
+    private long Horizon(int share)
+    {
+        long horizon = _to;
+        int kept = 0;
+        for (int i = 0; i < _count; i++)
+        {
+            Chain chain = _chains[i];
+            if (!chain.IsOpen && chain.Key <= horizon && !chain.Open(_from, _to))
+            {
+                continue;
+            }
+
+            _chains[kept++] = chain;
+            if (chain.IsOpen)
+            {
+                chain.TopUp(share + 1);
+                horizon = Math.Min(horizon, chain.Limit(share));
+            }
+        }
+
+        Array.Clear(_chains, kept, _count - kept);
+        _count = kept;
+        return horizon;
+    }
+
+    /// <summary>Adds the open chain's rows before <paramref name="horizon"/> to the run; false when the chain has no rows left.</summary>
+    private bool TakeBefore(Chain chain, long horizon, CatalogRun run)
+    {
+        int rows = chain.CountBefore(horizon);
+        if (rows == 0)
+        {
+            return true;
+        }
+
+        Gather(chain, rows, run);
+        return chain.Consume(rows);
+    }
+
+    /// <summary>Adds every row of the chain at <paramref name="ticks"/> to the run, reading on past its buffer; false when it has no rows left.</summary>
+    private bool TakeAt(Chain chain, long ticks, CatalogRun run)
+    {
+        while (true)
+        {
+            if (!chain.IsOpen)
+            {
+                if (chain.Key != ticks)
+                {
+                    return true;
+                }
+
+                if (!chain.Open(_from, _to))
+                {
+                    return false;
+                }
+            }
+
+            int rows = chain.CountAt(ticks);
+            if (rows == 0)
+            {
+                return true;
+            }
+
+            Gather(chain, rows, run);
+            if (!chain.Consume(rows))
+            {
+                return false;
+            }
+        }
+    }
+
+    /// <summary>Adds the chain's next <paramref name="rows"/> rows, times and asked columns' values, to the run.</summary>
+    private void Gather(Chain chain, int rows, CatalogRun run)
+    {
+        run.Add(chain.Partition, chain.BufferRow + chain.Position, chain.Times.AsSpan(chain.Position, rows));
+        _copy ??= new ChainColumnCopy(_columns);
+        ReadOnlySpan<DataTypeInfo> types = run.Types;
+        for (int column = 0; column < types.Length; column++)
+        {
+            _copy.Run(types[column], chain, column, rows, run);
+        }
+    }
+
+    /// <summary>Copies a chain's next rows' values of one column into a run, as the type the column stores.</summary>
+    private sealed class ChainColumnCopy(string[] columns) : IDataTypeVisitor<int>
+    {
+        private Chain? _chain;
+        private CatalogRun? _run;
+        private int _column;
+        private int _rows;
+
+        public void Run(DataTypeInfo type, Chain chain, int column, int rows, CatalogRun run)
+        {
+            (_chain, _column, _rows, _run) = (chain, column, rows, run);
+            type.Accept(this);
+        }
+
+        public int Visit<T>(DataTypeInfo type)
+            where T : unmanaged, INumber<T>, IMinMaxValue<T>
+        {
+            ReadOnlySpan<T> values = _chain!.Values<T>(_column, columns[_column]).Slice(_chain.Position, _rows);
+            MemoryMarshal.AsBytes(values).CopyTo(_run!.ValuesOf(_column, _rows));
+            return _rows;
+        }
+    }
+}

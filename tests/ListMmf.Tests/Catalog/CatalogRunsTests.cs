@@ -1,0 +1,150 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using ListMmf.TestHost;
+using Xunit;
+using Form = ListMmf.Tests.Catalog.TimeSeriesCatalogTests.Form;
+
+namespace ListMmf.Tests.Catalog;
+
+/// <summary>A catalog replayed in runs of many instruments' rows (<see cref="TimeSeriesCatalog.Runs"/>).</summary>
+public sealed class CatalogRunsTests
+{
+    [Theory]
+    [InlineData(41, 1, Form.Appendable)]
+    [InlineData(42, 2, Form.Appendable)]
+    [InlineData(43, 7, Form.Sealed)]
+    [InlineData(44, 64, Form.Mixed)]
+    [InlineData(45, CatalogRuns.DefaultRunRows, Form.Appendable)]
+    [InlineData(46, CatalogRuns.DefaultRunRows, Form.Sealed)]
+    [InlineData(47, 3, Form.Mixed)]
+    public void RunsGiveEveryRowInTheOrderOfTimeKindInstrumentAndRow(int seed, int runRows, Form form)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(seed);
+        TimeSeriesCatalogTests.Write(folder.Path, world, form);
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], runRows: runRows);
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), CatalogWorld.Ran(runs, catalog));
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(4)]
+    [InlineData(CatalogRuns.DefaultRunRows)]
+    public void RunsOfManyInstrumentsTiedOnEachSecondGiveTheReplaysOrder(int runRows)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(48, instruments: 150, days: 2, rowsPerSeriesDay: 60);
+        TimeSeriesCatalogTests.Write(folder.Path, world, Form.Appendable);
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], runRows: runRows);
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), CatalogWorld.Ran(runs, catalog));
+    }
+
+    [Fact]
+    public void RunsOfATimeRangeAndSomeInstrumentsGiveOnlyTheirRows()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(49);
+        TimeSeriesCatalogTests.Write(folder.Path, world, Form.Mixed);
+        string[] instruments = world.Instruments().Skip(1).Take(3).ToArray();
+        DateTime from = CatalogWorld.FirstDay.AddHours(9.5).AddSeconds(10);
+        DateTime to = CatalogWorld.FirstDay.AddDays(1).AddHours(9.5).AddSeconds(30);
+        Dictionary<long, CatalogWorld.Row> byId = world.Rows.ToDictionary(row => row.Id);
+        long[] expected = world.ReplayOrder(from, to).Where(id => instruments.Contains(byId[id].Instrument)).ToArray();
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(from, to, instruments, columns: ["id"], runRows: 5);
+
+        Assert.InRange(expected.Length, 1, world.Rows.Count - 1);
+        Assert.Equal(expected, CatalogWorld.Ran(runs, catalog));
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(CatalogRuns.DefaultRunRows)]
+    public void OneTimeWithMoreRowsThanARunOrABufferHoldsComesWholeInOneRun(int runRows)
+    {
+        using var folder = new TempDirectory();
+        DateTime time = CatalogWorld.FirstDay.AddHours(10);
+        int many = CatalogReplay.DefaultBatchRows + 900;
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            long id = 0;
+            Append(writer, "A", time.AddSeconds(-1), ref id, 1);
+            Append(writer, "B", time, ref id, 3);
+            Append(writer, "A", time, ref id, many);
+            Append(writer, "B", time.AddSeconds(1), ref id, 1);
+            writer.Flush();
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], runRows: runRows);
+        var tied = new List<long>();
+        while (runs.MoveNext())
+        {
+            for (int i = 0; i < runs.Count; i++)
+            {
+                if (runs.Times[i] == time)
+                {
+                    tied.Add(runs.Values<long>(0)[i]);
+                }
+            }
+
+            Assert.True(tied.Count is 0 || tied.Count == many + 3, $"a run ended inside the time's {many + 3} rows, after {tied.Count}");
+        }
+
+        // A came first to the catalog, so its rows of the time come before B's, though appended after them.
+        long[] expected = [.. Enumerable.Range(5, many).Select(i => (long)i), 2, 3, 4];
+        Assert.Equal(expected, tied);
+    }
+
+    private static void Append(TimeSeriesCatalog writer, string instrument, DateTime time, ref long id, int rows)
+    {
+        TimeSeriesTable table = writer.Partition("trades", instrument, time);
+        for (int i = 0; i < rows; i++)
+        {
+            table.Column<double>("price").Add(1.5);
+            table.Column<long>("id").Add(++id);
+            table.AddRow(time);
+        }
+    }
+
+    [Theory]
+    [InlineData(51, 1)]
+    [InlineData(52, CatalogRuns.DefaultRunRows)]
+    public void FollowingRunsGiveTheRowsBeforeEachWatermarkInTheOrderALaterReplayGives(int seed, int runRows)
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(seed);
+        using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns follow = reader.FollowRuns(DateTime.MinValue, columns: ["id"], runRows: runRows);
+        var followed = new List<long>();
+
+        for (int start = 0; start < world.Rows.Count; start += 37)
+        {
+            int end = Math.Min(start + 37, world.Rows.Count);
+            world.Write(writer, start, end);
+            writer.Flush(end < world.Rows.Count ? world.Rows[end].Time : world.Rows[^1].Time.AddTicks(1));
+            followed.AddRange(CatalogWorld.Ran(follow, reader));
+        }
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), followed);
+    }
+
+    [Fact]
+    public void RunsAskedForNoRowsAreRefused()
+    {
+        using var folder = new TempDirectory();
+        using var catalog = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => catalog.Runs(DateTime.MinValue, DateTime.MaxValue, runRows: 0));
+    }
+}
