@@ -43,6 +43,7 @@ internal static class CatalogCommand
                 for (int round = 0; round < rounds; round++)
                 {
                     ReplayChecksum.Timed(times, "replay, appendable", expected, () => Replay(catalog, out _));
+                    ReplayChecksum.Timed(times, "runs (many instruments a call), appendable", expected, () => Runs(catalog));
                     ReplayChecksum.Timed(times, "slices (a time at a time), appendable", expected, () => Slices(catalog));
                     ReplayChecksum.Timed(times, "merge of arrays in memory", expected, () => ArrayMerge.Replay(market));
                     ReplayChecksum.Timed(times, "DuckDB ORDER BY, streamed", expected, () => DuckReplay(duck));
@@ -67,6 +68,7 @@ internal static class CatalogCommand
                 for (int round = 0; round < rounds; round++)
                 {
                     ReplayChecksum.Timed(times, "replay, sealed", expected, () => Replay(catalog, out _));
+                    ReplayChecksum.Timed(times, "runs (many instruments a call), sealed", expected, () => Runs(catalog));
                     ReplayChecksum.Timed(times, "merge of arrays in memory, beside sealed", expected, () => ArrayMerge.Replay(market));
                 }
             }
@@ -171,6 +173,26 @@ internal static class CatalogCommand
         }
 
         allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        return checksum;
+    }
+
+    /// <summary>The same rows in runs of many instruments' rows, values copied into the run.</summary>
+    private static ReplayChecksum Runs(TimeSeriesCatalog catalog)
+    {
+        var checksum = new ReplayChecksum();
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["price", "size"]);
+        while (runs.MoveNext())
+        {
+            ReadOnlySpan<DateTime> times = runs.Times;
+            ReadOnlySpan<CatalogPartition> partitions = runs.Partitions;
+            ReadOnlySpan<double> price = runs.Values<double>(0);
+            ReadOnlySpan<int> size = runs.Values<int>(1);
+            for (int i = 0; i < times.Length; i++)
+            {
+                checksum.Add(times[i].Ticks, partitions[i].InstrumentOrdinal, price[i], size[i]);
+            }
+        }
+
         return checksum;
     }
 
