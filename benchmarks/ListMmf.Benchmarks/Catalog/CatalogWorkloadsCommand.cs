@@ -187,18 +187,18 @@ internal static class CatalogWorkloadsCommand
 
             int files = Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Count();
             sizes.Add($"{form} {ProcessIo.Describe(BytesOnDisk(folder))} in {files:N0} files");
-            var ways = new List<(string Way, bool Cold)> { ($"{form}, warm", false) };
+            var ways = new List<(string Way, bool Cold, bool InRuns)> { ($"{form}, warm", false, false), ($"{form}, warm, in runs", false, true) };
             if (PageCache.CanDrop)
             {
-                ways.Insert(0, ($"{form}, cold", true));
+                ways.InsertRange(0, [($"{form}, cold", true, false), ($"{form}, cold, in runs", true, true)]);
             }
 
             var runs = ways.ToDictionary(way => way.Way, _ => new List<Replayed>());
             for (int round = 0; round <= rounds; round++)
             {
-                foreach ((string way, bool cold) in ways)
+                foreach ((string way, bool cold, bool inRuns) in ways)
                 {
-                    Replayed replayed = ReplayAll(folder, cold, expected, way);
+                    Replayed replayed = ReplayAll(folder, cold, inRuns, expected, way);
                     if (round > 0)
                     {
                         runs[way].Add(replayed);
@@ -245,8 +245,11 @@ internal static class CatalogWorkloadsCommand
                 $"(wanted at most {MemoryGoalMiB:N0} MiB)"));
     }
 
-    /// <summary>A new catalog replays every row; its time to the first row and in all, and what it held and read.</summary>
-    private static Replayed ReplayAll(string folder, bool cold, ReplayChecksum expected, string way)
+    /// <summary>
+    /// A new catalog replays every row, in batches or in runs (<see cref="TimeSeriesCatalog.Runs"/>); its time to the
+    /// first row and in all, and what it held and read.
+    /// </summary>
+    private static Replayed ReplayAll(string folder, bool cold, bool inRuns, ReplayChecksum expected, string way)
     {
         if (cold)
         {
@@ -262,8 +265,22 @@ internal static class CatalogWorkloadsCommand
         long opened;
         using (var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read))
         {
-            using (CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: Columns))
+            if (inRuns)
             {
+                using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: Columns);
+                while (runs.MoveNext())
+                {
+                    if (double.IsNaN(first))
+                    {
+                        first = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
+                    }
+
+                    Add(ref checksum, runs);
+                }
+            }
+            else
+            {
+                using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: Columns);
                 while (replay.MoveNext())
                 {
                     if (double.IsNaN(first))
@@ -381,6 +398,19 @@ internal static class CatalogWorkloadsCommand
         for (int i = 0; i < times.Length; i++)
         {
             checksum.Add(times[i].Ticks, key, prices[i], sizes[i]);
+        }
+    }
+
+    /// <summary>The rows of a run, into the checksum.</summary>
+    private static void Add(ref ReplayChecksum checksum, CatalogRuns runs)
+    {
+        ReadOnlySpan<DateTime> times = runs.Times;
+        ReadOnlySpan<CatalogPartition> partitions = runs.Partitions;
+        ReadOnlySpan<double> prices = runs.Values<double>(0);
+        ReadOnlySpan<int> sizes = runs.Values<int>(1);
+        for (int i = 0; i < times.Length; i++)
+        {
+            checksum.Add(times[i].Ticks, WorkloadMarket.KeyOf(partitions[i].KindRank, partitions[i].InstrumentOrdinal), prices[i], sizes[i]);
         }
     }
 
