@@ -105,7 +105,10 @@ public sealed partial class CatalogReplay
         return chain.Consume(rows);
     }
 
-    /// <summary>Adds every row of the chain at <paramref name="ticks"/> to the run, reading on past its buffer; false when it has no rows left.</summary>
+    /// <summary>
+    /// Adds every row of the chain at <paramref name="ticks"/> to the run, reading on past its buffer; false when it
+    /// has no rows left.
+    /// </summary>
     private bool TakeAt(Chain chain, long ticks, CatalogRun run)
     {
         while (true)

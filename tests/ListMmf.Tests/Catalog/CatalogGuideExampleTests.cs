@@ -12,6 +12,7 @@ public sealed class CatalogGuideExampleTests
     [Theory]
     [InlineData("catalog-example", "guide-catalog")]
     [InlineData("catalog-state-example", "guide-catalog-state")]
+    [InlineData("catalog-runs-example", "guide-catalog-runs")]
     public void TheGuideShowsTheCatalogExampleThatRunsHere(string block, string region)
     {
         string guide = File.ReadAllText(RepositoryFiles.Path("docs", "guide.md"));
@@ -43,6 +44,34 @@ public sealed class CatalogGuideExampleTests
 
         Assert.Equal(["SPY", "QQQ"], state.Instruments);
         Assert.Equal([470.50, 410.50], last);
+    }
+
+    [Fact]
+    public void TheCatalogRunsExampleGivesEveryTradeInTimeOrder()
+    {
+        using var directory = new TempDirectory();
+        string folder = directory.File("market");
+        Example(folder);
+        using var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        var open = new DateTime(2024, 3, 12, 13, 30, 0);
+        DateTime from = open, to = open.AddHours(1);
+        var trades = new List<string>();
+
+        // guide-catalog-runs-start
+        using CatalogRuns runs = catalog.Runs(from, to, columns: ["price"]);
+        while (runs.MoveNext())                                  // many instruments' next rows at once
+        {
+            ReadOnlySpan<DateTime> times = runs.Times;
+            ReadOnlySpan<CatalogPartition> partitions = runs.Partitions;
+            ReadOnlySpan<double> price = runs.Values<double>(0);
+            for (int i = 0; i < runs.Count; i++)
+            {
+                trades.Add($"{partitions[i].Instrument} {times[i]:HH:mm:ss} {price[i]}");
+            }
+        }
+        // guide-catalog-runs-end
+
+        Assert.Equal(["SPY 13:30:00 470.25", "QQQ 13:30:00 410.5", "SPY 13:30:01 470.5"], trades);
     }
 
     private static (List<string> Replayed, CatalogState State, double[] Last) Example(string folder)
