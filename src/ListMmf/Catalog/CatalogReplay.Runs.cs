@@ -31,8 +31,7 @@ public sealed partial class CatalogReplay
                 return false;
             }
 
-            int share = Math.Max(1, runRows / _count);
-            long horizon = Horizon(share);
+            long horizon = Horizon(Share(runRows));
             long first = long.MaxValue;
             for (int i = 0; i < _count; i++)
             {
@@ -64,32 +63,72 @@ public sealed partial class CatalogReplay
     }
 
     /// <summary>
-    /// Opens the chains that may have rows before the horizon and buffers at least <paramref name="share"/> rows
-    /// of each (dropping those with none left), and returns the horizon.
+    /// The rows a run takes of each open chain at most: the run's rows shared among the chains open (among all
+    /// before the first run), so that chains whose rows come later do not make runs short; at most a buffer's.
+    /// </summary>
+    private int Share(int runRows)
+    {
+        int open = 0;
+        for (int i = 0; i < _count; i++)
+        {
+            open += _chains[i].IsOpen ? 1 : 0;
+        }
+
+        return Math.Clamp(runRows / Math.Max(1, open == 0 ? _count : open), 1, Math.Max(1, _batchRows - 1));
+    }
+
+    /// <summary>
+    /// The horizon: the open chains' limits with at least <paramref name="share"/> rows of each buffered, lowered by
+    /// the chains opened because their first row may come before it (in rank order). Chains with no rows left
+    /// before the end are dropped.
     /// </summary>
     private long Horizon(int share)
     {
         long horizon = _to;
+        for (int i = 0; i < _count; i++)
+        {
+            if (_chains[i].IsOpen)
+            {
+                horizon = Math.Min(horizon, Buffered(_chains[i], share));
+            }
+        }
+
         int kept = 0;
         for (int i = 0; i < _count; i++)
         {
             Chain chain = _chains[i];
-            if (!chain.IsOpen && chain.Key <= horizon && !chain.Open(_from, _to))
+            if (!chain.IsOpen)
             {
-                continue;
+                // A chain whose first row comes at or after the end (a range ending before it starts) has none to give.
+                if (chain.Key >= _to)
+                {
+                    continue;
+                }
+
+                if (chain.Key <= horizon)
+                {
+                    if (!chain.Open(_from, _to))
+                    {
+                        continue;
+                    }
+
+                    horizon = Math.Min(horizon, Buffered(chain, share));
+                }
             }
 
             _chains[kept++] = chain;
-            if (chain.IsOpen)
-            {
-                chain.TopUp(share + 1);
-                horizon = Math.Min(horizon, chain.Limit(share));
-            }
         }
 
         Array.Clear(_chains, kept, _count - kept);
         _count = kept;
         return horizon;
+    }
+
+    /// <summary>Buffers at least <paramref name="share"/> of the open chain's next rows where it has them, and returns its limit.</summary>
+    private static long Buffered(Chain chain, int share)
+    {
+        chain.TopUp(share + 1);
+        return chain.Limit(share);
     }
 
     /// <summary>Adds the open chain's rows before <paramref name="horizon"/> to the run; false when the chain has no rows left.</summary>

@@ -173,6 +173,7 @@ public sealed partial class CatalogReplay : IDisposable
         catch (Exception exception)
         {
             _failed = exception;
+            run?.Clear();
             throw;
         }
     }
@@ -492,16 +493,12 @@ public sealed partial class CatalogReplay : IDisposable
                 return;
             }
 
+            // The buffer keeps its size within a partition (Fill sized it for the partition's rows), and so do the
+            // chunks of values sized with it.
             DateTime[] times = Times;
-            if (times.Length < batchRows && times.Length < remaining + (_end - _row))
-            {
-                times = new DateTime[(int)Math.Min(batchRows, remaining + (_end - _row))];
-            }
-
-            Array.Copy(Times, Position, times, 0, remaining);
+            Array.Copy(times, Position, times, 0, remaining);
             int read = (int)Math.Min(times.Length - remaining, _end - _row);
             Table.CopyTimes(new IndexRange(_row, _row + read), times.AsSpan(remaining, read));
-            Times = times;
             BufferRow += Position;
             Position = 0;
             _row += read;

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Linq;
 using System.Runtime.ExceptionServices;
@@ -9,6 +10,9 @@ namespace ListMmf;
 /// <summary>The catalog's questions across instruments at one time.</summary>
 public sealed partial class TimeSeriesCatalog
 {
+    /// <summary>The partitions a state must search before it searches them on every core.</summary>
+    private const int ParallelStateInstruments = 64;
+
     /// <summary>
     /// The state of every instrument (or of those given, in their order) at <paramref name="time"/>: each one's last
     /// recorded row of <paramref name="kind"/> at or before it, with the values of <paramref name="columns"/>. The
@@ -27,6 +31,9 @@ public sealed partial class TimeSeriesCatalog
         _index.ReadNew();
         var state = new CatalogState(Path, kind, new DateTime(ticks, _timeKinds[rank]),
             ordinals.Select(ordinal => _instruments.ValueOf((uint)ordinal, -1)).ToArray(), Schema.SchemaOf(kind), names);
+        // The index answers first, on this thread; the partitions' searches, each on its own table, then run on every
+        // core where there are enough of them to pay for the threads.
+        var searches = new List<(int At, CatalogPartition Partition, PartitionRecord Record)>();
         for (int at = 0; at < ordinals.Length; at++)
         {
             if (LastAtOrBefore(_index.SeriesOf(rank, ordinals[at]), ticks) is not { } record)
@@ -35,24 +42,55 @@ public sealed partial class TimeSeriesCatalog
             }
 
             CatalogPartition partition = PartitionOf(record);
-            bool last = record.LastTime <= ticks;
-            if (last && !state.ReadsColumns)
+            if (record.LastTime <= ticks && !state.ReadsColumns)
             {
                 state.Set(at, partition, record.Rows - 1, partition.LastTime, table: null);
                 continue;
             }
 
+            searches.Add((at, partition, record));
+        }
+
+        void Search(int i)
+        {
+            (int at, CatalogPartition partition, PartitionRecord record) = searches[i];
             TimeSeriesTable table = RentTable(partition);
             try
             {
                 // Rows the writer added since its last flush are not recorded yet, and come at or after the recorded
                 // last time: past it, the state is the last recorded row; before it, the search ends among recorded rows.
-                long row = last ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
+                long row = record.LastTime <= ticks ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
                 state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
             }
             finally
             {
                 ReturnTable(partition, table);
+            }
+        }
+
+        if (searches.Count < ParallelStateInstruments || Environment.ProcessorCount == 1)
+        {
+            for (int i = 0; i < searches.Count; i++)
+            {
+                Search(i);
+            }
+        }
+        else
+        {
+            try
+            {
+                Parallel.ForEach(Partitioner.Create(0, searches.Count), range =>
+                {
+                    for (int i = range.Item1; i < range.Item2; i++)
+                    {
+                        Search(i);
+                    }
+                });
+            }
+            catch (AggregateException failed)
+            {
+                // As one thread would have met it: the first failure, with its own type and stack.
+                ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
             }
         }
 

@@ -139,6 +139,77 @@ public sealed class CatalogRunsTests
         Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), followed);
     }
 
+    [Theory]
+    [InlineData(12, 10.5)] // the end before the start
+    [InlineData(10.5, 10.5)]
+    [InlineData(10, 10.5)] // partitions in the range, with no row in it
+    public void RunsOfARangeWithoutRowsGiveNone(double fromHour, double toHour)
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            long id = 0;
+            Append(writer, "A", CatalogWorld.FirstDay.AddHours(9), ref id, 2);
+            Append(writer, "B", CatalogWorld.FirstDay.AddHours(9.5), ref id, 1);
+            Append(writer, "A", CatalogWorld.FirstDay.AddHours(13), ref id, 2);
+            Append(writer, "B", CatalogWorld.FirstDay.AddHours(13), ref id, 1);
+            writer.Flush();
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(CatalogWorld.FirstDay.AddHours(fromHour), CatalogWorld.FirstDay.AddHours(toHour), columns: ["id"]);
+
+        Assert.False(runs.MoveNext());
+        Assert.Equal(0, runs.Count);
+        Assert.False(runs.MoveNext());
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(CatalogRuns.DefaultRunRows)]
+    public void RunsCarryColumnsOfEveryWidthInTheRowsOrder(int runRows)
+    {
+        using var folder = new TempDirectory();
+        var schema = new TimeSeriesCatalogSchema(CatalogPeriod.Day)
+            .Add("ticks", new TimeSeriesTableSchema("time", DataType.DateTime).Add<byte>("flag").Add<short>("venue").Add<float>("price"));
+        var random = new Random(53);
+        var expected = new List<(DateTime Time, int Instrument, byte Flag, short Venue, float Price)>();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, schema))
+        {
+            for (int instrument = 0; instrument < 5; instrument++)
+            {
+                DateTime time = CatalogWorld.FirstDay.AddHours(9.5);
+                for (int row = 0; row < 300; row++)
+                {
+                    time = time.AddMilliseconds(random.Next(1, 2000)); // off any grid: every low bit of the times counts
+                    (byte flag, short venue, float price) = ((byte)random.Next(256), (short)random.Next(-30000, 30000), random.NextSingle());
+                    TimeSeriesTable table = writer.Partition("ticks", $"S{instrument}", time);
+                    table.Column<byte>("flag").Add(flag);
+                    table.Column<short>("venue").Add(venue);
+                    table.Column<float>("price").Add(price);
+                    table.AddRow(time);
+                    expected.Add((time, instrument, flag, venue, price));
+                }
+            }
+
+            writer.Flush();
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["flag", "venue", "price"], runRows: runRows);
+        var ran = new List<(DateTime Time, int Instrument, byte Flag, short Venue, float Price)>();
+        while (runs.MoveNext())
+        {
+            for (int i = 0; i < runs.Count; i++)
+            {
+                ran.Add((runs.Times[i], runs.Partitions[i].InstrumentOrdinal, runs.Values<byte>(0)[i], runs.Values<short>(1)[i],
+                    runs.Values<float>(2)[i]));
+            }
+        }
+
+        Assert.Equal(expected.OrderBy(row => row.Time).ThenBy(row => row.Instrument), ran);
+    }
+
     [Fact]
     public void RunsAskedForNoRowsAreRefused()
     {

@@ -13,13 +13,14 @@ namespace ListMmf.Tests.Catalog;
 public sealed class CatalogStateTests
 {
     [Theory]
-    [InlineData(21, Form.Appendable)]
-    [InlineData(22, Form.Sealed)]
-    [InlineData(23, Form.Mixed)]
-    public void TheStateAtATimeIsEachInstrumentsLastRowAtOrBeforeItAsAScanFindsIt(int seed, Form form)
+    [InlineData(21, Form.Appendable, 6)]
+    [InlineData(22, Form.Sealed, 6)]
+    [InlineData(23, Form.Mixed, 6)]
+    [InlineData(24, Form.Mixed, 150)] // enough partitions to be searched on every core
+    public void TheStateAtATimeIsEachInstrumentsLastRowAtOrBeforeItAsAScanFindsIt(int seed, Form form, int instrumentCount)
     {
         using var folder = new TempDirectory();
-        CatalogWorld world = CatalogWorld.Random(seed);
+        CatalogWorld world = CatalogWorld.Random(seed, instruments: instrumentCount);
         TimeSeriesCatalogTests.Write(folder.Path, world, form);
         string[] instruments = world.Instruments();
 
