@@ -1,4 +1,7 @@
 using System;
+using System.Linq;
+using System.Runtime.ExceptionServices;
+using System.Threading.Tasks;
 using System.Numerics;
 using System.Runtime.InteropServices;
 
@@ -13,6 +16,9 @@ namespace ListMmf;
 /// </remarks>
 public sealed partial class CatalogReplay
 {
+    /// <summary>The chains with one first time a run opens on every core rather than one after the other.</summary>
+    private const int ParallelOpens = 16;
+
     private ChainColumnCopy? _copy;
 
     /// <summary>Gathers the next run into <paramref name="run"/>; false when no row is left (before the watermark, when following).</summary>
@@ -93,6 +99,8 @@ public sealed partial class CatalogReplay
             }
         }
 
+        horizon = Math.Min(horizon, OpenTogether(horizon, share));
+
         int kept = 0;
         for (int i = 0; i < _count; i++)
         {
@@ -122,6 +130,54 @@ public sealed partial class CatalogReplay
         Array.Clear(_chains, kept, _count - kept);
         _count = kept;
         return horizon;
+    }
+
+    /// <summary>
+    /// Opens on every core the chains not open yet whose first row comes first, when they are many (instruments
+    /// whose bars start on one minute, a new day's partitions): a replay of small partitions is mostly their opens.
+    /// Returns the lowest of their limits, <see cref="long.MaxValue"/> where none was opened.
+    /// </summary>
+    private long OpenTogether(long horizon, int share)
+    {
+        long first = long.MaxValue;
+        int together = 0;
+        for (int i = 0; i < _count; i++)
+        {
+            Chain chain = _chains[i];
+            if (!chain.IsOpen && chain.Key <= first)
+            {
+                together = chain.Key < first ? 1 : together + 1;
+                first = chain.Key;
+            }
+        }
+
+        if (together < ParallelOpens || first > horizon || first >= _to || Environment.ProcessorCount == 1)
+        {
+            return long.MaxValue;
+        }
+
+        var chains = new Chain[together];
+        for (int i = 0, at = 0; i < _count; i++)
+        {
+            if (!_chains[i].IsOpen && _chains[i].Key == first)
+            {
+                chains[at++] = _chains[i];
+            }
+        }
+
+        var limits = new long[together];
+        try
+        {
+            // A chain that has no rows left is left closed, and the pass after drops it.
+            Parallel.For(0, together, i => limits[i] = chains[i].Open(_from, _to) ? Buffered(chains[i], share) : long.MaxValue);
+        }
+        catch (AggregateException failed)
+        {
+            // As one thread would have met it: the first chain's failure, with its own type and stack.
+            ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
+        }
+
+        return limits.Min();
     }
 
     /// <summary>Buffers at least <paramref name="share"/> of the open chain's next rows where it has them, and returns its limit.</summary>

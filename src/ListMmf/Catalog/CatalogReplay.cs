@@ -284,8 +284,18 @@ public sealed partial class CatalogReplay : IDisposable
     }
 
     /// <summary>The table of <paramref name="partition"/> for a chain: the one held for it, or the catalog's.</summary>
-    private TimeSeriesTable RentTable(CatalogPartition partition) =>
-        _catalog.RentTable(partition, _held.Remove(partition.Key, out (CatalogPartition Partition, TimeSeriesTable Table) held) ? held.Table : null);
+    /// <remarks>Chains of a run may open on several threads (<see cref="OpenTogether"/>): the held tables are taken under a lock.</remarks>
+    private TimeSeriesTable RentTable(CatalogPartition partition)
+    {
+        (CatalogPartition Partition, TimeSeriesTable Table) held;
+        bool wasHeld;
+        lock (_held)
+        {
+            wasHeld = _held.Remove(partition.Key, out held);
+        }
+
+        return _catalog.RentTable(partition, wasHeld ? held.Table : null);
+    }
 
     /// <summary>
     /// Takes back a chain's table: a following replay holds the table of a chain's last partition for the next
@@ -293,9 +303,15 @@ public sealed partial class CatalogReplay : IDisposable
     /// </summary>
     private void ReturnTable(CatalogPartition partition, TimeSeriesTable table, bool last)
     {
-        if (_follow && last && !_disposed && _held.TryAdd(partition.Key, (partition, table)))
+        if (_follow && last && !_disposed)
         {
-            return;
+            lock (_held)
+            {
+                if (_held.TryAdd(partition.Key, (partition, table)))
+                {
+                    return;
+                }
+            }
         }
 
         _catalog.ReturnTable(partition, table);

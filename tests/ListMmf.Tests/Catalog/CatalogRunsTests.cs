@@ -48,6 +48,56 @@ public sealed class CatalogRunsTests
     }
 
     [Fact]
+    public void RunsOfManySeriesLongerThanABufferOpenedTogetherGiveTheReplaysOrder()
+    {
+        using var folder = new TempDirectory();
+        // About a third of the 50 series start on the first second: opened on every core, each buffered in part.
+        CatalogWorld world = CatalogWorld.Random(55, instruments: 25, days: 1, rowsPerSeriesDay: CatalogReplay.DefaultBatchRows + 500);
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            world.WriteTo(writer, flushEvery: 50_000);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
+
+        Assert.Equal(world.ReplayOrder(DateTime.MinValue, DateTime.MaxValue), CatalogWorld.Ran(runs, catalog));
+    }
+
+    [Fact]
+    public void RunsOfSeriesThatAllStartAtOneTimeAndOutgrowTheirBuffersGiveTheReplaysOrder()
+    {
+        using var folder = new TempDirectory();
+        DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
+        int rows = CatalogReplay.DefaultBatchRows + 700;
+        var expected = new List<(DateTime Time, int Instrument, long Id)>();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            long id = 0;
+            for (int row = 0; row < rows; row++)
+            {
+                // 20 series opened together, each a row every 1 to 3 seconds: their buffers end at different times.
+                for (int instrument = 0; instrument < 20; instrument++)
+                {
+                    DateTime time = open.AddSeconds(row * (1 + (instrument % 3)));
+                    TimeSeriesTable table = writer.Partition("trades", $"S{instrument:D2}", time);
+                    table.Column<double>("price").Add(1);
+                    table.Column<long>("id").Add(++id);
+                    table.AddRow(time);
+                    expected.Add((time, instrument, id));
+                }
+            }
+
+            writer.Flush();
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
+
+        Assert.Equal(expected.OrderBy(row => row.Time).ThenBy(row => row.Instrument).Select(row => row.Id), CatalogWorld.Ran(runs, catalog));
+    }
+
+    [Fact]
     public void RunsOfATimeRangeAndSomeInstrumentsGiveOnlyTheirRows()
     {
         using var folder = new TempDirectory();
@@ -117,12 +167,13 @@ public sealed class CatalogRunsTests
     }
 
     [Theory]
-    [InlineData(51, 1)]
-    [InlineData(52, CatalogRuns.DefaultRunRows)]
-    public void FollowingRunsGiveTheRowsBeforeEachWatermarkInTheOrderALaterReplayGives(int seed, int runRows)
+    [InlineData(51, 1, 6)]
+    [InlineData(52, CatalogRuns.DefaultRunRows, 6)]
+    [InlineData(54, CatalogRuns.DefaultRunRows, 60)] // each watermark's chains, starting at one time, opened on every core
+    public void FollowingRunsGiveTheRowsBeforeEachWatermarkInTheOrderALaterReplayGives(int seed, int runRows, int instruments)
     {
         using var folder = new TempDirectory();
-        CatalogWorld world = CatalogWorld.Random(seed);
+        CatalogWorld world = CatalogWorld.Random(seed, instruments, days: 2, rowsPerSeriesDay: 20);
         using var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema());
         using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         using CatalogRuns follow = reader.FollowRuns(DateTime.MinValue, columns: ["id"], runRows: runRows);
