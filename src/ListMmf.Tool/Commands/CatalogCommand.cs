@@ -3,9 +3,7 @@ using System.CommandLine;
 using System.Diagnostics;
 using System.IO;
 using System.Linq;
-using System.Runtime.ExceptionServices;
 using System.Threading;
-using System.Threading.Tasks;
 using ListMmf.Storage;
 using ListMmf.Tool.Csv;
 using ListMmf.Tool.CatalogImport;
@@ -178,27 +176,20 @@ internal static class CatalogCommand
                 (ExportCommand.CodecOf(parse.GetValue(compression)!), ExportCommand.LevelOf(parse.GetValue(level)!));
             long rows = 0;
             var clock = Stopwatch.StartNew();
-            try
+            EveryCore.For(partitions.Length, at =>
             {
-                Parallel.ForEach(partitions, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, partition =>
-                {
-                    string file = Path.Combine(root, partition.Kind, $"symbol={partition.Instrument}",
-                        HivePeriod(catalog.Schema.Period, partition.PeriodStart), "data.parquet");
-                    DurableFile.CreateDirectory(Path.GetDirectoryName(file)!);
+                CatalogPartition partition = partitions[at];
+                string file = Path.Combine(root, partition.Kind, $"symbol={partition.Instrument}",
+                    HivePeriod(catalog.Schema.Period, partition.PeriodStart), "data.parquet");
+                DurableFile.CreateDirectory(Path.GetDirectoryName(file)!);
 
-                    // The rows the index records, not those a writer appended since.
-                    var request = new ParquetExportRequest(partition.Path, file, codec, strength, 0, null, null, partition.RowCount);
-                    using OutputFile parquet = OutputFile.Create(file, partition.Path, overwrite: false,
-                        "Export into a new or empty folder.");
-                    Interlocked.Add(ref rows, ParquetExporter.Run(request, parquet.Stream));
-                    parquet.Publish();
-                });
-            }
-            catch (AggregateException failed)
-            {
-                // As one thread would have met it: the first partition's failure, with its own type.
-                ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
-            }
+                // The rows the index records, not those a writer appended since.
+                var request = new ParquetExportRequest(partition.Path, file, codec, strength, 0, null, null, partition.RowCount);
+                using OutputFile parquet = OutputFile.Create(file, partition.Path, overwrite: false,
+                    "Export into a new or empty folder.");
+                Interlocked.Add(ref rows, ParquetExporter.Run(request, parquet.Stream));
+                parquet.Publish();
+            });
 
             output.WriteLine($"exported {rows:N0} rows of {partitions.Length:N0} partitions to '{root}' in " +
                 $"{clock.Elapsed.TotalSeconds:N2} s");

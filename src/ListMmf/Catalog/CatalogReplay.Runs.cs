@@ -1,7 +1,5 @@
 using System;
 using System.Linq;
-using System.Runtime.ExceptionServices;
-using System.Threading.Tasks;
 using System.Numerics;
 using System.Runtime.InteropServices;
 
@@ -151,7 +149,7 @@ public sealed partial class CatalogReplay
             }
         }
 
-        if (together < ParallelOpens || first > horizon || first >= _to || Environment.ProcessorCount == 1)
+        if (together < ParallelOpens || first > horizon || first >= _to)
         {
             return long.MaxValue;
         }
@@ -165,17 +163,9 @@ public sealed partial class CatalogReplay
             }
         }
 
+        // A chain that has no rows left is left closed, and the pass after drops it.
         var limits = new long[together];
-        try
-        {
-            // A chain that has no rows left is left closed, and the pass after drops it.
-            Parallel.For(0, together, i => limits[i] = chains[i].Open(_from, _to) ? Buffered(chains[i], share) : long.MaxValue);
-        }
-        catch (AggregateException failed)
-        {
-            // As one thread would have met it: the first chain's failure, with its own type and stack.
-            ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
-        }
+        EveryCore.For(together, i => limits[i] = chains[i].Open(_from, _to) ? Buffered(chains[i], share) : long.MaxValue);
 
         return limits.Min();
     }

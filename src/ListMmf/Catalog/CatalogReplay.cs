@@ -634,10 +634,10 @@ public sealed partial class CatalogReplay : IDisposable
         {
             if (Table is { } table)
             {
+                // Let go of it first: a return that fails has given it away already, and must not be given again.
+                Table = null;
                 replay.ReturnTable(Partition, table, last: _next == partitions.Length);
             }
-
-            Table = null;
         }
 
         private void Fill()

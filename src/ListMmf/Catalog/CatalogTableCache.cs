@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.ExceptionServices;
 using System.Threading;
 using Node = System.Collections.Generic.LinkedListNode<(ListMmf.CatalogPartition Partition, ListMmf.TimeSeriesTable Table)>;
 
@@ -42,11 +43,14 @@ internal sealed class CatalogTableCache : IDisposable
         get => _limit;
         set
         {
+            List<TimeSeriesTable>? evicted;
             lock (_lock)
             {
                 _limit = value;
-                Trim();
+                evicted = Evict();
             }
+
+            Close(evicted);
         }
     }
 
@@ -90,42 +94,83 @@ internal sealed class CatalogTableCache : IDisposable
     /// </summary>
     public void Return(CatalogPartition partition, TimeSeriesTable table)
     {
+        List<TimeSeriesTable>? evicted;
         lock (_lock)
         {
-            if (!_disposed && _limit > 0 && !_byKey.ContainsKey(partition.Key))
+            if (_disposed || _limit <= 0 || _byKey.ContainsKey(partition.Key))
+            {
+                evicted = [table];
+            }
+            else
             {
                 Node node = _spare ?? new Node(default);
                 _spare = null;
                 node.Value = (partition, table);
                 _idle.AddLast(node);
                 _byKey.Add(partition.Key, node);
-                Trim();
-                return;
+                evicted = Evict();
             }
         }
 
-        table.Dispose();
+        Close(evicted);
     }
 
     /// <summary>Closes every table the cache holds; tables rented out are closed when given back.</summary>
     public void Dispose()
     {
+        List<TimeSeriesTable>? evicted;
         lock (_lock)
         {
             _disposed = true;
             _limit = 0;
-            Trim();
+            evicted = Evict();
         }
+
+        Close(evicted);
     }
 
-    private void Trim()
+    /// <summary>
+    /// Takes the least recently used tables past the limit out of the cache, for the caller to close once it lets go
+    /// of the lock: closing a table unmaps its columns, which the threads of one query would otherwise wait on.
+    /// </summary>
+    private List<TimeSeriesTable>? Evict()
     {
+        List<TimeSeriesTable>? evicted = null;
         while (_idle.Count > _limit)
         {
             (CatalogPartition partition, TimeSeriesTable table) = _idle.First!.Value;
             _idle.RemoveFirst();
             _byKey.Remove(partition.Key);
-            table.Dispose();
+            (evicted ??= []).Add(table);
+        }
+
+        return evicted;
+    }
+
+    /// <summary>Closes the tables taken out of the cache, every one even when one fails; the first failure is thrown.</summary>
+    private static void Close(List<TimeSeriesTable>? tables)
+    {
+        if (tables is null)
+        {
+            return;
+        }
+
+        Exception? failure = null;
+        foreach (TimeSeriesTable table in tables)
+        {
+            try
+            {
+                table.Dispose();
+            }
+            catch (Exception exception)
+            {
+                failure ??= exception;
+            }
+        }
+
+        if (failure is not null)
+        {
+            ExceptionDispatchInfo.Throw(failure);
         }
     }
 }

@@ -1,9 +1,6 @@
 using System;
-using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Linq;
-using System.Runtime.ExceptionServices;
-using System.Threading.Tasks;
 
 namespace ListMmf;
 
@@ -68,7 +65,7 @@ public sealed partial class TimeSeriesCatalog
             }
         }
 
-        if (searches.Count < ParallelStateInstruments || Environment.ProcessorCount == 1)
+        if (searches.Count < ParallelStateInstruments)
         {
             for (int i = 0; i < searches.Count; i++)
             {
@@ -77,21 +74,7 @@ public sealed partial class TimeSeriesCatalog
         }
         else
         {
-            try
-            {
-                Parallel.ForEach(Partitioner.Create(0, searches.Count), range =>
-                {
-                    for (int i = range.Item1; i < range.Item2; i++)
-                    {
-                        Search(i);
-                    }
-                });
-            }
-            catch (AggregateException failed)
-            {
-                // As one thread would have met it: the first failure, with its own type and stack.
-                ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
-            }
+            EveryCore.For(searches.Count, Search);
         }
 
         return state;
@@ -128,15 +111,7 @@ public sealed partial class TimeSeriesCatalog
                 .Where(record => Overlaps(record, start, end)).Select(record => PartitionOf(record)).ToArray())
             .ToArray();
         var bars = new OhlcvBar[chains.Length][];
-        try
-        {
-            Parallel.For(0, chains.Length, at => bars[at] = BarsOf(chains[at], price, volume, start, end, interval));
-        }
-        catch (AggregateException failed)
-        {
-            // As one thread would have met it: the first instrument's failure, with its own type and stack.
-            ExceptionDispatchInfo.Throw(failed.InnerExceptions[0]);
-        }
+        EveryCore.For(chains.Length, at => bars[at] = BarsOf(chains[at], price, volume, start, end, interval));
 
         return bars;
     }

@@ -1,5 +1,4 @@
 using System;
-using System.Threading.Tasks;
 
 namespace ListMmf;
 
@@ -29,9 +28,9 @@ internal static class RowChunks
         long pieces = (rows.Length + Size - 1) / Size;
         var results = new TResult[pieces];
 
-        Parallel.For(0, pieces, piece =>
+        EveryCore.For((int)pieces, piece =>
         {
-            long start = rows.Start + (piece * Size);
+            long start = rows.Start + ((long)piece * Size);
             results[piece] = map(new IndexRange(start, Math.Min(rows.End, start + Size)));
         });
         return results;
