@@ -209,8 +209,13 @@ public static class Program
     private static int RunCatalogCold(ReadOnlySpan<string> args) =>
         RunMarket("catalog-cold", args, defaultDays: 100, defaultRowsPerDay: 1_000, maximumRowsPerDay: 1_000_000, Catalog.CatalogColdCommand.Run);
 
-    private static int RunCatalog(ReadOnlySpan<string> args) =>
-        RunMarket("catalog", args, defaultDays: 5, defaultRowsPerDay: 10_000, maximumRowsPerDay: 10_000_000, Catalog.CatalogCommand.Run);
+    private static int RunCatalog(ReadOnlySpan<string> args)
+    {
+        CommandLine line = CommandLine.Parse("catalog", args, [.. MarketOptions, "--busy"]);
+        (int instruments, int days, int rowsPerDay, int rounds) = Market(line, defaultDays: 5, defaultRowsPerDay: 10_000, maximumRowsPerDay: 10_000_000);
+        int busy = (int)Math.Min(100_000_000 / ((long)days * rowsPerDay), line.Count("--busy", 1, minimum: 1));
+        return Catalog.CatalogCommand.Run(instruments, days, rowsPerDay, busy, rounds);
+    }
 
     private static int RunCatalogWorkloads(ReadOnlySpan<string> args)
     {
@@ -230,17 +235,23 @@ public static class Program
             (int)line.Count("--rounds", 3, minimum: 1));
     }
 
+    private static readonly string[] MarketOptions = ["--instruments", "--days", "--rows-per-day", "--rounds"];
+
     /// <summary>A command over a generated market: <c>[--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>.</summary>
     private static int RunMarket(string command, ReadOnlySpan<string> args, int defaultDays, int defaultRowsPerDay, int maximumRowsPerDay,
         Func<int, int, int, int, int> run)
     {
-        CommandLine line = CommandLine.Parse(command, args, ["--instruments", "--days", "--rows-per-day", "--rounds"]);
-        return run(
+        (int instruments, int days, int rowsPerDay, int rounds) = Market(CommandLine.Parse(command, args, MarketOptions), defaultDays,
+            defaultRowsPerDay, maximumRowsPerDay);
+        return run(instruments, days, rowsPerDay, rounds);
+    }
+
+    private static (int Instruments, int Days, int RowsPerDay, int Rounds) Market(CommandLine line, int defaultDays, int defaultRowsPerDay,
+        int maximumRowsPerDay) => (
             (int)Math.Min(100_000, line.Count("--instruments", 100, minimum: 1)),
             (int)Math.Min(3_650, line.Count("--days", defaultDays, minimum: 1)),
             (int)Math.Min(maximumRowsPerDay, line.Count("--rows-per-day", defaultRowsPerDay, minimum: 1)),
             (int)line.Count("--rounds", 5, minimum: 1));
-    }
 
     private static int RunIpc(ReadOnlySpan<string> args)
     {

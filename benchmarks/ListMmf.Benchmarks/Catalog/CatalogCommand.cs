@@ -9,9 +9,9 @@ using ListMmf.Benchmarks.Core;
 namespace ListMmf.Benchmarks.Catalog;
 
 /// <summary>
-/// <c>catalog [--instruments N] [--days D] [--rows-per-day R] [--rounds K]</c>: a market of N instruments' trades over
-/// D days written to a <see cref="TimeSeriesCatalog"/> in time order with a watermark each minute, then replayed in
-/// one time order, warm, beside the same merge over arrays in memory and DuckDB's <c>ORDER BY</c> streamed through
+/// <c>catalog [--instruments N] [--days D] [--rows-per-day R] [--busy B] [--rounds K]</c>: a market of N instruments'
+/// trades over D days (the first instrument B times as busy as the others) written to a <see cref="TimeSeriesCatalog"/>
+/// in time order with a watermark each minute, then replayed in one time order, warm, beside the same merge over arrays in memory and DuckDB's <c>ORDER BY</c> streamed through
 /// its reader; appendable, then sealed. Every way must give the same order and turnover (a checksum). Also: flushing
 /// many instruments' appends beside the same bytes in one table, a replay's time to its first row, and the state of
 /// every instrument at T (<see cref="StateAtRounds"/>).
@@ -21,11 +21,12 @@ internal static class CatalogCommand
     private const int FlushInstruments = 100;
     private const int FlushRowsEach = 1_000;
 
-    public static int Run(int instruments, int days, int rowsPerDay, int rounds)
+    public static int Run(int instruments, int days, int rowsPerDay, int busy, int rounds)
     {
-        Console.WriteLine($"catalog: {instruments:N0} instruments x {days} days x {rowsPerDay:N0} trades a day, {rounds} rounds, " +
+        string first = busy > 1 ? $" ({busy:N0}x as many for the first)" : "";
+        Console.WriteLine($"catalog: {instruments:N0} instruments x {days} days x {rowsPerDay:N0} trades a day{first}, {rounds} rounds, " +
             $"{Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}");
-        var market = new CatalogMarket(instruments, days, rowsPerDay);
+        var market = new CatalogMarket(instruments, days, rowsPerDay, busy);
         string folder = BenchmarkFiles.FreshDirectory("catalog");
         string duckPath = BenchmarkFiles.Fresh("catalog-duckdb");
         try

@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 
 namespace ListMmf.Benchmarks.Catalog;
 
@@ -6,7 +7,8 @@ namespace ListMmf.Benchmarks.Catalog;
 /// A generated market for the catalog benchmark: each instrument's trades over some days, times on a grid of one
 /// second through a 6.5-hour session (so that many instruments trade in the same second, and an instrument several
 /// times in one), a random-walk price and a size. Every series is in time order; instrument i is the catalog's
-/// ordinal i.
+/// ordinal i. A busy first instrument (<c>busy</c> above 1) trades that many times as often as the others, as one
+/// active name among many quiet ones does.
 /// </summary>
 internal sealed class CatalogMarket
 {
@@ -14,7 +16,7 @@ internal sealed class CatalogMarket
 
     private const int SessionSeconds = 23_400;
 
-    public CatalogMarket(int instruments, int days, int rowsPerDay, int seed = 67)
+    public CatalogMarket(int instruments, int days, int rowsPerDay, int busy = 1, int seed = 67)
     {
         var random = new Random(seed);
         Names = new string[instruments];
@@ -24,23 +26,24 @@ internal sealed class CatalogMarket
         for (int i = 0; i < instruments; i++)
         {
             Names[i] = $"S{i:D4}";
-            var times = new long[days * rowsPerDay];
+            int rowsADay = i == 0 ? rowsPerDay * busy : rowsPerDay;
+            var times = new long[days * rowsADay];
             var prices = new double[times.Length];
             var sizes = new int[times.Length];
             double price = 20 + random.Next(200);
             for (int day = 0; day < days; day++)
             {
                 long open = FirstDay.AddDays(day).AddHours(9.5).Ticks;
-                int[] seconds = new int[rowsPerDay];
-                for (int r = 0; r < rowsPerDay; r++)
+                int[] seconds = new int[rowsADay];
+                for (int r = 0; r < rowsADay; r++)
                 {
                     seconds[r] = random.Next(SessionSeconds);
                 }
 
                 Array.Sort(seconds);
-                for (int r = 0; r < rowsPerDay; r++)
+                for (int r = 0; r < rowsADay; r++)
                 {
-                    int at = (day * rowsPerDay) + r;
+                    int at = (day * rowsADay) + r;
                     times[at] = open + (seconds[r] * TimeSpan.TicksPerSecond);
                     price = Math.Max(1, price + ((random.Next(21) - 10) * 0.01));
                     prices[at] = Math.Round(price, 2);
@@ -63,5 +66,5 @@ internal sealed class CatalogMarket
 
     public int[][] Sizes { get; }
 
-    public long Rows => (long)Times.Length * Times[0].Length;
+    public long Rows => Times.Sum(times => (long)times.Length);
 }

@@ -17,7 +17,22 @@ public sealed partial class CatalogReplay
     /// <summary>The chains with one first time a run opens on every core rather than one after the other.</summary>
     private const int ParallelOpens = 16;
 
+    /// <summary>A run under this fraction of its rows is short: <see cref="Widen"/> raises its horizon.</summary>
+    private const int ShortRun = 8;
+
     private ChainColumnCopy? _copy;
+
+    /// <summary>Each chain's share while <see cref="Widen"/> raises the horizon, by its place in <see cref="_chains"/>.</summary>
+    private int[] _shares = [];
+
+    /// <summary>The shares <see cref="Widen"/> tries next, by the same places.</summary>
+    private int[] _wider = [];
+
+    /// <summary>
+    /// Whether the next run is to be widened where short: after a short run or a widened one. Runs that come long
+    /// without it (instruments evenly busy) skip the count it takes.
+    /// </summary>
+    private bool _widening = true;
 
     /// <summary>Gathers the next run into <paramref name="run"/>; false when no row is left (before the watermark, when following).</summary>
     private bool NextRun(CatalogRun run, int runRows)
@@ -35,7 +50,9 @@ public sealed partial class CatalogReplay
                 return false;
             }
 
-            long horizon = Horizon(Share(runRows));
+            int share = Share(runRows);
+            long narrow = Horizon(share);
+            long horizon = _widening ? Widen(narrow, share, runRows) : narrow;
             long first = long.MaxValue;
             for (int i = 0; i < _count; i++)
             {
@@ -58,6 +75,7 @@ public sealed partial class CatalogReplay
 
             Array.Clear(_chains, kept, _count - kept);
             _count = kept;
+            _widening = horizon > narrow || run.Count < runRows / ShortRun;
             if (run.Count > 0)
             {
                 run.Sort();
@@ -128,6 +146,123 @@ public sealed partial class CatalogReplay
         Array.Clear(_chains, kept, _count - kept);
         _count = kept;
         return horizon;
+    }
+
+    /// <summary>
+    /// Raises the horizon where a few busy chains hold the run under an eighth of its rows (one active instrument
+    /// among many quiet ones): the chains whose limit is the horizon share the rows the run has left and buffer that
+    /// many more each, up to their buffers; a step that would take the run past its rows is halved. It goes on to half
+    /// the run's rows while each raise at least doubles them: where the chains' limits lie close together (many instruments
+    /// evenly busy), a raise gains a chain's rows and costs a pass over all of them. A chain not open yet whose key
+    /// the new horizon passes is opened first, as <see cref="Horizon"/> opens it.
+    /// </summary>
+    private long Widen(long horizon, int share, int runRows)
+    {
+        int rows = RowsBefore(horizon);
+        if (rows >= runRows / ShortRun)
+        {
+            return horizon;
+        }
+
+        if (_shares.Length < _count)
+        {
+            _shares = new int[_chains.Length];
+            _wider = new int[_chains.Length];
+        }
+
+        Array.Fill(_shares, share, 0, _count);
+        while (true)
+        {
+            int binding = 0;
+            for (int i = 0; i < _count; i++)
+            {
+                Chain chain = _chains[i];
+                if (chain.IsOpen && chain.Limit(_shares[i]) <= horizon)
+                {
+                    if (_shares[i] >= chain.Times.Length - 1)
+                    {
+                        return horizon;
+                    }
+
+                    binding++;
+                }
+            }
+
+            for (int step = Math.Max(1, (runRows - rows) / Math.Max(1, binding)); ; step /= 2)
+            {
+                long next = Wider(horizon, share, step);
+                if (next <= horizon)
+                {
+                    // A smaller step raises no limit that this one did not.
+                    return horizon;
+                }
+
+                int more = RowsBefore(next);
+                if (more <= runRows)
+                {
+                    (_shares, _wider) = (_wider, _shares);
+                    if (more < 2 * Math.Max(1, rows) || more >= runRows / 2)
+                    {
+                        return next;
+                    }
+
+                    (horizon, rows) = (next, more);
+                    break;
+                }
+
+                if (step == 1)
+                {
+                    return horizon;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// The horizon with each chain whose limit is <paramref name="horizon"/> given <paramref name="step"/> more rows
+    /// (its share then in <see cref="_wider"/>), and the chains not open yet that it passes opened.
+    /// </summary>
+    private long Wider(long horizon, int share, int step)
+    {
+        long next = _to;
+        for (int i = 0; i < _count; i++)
+        {
+            Chain chain = _chains[i];
+            _wider[i] = _shares[i];
+            if (chain.IsOpen)
+            {
+                if (chain.Limit(_shares[i]) <= horizon)
+                {
+                    _wider[i] = Math.Min(_shares[i] + step, chain.Times.Length - 1);
+                }
+
+                next = Math.Min(next, Buffered(chain, _wider[i]));
+            }
+        }
+
+        for (int i = 0; i < _count; i++)
+        {
+            Chain chain = _chains[i];
+            if (!chain.IsOpen && chain.HasPartitionsLeft && chain.Key < next && chain.Open(_from, _to))
+            {
+                (_shares[i], _wider[i]) = (share, share);
+                next = Math.Min(next, Buffered(chain, share));
+            }
+        }
+
+        return next;
+    }
+
+    /// <summary>How many rows of the open chains come before <paramref name="horizon"/>, all of them buffered.</summary>
+    private int RowsBefore(long horizon)
+    {
+        int rows = 0;
+        for (int i = 0; i < _count; i++)
+        {
+            rows += _chains[i].IsOpen ? _chains[i].CountBefore(horizon) : 0;
+        }
+
+        return rows;
     }
 
     /// <summary>

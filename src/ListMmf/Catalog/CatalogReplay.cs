@@ -427,6 +427,9 @@ public sealed partial class CatalogReplay : IDisposable
 
         public bool IsOpen => Table is not null;
 
+        /// <summary>Whether a partition is left to open: false once <see cref="Open"/> found none with rows in the range.</summary>
+        public bool HasPartitionsLeft => _next < partitions.Length;
+
         /// <summary>The buffered times, allocated when the chain's first partition opens, at most the batch size.</summary>
         public DateTime[] Times { get; private set; } = [];
 
@@ -540,16 +543,26 @@ public sealed partial class CatalogReplay : IDisposable
             return _next < partitions.Length ? Math.Max(partitions[_next].FirstTime.Ticks, _from) : long.MaxValue;
         }
 
-        /// <summary>How many of the buffered rows to come are before <paramref name="ticks"/>.</summary>
+        /// <summary>How many of the buffered rows to come are before <paramref name="ticks"/>: a binary search of the buffer.</summary>
         public int CountBefore(long ticks)
         {
-            int at = Position;
-            while (at < _buffered && Times[at].Ticks < ticks)
+            DateTime[] times = Times;
+            int low = Position;
+            int high = _buffered;
+            while (low < high)
             {
-                at++;
+                int middle = (int)((uint)(low + high) >> 1);
+                if (times[middle].Ticks < ticks)
+                {
+                    low = middle + 1;
+                }
+                else
+                {
+                    high = middle;
+                }
             }
 
-            return at - Position;
+            return low - Position;
         }
 
         /// <summary>How many of the buffered rows to come are at <paramref name="ticks"/>.</summary>

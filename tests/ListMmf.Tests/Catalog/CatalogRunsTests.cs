@@ -116,6 +116,54 @@ public sealed class CatalogRunsTests
         Assert.Equal(expected, CatalogWorld.Ran(runs, catalog));
     }
 
+    [Fact]
+    public void RunsOfOneBusyInstrumentAmongManyQuietOnesHoldAtLeastHalfTheRowsAskedFor()
+    {
+        using var folder = new TempDirectory();
+        DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
+        const int RunRows = 2_000;
+        const int Quiet = 200;
+        var expected = new List<(DateTime Time, int Instrument, long Id)>();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            long id = 0;
+            for (int tenth = 0; tenth < 30_000; tenth++)
+            {
+                // The busy one trades every tenth of a second, each quiet one every 200 seconds, starting a second
+                // after the one before.
+                DateTime time = open.AddSeconds(tenth / 10.0);
+                for (int instrument = 0; instrument <= Quiet; instrument++)
+                {
+                    if (instrument > 0 && tenth % 2_000 != instrument * 10 % 2_000)
+                    {
+                        continue;
+                    }
+
+                    TimeSeriesTable table = writer.Partition("trades", $"S{instrument:D3}", time);
+                    table.Column<double>("price").Add(1);
+                    table.Column<long>("id").Add(++id);
+                    table.AddRow(time);
+                    expected.Add((time, instrument, id));
+                }
+            }
+
+            writer.Flush();
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], runRows: RunRows);
+        var sizes = new List<int>();
+        var ids = new List<long>();
+        while (runs.MoveNext())
+        {
+            sizes.Add(runs.Count);
+            ids.AddRange(runs.Values<long>(0).ToArray());
+        }
+
+        Assert.Equal(expected.OrderBy(row => row.Time).ThenBy(row => row.Instrument).Select(row => row.Id), ids);
+        Assert.All(sizes.SkipLast(1), size => Assert.InRange(size, RunRows / 2, RunRows));
+    }
+
     [Theory]
     [InlineData(1)]
     [InlineData(CatalogRuns.DefaultRunRows)]
