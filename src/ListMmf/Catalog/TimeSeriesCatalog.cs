@@ -80,7 +80,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         _options = options ?? ListMmfOptions.Default;
         ListMmfOptions own = _options with { CreateIfMissing = create };
         _tables = new CatalogTableCache(
-            partition => TimeSeriesTable.OpenKnown(partition.Path, Schema!.SchemaOf(partition.Kind), partition.IsSealed, _options),
+            OpenKnown,
             DefaultPartitionCacheSize);
         ListMmf<PartitionRecord>? records = null;
         ListMmf<byte>? names = null;
@@ -249,7 +249,9 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             throw new ArgumentException($"The partition '{partition.Path}' is not one of catalog '{Path}'.", nameof(partition));
         }
 
-        TimeSeriesTable table = TimeSeriesTable.Open(partition.Path, FileAccess.Read, _options);
+        // Opened as the replays open it, with the kind's schema and the form the index records: its manifest is not
+        // read, and its columns are not looked at before they are opened.
+        TimeSeriesTable table = OpenKnown(partition);
         if (table.RowCount < partition.RowCount)
         {
             long rows = table.RowCount;
@@ -465,6 +467,10 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
     /// <summary>The catalog's cache of partitions open for reading, for tests.</summary>
     internal CatalogTableCache TableCache => _tables;
+
+    /// <summary>A partition's table opened for reading with its kind's schema, in the form the index records.</summary>
+    private TimeSeriesTable OpenKnown(CatalogPartition partition) =>
+        TimeSeriesTable.OpenKnown(partition.Path, Schema!.SchemaOf(partition.Kind), partition.IsSealed, _options);
 
     /// <summary>
     /// A partition's table for reading: <paramref name="held"/> (its table, which the caller kept from an earlier
