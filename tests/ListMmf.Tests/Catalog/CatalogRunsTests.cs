@@ -68,33 +68,25 @@ public sealed class CatalogRunsTests
     public void RunsOfSeriesThatAllStartAtOneTimeAndOutgrowTheirBuffersGiveTheReplaysOrder()
     {
         using var folder = new TempDirectory();
-        DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
-        int rows = CatalogReplay.DefaultBatchRows + 700;
-        var expected = new List<(DateTime Time, int Instrument, long Id)>();
-        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
-        {
-            long id = 0;
-            for (int row = 0; row < rows; row++)
-            {
-                // 20 series opened together, each a row every 1 to 3 seconds: their buffers end at different times.
-                for (int instrument = 0; instrument < 20; instrument++)
-                {
-                    DateTime time = open.AddSeconds(row * (1 + (instrument % 3)));
-                    TimeSeriesTable table = writer.Partition("trades", $"S{instrument:D2}", time);
-                    table.Column<double>("price").Add(1);
-                    table.Column<long>("id").Add(++id);
-                    table.AddRow(time);
-                    expected.Add((time, instrument, id));
-                }
-            }
-
-            writer.Flush();
-        }
+        long[] expected = WriteTrades(folder.Path, Rows());
 
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
 
-        Assert.Equal(expected.OrderBy(row => row.Time).ThenBy(row => row.Instrument).Select(row => row.Id), CatalogWorld.Ran(runs, catalog));
+        Assert.Equal(expected, CatalogWorld.Ran(runs, catalog));
+
+        static IEnumerable<(DateTime, int)> Rows()
+        {
+            DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
+            for (int row = 0; row < CatalogReplay.DefaultBatchRows + 700; row++)
+            {
+                // 20 series opened together, each a row every 1 to 3 seconds: their buffers end at different times.
+                for (int instrument = 0; instrument < 20; instrument++)
+                {
+                    yield return (open.AddSeconds(row * (1 + (instrument % 3))), instrument);
+                }
+            }
+        }
     }
 
     [Fact]
@@ -120,35 +112,8 @@ public sealed class CatalogRunsTests
     public void RunsOfOneBusyInstrumentAmongManyQuietOnesHoldAtLeastHalfTheRowsAskedFor()
     {
         using var folder = new TempDirectory();
-        DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
         const int RunRows = 2_000;
-        const int Quiet = 200;
-        var expected = new List<(DateTime Time, int Instrument, long Id)>();
-        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
-        {
-            long id = 0;
-            for (int tenth = 0; tenth < 30_000; tenth++)
-            {
-                // The busy one trades every tenth of a second, each quiet one every 200 seconds, starting a second
-                // after the one before.
-                DateTime time = open.AddSeconds(tenth / 10.0);
-                for (int instrument = 0; instrument <= Quiet; instrument++)
-                {
-                    if (instrument > 0 && tenth % 2_000 != instrument * 10 % 2_000)
-                    {
-                        continue;
-                    }
-
-                    TimeSeriesTable table = writer.Partition("trades", $"S{instrument:D3}", time);
-                    table.Column<double>("price").Add(1);
-                    table.Column<long>("id").Add(++id);
-                    table.AddRow(time);
-                    expected.Add((time, instrument, id));
-                }
-            }
-
-            writer.Flush();
-        }
+        long[] expected = WriteTrades(folder.Path, Rows());
 
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         using CatalogRuns runs = catalog.Runs(DateTime.MinValue, DateTime.MaxValue, columns: ["id"], runRows: RunRows);
@@ -160,8 +125,52 @@ public sealed class CatalogRunsTests
             ids.AddRange(runs.Values<long>(0).ToArray());
         }
 
-        Assert.Equal(expected.OrderBy(row => row.Time).ThenBy(row => row.Instrument).Select(row => row.Id), ids);
+        Assert.Equal(expected, ids);
         Assert.All(sizes.SkipLast(1), size => Assert.InRange(size, RunRows / 2, RunRows));
+
+        static IEnumerable<(DateTime, int)> Rows()
+        {
+            DateTime open = CatalogWorld.FirstDay.AddHours(9.5);
+            for (int tenth = 0; tenth < 30_000; tenth++)
+            {
+                // The busy one trades every tenth of a second, each of 200 quiet ones every 200 seconds, starting a
+                // second after the one before.
+                yield return (open.AddSeconds(tenth / 10.0), 0);
+                for (int instrument = 1; instrument <= 200; instrument++)
+                {
+                    if (tenth % 2_000 == instrument * 10 % 2_000)
+                    {
+                        yield return (open.AddSeconds(tenth / 10.0), instrument);
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Writes a trade at each (time, instrument) in the order given, its id its place from 1, and flushes once;
+    /// returns the ids in the order a replay gives them (time, then instrument: each instrument here comes first to
+    /// the catalog before any of higher number with a row at the same time).
+    /// </summary>
+    private static long[] WriteTrades(string folder, IEnumerable<(DateTime Time, int Instrument)> rows)
+    {
+        var written = new List<(DateTime Time, int Instrument, long Id)>();
+        using (var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema()))
+        {
+            foreach ((DateTime time, int instrument) in rows)
+            {
+                long id = written.Count + 1;
+                TimeSeriesTable table = writer.Partition("trades", $"S{instrument:D3}", time);
+                table.Column<double>("price").Add(1);
+                table.Column<long>("id").Add(id);
+                table.AddRow(time);
+                written.Add((time, instrument, id));
+            }
+
+            writer.Flush();
+        }
+
+        return written.OrderBy(row => row.Time).ThenBy(row => row.Instrument).Select(row => row.Id).ToArray();
     }
 
     [Theory]
