@@ -213,7 +213,8 @@ public static class Program
     {
         CommandLine line = CommandLine.Parse("catalog", args, [.. MarketOptions, "--busy"]);
         (int instruments, int days, int rowsPerDay, int rounds) = Market(line, defaultDays: 5, defaultRowsPerDay: 10_000, maximumRowsPerDay: 10_000_000);
-        int busy = (int)Math.Min(100_000_000 / ((long)days * rowsPerDay), line.Count("--busy", 1, minimum: 1));
+        // The busy instrument's rows stay within an array's reach however long the market is.
+        int busy = (int)Math.Clamp(line.Count("--busy", 1, minimum: 1), 1, Math.Max(1, 100_000_000 / ((long)days * rowsPerDay)));
         return Catalog.CatalogCommand.Run(instruments, days, rowsPerDay, busy, rounds);
     }
 

@@ -11,8 +11,9 @@ namespace ListMmf.Benchmarks.Catalog;
 /// <summary>
 /// <c>catalog [--instruments N] [--days D] [--rows-per-day R] [--busy B] [--rounds K]</c>: a market of N instruments'
 /// trades over D days (the first instrument B times as busy as the others) written to a <see cref="TimeSeriesCatalog"/>
-/// in time order with a watermark each minute, then replayed in one time order, warm, beside the same merge over arrays in memory and DuckDB's <c>ORDER BY</c> streamed through
-/// its reader; appendable, then sealed. Every way must give the same order and turnover (a checksum). Also: flushing
+/// in time order with a watermark each minute, then replayed in one time order, warm, beside the same merge over
+/// arrays in memory and DuckDB's <c>ORDER BY</c> streamed through its reader; appendable, then sealed. Every way must
+/// give the same order and turnover (a checksum). Also: flushing
 /// many instruments' appends beside the same bytes in one table, a replay's time to its first row, and the state of
 /// every instrument at T (<see cref="StateAtRounds"/>).
 /// </summary>

@@ -252,11 +252,10 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         // Opened as the replays open it, with the kind's schema and the form the index records: its manifest is not
         // read, and its columns are not looked at before they are opened.
         TimeSeriesTable table = OpenKnown(partition);
-        if (table.RowCount < partition.RowCount)
+        if (ShortPartition(partition, table) is { } refused)
         {
-            long rows = table.RowCount;
             table.Dispose();
-            throw ShortPartition(partition, rows);
+            throw refused;
         }
 
         return table;
@@ -480,23 +479,27 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     internal TimeSeriesTable RentTable(CatalogPartition partition, TimeSeriesTable? held = null)
     {
         TimeSeriesTable table = held ?? _tables.Rent(partition);
-        if (table.RowCount < partition.RowCount)
+        if (ShortPartition(partition, table) is { } refused)
         {
-            long rows = table.RowCount;
             _tables.Return(partition, table);
-            throw ShortPartition(partition, rows);
+            throw refused;
         }
 
         return table;
     }
 
     /// <summary>
-    /// A partition whose table lost rows the index records: the writer records rows only once they are durable, so
-    /// they were taken away behind the catalog's back (a truncation, a copy, a file system that broke its flushes).
+    /// The refusal of a partition whose table lost rows the index records, null for one that holds them all: the
+    /// writer records rows only once they are durable, so they were taken away behind the catalog's back (a
+    /// truncation, a copy, a file system that broke its flushes).
     /// </summary>
-    private static ListMmfFormatException ShortPartition(CatalogPartition partition, long rows) => new(partition.Path,
-        $"the catalog's index records {partition.RowCount:N0} rows of this partition, but its table holds {rows:N0}: rows the " +
-            "catalog recorded were removed or lost behind its back (recorded rows are durable when recorded)");
+    private static ListMmfFormatException? ShortPartition(CatalogPartition partition, TimeSeriesTable table)
+    {
+        long rows = table.RowCount;
+        return rows >= partition.RowCount ? null : new(partition.Path,
+            $"the catalog's index records {partition.RowCount:N0} rows of this partition, but its table holds {rows:N0}: rows the " +
+                "catalog recorded were removed or lost behind its back (recorded rows are durable when recorded)");
+    }
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);
