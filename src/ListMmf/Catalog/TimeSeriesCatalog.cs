@@ -237,6 +237,11 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// <summary>
     /// Opens <paramref name="partition"/>'s table for reading, in whichever form its files are; the caller disposes it.
     /// </summary>
+    /// <remarks>
+    /// The open reads the time column; each value column's file is opened when a read of it first needs it, so a
+    /// lookup opens one file and a replay the columns it reads. A value column refused then (missing, damaged, or
+    /// holding fewer values than the rows) throws from that read, naming the column's file.
+    /// </remarks>
     /// <exception cref="ArgumentException">The partition is not one of this catalog's.</exception>
     /// <exception cref="ListMmfFormatException">The partition's table holds fewer rows than the index records.</exception>
     public TimeSeriesTable OpenPartition(CatalogPartition partition)
@@ -250,7 +255,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         }
 
         // Opened as the replays open it, with the kind's schema and the form the index records: its manifest is not
-        // read, and its columns are not looked at before they are opened.
+        // read, its columns are not looked at before they are opened, and its value columns wait for a read.
         TimeSeriesTable table = OpenKnown(partition);
         if (ShortPartition(partition, table) is { } refused)
         {

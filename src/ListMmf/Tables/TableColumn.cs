@@ -5,6 +5,7 @@ using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading;
 using CommunityToolkit.HighPerformance;
 using ListMmf.Sealed;
 
@@ -90,6 +91,9 @@ public abstract class TableColumn
 
     internal abstract void Dispose();
 
+    /// <summary>Whether the column's file is open: false for a column opened on first use (a catalog's) until then.</summary>
+    internal virtual bool IsOpen => true;
+
     /// <summary>
     /// Opens the value column <paramref name="info"/>: a <see cref="TextColumn"/>, or a <see cref="TableColumn{T}"/> of
     /// the item type its data-type code stores, in the form its file is in (see <see cref="TableColumn{T}.OpenTyped"/>).
@@ -142,8 +146,20 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     /// <summary>The rows read from a value column's file in either form: decoded when sealed, the chunk of the enumerator.</summary>
     private const int Chunk = 1 << 10;
 
-    /// <summary>The column's file in its form (a <see cref="ListMmf{T}"/> or a <see cref="SealedListMmf{T}"/>); null for a DateTime view.</summary>
-    private readonly IReadOnlyListMmf<T>? _items;
+    /// <summary>
+    /// The column's file in its form (a <see cref="ListMmf{T}"/> or a <see cref="SealedListMmf{T}"/>); null for a
+    /// DateTime view, and for a column opened on first use until then (<see cref="Items"/>).
+    /// </summary>
+    private IReadOnlyListMmf<T>? _items;
+
+    /// <summary>Opens the file of a column opened on first use, under <see cref="_gate"/>; else null.</summary>
+    private readonly Func<IReadOnlyListMmf<T>>? _open;
+
+    /// <summary>Taken by the first use's open and by <see cref="Dispose"/>, for a column opened on first use; else null.</summary>
+    private readonly object? _gate;
+
+    /// <summary>Whether <see cref="Dispose"/> ran on a column opened on first use, whose file must then never be opened.</summary>
+    private bool _disposed;
 
     /// <summary>A DateTime view's column of ticks, in either form; else null.</summary>
     private readonly TableColumn<long>? _ticks;
@@ -155,6 +171,17 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
         _items = items;
     }
 
+    /// <summary>
+    /// A column whose file <paramref name="open"/> opens when a read first needs it: a partition of a catalog, whose
+    /// replays and lookups read one or two of its columns, opens no other.
+    /// </summary>
+    private TableColumn(TimeSeriesTable table, TableColumnInfo info, string path, Func<IReadOnlyListMmf<T>> open)
+        : base(table, info, path, isTime: false)
+    {
+        _open = open;
+        _gate = new object();
+    }
+
     /// <summary>A DateTime view of the ticks column <paramref name="ticks"/> (<typeparamref name="T"/> is <see cref="DateTime"/>).</summary>
     private TableColumn(TableColumn<long> ticks)
         : base(ticks.Table, ticks.Info, ticks.Path, ticks.IsTime)
@@ -163,7 +190,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     }
 
     /// <inheritdoc/>
-    public override bool IsSealed => _ticks?.IsSealed ?? _items!.IsSealed;
+    public override bool IsSealed => _ticks?.IsSealed ?? Items.IsSealed;
 
     /// <summary>How many values the column has: the table's published rows (<see cref="TimeSeriesTable.RowCount"/>).</summary>
     public long Count => Table.RowCount;
@@ -186,7 +213,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
                 return Unsafe.As<DateTime, T>(ref time);
             }
 
-            return _items is ListMmf<T> list ? list[row] : _items![row];
+            return _items is ListMmf<T> list ? list[row] : Items[row];
         }
     }
 
@@ -277,7 +304,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
         }
         else
         {
-            _items!.CopyTo(range, destination);
+            Items.CopyTo(range, destination);
         }
     }
 
@@ -319,7 +346,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
             return;
         }
 
-        _items!.Gather(indices, destination, missing);
+        Items.Gather(indices, destination, missing);
     }
 
     /// <summary>
@@ -399,7 +426,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
         }
         else
         {
-            _items!.Verify(progress);
+            Items.Verify(progress);
         }
     }
 
@@ -430,7 +457,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
 
     // The table keeps and maintains the column itself, never a DateTime view of it; only a writable table, whose
     // columns are all appendable, changes or flushes one.
-    internal override long StoredCount => _items!.Count;
+    internal override long StoredCount => Items.Count;
 
     internal override void TrimTo(long rows) => Appendable.Truncate(rows);
 
@@ -448,16 +475,65 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
 
     internal override bool TrimsInPlace => (_items as ListMmf<T>)?.TrimsInPlace ?? _ticks?.TrimsInPlace ?? false;
 
-    internal override void Verify() => _items!.Verify(null);
+    internal override void Verify() => Items.Verify(null);
 
-    internal override void Dispose() => ((IDisposable?)_items)?.Dispose();
+    internal override void Dispose()
+    {
+        if (_gate is null)
+        {
+            ((IDisposable?)_items)?.Dispose();
+            return;
+        }
+
+        lock (_gate)
+        {
+            _disposed = true;
+            ((IDisposable?)_items)?.Dispose();
+        }
+    }
+
+    internal override bool IsOpen => _gate is null || Volatile.Read(ref _items) is not null;
+
+    /// <summary>The column's file, opened now if the column opens on first use and no read has opened it yet.</summary>
+    private IReadOnlyListMmf<T> Items => Volatile.Read(ref _items) ?? OpenOnFirstUse();
+
+    /// <summary>
+    /// Opens the file of a column opened on first use, once whichever threads ask, with the checks the table's open
+    /// makes of its other columns: the column is refused as the open would have refused it, and refused when it holds
+    /// fewer values than the rows published before it was opened (the writer stores a row's values first).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private IReadOnlyListMmf<T> OpenOnFirstUse()
+    {
+        lock (_gate!)
+        {
+            if (_items is { } opened)
+            {
+                return opened;
+            }
+
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            long rows = Table.RowCount;
+            IReadOnlyListMmf<T> items = Table.OpenPart(Info, _open!);
+            if (items.Count < rows)
+            {
+                long stored = items.Count;
+                ((IDisposable)items).Dispose();
+                throw Table.ShortColumn(this, stored, rows);
+            }
+
+            Volatile.Write(ref _items, items);
+            return items;
+        }
+    }
 
     /// <summary>
     /// Opens a value column in the form its file is in: appendable, or sealed, which only a reader opens (a writer is
     /// refused, naming the column). A file sealed between the check and the open is opened sealed.
     /// </summary>
-    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options) =>
-        new(table, info, EitherForm.Open<IReadOnlyListMmf<T>>(() => table.OpensSealed(info, path, access), () =>
+    internal static TableColumn<T> OpenTyped(TimeSeriesTable table, TableColumnInfo info, string path, FileAccess access, ListMmfOptions options)
+    {
+        IReadOnlyListMmf<T> Open() => EitherForm.Open<IReadOnlyListMmf<T>>(() => table.OpensSealed(info, path, access), () =>
         {
             // A writer fits counts past the file's end to it: the time column says what was published.
             ListMmfOptions fitting = options with { FitCountsToFile = access != FileAccess.Read };
@@ -468,7 +544,12 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
             }
 
             return list;
-        }, () => new SealedListMmf<T>(path, options), table.ExpectSealed), isTime: false);
+        }, () => new SealedListMmf<T>(path, options), table.ExpectSealed);
+
+        return table.OpensColumnsOnFirstUse && access == FileAccess.Read
+            ? new TableColumn<T>(table, info, path, Open)
+            : new TableColumn<T>(table, info, Open(), isTime: false);
+    }
 
     /// <summary>A DateTime view of <paramref name="ticks"/>, a column of <see cref="DataType.DateTime"/> ticks.</summary>
     internal static TableColumn<DateTime> DateTimesOf(TableColumn<long> ticks) => new(ticks);
@@ -527,7 +608,7 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     /// The list a span over the mapping is taken from: the column's, or the appendable file an unseal moved its sealed
     /// reader to; a sealed column has none.
     /// </summary>
-    private ListMmf<T> Mapped => _items as ListMmf<T> ?? (_items as SealedListMmf<T>)?.Unsealed ?? throw new NotSupportedException(
+    private ListMmf<T> Mapped => Items as ListMmf<T> ?? (Items as SealedListMmf<T>)?.Unsealed ?? throw new NotSupportedException(
         $"'{Path}': column '{Name}' of table '{Table.Path}' is sealed (compressed in blocks), so it has no span over its file; " +
         "read it with CopyTo or Read.");
 

@@ -35,6 +35,9 @@ public sealed class TextColumn : TableColumn
     /// <inheritdoc/>
     public override bool IsSealed => _codes.Column.IsSealed;
 
+    /// <inheritdoc/>
+    internal override bool IsOpen => _codes.Column.IsOpen;
+
     /// <summary>
     /// The column of codes, a <see cref="TableColumn{T}"/> of <see cref="byte"/>, <see cref="ushort"/> or
     /// <see cref="uint"/> as the schema chose (<see cref="TableColumn.DataType"/>), read-only through this property.

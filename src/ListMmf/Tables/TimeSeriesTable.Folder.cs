@@ -58,8 +58,9 @@ public sealed partial class TimeSeriesTable
 
     /// <summary>
     /// Opens for reading a table whose schema and form the caller knows, as a catalog's index records its partitions:
-    /// the manifest is not read, and each column is opened in <paramref name="isSealed"/>'s form without looking at
-    /// its file first (a column found in the other form is opened in that one).
+    /// the manifest is not read, each column is opened in <paramref name="isSealed"/>'s form without looking at its
+    /// file first (a column found in the other form is opened in that one), and each value column's file is opened
+    /// at its first read (<see cref="OpensColumnsOnFirstUse"/>).
     /// </summary>
     internal static TimeSeriesTable OpenKnown(string path, TimeSeriesTableSchema schema, bool isSealed, ListMmfOptions? options) =>
         new(path, schema, FileAccess.Read, options, create: false, known: isSealed);
@@ -225,7 +226,8 @@ public sealed partial class TimeSeriesTable
         TableColumn? shortest = null;
         foreach (TableColumn column in _values)
         {
-            if (column.StoredCount < Math.Min(rows, shortest?.StoredCount ?? long.MaxValue))
+            // A column opened on first use is checked then (TableColumn<T>.Items).
+            if (column.IsOpen && column.StoredCount < Math.Min(rows, shortest?.StoredCount ?? long.MaxValue))
             {
                 shortest = column;
             }
@@ -236,12 +238,7 @@ public sealed partial class TimeSeriesTable
             long stored = shortest.StoredCount;
             if (!trim)
             {
-                throw new ListMmfFormatException(
-                    shortest.Path,
-                    $"column '{shortest.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} " +
-                        $"rows its time column publishes: rows that did not reach the disk before a power loss, or a " +
-                            $"column file truncated by another program. Nothing was changed; opening the table for " +
-                                $"writing once lowers the rows to {stored:N0} (see Repairs).");
+                throw ShortColumn(shortest, stored, rows);
             }
 
             _timeWriter!.Truncate(stored);
@@ -256,8 +253,14 @@ public sealed partial class TimeSeriesTable
         }
     }
 
+    /// <summary>The refusal of a column that holds <paramref name="stored"/> values, fewer than the <paramref name="rows"/> published.</summary>
+    internal ListMmfFormatException ShortColumn(TableColumn column, long stored, long rows) =>
+        new(column.Path, $"column '{column.Name}' of table '{Path}' holds {stored:N0} values, fewer than the {rows:N0} " +
+            "rows its time column publishes: rows that did not reach the disk before a power loss, or a column file " +
+            $"truncated by another program. Nothing was changed; opening the table for writing once lowers the rows to {stored:N0} (see Repairs).");
+
     /// <summary>Opens one column's file, with errors that name the table and the column.</summary>
-    private T OpenPart<T>(TableColumnInfo column, Func<T> open)
+    internal T OpenPart<T>(TableColumnInfo column, Func<T> open)
     {
         string file = PathOf(column);
         try

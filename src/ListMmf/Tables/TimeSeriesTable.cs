@@ -52,6 +52,12 @@ public sealed partial class TimeSeriesTable : IReadOnlyTimeSeries
     /// <summary>The form the opener expects the columns in, tried before looking at each file; null to look first.</summary>
     internal bool? ExpectSealed { get; }
 
+    /// <summary>
+    /// Whether each value column's file is opened when a read first needs it rather than by the table's open: a
+    /// partition of a catalog (<see cref="OpenKnown"/>), whose replays and lookups read one or two of its columns.
+    /// </summary>
+    internal bool OpensColumnsOnFirstUse => ExpectSealed is not null;
+
     private long _staged;
 
     private TimeSeriesTable(string path, TimeSeriesTableSchema? schema, FileAccess access, ListMmfOptions? options, bool create, bool? known = null)

@@ -290,7 +290,8 @@ public sealed class TimeSeriesCatalogTests
         Assert.Equal(CatalogWorld.FirstDay.AddDays(1), all[0].PeriodEnd);
         CatalogPartition last = Assert.Single(found);
         Assert.Equal(CatalogWorld.FirstDay.AddDays(2), last.PeriodStart);
-        Assert.Throws<ListMmfFormatException>(() => catalog.OpenPartition(last).Dispose());
+        using TimeSeriesTable partition = catalog.OpenPartition(last);
+        Assert.Throws<ListMmfFormatException>(() => partition.Column<double>("price")[0]);
     }
 
     [Fact]
@@ -471,7 +472,7 @@ public sealed class TimeSeriesCatalogTests
             AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(10), 2);
         }
 
-        File.Delete(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04", "id.mmf"));
+        File.Delete(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04", "time.mmf"));
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
 
@@ -684,6 +685,55 @@ public sealed class TimeSeriesCatalogTests
         Assert.Contains("records 2 rows of this partition, but its table holds 1", refused.Message, StringComparison.Ordinal);
         Assert.Throws<ListMmfFormatException>(() => catalog.StateAt("trades", DateTime.MaxValue, ["price"]));
         Assert.Throws<ListMmfFormatException>(() => catalog.OpenPartition(partition));
+    }
+
+    [Fact]
+    public void APartitionOpensNoValueColumnItsReadsDoNotAskFor()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
+        File.Delete(Path.Combine(partition.Path, "id.mmf"));
+
+        using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, kinds: ["trades"], columns: ["price"]);
+        var prices = new List<double>();
+        while (replay.MoveNext())
+        {
+            prices.AddRange(replay.Values<double>("price").ToArray());
+        }
+
+        Assert.Equal([1.0, 2.0], prices);
+    }
+
+    [Fact]
+    public void AColumnAPartitionOpensAtItsFirstReadIsRefusedNamingItWhenItHoldsFewerValuesThanTheRows()
+    {
+        using var folder = new TempDirectory();
+        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
+        {
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+        }
+
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
+        string price = Path.Combine(partition.Path, "price.mmf");
+        using (var column = new ListMmf<double>(price, FileAccess.ReadWrite))
+        {
+            column.Truncate(1);
+        }
+
+        using TimeSeriesTable table = catalog.OpenPartition(partition);
+        var refused = Assert.Throws<ListMmfFormatException>(() => table.Column<double>("price")[0]);
+        Assert.Equal(price, refused.FilePath);
+        Assert.Contains("column 'price'", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("holds 1 values, fewer than the 2 rows", refused.Message, StringComparison.Ordinal);
     }
 
     internal static void Write(string folder, CatalogWorld world, Form form)
