@@ -462,6 +462,8 @@ public sealed partial class CatalogReplay : IDisposable
                     IndexRange rows = partition.RecordedRows(table, from, to);
                     if (!rows.IsEmpty)
                     {
+                        // Here, not at the first read: runs open many chains at once on every core.
+                        table.OpenColumns(replay._columns);
                         Partition = partition;
                         Table = table;
                         _row = rows.Start;

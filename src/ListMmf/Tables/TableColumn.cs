@@ -94,6 +94,11 @@ public abstract class TableColumn
     /// <summary>Whether the column's file is open: false for a column opened on first use (a catalog's) until then.</summary>
     internal virtual bool IsOpen => true;
 
+    /// <summary>Opens the column's file now if it waits for a first read; see <see cref="TimeSeriesTable.OpensColumnsOnFirstUse"/>.</summary>
+    internal virtual void OpenFile()
+    {
+    }
+
     /// <summary>
     /// Opens the value column <paramref name="info"/>: a <see cref="TextColumn"/>, or a <see cref="TableColumn{T}"/> of
     /// the item type its data-type code stores, in the form its file is in (see <see cref="TableColumn{T}.OpenTyped"/>).
@@ -493,6 +498,14 @@ public sealed class TableColumn<T> : TableColumn, IReadOnlyListMmf<T>
     }
 
     internal override bool IsOpen => _gate is null || Volatile.Read(ref _items) is not null;
+
+    internal override void OpenFile()
+    {
+        if (_gate is not null)
+        {
+            _ = Items;
+        }
+    }
 
     /// <summary>The column's file, opened now if the column opens on first use and no read has opened it yet.</summary>
     private IReadOnlyListMmf<T> Items => Volatile.Read(ref _items) ?? OpenOnFirstUse();

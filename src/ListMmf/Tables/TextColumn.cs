@@ -38,6 +38,9 @@ public sealed class TextColumn : TableColumn
     /// <inheritdoc/>
     internal override bool IsOpen => _codes.Column.IsOpen;
 
+    /// <inheritdoc/>
+    internal override void OpenFile() => _codes.Column.OpenFile();
+
     /// <summary>
     /// The column of codes, a <see cref="TableColumn{T}"/> of <see cref="byte"/>, <see cref="ushort"/> or
     /// <see cref="uint"/> as the schema chose (<see cref="TableColumn.DataType"/>), read-only through this property.

@@ -228,6 +228,16 @@ public sealed partial class TimeSeriesTable : IReadOnlyTimeSeries
             $"'{Path}' holds {DataTypeInfo.Of(column.DataType).Describe()}, not text; read it with TimeSeriesTable.Column<T>.");
     }
 
+    /// <summary>Opens the files of the value columns <paramref name="names"/> now, where they would wait for a first read.</summary>
+    /// <exception cref="ArgumentException">The table has no column of one of the names.</exception>
+    internal void OpenColumns(string[] names)
+    {
+        foreach (string name in names)
+        {
+            ColumnNamed(name, nameof(names)).OpenFile();
+        }
+    }
+
     /// <summary>
     /// Checks every column's file as <see cref="ListMmf{T}.Verify()"/> does, the order of the time column, and that
     /// every value column holds a value for every published row.

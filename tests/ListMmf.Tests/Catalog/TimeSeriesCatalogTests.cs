@@ -472,7 +472,7 @@ public sealed class TimeSeriesCatalogTests
             AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddDays(1).AddHours(10), 2);
         }
 
-        File.Delete(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04", "time.mmf"));
+        File.Delete(Path.Combine(folder.Path, "trades", "SPY", "2024-03-04", "id.mmf"));
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
 
