@@ -666,12 +666,7 @@ public sealed class TimeSeriesCatalogTests
     public void APartitionTruncatedBehindTheCatalogsBackIsRefusedNamingItRatherThanReadShort()
     {
         using var folder = new TempDirectory();
-        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
-        {
-            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
-            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
-        }
-
+        WriteTwoTrades(folder.Path);
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
         using (TimeSeriesTable table = TimeSeriesTable.Open(partition.Path))
@@ -691,12 +686,7 @@ public sealed class TimeSeriesCatalogTests
     public void APartitionOpensNoValueColumnItsReadsDoNotAskFor()
     {
         using var folder = new TempDirectory();
-        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
-        {
-            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
-            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
-        }
-
+        WriteTwoTrades(folder.Path);
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
         File.Delete(Path.Combine(partition.Path, "id.mmf"));
@@ -715,12 +705,7 @@ public sealed class TimeSeriesCatalogTests
     public void AColumnAPartitionOpensAtItsFirstReadIsRefusedNamingItWhenItHoldsFewerValuesThanTheRows()
     {
         using var folder = new TempDirectory();
-        using (var writer = TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()))
-        {
-            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
-            AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
-        }
-
+        WriteTwoTrades(folder.Path);
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         CatalogPartition partition = Assert.Single(catalog.Partitions("trades"));
         string price = Path.Combine(partition.Path, "price.mmf");
@@ -751,6 +736,14 @@ public sealed class TimeSeriesCatalogTests
     }
 
     /// <summary>Appends a trade of <paramref name="instrument"/> whose price and id are <paramref name="id"/>.</summary>
+    /// <summary>A catalog of two trades of SPY on the first day, ids 1 and 2.</summary>
+    private static void WriteTwoTrades(string folder)
+    {
+        using var writer = TimeSeriesCatalog.Create(folder, CatalogWorld.Schema());
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(10), 1);
+        AddTrade(writer, "SPY", CatalogWorld.FirstDay.AddHours(11), 2);
+    }
+
     internal static void AddTrade(TimeSeriesCatalog catalog, string instrument, DateTime time, long id)
     {
         TimeSeriesTable table = catalog.Partition("trades", instrument, time);
