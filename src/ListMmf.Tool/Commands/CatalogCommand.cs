@@ -95,12 +95,24 @@ internal static class CatalogCommand
     private static Command Verify(TextWriter output)
     {
         Argument<string> folder = Folder();
-        var command = new Command("verify", "Check every partition the index records: its table as 'verify' checks one, " +
-            "holding the rows recorded, with the recorded first and last times; exit code 1 on any problem.") { folder };
+        var command = new Command("verify", "Check every line of the index and its checkpoint, and every partition the index " +
+            "records: its table as 'verify' checks one, holding the rows recorded, with the recorded first and last times; exit " +
+            "code 1 on any problem.") { folder };
         command.SetAction(parse =>
         {
             using TimeSeriesCatalog catalog = Open(parse.GetValue(folder)!);
             int failed = 0;
+            bool indexHolds = true;
+            try
+            {
+                catalog.VerifyIndex();
+            }
+            catch (ListMmfFormatException exception)
+            {
+                output.WriteLine($"FAILED {catalog.Path}: {exception.Message.ReplaceLineEndings(" ")}");
+                indexHolds = false;
+            }
+
             var partitions = catalog.Partitions();
             foreach (CatalogPartition partition in partitions)
             {
@@ -115,10 +127,10 @@ internal static class CatalogCommand
                 }
             }
 
-            output.WriteLine(failed == 0
+            output.WriteLine(failed == 0 && indexHolds
                 ? $"OK     {catalog.Path}: {partitions.Count:N0} partitions hold the rows the index records"
-                : $"FAILED {catalog.Path}: {failed:N0} of {partitions.Count:N0} partitions");
-            return failed == 0 ? Cli.Success : Cli.BadData;
+                : $"FAILED {catalog.Path}: {failed:N0} of {partitions.Count:N0} partitions{(indexHolds ? "" : ", and the index")}");
+            return failed == 0 && indexHolds ? Cli.Success : Cli.BadData;
         });
         return command;
     }

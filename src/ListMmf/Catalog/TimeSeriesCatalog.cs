@@ -107,7 +107,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             TextEntries instruments = _instruments;
             int limit = _instrumentLimit;
             _index = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period, () => Math.Min(instruments.Count, limit),
-                snapshot?.IndexLines ?? long.MaxValue);
+                snapshot?.IndexLines ?? long.MaxValue, fromCheckpoint: !IsWritable);
             _timeKinds = Schema.Kinds.Select(kind => Schema.SchemaOf(kind).TimesAreUtc ? DateTimeKind.Utc : DateTimeKind.Unspecified).ToArray();
             _allUtc = _timeKinds.All(kind => kind == DateTimeKind.Utc);
             if (create)
@@ -417,22 +417,50 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     }
 
     /// <summary>
+    /// Reads every line of the index and checks each as a reader's open checks the lines it reads, and checks that
+    /// the index's checkpoint (<c>partitions.checkpoint</c>), where a reader would use it, holds what those lines do.
+    /// A reader that starts from the checkpoint reads only the lines after it and the series it is asked for; this is
+    /// the check of the rest (<c>listmmf catalog verify</c> makes it). A checkpoint no reader would use (damaged, or
+    /// another index's) is no problem: readers read the index instead, and the writer's next close replaces it.
+    /// </summary>
+    /// <exception cref="ListMmfFormatException">A line of the index is damaged, or the checkpoint disagrees with it.</exception>
+    public void VerifyIndex()
+    {
+        ThrowIfDisposed();
+        string path = System.IO.Path.Combine(Path, IndexFileName);
+        using var records = new ListMmf<PartitionRecord>(path, FileAccess.Read, _options with { CreateIfMissing = false });
+        long limit = Snapshot?.IndexLines ?? long.MaxValue;
+        Func<int> instruments = () => Math.Min(_instruments.Count, _instrumentLimit);
+        using var whole = new CatalogIndex(records, Schema.Kinds.Count, Schema.Period, instruments, limit, owns: false);
+        CatalogCheckpoint? checkpoint = CatalogCheckpoint.Open(records, Schema.Kinds.Count);
+        if (checkpoint is not null
+            && CatalogIndex.ProblemWithCheckpoint(checkpoint, records, Schema.Kinds.Count, Schema.Period, instruments) is { } problem)
+        {
+            throw new ListMmfFormatException(CatalogCheckpoint.PathFor(path), $"the index's checkpoint {problem}: readers " +
+                "that start from it would not see what the index records. Delete it; readers then read the whole index.");
+        }
+    }
+
+    /// <summary>
     /// The chains of partitions with recorded rows in [<paramref name="from"/>, <paramref name="to"/>), one a
     /// series of the kinds and instruments given (all where null), each in period order, from the index as it is now.
     /// </summary>
     internal List<CatalogPartition[]> Chains(HashSet<int>? ranks, HashSet<int>? ordinals, long from, long to)
     {
         _index.ReadNew();
+
+        // Instruments named: their series alone, which a reader that started from the index's checkpoint reads now.
+        IEnumerable<(int Kind, int Instrument)> keys = ordinals is null
+            ? _index.Series.Keys.Where(key => ranks is null || ranks.Contains(key.Kind)).ToArray()
+            : (ranks ?? Enumerable.Range(0, Schema.Kinds.Count)).SelectMany(rank => ordinals.Select(ordinal => (rank, ordinal))).Order();
         var chains = new List<CatalogPartition[]>();
-        foreach (KeyValuePair<(int Kind, int Instrument), List<PartitionRecord>> series in _index.Series)
+        foreach ((int kind, int instrument) in keys)
         {
-            if ((ranks is null || ranks.Contains(series.Key.Kind)) && (ordinals is null || ordinals.Contains(series.Key.Instrument)))
+            CatalogPartition[] chain = (_index.SeriesOf(kind, instrument) ?? [])
+                .Where(record => Overlaps(record, from, to)).Select(record => PartitionOf(record)).ToArray();
+            if (chain.Length > 0)
             {
-                CatalogPartition[] chain = series.Value.Where(record => Overlaps(record, from, to)).Select(record => PartitionOf(record)).ToArray();
-                if (chain.Length > 0)
-                {
-                    chains.Add(chain);
-                }
+                chains.Add(chain);
             }
         }
 
@@ -539,6 +567,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             if (IsWritable)
             {
                 Flush();
+                _index.Close();
             }
         }
         finally

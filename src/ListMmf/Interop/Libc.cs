@@ -426,6 +426,9 @@ internal static unsafe partial class Libc
         /// <summary>O_DIRECT: reads that go to the disk and leave nothing in the page cache; arm64's value is x64's O_NOFOLLOW.</summary>
         public static int OpenDirect => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x10000 : 0x4000;
 
+        /// <summary>posix_fadvise's POSIX_FADV_RANDOM: read only what each read asks for, no read-ahead.</summary>
+        public const int FileAdviseRandom = 1;
+
         /// <summary>posix_fadvise's POSIX_FADV_WILLNEED: start reading the range in.</summary>
         public const int FileAdviseWillNeed = 3;
 

@@ -284,35 +284,7 @@ internal sealed unsafe class FenceFile<T> : IDisposable
     /// <exception cref="IOException">The folder refused the file, or a process of a system that renames nothing over an
     /// open file holds the old one.</exception>
     /// <exception cref="UnauthorizedAccessException">The folder cannot be written.</exception>
-    public static void Publish(string listPath, byte[] bytes, bool durable)
-    {
-        string path = PathFor(listPath);
-        FileStream file = ExclusiveFile.CreateTemporaryFor(path, bufferSize: 0, out string temporary);
-        try
-        {
-            using (file)
-            {
-                file.Write(bytes);
-                if (durable)
-                {
-                    StoragePlatform.Current.FlushFile(file.SafeFileHandle, path);
-                }
-            }
-
-            // A plain rename, without DurableFile.Publish's check that the name holds what was written: that check
-            // removes what it finds otherwise, which here is the fence file another process has just renamed over
-            // this one. Whatever ends up at the name is checked by every search that uses it.
-            File.Move(temporary, path, overwrite: true);
-            if (durable)
-            {
-                DurableFile.FlushDirectoryOf(path, path);
-            }
-        }
-        finally
-        {
-            DurableFile.TryDelete(temporary);
-        }
-    }
+    public static void Publish(string listPath, byte[] bytes, bool durable) => SideFile.Publish(PathFor(listPath), bytes, durable);
 
     public void Dispose()
     {

@@ -58,4 +58,38 @@ internal static class SideFile
 
         return read == bytes.Length ? bytes : bytes[..read];
     }
+
+    /// <summary>
+    /// Writes <paramref name="bytes"/> as the side file at <paramref name="path"/>, derived data (fences, a catalog's
+    /// checkpoint): under a name of its own, then renamed over whatever is at <paramref name="path"/>, and made durable
+    /// with its folder where <paramref name="durable"/>.
+    /// </summary>
+    public static void Publish(string path, byte[] bytes, bool durable)
+    {
+        FileStream file = ExclusiveFile.CreateTemporaryFor(path, bufferSize: 0, out string temporary);
+        try
+        {
+            using (file)
+            {
+                file.Write(bytes);
+                if (durable)
+                {
+                    StoragePlatform.Current.FlushFile(file.SafeFileHandle, path);
+                }
+            }
+
+            // A plain rename, without DurableFile.Publish's check that the name holds what was written: that check
+            // removes what it finds otherwise, which here is the file another process has just renamed over this
+            // one. Whatever ends up at the name is checked by every reader that uses it.
+            File.Move(temporary, path, overwrite: true);
+            if (durable)
+            {
+                DurableFile.FlushDirectoryOf(path, path);
+            }
+        }
+        finally
+        {
+            DurableFile.TryDelete(temporary);
+        }
+    }
 }

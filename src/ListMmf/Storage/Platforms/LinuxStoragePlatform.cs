@@ -133,6 +133,12 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     public override bool StartsWriteback => true;
 
+    public override void AdviseRandomReads(SafeFileHandle file)
+    {
+        using var lease = new DescriptorLease(file);
+        _ = Libc.PosixFileAdvise(lease.Descriptor, 0, 0, Libc.Linux.FileAdviseRandom);
+    }
+
     public override void StartReading(SafeFileHandle file, long offset, long length)
     {
         using var lease = new DescriptorLease(file);

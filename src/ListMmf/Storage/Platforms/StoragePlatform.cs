@@ -105,6 +105,14 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>
+    /// Asks the system to read only what each read of <paramref name="file"/> (this handle) asks for, without reading
+    /// ahead: for a few small reads of a file whose pages are not cached. Best effort; a no-op where unsupported.
+    /// </summary>
+    public virtual void AdviseRandomReads(SafeFileHandle file)
+    {
+    }
+
     /// <summary>Whether <see cref="StartWriteback"/> does anything here.</summary>
     public virtual bool StartsWriteback => false;
 
