@@ -9,7 +9,8 @@ namespace ListMmf.TestHost;
 /// <summary>
 /// The <c>catalog</c> workload: a catalog of a few instruments' trades over three days, appended a round at a time and
 /// flushed with a watermark, each series rolling to its next day's partition inside a round, and the first day sealed
-/// on the way, then a snapshot taken. Its marks promise, after each call that made something durable, every
+/// on the way, then a snapshot taken and the writer closed and opened again (its close leaves a checkpoint of the
+/// index that readers of the later images start from, and its lines after it). Its marks promise, after each call that made something durable, every
 /// instrument's rows recorded by then and the watermark, then, once the snapshot was taken, the rows each series has in
 /// it: <c>catalog:WATERMARK:ROWS0:ROWS1:ROWS2:ROWS3[:SNAPSHOT]</c>.
 /// </summary>
@@ -44,8 +45,9 @@ public static partial class PowerLoss
         long watermark = 0;
         long snapshotRows = -1;
         string Promise() => $"catalog:{watermark}:{string.Join(':', recorded)}" + (snapshotRows >= 0 ? $":{snapshotRows}" : "");
-        using var catalog = TimeSeriesCatalog.Create(
-            Path.Combine(directory, CatalogName), CatalogSchema(), new ListMmfOptions { FormatVersion = format });
+        string folder = Path.Combine(directory, CatalogName);
+        var options = new ListMmfOptions { FormatVersion = format };
+        TimeSeriesCatalog catalog = TimeSeriesCatalog.Create(folder, CatalogSchema(), options);
         mark(Promise());
         bool sealedFirstDay = false;
         while (rows[0] < 3 * CatalogRowsPerDay)
@@ -85,8 +87,14 @@ public static partial class PowerLoss
                 catalog.CreateSnapshot(CatalogSnapshotName);
                 snapshotRows = rows[0];
                 mark(Promise());
+
+                // A writer that restarts, as a day's writer does.
+                catalog.Dispose();
+                catalog = TimeSeriesCatalog.Open(folder, FileAccess.ReadWrite, options);
             }
         }
+
+        catalog.Dispose();
     }
 
     /// <summary>
@@ -137,6 +145,17 @@ public static partial class PowerLoss
             if (problem is not null)
             {
                 return problem;
+            }
+
+            // Readers start from the index's checkpoint where it passes their checks: one that passes them must hold
+            // what the index's lines hold.
+            try
+            {
+                reader.VerifyIndex();
+            }
+            catch (ListMmfFormatException exception)
+            {
+                return $"undetected: readers start from a checkpoint that disagrees with the index: {exception.Message}";
             }
         }
 
