@@ -3,6 +3,7 @@ using System.Buffers;
 using System.Collections.Generic;
 using System.IO;
 using System.Threading;
+using ListMmf.Storage;
 using ListMmf.Tool.Import;
 using Microsoft.Win32.SafeHandles;
 
@@ -66,10 +67,9 @@ internal sealed class CsvChunk(int index, long start, long end)
     {
         _bytes = ArrayPool<byte>.Shared.Rent(Length);
         Span<byte> bytes = _bytes.AsSpan(0, Length);
-        for (int read = 0; read < bytes.Length;)
+        if (PositionalRead.Fill(file, bytes, Start) < bytes.Length)
         {
-            int got = RandomAccess.Read(file, bytes[read..], Start + read);
-            read += got > 0 ? got : throw new EndOfStreamException($"'{layout.Request.Csv}' ended before byte {End:N0} while it was read.");
+            throw new EndOfStreamException($"'{layout.Request.Csv}' ended before byte {End:N0} while it was read.");
         }
 
         Span<Range> fields = stackalloc Range[layout.FieldsNeeded];

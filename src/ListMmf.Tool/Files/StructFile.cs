@@ -124,16 +124,10 @@ internal abstract class StructFile : IDisposable
         protected override void ReadItems(long start, Span<byte> destination)
         {
             long offset = itemsOffset + (start * Description.ItemSize);
-            while (!destination.IsEmpty)
+            int read = PositionalRead.Fill(file, destination, offset);
+            if (read < destination.Length)
             {
-                int read = RandomAccess.Read(file, destination, offset);
-                if (read == 0)
-                {
-                    throw new DataException($"'{Path}' ended at byte {offset:N0}, before its {Count:N0} items.");
-                }
-
-                destination = destination[read..];
-                offset += read;
+                throw new DataException($"'{Path}' ended at byte {offset + read:N0}, before its {Count:N0} items.");
             }
         }
 

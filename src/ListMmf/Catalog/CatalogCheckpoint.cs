@@ -93,7 +93,7 @@ internal sealed class CatalogCheckpoint
 
             long length = RandomAccess.GetLength(file);
             Span<byte> header = stackalloc byte[HeaderBytes];
-            if (length < HeaderBytes || RandomAccess.Read(file, header, 0) != HeaderBytes)
+            if (length < HeaderBytes || PositionalRead.Fill(file, header, 0) != HeaderBytes)
             {
                 return null;
             }
@@ -119,7 +119,7 @@ internal sealed class CatalogCheckpoint
             }
 
             byte[] directory = new byte[count * EntryBytes];
-            if (RandomAccess.Read(file, directory, HeaderBytes) != directory.Length)
+            if (PositionalRead.Fill(file, directory, HeaderBytes) != directory.Length)
             {
                 return null;
             }
@@ -184,7 +184,7 @@ internal sealed class CatalogCheckpoint
             {
                 using SafeFileHandle? file = SideFile.OpenRead(_path);
                 Span<byte> header = stackalloc byte[HeaderBytes];
-                if (file is null || RandomAccess.Read(file, header, 0) != HeaderBytes
+                if (file is null || PositionalRead.Fill(file, header, 0) != HeaderBytes
                     || BinaryPrimitives.ReadUInt64LittleEndian(header[HashOffset..]) != _checksum)
                 {
                     return null;
@@ -227,20 +227,7 @@ internal sealed class CatalogCheckpoint
     private bool ReadLines(SafeFileHandle file, PartitionRecord[] lines, long first)
     {
         Span<byte> bytes = MemoryMarshal.AsBytes(lines.AsSpan());
-        long offset = _recordsStart + (first * LineBytes);
-        while (!bytes.IsEmpty)
-        {
-            int read = RandomAccess.Read(file, bytes, offset);
-            if (read == 0)
-            {
-                return false;
-            }
-
-            bytes = bytes[read..];
-            offset += read;
-        }
-
-        return true;
+        return PositionalRead.Fill(file, bytes, _recordsStart + (first * LineBytes)) == bytes.Length;
     }
 
     /// <summary>
@@ -282,29 +269,14 @@ internal sealed class CatalogCheckpoint
     }
 
     /// <summary>
-    /// The index's line <paramref name="line"/>, read with the lines after it (those a reader that starts from the
-    /// checkpoint reads next) through a handle that reads no more than it asks for: through the index's mapping, a
-    /// fault in a cold file would read the whole index around it.
+    /// The index's line <paramref name="line"/>, its pages and those of the lines after it (which a reader that starts
+    /// from the checkpoint reads next) asked for first: a fault through the mapping in a cold file reads the index
+    /// around it, which for a large index is most of it.
     /// </summary>
     private static PartitionRecord ReadIndexFrom(ListMmf<PartitionRecord> index, long line)
     {
-        using SafeFileHandle? file = SideFile.OpenRead(index.Path);
-        if (file is null)
-        {
-            return index[line];
-        }
-
-        StoragePlatform.Current.AdviseRandomReads(file);
-        var lines = new PartitionRecord[Math.Min(index.Count - line, 1 << 16)];
-        Span<byte> bytes = MemoryMarshal.AsBytes(lines.AsSpan());
-        long offset = index.Storage.ItemsOffset + (line * LineBytes);
-        int read = 0;
-        while (read < bytes.Length && RandomAccess.Read(file, bytes[read..], offset + read) is var got and > 0)
-        {
-            read += got;
-        }
-
-        // The mapping is what the reader reads: these bytes only brought its pages in.
+        long lines = Math.Min(index.Count - line, 1 << 16);
+        index.Storage.StartReading(index.Storage.ItemsOffset + (line * LineBytes), lines * LineBytes);
         return index[line];
     }
 

@@ -130,20 +130,7 @@ public abstract class SortedFileReader<T> : IDisposable
     private protected T ReadAt(SafeFileHandle file, long index)
     {
         Span<byte> bytes = stackalloc byte[Unsafe.SizeOf<T>()];
-        long offset = OffsetOf(index);
-        int filled = 0;
-        while (filled < bytes.Length)
-        {
-            int read = RandomAccess.Read(file, bytes[filled..], offset + filled);
-            if (read == 0)
-            {
-                throw Truncated(index);
-            }
-
-            filled += read;
-        }
-
-        return MemoryMarshal.Read<T>(bytes);
+        return PositionalRead.Fill(file, bytes, OffsetOf(index)) == bytes.Length ? MemoryMarshal.Read<T>(bytes) : throw Truncated(index);
     }
 
     private protected EndOfStreamException Truncated(long index) =>

@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.IO;
 using System.IO.Hashing;
 using System.Runtime.CompilerServices;
+using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;
@@ -289,7 +290,7 @@ internal readonly struct ListMmfHeader
     private static bool TryRead(SafeFileHandle file, string path, bool final, out ListMmfHeader header)
     {
         Span<byte> first = stackalloc byte[DescriptionOffset];
-        int read = RandomAccess.Read(file, first, 0);
+        int read = PositionalRead.Fill(file, first, 0);
         if (read < Version1Size)
         {
             long length = RandomAccess.GetLength(file);
@@ -327,7 +328,7 @@ internal readonly struct ListMmfHeader
 
         byte[] whole = new byte[DescriptionOffset + descriptionLength];
         first.CopyTo(whole);
-        if (descriptionLength > 0 && RandomAccess.Read(file, whole.AsSpan(DescriptionOffset), DescriptionOffset) < descriptionLength)
+        if (descriptionLength > 0 && PositionalRead.Fill(file, whole.AsSpan(DescriptionOffset), DescriptionOffset) < descriptionLength)
         {
             throw new ListMmfFormatException(path, $"the file ends inside its version 2 header's description " +
                 $"({descriptionLength:N0} bytes from byte {DescriptionOffset}).");

@@ -2,6 +2,7 @@ using System;
 using System.Buffers.Binary;
 using System.IO;
 using System.IO.Hashing;
+using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;
@@ -54,7 +55,7 @@ internal readonly struct SealedHeader
     public static SealedHeader Read(SafeFileHandle file, string path, long length)
     {
         byte[] page = new byte[(int)Math.Min(length, MaximumLength)];
-        int read = RandomAccess.Read(file, page, 0);
+        int read = PositionalRead.Fill(file, page, 0);
         return Read(page.AsSpan(0, read), path, length);
     }
 

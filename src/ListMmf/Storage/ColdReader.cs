@@ -38,19 +38,7 @@ internal class ColdReader : IDisposable
     {
         try
         {
-            int total = 0;
-            while (total < length)
-            {
-                int read = RandomAccess.Read(File, new Span<byte>(buffer + total, length - total), offset + total);
-                if (read == 0)
-                {
-                    break;
-                }
-
-                total += read;
-            }
-
-            return total;
+            return PositionalRead.Fill(File, new Span<byte>(buffer, length), offset);
         }
         catch (IOException exception)
         {

@@ -259,7 +259,7 @@ internal sealed unsafe partial class ListMmfStorage
         byte[] bytes = new byte[ListMmfHeader.DescriptionOffset + header.Description.Length];
         try
         {
-            RandomAccess.Read(file, bytes, 0);
+            PositionalRead.Fill(file, bytes, 0);
             ListMmfHeader.BeginSession(bytes, header.DurableCount, session);
             RandomAccess.Write(file, bytes.AsSpan(0, ListMmfHeader.MutableBytes), 0);
         }

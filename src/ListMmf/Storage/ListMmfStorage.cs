@@ -231,6 +231,12 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable, IReplaceableS
         }
     }
 
+    /// <summary>
+    /// Starts reading <paramref name="length"/> bytes of the file at <paramref name="offset"/> into the page cache without
+    /// waiting (<see cref="StoragePlatform.StartReading"/>), so that the mapping's faults there read no more than that.
+    /// </summary>
+    public void StartReading(long offset, long length) => StoragePlatform.Current.StartReading(_file.SafeFileHandle, offset, length);
+
     /// <summary>Page reads of this file beside its mapping, for searches while the file is cold (<see cref="ColdReader"/>).</summary>
     public ColdReader OpenColdReader() => StoragePlatform.Current.OpenColdReader(_file.SafeFileHandle, Path);
 

@@ -44,18 +44,7 @@ internal static class SideFile
         }
 
         byte[] bytes = new byte[(int)length];
-        int read = 0;
-        while (read < bytes.Length)
-        {
-            int chunk = RandomAccess.Read(file, bytes.AsSpan(read), read);
-            if (chunk == 0)
-            {
-                break;
-            }
-
-            read += chunk;
-        }
-
+        int read = PositionalRead.Fill(file, bytes, 0);
         return read == bytes.Length ? bytes : bytes[..read];
     }
 
