@@ -299,6 +299,7 @@ public sealed partial class CatalogReplay
         }
 
         // A chain that has no rows left is left closed, and the pass after drops it.
+        _catalog.ReadAhead(chains.Select(chain => chain.Upcoming).OfType<CatalogPartition>().ToArray(), _columns);
         var limits = new long[together];
         EveryCore.For(together, i => limits[i] = chains[i].Open(_from, _to) ? Buffered(chains[i], share) : long.MaxValue);
 

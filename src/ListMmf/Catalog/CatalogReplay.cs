@@ -427,6 +427,9 @@ public sealed partial class CatalogReplay : IDisposable
 
         public bool IsOpen => Table is not null;
 
+        /// <summary>The partition <see cref="Open"/> opens first, if any is left.</summary>
+        public CatalogPartition? Upcoming => _next < partitions.Length ? partitions[_next] : null;
+
         /// <summary>Whether a partition is left to open: false once <see cref="Open"/> found none with rows in the range.</summary>
         public bool HasPartitionsLeft => _next < partitions.Length;
 

@@ -74,6 +74,7 @@ public sealed partial class TimeSeriesCatalog
         }
         else
         {
+            ReadAhead(searches.Select(search => search.Partition).ToArray(), names);
             EveryCore.For(searches.Count, Search);
         }
 

@@ -68,6 +68,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private readonly bool _allUtc;
     private bool _disposed;
 
+    /// <summary>
+    /// The bytes of the index, the instruments and the checkpoint a reader's open reads first: each one's header, the
+    /// first instruments' names, the checkpoint's directory.
+    /// </summary>
+    private const long OpenReadBytes = 16 * 1024;
+
     private TimeSeriesCatalog(string path, TimeSeriesCatalogSchema? schema, FileAccess access, ListMmfOptions? options,
         CatalogSnapshot? snapshot = null)
     {
@@ -86,6 +92,15 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         ListMmf<byte>? names = null;
         try
         {
+            if (!create && !IsWritable)
+            {
+                // A cold open reads these files' first pages one after the other; asked for together, the disk serves
+                // them at once.
+                string index = System.IO.Path.Combine(path, IndexFileName);
+                CatalogReadAhead.StartOpen(manifest, (index, OpenReadBytes), (System.IO.Path.Combine(path, InstrumentsFileName), OpenReadBytes),
+                    (CatalogCheckpoint.PathFor(index), OpenReadBytes));
+            }
+
             Schema = schema ?? CatalogManifest.Read(manifest);
 
             // The index's writer lock is the catalog's: one writer at a time, in any process.
@@ -533,6 +548,14 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             $"the catalog's index records {partition.RowCount:N0} rows of this partition, but its table holds {rows:N0}: rows the " +
                 "catalog recorded were removed or lost behind its back (recorded rows are durable when recorded)");
     }
+
+    /// <summary>
+    /// Starts reading the files of <paramref name="partitions"/> about to be opened together, where the cache holds
+    /// them closed and they are cold (<see cref="CatalogReadAhead"/>): the time column and <paramref name="columns"/>.
+    /// Returns whether it did.
+    /// </summary>
+    internal bool ReadAhead(IReadOnlyList<CatalogPartition> partitions, IReadOnlyCollection<string> columns) =>
+        CatalogReadAhead.Start(partitions, _tables.Holds, Schema.SchemaOf, columns);
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);

@@ -145,6 +145,27 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         _ = Libc.PosixFileAdvise(lease.Descriptor, offset, length, Libc.Linux.FileAdviseWillNeed);
     }
 
+    public override bool StartsReading => true;
+
+    /// <summary>One byte read with RWF_NOWAIT, which fails with EAGAIN rather than wait for the disk.</summary>
+    public override unsafe bool? IsCached(SafeFileHandle file, long offset)
+    {
+        using var lease = new DescriptorLease(file);
+        byte one;
+        var vector = new Libc.IoVector { Base = &one, Length = 1 };
+        nint read;
+        try
+        {
+            read = Libc.PReadV2(lease.Descriptor, &vector, 1, offset, Libc.Linux.ReadNoWait);
+        }
+        catch (EntryPointNotFoundException)
+        {
+            return null;
+        }
+
+        return read >= 0 ? true : Marshal.GetLastPInvokeError() == Libc.Linux.WouldBlock ? false : null;
+    }
+
     /// <summary>
     /// POSIX_FADV_DONTNEED over the whole file: a file written with write() sits in the page cache in the small folios
     /// its writes made, which a reader maps in 4 KiB pages; read back by a fault under MADV_HUGEPAGE, it comes in 2 MiB

@@ -105,6 +105,15 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>Whether <see cref="StartReading"/> does anything here.</summary>
+    public virtual bool StartsReading => false;
+
+    /// <summary>
+    /// Whether the page of <paramref name="file"/> at <paramref name="offset"/> is in the page cache, asked without
+    /// waiting for the disk; null where the system cannot say.
+    /// </summary>
+    public virtual bool? IsCached(SafeFileHandle file, long offset) => null;
+
     /// <summary>
     /// Asks the system to read only what each read of <paramref name="file"/> (this handle) asks for, without reading
     /// ahead: for a few small reads of a file whose pages are not cached. Best effort; a no-op where unsupported.

@@ -1,0 +1,134 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using ListMmf.Storage;
+using Microsoft.Win32.SafeHandles;
+
+namespace ListMmf;
+
+/// <summary>
+/// Asks the system to read the column files of many partitions about to be opened together (a state at T, the
+/// partitions a run opens on every core) all at once, where the first of them is not in the page cache: each open then
+/// finds its pages read or on their way, rather than waiting for its own few reads in turn, and the disk serves the
+/// reads of every partition side by side. A column file whose rows fit in <see cref="WholeFileBytes"/> (a day of
+/// one instrument) is asked for whole, a larger one its first pages (its header). Best effort: a file that cannot be
+/// opened here is left to the open, which reports it.
+/// </summary>
+internal static class CatalogReadAhead
+{
+    /// <summary>The fewest partitions read ahead: fewer open in a few reads each, one after the other.</summary>
+    public const int FewestPartitions = 16;
+
+    /// <summary>The most bytes of one column file asked for; past them, a first search reads a few scattered pages.</summary>
+    private const long WholeFileBytes = 64 * 1024;
+
+    /// <summary>The bytes asked for of a column file larger than <see cref="WholeFileBytes"/>: its header and what follows.</summary>
+    private const long HeaderBytes = 8 * 1024;
+
+    /// <summary>A version 2 column file's header page, before its items.</summary>
+    private const long ItemsOffset = 4096;
+
+    /// <summary>
+    /// Starts reading the time column and <paramref name="columns"/> (null for every value column) of each of
+    /// <paramref name="partitions"/> that <paramref name="isOpen"/> says is not open, where there are at least
+    /// <see cref="FewestPartitions"/> of them and the first one's time column is not in the page cache; returns whether
+    /// it did.
+    /// </summary>
+    public static bool Start(
+        IReadOnlyList<CatalogPartition> partitions,
+        Func<CatalogPartition, bool> isOpen,
+        Func<string, TimeSeriesTableSchema> schemaOf,
+        IReadOnlyCollection<string>? columns)
+    {
+        if (!StoragePlatform.Current.StartsReading || partitions.Count < FewestPartitions)
+        {
+            return false;
+        }
+
+        var closed = new List<CatalogPartition>(partitions.Count);
+        foreach (CatalogPartition partition in partitions)
+        {
+            if (!isOpen(partition))
+            {
+                closed.Add(partition);
+            }
+        }
+
+        if (closed.Count < FewestPartitions || IsCached(Path.Combine(closed[0].Path, schemaOf(closed[0].Kind).Time.FileName)))
+        {
+            return false;
+        }
+
+        foreach (CatalogPartition partition in closed)
+        {
+            TimeSeriesTableSchema schema = schemaOf(partition.Kind);
+            Start(partition, schema.Time);
+            foreach (TableColumnInfo column in schema.Columns)
+            {
+                if (columns is null || columns.Contains(column.Name, StringComparer.OrdinalIgnoreCase))
+                {
+                    Start(partition, column);
+                }
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Whether the first page of the file at <paramref name="path"/> is in the page cache; false where unknown.</summary>
+    private static bool IsCached(string path)
+    {
+        try
+        {
+            using SafeFileHandle? file = SideFile.OpenRead(path);
+            return file is not null && StoragePlatform.Current.IsCached(file, 0) == true;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
+        {
+            return true;
+        }
+    }
+
+    private static void Start(CatalogPartition partition, TableColumnInfo column)
+    {
+        // A struct column's width is its own: its header is asked for, as for a large file.
+        int width = DataTypeInfo.Find(column.DataType)?.Size ?? 0;
+        long bytes = width > 0 ? ItemsOffset + (partition.RowCount * width) : HeaderBytes;
+        Start(Path.Combine(partition.Path, column.FileName), bytes <= WholeFileBytes ? bytes : HeaderBytes);
+    }
+
+    /// <summary>
+    /// Starts reading the first pages of the files a reader's open of a catalog reads after its manifest (at
+    /// <paramref name="manifest"/>), where the manifest is not in the page cache: <paramref name="files"/>, each with
+    /// the bytes its open reads first.
+    /// </summary>
+    public static void StartOpen(string manifest, params ReadOnlySpan<(string Path, long Bytes)> files)
+    {
+        if (!StoragePlatform.Current.StartsReading || IsCached(manifest))
+        {
+            return;
+        }
+
+        foreach ((string path, long bytes) in files)
+        {
+            Start(path, bytes);
+        }
+    }
+
+    private static void Start(string path, long bytes)
+    {
+        try
+        {
+            using SafeFileHandle? file = SideFile.OpenRead(path);
+            if (file is not null)
+            {
+                StoragePlatform.Current.StartReading(file, 0, bytes);
+            }
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
+        {
+            // The open that follows meets the same file and says what is wrong with it.
+        }
+    }
+}
