@@ -58,7 +58,7 @@ internal static class CatalogCommand
                 FirstRows(catalog, rounds);
             }
 
-            StateAtRounds.Run(market, folder, duck, rounds);
+            StateAtRounds.Run(market, folder, duck, duckPath, rounds);
 
             using (var writer = TimeSeriesCatalog.Open(folder))
             {
