@@ -16,6 +16,13 @@ internal sealed unsafe class PosixFileMapping : FileMapping
 {
     private const long MinimumReservation = 1L << 30;
 
+    /// <summary>
+    /// A reader's smallest reservation: a large page. A reader grows its view only when it looks again, and a view as
+    /// large as a writer's made each close unmap a 1 GiB range, a large part of opening and closing a small file
+    /// (benchmarks/README.md, "Figures behind the code"); past it, a reader maps a new view as a writer does past its own.
+    /// </summary>
+    private const long ReaderMinimumReservation = MappingPlacement.Step;
+
     /// <summary>Every reservation made, the current one last; earlier ones stay mapped until disposal.</summary>
     private readonly List<MappedMemoryHandle> _reservations = [];
     private long _reserved;
@@ -80,7 +87,7 @@ internal sealed unsafe class PosixFileMapping : FileMapping
     private void Reserve(long fileLength)
     {
         long pageSize = Environment.SystemPageSize;
-        long size = Math.Max(MinimumReservation, fileLength * 2);
+        long size = Math.Max(IsWritable ? MinimumReservation : ReaderMinimumReservation, fileLength * 2);
         size = (size + pageSize - 1) / pageSize * pageSize;
 
         // The descriptor is used raw only for this call; the mapping does not need it afterwards.
