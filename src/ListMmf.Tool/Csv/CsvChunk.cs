@@ -3,7 +3,7 @@ using System.Buffers;
 using System.Collections.Generic;
 using System.IO;
 using System.Threading;
-using ListMmf.Storage;
+using ListMmf.Interop;
 using ListMmf.Tool.Import;
 using Microsoft.Win32.SafeHandles;
 

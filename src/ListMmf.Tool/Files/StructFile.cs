@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.IO.Hashing;
+using ListMmf.Interop;
 using ListMmf.Sealed;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;

@@ -5,6 +5,7 @@ using System.IO;
 using System.IO.Hashing;
 using System.Linq;
 using System.Runtime.InteropServices;
+using ListMmf.Interop;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;
 

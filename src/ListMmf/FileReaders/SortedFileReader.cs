@@ -3,6 +3,7 @@ using System.IO;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using ListMmf.Interop;
 using ListMmf.Search;
 using ListMmf.Storage;
 using Microsoft.Win32.SafeHandles;

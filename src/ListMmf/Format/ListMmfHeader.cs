@@ -3,7 +3,7 @@ using System.Buffers.Binary;
 using System.IO;
 using System.IO.Hashing;
 using System.Runtime.CompilerServices;
-using ListMmf.Storage;
+using ListMmf.Interop;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;

@@ -2,7 +2,7 @@ using System;
 using System.Buffers.Binary;
 using System.IO;
 using System.IO.Hashing;
-using ListMmf.Storage;
+using ListMmf.Interop;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;

@@ -2,7 +2,7 @@ using System;
 using System.IO;
 using Microsoft.Win32.SafeHandles;
 
-namespace ListMmf.Storage;
+namespace ListMmf.Interop;
 
 /// <summary>
 /// Positional reads (<c>pread</c>) that fill what they are given: <see cref="RandomAccess.Read(SafeFileHandle, Span{byte}, long)"/>

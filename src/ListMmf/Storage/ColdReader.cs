@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using ListMmf.Interop;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;

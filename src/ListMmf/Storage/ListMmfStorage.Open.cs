@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Binary;
 using System.IO;
+using ListMmf.Interop;
 using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf.Storage;
