@@ -25,10 +25,7 @@ public sealed class CatalogReadAheadTests
     public void ColdPartitionsOpenedTogetherHaveTheTimeAndTheAskedColumnsReadAheadAndNoOtherColumn()
     {
         using var folder = new TempDirectory();
-        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(31, instruments: 30, days: 1), Form.Appendable);
-        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        CatalogPartition[] partitions = catalog.Partitions().Where(partition => partition.Kind == "trades").ToArray();
-        Assert.True(partitions.Length >= CatalogReadAhead.FewestPartitions);
+        using TimeSeriesCatalog catalog = TradesOfADay(folder.Path, seed: 31, out CatalogPartition[] partitions);
         foreach (string file in Directory.GetFiles(folder.Path, "*.mmf", SearchOption.AllDirectories))
         {
             PageCacheFiles.Drop(file);
@@ -50,10 +47,7 @@ public sealed class CatalogReadAheadTests
     public void PartitionsOpenedTogetherWhoseFirstTimeColumnIsCachedAreTakenToBeWarmAndNotReadAhead()
     {
         using var folder = new TempDirectory();
-        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(32, instruments: 30, days: 1), Form.Appendable);
-        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        CatalogPartition[] partitions = catalog.Partitions().Where(partition => partition.Kind == "trades").ToArray();
-        Assert.True(partitions.Length >= CatalogReadAhead.FewestPartitions);
+        using TimeSeriesCatalog catalog = TradesOfADay(folder.Path, seed: 32, out CatalogPartition[] partitions);
         foreach (CatalogPartition partition in partitions.Skip(1))
         {
             PageCacheFiles.Drop(Path.Combine(partition.Path, "time.mmf"));
@@ -91,6 +85,16 @@ public sealed class CatalogReadAheadTests
         Assert.True(((IAsyncResult)state).AsyncWaitHandle.WaitOne(Deadline), "the state waited on a FIFO");
         var refused = Assert.IsAssignableFrom<ListMmfException>(state.Exception?.InnerException);
         Assert.Contains("price.mmf", refused.Message);
+    }
+
+    /// <summary>A catalog of 30 instruments' trades and quotes over a day, opened to read, and its trades' partitions (enough to read ahead).</summary>
+    private static TimeSeriesCatalog TradesOfADay(string folder, int seed, out CatalogPartition[] partitions)
+    {
+        TimeSeriesCatalogTests.Write(folder, CatalogWorld.Random(seed, instruments: 30, days: 1), Form.Appendable);
+        var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        partitions = catalog.Partitions().Where(partition => partition.Kind == "trades").ToArray();
+        Assert.True(partitions.Length >= CatalogReadAhead.FewestPartitions);
+        return catalog;
     }
 
     private static void WaitUntilCached(string path)
