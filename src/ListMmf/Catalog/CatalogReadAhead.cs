@@ -30,32 +30,17 @@ internal static class CatalogReadAhead
     private const long ItemsOffset = 4096;
 
     /// <summary>
-    /// Starts reading the time column and <paramref name="columns"/> (null for every value column) of each of
-    /// <paramref name="partitions"/> that <paramref name="isOpen"/> says is not open, where there are at least
-    /// <see cref="FewestPartitions"/> of them and the first one's time column is not in the page cache; returns whether
-    /// it did.
+    /// Starts reading the time column and <paramref name="columns"/> of each of <paramref name="closed"/>, partitions
+    /// no table is open on, where there are at least <see cref="FewestPartitions"/> of them and the first one's time
+    /// column is not in the page cache; returns whether it did.
     /// </summary>
     public static bool Start(
-        IReadOnlyList<CatalogPartition> partitions,
-        Func<CatalogPartition, bool> isOpen,
+        IReadOnlyList<CatalogPartition> closed,
         Func<string, TimeSeriesTableSchema> schemaOf,
-        IReadOnlyCollection<string>? columns)
+        IReadOnlyCollection<string> columns)
     {
-        if (!StoragePlatform.Current.StartsReading || partitions.Count < FewestPartitions)
-        {
-            return false;
-        }
-
-        var closed = new List<CatalogPartition>(partitions.Count);
-        foreach (CatalogPartition partition in partitions)
-        {
-            if (!isOpen(partition))
-            {
-                closed.Add(partition);
-            }
-        }
-
-        if (closed.Count < FewestPartitions || IsCached(Path.Combine(closed[0].Path, schemaOf(closed[0].Kind).Time.FileName)))
+        if (!StoragePlatform.Current.StartsReading || closed.Count < FewestPartitions ||
+            IsCached(Path.Combine(closed[0].Path, schemaOf(closed[0].Kind).Time.FileName)))
         {
             return false;
         }
@@ -66,7 +51,7 @@ internal static class CatalogReadAhead
             Start(partition, schema.Time);
             foreach (TableColumnInfo column in schema.Columns)
             {
-                if (columns is null || columns.Contains(column.Name, StringComparer.OrdinalIgnoreCase))
+                if (columns.Contains(column.Name, StringComparer.OrdinalIgnoreCase))
                 {
                     Start(partition, column);
                 }

@@ -69,13 +69,22 @@ internal sealed class CatalogTableCache : IDisposable
     /// <summary>How many tables were opened because the cache held none for their partition.</summary>
     public long Opened => Interlocked.Read(ref _opened);
 
-    /// <summary>Whether the cache holds <paramref name="partition"/>'s table open, idle.</summary>
-    public bool Holds(CatalogPartition partition)
+    /// <summary>Those of <paramref name="partitions"/> whose tables the cache does not hold open, in their order.</summary>
+    public List<CatalogPartition> NotHeld(IReadOnlyList<CatalogPartition> partitions)
     {
+        var closed = new List<CatalogPartition>(partitions.Count);
         lock (_lock)
         {
-            return _byKey.ContainsKey(partition.Key);
+            foreach (CatalogPartition partition in partitions)
+            {
+                if (!_byKey.ContainsKey(partition.Key))
+                {
+                    closed.Add(partition);
+                }
+            }
         }
+
+        return closed;
     }
 
     /// <summary>The table of <paramref name="partition"/>: the cache's, taken out of it, or one opened now.</summary>

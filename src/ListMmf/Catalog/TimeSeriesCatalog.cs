@@ -550,12 +550,13 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     }
 
     /// <summary>
-    /// Starts reading the files of <paramref name="partitions"/> about to be opened together, where the cache holds
-    /// them closed and they are cold (<see cref="CatalogReadAhead"/>): the time column and <paramref name="columns"/>.
-    /// Returns whether it did.
+    /// Starts reading the files of those of <paramref name="partitions"/> about to be opened together that the cache
+    /// does not hold open, where they are cold (<see cref="CatalogReadAhead"/>): the time column and
+    /// <paramref name="columns"/>. Returns whether it did.
     /// </summary>
     internal bool ReadAhead(IReadOnlyList<CatalogPartition> partitions, IReadOnlyCollection<string> columns) =>
-        CatalogReadAhead.Start(partitions, _tables.Holds, Schema.SchemaOf, columns);
+        partitions.Count >= CatalogReadAhead.FewestPartitions &&
+        CatalogReadAhead.Start(_tables.NotHeld(partitions), Schema.SchemaOf, columns);
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);

@@ -238,6 +238,18 @@ internal static unsafe partial class Libc
     [LibraryImport(LibraryName, EntryPoint = "fcntl", SetLastError = true)]
     public static partial int FControlLock(int fd, int command, FileLock* fileLock);
 
+    /// <summary>
+    /// <c>fcntl(fd, F_SETFL, flags)</c>, Linux only, as <see cref="FControlLock"/>: the file status flags, of which
+    /// F_SETFL changes O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME and O_NONBLOCK.
+    /// </summary>
+    [SupportedOSPlatform("linux")]
+    [LibraryImport(LibraryName, EntryPoint = "fcntl", SetLastError = true)]
+    public static partial int FControlSetFlags(int fd, int command, int flags);
+
+    /// <summary><c>flock(fd, operation)</c>: the advisory whole-file lock .NET's <see cref="System.IO.FileShare"/> emulation takes.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "flock", SetLastError = true)]
+    public static partial int FLock(int fd, int operation);
+
     /// <summary><c>fchmod(fd, mode)</c>: the mode exactly, whatever the umask.</summary>
     [LibraryImport(LibraryName, EntryPoint = "fchmod", SetLastError = true)]
     public static partial int ChangeMode(int fd, uint mode);
@@ -416,6 +428,12 @@ internal static unsafe partial class Libc
 
         /// <summary>O_NONBLOCK: an open of a FIFO returns at once instead of waiting for its writer.</summary>
         public const int OpenNonBlocking = 0x800;
+
+        /// <summary>fcntl's F_SETFL: set the file status flags.</summary>
+        public const int SetStatusFlags = 4;
+
+        /// <summary>flock's LOCK_SH | LOCK_NB: a shared lock, refused at once (EWOULDBLOCK) rather than waited for.</summary>
+        public const int FLockSharedNow = 1 | 4;
 
         /// <summary>O_DIRECTORY: the open fails unless the name is a folder; arm64 moved it, as it moved O_NOFOLLOW.</summary>
         public static int OpenDirectory => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x4000 : 0x10000;

@@ -60,7 +60,6 @@ internal sealed unsafe partial class ListMmfStorage
         MappingBackend backend = FileMappings.Resolve(options.Backend);
         NewFileFormat format = newFile ?? new NewFileFormat(options.FormatVersion, null);
         long initialLength = LengthFor(options.InitialCapacity, itemSize, nameof(options), format.ItemsOffset);
-        ThrowIfDirectory(path);
         WriterLock? writerLock = null;
         FileStream? file = null;
         bool dataLocked = false;
@@ -72,6 +71,8 @@ internal sealed unsafe partial class ListMmfStorage
             long length;
             if (writable)
             {
+                // A reader's open (OpenExisting) refuses a directory itself.
+                ThrowIfDirectory(path);
                 ThrowIfDirectoryMissing(path);
                 writerLock = opening == WriterOpening.Locked ? WriterLock.Acquire(path) : null;
                 if (opening != WriterOpening.Copy)

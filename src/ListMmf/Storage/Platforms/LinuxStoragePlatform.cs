@@ -275,36 +275,83 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     protected override int TryOpenWithoutLinks(string path, int flags, out int errno) => Libc.OpenWithoutLinks(path, flags, out errno);
 
     /// <summary>
-    /// The file the probe <paramref name="fd"/> holds, checked to be a regular file, opened by .NET through
-    /// <c>/proc/self/fd</c> with the access asked for; the probe is closed.
+    /// The file the probe <paramref name="fd"/> holds, checked to be a regular file. A reader with no options keeps
+    /// the probe itself (<see cref="KeptForReading"/>); any other open is .NET's through <c>/proc/self/fd</c>, with
+    /// the access asked for, and the probe is closed.
     /// </summary>
     private SafeFileHandle Reopened(int fd, string path, FileAccess access, FileOptions options, bool nameMustBeFile)
     {
-        using var probe = new SafeFileHandle(fd, ownsHandle: true);
-        if (NotRegular(fd) is { } kind)
-        {
-            throw NotData(path, $"is {kind}");
-        }
-
-        string reopen = $"/proc/self/fd/{fd}";
+        var probe = new SafeFileHandle(fd, ownsHandle: true);
         try
         {
-            return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+            if (NotRegular(fd) is { } kind)
+            {
+                throw NotData(path, $"is {kind}");
+            }
+
+            if (access == FileAccess.Read && options == FileOptions.None)
+            {
+                return KeptForReading(probe, path);
+            }
         }
-        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
+        catch
         {
-            // No /proc mounted: the path itself, checked by the rule.
-            return base.OpenExistingFile(path, access, options, nameMustBeFile);
+            probe.Dispose();
+            throw;
         }
-        catch (UnauthorizedAccessException exception)
+
+        using (probe)
         {
-            throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
-        }
-        catch (IOException exception)
-        {
-            throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
+            string reopen = $"/proc/self/fd/{fd}";
+            try
+            {
+                return File.OpenHandle(reopen, FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete, options);
+            }
+            catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
+            {
+                // No /proc mounted: the path itself, checked by the rule.
+                return base.OpenExistingFile(path, access, options, nameMustBeFile);
+            }
+            catch (UnauthorizedAccessException exception)
+            {
+                throw new UnauthorizedAccessException($"Access to the path '{path}' is denied.", exception);
+            }
+            catch (IOException exception)
+            {
+                throw new IOException(exception.Message.Replace(reopen, path, StringComparison.Ordinal), exception);
+            }
         }
     }
+
+    /// <summary>
+    /// The probe, read-only already, as a reader's handle: its O_NONBLOCK cleared (.NET takes a descriptor with it
+    /// set for an asynchronous one) and the shared lock taken that .NET's own open takes for
+    /// <see cref="FileShare.ReadWrite"/>, so that a .NET process opening the file with <see cref="FileShare.None"/>
+    /// is refused while it is read, as before. Three system calls and a walk of <c>/proc</c> fewer than a reopen,
+    /// on every reader's open of every column file.
+    /// </summary>
+    private static SafeFileHandle KeptForReading(SafeFileHandle probe, string path)
+    {
+        int fd = (int)probe.DangerousGetHandle();
+        if (Libc.FControlSetFlags(fd, Libc.Linux.SetStatusFlags, 0) != 0)
+        {
+            throw Libc.Failure("fcntl", path, Marshal.GetLastPInvokeError());
+        }
+
+        if (!s_fileLockingDisabled && Libc.FLock(fd, Libc.Linux.FLockSharedNow) != 0 &&
+            Marshal.GetLastPInvokeError() == Libc.Linux.WouldBlock)
+        {
+            throw new IOException($"The process cannot access the file '{path}' because it is being used by another process.");
+        }
+
+        return probe;
+    }
+
+    /// <summary>.NET's switch that turns its <see cref="FileShare"/> locks off, read as .NET reads it.</summary>
+    private static readonly bool s_fileLockingDisabled =
+        AppContext.TryGetSwitch("System.IO.DisableFileLocking", out bool disabled) ? disabled :
+            Environment.GetEnvironmentVariable("DOTNET_SYSTEM_IO_DISABLEFILELOCKING") is { } value &&
+                (value == "1" || value.Equals("true", StringComparison.OrdinalIgnoreCase));
 
     /// <summary>How often an open starts again because the path named another file than the one it had just opened.</summary>
     private const int ChangedPathAttempts = 64;
