@@ -171,9 +171,25 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     }
 
     /// <summary>
+    /// A catalog's writer creates version 2 files only: a version 1 file records no durable count, so after a power
+    /// loss a partition could show rows whose values never reached the disk, and the index could record rows its
+    /// partitions lost. No ListMmf 1.x release reads or writes a catalog, so nothing needs its files in version 1.
+    /// </summary>
+    private static void ThrowIfVersion1(ListMmfOptions? options)
+    {
+        if (options?.FormatVersion == ListMmfFormatVersion.Version1)
+        {
+            throw new ArgumentException("A catalog's files are format version 2: version 1 files record no durable count, " +
+                "so a power loss could leave a partition showing rows whose values never reached the disk. ListMmf 1.x " +
+                "reads no catalog; leave ListMmfOptions.FormatVersion at Version2 for a catalog's writer.", nameof(options));
+        }
+    }
+
+    /// <summary>
     /// Creates a catalog of <paramref name="schema"/> in <paramref name="directory"/> (created if missing) and opens
     /// it for writing. The manifest is written last, so a reader never opens a catalog half created.
     /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="options"/> asks for version 1 files: a catalog's are version 2.</exception>
     /// <exception cref="ListMmfException">The folder already holds a catalog, or a file could not be created.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the catalog open.</exception>
     public static TimeSeriesCatalog Create(string directory, TimeSeriesCatalogSchema schema, ListMmfOptions? options = null)
@@ -185,6 +201,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
             throw new ArgumentException("The catalog's schema has no kinds; add one with TimeSeriesCatalogSchema.Add.", nameof(schema));
         }
 
+        ThrowIfVersion1(options);
         string path = System.IO.Path.GetFullPath(directory);
         DurableFile.CreateDirectory(path);
         return new TimeSeriesCatalog(path, schema, FileAccess.ReadWrite, options);
@@ -194,6 +211,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// Opens the catalog in <paramref name="directory"/>: for writing by default (one writer), or read-only with
     /// <see cref="FileAccess.Read"/>. Reads the manifest and the index; opens no partition.
     /// </summary>
+    /// <exception cref="ArgumentException">A writer's <paramref name="options"/> ask for version 1 files: a catalog's are version 2.</exception>
     /// <exception cref="FileNotFoundException">The folder or its manifest does not exist.</exception>
     /// <exception cref="ListMmfFormatException">The manifest or the index is not valid.</exception>
     /// <exception cref="ListMmfLockedException">Another writer has the catalog open.</exception>
@@ -203,6 +221,11 @@ public sealed partial class TimeSeriesCatalog : IDisposable
         if (access is not (FileAccess.Read or FileAccess.ReadWrite))
         {
             throw new ArgumentOutOfRangeException(nameof(access), access, "A catalog is opened for Read or ReadWrite.");
+        }
+
+        if (access == FileAccess.ReadWrite)
+        {
+            ThrowIfVersion1(options);
         }
 
         return new TimeSeriesCatalog(System.IO.Path.GetFullPath(directory), schema: null, access, options);

@@ -514,6 +514,31 @@ public sealed class TimeSeriesCatalogTests
     }
 
     [Fact]
+    public void AWriterAskingForVersion1FilesIsRefusedAndCreatesNothing()
+    {
+        using var folder = new TempDirectory();
+        string path = Path.Combine(folder.Path, "market");
+        var version1 = new ListMmfOptions { FormatVersion = ListMmfFormatVersion.Version1 };
+
+        var refused = Assert.Throws<ArgumentException>(() => TimeSeriesCatalog.Create(path, CatalogWorld.Schema(), version1).Dispose());
+
+        Assert.Contains("format version 2", refused.Message);
+        Assert.False(Directory.Exists(path));
+    }
+
+    [Fact]
+    public void AnExistingCatalogsWriterAskingForVersion1FilesIsRefusedAndItsReadersAreNot()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalog.Create(folder.Path, CatalogWorld.Schema()).Dispose();
+        var version1 = new ListMmfOptions { FormatVersion = ListMmfFormatVersion.Version1 };
+
+        Assert.Throws<ArgumentException>(() => TimeSeriesCatalog.Open(folder.Path, FileAccess.ReadWrite, version1).Dispose());
+        using var reader = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read, version1);
+        Assert.Empty(reader.Instruments);
+    }
+
+    [Fact]
     public void CreatingACatalogWhereOneIsIsRefused()
     {
         using var folder = new TempDirectory();

@@ -42,7 +42,8 @@ public sealed class ReaderDescriptorTests : IDisposable
 
         string[] flags = new DirectoryInfo("/proc/self/fd").EnumerateFileSystemInfos()
             .Where(descriptor => descriptor.LinkTarget == path)
-            .Select(descriptor => File.ReadLines($"/proc/self/fdinfo/{descriptor.Name}").Single(line => line.StartsWith("flags:", StringComparison.Ordinal)))
+            .Select(descriptor => File.ReadLines($"/proc/self/fdinfo/{descriptor.Name}")
+                .Single(line => line.StartsWith("flags:", StringComparison.Ordinal)))
             .ToArray();
 
         string only = Assert.Single(flags);
