@@ -37,9 +37,16 @@ internal static class CatalogReadAhead
     public static bool Start(
         IReadOnlyList<CatalogPartition> closed,
         Func<string, TimeSeriesTableSchema> schemaOf,
-        IReadOnlyCollection<string> columns)
+        IReadOnlyCollection<string> columns) =>
+        Start(closed, schemaOf, columns, FewestPartitions);
+
+    private static bool Start(
+        IReadOnlyList<CatalogPartition> closed,
+        Func<string, TimeSeriesTableSchema> schemaOf,
+        IReadOnlyCollection<string> columns,
+        int fewest)
     {
-        if (!StoragePlatform.Current.StartsReading || closed.Count < FewestPartitions ||
+        if (!StoragePlatform.Current.StartsReading || closed.Count < fewest ||
             IsCached(Path.Combine(closed[0].Path, schemaOf(closed[0].Kind).Time.FileName)))
         {
             return false;
@@ -84,21 +91,34 @@ internal static class CatalogReadAhead
     }
 
     /// <summary>
+    /// Starts reading the time column and <paramref name="columns"/> of <paramref name="partition"/>, about to be
+    /// opened alone, where its time column is not in the page cache; returns whether it did. Its files are then read
+    /// side by side rather than each when its open reaches it.
+    /// </summary>
+    public static bool StartAlone(
+        CatalogPartition partition,
+        Func<string, TimeSeriesTableSchema> schemaOf,
+        IReadOnlyCollection<string> columns) =>
+        StoragePlatform.Current.StartsReading && Start([partition], schemaOf, columns, fewest: 1);
+
+    /// <summary>
     /// Starts reading the first pages of the files a reader's open of a catalog reads after its manifest (at
     /// <paramref name="manifest"/>), where the manifest is not in the page cache: <paramref name="files"/>, each with
-    /// the bytes its open reads first.
+    /// the bytes its open reads first. Returns whether it did: whether the catalog was opened cold.
     /// </summary>
-    public static void StartOpen(string manifest, params ReadOnlySpan<(string Path, long Bytes)> files)
+    public static bool StartOpen(string manifest, params ReadOnlySpan<(string Path, long Bytes)> files)
     {
         if (!StoragePlatform.Current.StartsReading || IsCached(manifest))
         {
-            return;
+            return false;
         }
 
         foreach ((string path, long bytes) in files)
         {
             Start(path, bytes);
         }
+
+        return true;
     }
 
     private static void Start(string path, long bytes)

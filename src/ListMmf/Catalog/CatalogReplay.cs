@@ -459,6 +459,7 @@ public sealed partial class CatalogReplay : IDisposable
             while (_next < partitions.Length)
             {
                 CatalogPartition partition = partitions[_next++];
+                replay._catalog.ReadAheadAlone(partition, replay._columns);
                 TimeSeriesTable table = replay.RentTable(partition);
                 try
                 {

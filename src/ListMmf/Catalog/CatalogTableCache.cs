@@ -69,6 +69,15 @@ internal sealed class CatalogTableCache : IDisposable
     /// <summary>How many tables were opened because the cache held none for their partition.</summary>
     public long Opened => Interlocked.Read(ref _opened);
 
+    /// <summary>Whether the cache holds <paramref name="partition"/>'s table open, idle.</summary>
+    public bool Holds(CatalogPartition partition)
+    {
+        lock (_lock)
+        {
+            return _byKey.ContainsKey(partition.Key);
+        }
+    }
+
     /// <summary>Those of <paramref name="partitions"/> whose tables the cache does not hold open, in their order.</summary>
     public List<CatalogPartition> NotHeld(IReadOnlyList<CatalogPartition> partitions)
     {

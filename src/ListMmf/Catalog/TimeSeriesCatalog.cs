@@ -69,6 +69,12 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     private bool _disposed;
 
     /// <summary>
+    /// Whether partitions opened alone are read ahead (<see cref="ReadAheadAlone"/>): from a reader's open that found
+    /// the catalog cold, until a partition is found cached or partitions are read ahead together.
+    /// </summary>
+    private volatile bool _readsAheadAlone;
+
+    /// <summary>
     /// The bytes of the index, the instruments and the checkpoint a reader's open reads first: each one's header, the
     /// first instruments' names, the checkpoint's directory.
     /// </summary>
@@ -97,7 +103,7 @@ public sealed partial class TimeSeriesCatalog : IDisposable
                 // A cold open reads these files' first pages one after the other; asked for together, the disk serves
                 // them at once.
                 string index = System.IO.Path.Combine(path, IndexFileName);
-                CatalogReadAhead.StartOpen(manifest, (index, OpenReadBytes), (System.IO.Path.Combine(path, InstrumentsFileName), OpenReadBytes),
+                _readsAheadAlone = CatalogReadAhead.StartOpen(manifest, (index, OpenReadBytes), (System.IO.Path.Combine(path, InstrumentsFileName), OpenReadBytes),
                     (CatalogCheckpoint.PathFor(index), OpenReadBytes));
             }
 
@@ -577,9 +583,38 @@ public sealed partial class TimeSeriesCatalog : IDisposable
     /// does not hold open, where they are cold (<see cref="CatalogReadAhead"/>): the time column and
     /// <paramref name="columns"/>. Returns whether it did.
     /// </summary>
-    internal bool ReadAhead(IReadOnlyList<CatalogPartition> partitions, IReadOnlyCollection<string> columns) =>
-        partitions.Count >= CatalogReadAhead.FewestPartitions &&
-        CatalogReadAhead.Start(_tables.NotHeld(partitions), Schema.SchemaOf, columns);
+    internal bool ReadAhead(IReadOnlyList<CatalogPartition> partitions, IReadOnlyCollection<string> columns)
+    {
+        if (partitions.Count < CatalogReadAhead.FewestPartitions)
+        {
+            return false;
+        }
+
+        _readsAheadAlone = false;
+        return CatalogReadAhead.Start(_tables.NotHeld(partitions), Schema.SchemaOf, columns);
+    }
+
+    /// <summary>
+    /// Starts reading the files of <paramref name="partition"/>, about to be opened alone, as
+    /// <see cref="ReadAhead"/> does for many, while this reader's catalog has been cold since its open: the first
+    /// partition found cached ends it, so that a warm catalog's opens never pay for the question. Returns whether it
+    /// started reading.
+    /// </summary>
+    internal bool ReadAheadAlone(CatalogPartition partition, IReadOnlyCollection<string> columns)
+    {
+        if (!_readsAheadAlone || _tables.Holds(partition))
+        {
+            return false;
+        }
+
+        if (!CatalogReadAhead.StartAlone(partition, Schema.SchemaOf, columns))
+        {
+            _readsAheadAlone = false;
+            return false;
+        }
+
+        return true;
+    }
 
     /// <summary>Gives back a table <see cref="RentTable"/> gave, to the cache.</summary>
     internal void ReturnTable(CatalogPartition partition, TimeSeriesTable table) => _tables.Return(partition, table);

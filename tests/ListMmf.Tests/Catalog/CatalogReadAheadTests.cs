@@ -14,7 +14,8 @@ namespace ListMmf.Tests.Catalog;
 
 /// <summary>
 /// Partitions opened together (a state at T, a run's new partitions) whose files are cold have those files read ahead
-/// all at once (<see cref="CatalogReadAhead"/>): the columns asked for, no other, and nothing a planted file can stall.
+/// all at once (<see cref="CatalogReadAhead"/>): the columns asked for, no other, and nothing a planted file can stall;
+/// a catalog opened cold reads ahead a partition opened alone until it finds one cached.
 /// </summary>
 [SupportedOSPlatform("linux")]
 public sealed class CatalogReadAheadTests
@@ -85,6 +86,58 @@ public sealed class CatalogReadAheadTests
         Assert.True(((IAsyncResult)state).AsyncWaitHandle.WaitOne(Deadline), "the state waited on a FIFO");
         var refused = Assert.IsAssignableFrom<ListMmfException>(state.Exception?.InnerException);
         Assert.Contains("price.mmf", refused.Message);
+    }
+
+    [LinuxFact]
+    public void APartitionOpenedAloneInACatalogOpenedColdHasTheTimeAndTheAskedColumnsReadAheadAndNoOtherColumn()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(34, instruments: 3, days: 2), Form.Appendable);
+        DropEveryFile(folder.Path);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition partition = catalog.Partitions().First(partition => partition.Kind == "trades");
+
+        Assert.True(catalog.ReadAheadAlone(partition, ["price"]));
+
+        WaitUntilCached(Path.Combine(partition.Path, "time.mmf"));
+        WaitUntilCached(Path.Combine(partition.Path, "price.mmf"));
+        Assert.Equal(0, PageCacheFiles.CachedBytesOf(Path.Combine(partition.Path, "id.mmf")));
+    }
+
+    [LinuxFact]
+    public void APartitionOpenedAloneInACatalogOpenedWarmIsNotReadAheadThoughItIsCold()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(35, instruments: 3, days: 2), Form.Appendable);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition partition = catalog.Partitions().First(partition => partition.Kind == "trades");
+        DropEveryFile(partition.Path);
+        Assert.Equal(0, PageCacheFiles.CachedBytesOf(Path.Combine(partition.Path, "time.mmf")));
+
+        Assert.False(catalog.ReadAheadAlone(partition, ["price"]));
+    }
+
+    [LinuxFact]
+    public void ACatalogOpenedColdStopsReadingAheadPartitionsOpenedAloneAtTheFirstItFindsCached()
+    {
+        using var folder = new TempDirectory();
+        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(36, instruments: 3, days: 2), Form.Appendable);
+        DropEveryFile(folder.Path);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogPartition[] partitions = catalog.Partitions().Where(partition => partition.Kind == "trades").ToArray();
+        _ = File.ReadAllBytes(Path.Combine(partitions[0].Path, "time.mmf"));
+
+        Assert.False(catalog.ReadAheadAlone(partitions[0], ["price"]));
+        Assert.Equal(0, PageCacheFiles.CachedBytesOf(Path.Combine(partitions[1].Path, "time.mmf")));
+        Assert.False(catalog.ReadAheadAlone(partitions[1], ["price"]));
+    }
+
+    private static void DropEveryFile(string folder)
+    {
+        foreach (string file in Directory.GetFiles(folder, "*", SearchOption.AllDirectories))
+        {
+            PageCacheFiles.Drop(file);
+        }
     }
 
     /// <summary>A catalog of 30 instruments' trades and quotes over a day, opened to read, and its trades' partitions (enough to read ahead).</summary>
