@@ -25,10 +25,11 @@ internal sealed unsafe class MappedMemoryHandle : SafeHandle
 
     /// <summary>
     /// Maps <paramref name="length"/> bytes of the file <paramref name="fd"/> from offset 0, shared, at the next
-    /// placement (<see cref="UnixStoragePlatform.MapShared"/>).
+    /// placement (<see cref="UnixStoragePlatform.MapShared"/>), or where the system places it unless
+    /// <paramref name="placed"/>.
     /// </summary>
-    public static MappedMemoryHandle Map(int fd, long length, bool writable, string path) =>
-        new(((UnixStoragePlatform)StoragePlatform.Current).MapShared(fd, length, writable, path), length);
+    public static MappedMemoryHandle Map(int fd, long length, bool writable, string path, bool placed = true) =>
+        new(((UnixStoragePlatform)StoragePlatform.Current).MapShared(fd, length, writable, path, placed), length);
 
     protected override bool ReleaseHandle() => Libc.Unmap(handle, _length) == 0;
 }

@@ -90,11 +90,16 @@ internal sealed unsafe class PosixFileMapping : FileMapping
         long size = Math.Max(IsWritable ? MinimumReservation : ReaderMinimumReservation, fileLength * 2);
         size = (size + pageSize - 1) / pageSize * pageSize;
 
+        // A reader's smallest view is mapped where the system puts it: finding a placement costs a reservation's
+        // mmap and munmap, a large part of opening a small file (benchmarks/README.md, "Figures behind the code"),
+        // and the system puts views opened together next to each other, 2 MiB apart, as the placement would.
+        bool placed = IsWritable || size > ReaderMinimumReservation;
+
         // The descriptor is used raw only for this call; the mapping does not need it afterwards.
         MappedMemoryHandle reservation;
         using (var lease = new DescriptorLease(File.SafeFileHandle))
         {
-            reservation = MappedMemoryHandle.Map(lease.Descriptor, size, IsWritable, Path);
+            reservation = MappedMemoryHandle.Map(lease.Descriptor, size, IsWritable, Path, placed);
         }
 
         if (AdvisesLargePages)

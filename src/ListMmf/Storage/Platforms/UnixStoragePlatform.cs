@@ -267,7 +267,8 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// <summary>
     /// Maps <paramref name="length"/> bytes (whole pages) of the file from offset 0, shared, at the next placement
     /// (<see cref="MappingPlacement"/>): address space for the length and two placement spans is reserved to find a
-    /// free range, given back, and the placement in it passed to mmap as its hint.
+    /// free range, given back, and the placement in it passed to mmap as its hint. Where not <c>placed</c> (a small
+    /// reader's view, see <see cref="PosixFileMapping"/>), the system places the mapping.
     /// </summary>
     /// <remarks>
     /// A hint, not MAP_FIXED over the reservation: a MAP_FIXED that fails may already have unmapped the range (older
@@ -276,8 +277,13 @@ internal abstract unsafe class UnixStoragePlatform : StoragePlatform
     /// the system puts it elsewhere, as where the reservation is refused.
     /// </remarks>
     /// <exception cref="ListMmfException">The system refused the mapping.</exception>
-    public nint MapShared(int fd, long length, bool writable, string path)
+    public nint MapShared(int fd, long length, bool writable, string path, bool placed = true)
     {
+        if (!placed)
+        {
+            return Libc.Map(fd, length, writable, path);
+        }
+
         long reservedLength = length + (2 * MappingPlacement.Span);
         nint reserved = Libc.ReserveAddressSpace(reservedLength, MapAnonymous);
         if (reserved == 0)
