@@ -103,7 +103,10 @@ public sealed partial class TimeSeriesCatalog : IDisposable
                 // A cold open reads these files' first pages one after the other; asked for together, the disk serves
                 // them at once.
                 string index = System.IO.Path.Combine(path, IndexFileName);
-                _readsAheadAlone = CatalogReadAhead.StartOpen(manifest, (index, OpenReadBytes), (System.IO.Path.Combine(path, InstrumentsFileName), OpenReadBytes),
+                _readsAheadAlone = CatalogReadAhead.StartOpen(
+                    manifest,
+                    (index, OpenReadBytes),
+                    (System.IO.Path.Combine(path, InstrumentsFileName), OpenReadBytes),
                     (CatalogCheckpoint.PathFor(index), OpenReadBytes));
             }
 
