@@ -92,10 +92,8 @@ public sealed class CatalogReadAheadTests
     public void APartitionOpenedAloneInACatalogOpenedColdHasTheTimeAndTheAskedColumnsReadAheadAndNoOtherColumn()
     {
         using var folder = new TempDirectory();
-        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(34, instruments: 3, days: 2), Form.Appendable);
-        DropEveryFile(folder.Path);
-        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        CatalogPartition partition = catalog.Partitions().First(partition => partition.Kind == "trades");
+        using TimeSeriesCatalog catalog = OpenedCold(folder.Path, seed: 34, out CatalogPartition[] partitions);
+        CatalogPartition partition = partitions[0];
 
         Assert.True(catalog.ReadAheadAlone(partition, ["price"]));
 
@@ -121,15 +119,22 @@ public sealed class CatalogReadAheadTests
     public void ACatalogOpenedColdStopsReadingAheadPartitionsOpenedAloneAtTheFirstItFindsCached()
     {
         using var folder = new TempDirectory();
-        TimeSeriesCatalogTests.Write(folder.Path, CatalogWorld.Random(36, instruments: 3, days: 2), Form.Appendable);
-        DropEveryFile(folder.Path);
-        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
-        CatalogPartition[] partitions = catalog.Partitions().Where(partition => partition.Kind == "trades").ToArray();
+        using TimeSeriesCatalog catalog = OpenedCold(folder.Path, seed: 36, out CatalogPartition[] partitions);
         _ = File.ReadAllBytes(Path.Combine(partitions[0].Path, "time.mmf"));
 
         Assert.False(catalog.ReadAheadAlone(partitions[0], ["price"]));
         Assert.Equal(0, PageCacheFiles.CachedBytesOf(Path.Combine(partitions[1].Path, "time.mmf")));
         Assert.False(catalog.ReadAheadAlone(partitions[1], ["price"]));
+    }
+
+    /// <summary>A small catalog written, every file's pages dropped, then opened to read, and its trades' partitions.</summary>
+    private static TimeSeriesCatalog OpenedCold(string folder, int seed, out CatalogPartition[] partitions)
+    {
+        TimeSeriesCatalogTests.Write(folder, CatalogWorld.Random(seed, instruments: 3, days: 2), Form.Appendable);
+        DropEveryFile(folder);
+        var catalog = TimeSeriesCatalog.Open(folder, FileAccess.Read);
+        partitions = catalog.Partitions().Where(partition => partition.Kind == "trades").ToArray();
+        return catalog;
     }
 
     private static void DropEveryFile(string folder)
