@@ -12,12 +12,16 @@ namespace ListMmf;
 /// partitions a run opens on every core) all at once, where the first of them is not in the page cache: each open then
 /// finds its pages read or on their way, rather than waiting for its own few reads in turn, and the disk serves the
 /// reads of every partition side by side. A column file whose rows fit in <see cref="WholeFileBytes"/> (a day of
-/// one instrument) is asked for whole, a larger one its first pages (its header). Best effort: a file that cannot be
-/// opened here is left to the open, which reports it.
+/// one instrument) is asked for whole, a larger one its first pages (its header). A catalog opened cold also asks for
+/// a partition opened alone (<see cref="StartAlone"/>), whose files are then read side by side. Best effort: a file
+/// that cannot be opened here is left to the open, which reports it.
 /// </summary>
 internal static class CatalogReadAhead
 {
-    /// <summary>The fewest partitions read ahead: fewer open in a few reads each, one after the other.</summary>
+    /// <summary>
+    /// The fewest partitions read ahead together: where fewer open, the first one's cold test would cost a warm batch
+    /// more than it saves a cold one (a partition opened alone is read ahead only in a catalog opened cold).
+    /// </summary>
     public const int FewestPartitions = 16;
 
     /// <summary>The most bytes of one column file asked for; past them, a first search reads a few scattered pages.</summary>

@@ -70,7 +70,8 @@ public sealed partial class TimeSeriesCatalog : IDisposable
 
     /// <summary>
     /// Whether partitions opened alone are read ahead (<see cref="ReadAheadAlone"/>): from a reader's open that found
-    /// the catalog cold, until a partition is found cached or partitions are read ahead together.
+    /// the catalog cold, until a partition is found cached or a read-ahead of many partitions is asked for (which
+    /// tests the cache itself).
     /// </summary>
     private volatile bool _readsAheadAlone;
 

@@ -435,6 +435,9 @@ internal static unsafe partial class Libc
         /// <summary>flock's LOCK_SH | LOCK_NB: a shared lock, refused at once (EWOULDBLOCK) rather than waited for.</summary>
         public const int FLockSharedNow = 1 | 4;
 
+        /// <summary>flock's LOCK_UN: the lock given back.</summary>
+        public const int FLockUnlock = 8;
+
         /// <summary>O_DIRECTORY: the open fails unless the name is a folder; arm64 moved it, as it moved O_NOFOLLOW.</summary>
         public static int OpenDirectory => RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x4000 : 0x10000;
 

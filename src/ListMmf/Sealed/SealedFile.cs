@@ -316,6 +316,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
             StoragePlatform.Current.UnlockData(_file.SafeFileHandle);
         }
 
+        StoragePlatform.Current.UnlockShared(_file.SafeFileHandle);
         _file.Dispose();
     }
 

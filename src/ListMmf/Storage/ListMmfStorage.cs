@@ -276,6 +276,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable, IReplaceableS
                 StoragePlatform.Current.UnlockData(_file.SafeFileHandle);
             }
 
+            StoragePlatform.Current.UnlockShared(_file.SafeFileHandle);
             _file.Dispose();
             _legacyLock?.Dispose();
             _writerLock?.Dispose();

@@ -52,6 +52,7 @@ internal sealed unsafe class MappedFileStart : IDisposable
     public void Dispose()
     {
         _mapping?.Dispose();
+        StoragePlatform.Current.UnlockShared(_file.SafeFileHandle);
         _file.Dispose();
     }
 }

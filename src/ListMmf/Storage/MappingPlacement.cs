@@ -3,8 +3,9 @@ using System.Threading;
 namespace ListMmf.Storage;
 
 /// <summary>
-/// Where a new mapping goes in the address space: at an address whose bits 21-27 differ from those of the mappings
-/// this process made just before it, in 2 MiB steps, so that lists used side by side (a table's columns) never touch lines whose
+/// Where a new mapping (a writer's, or a reader's larger than its smallest view, see <see cref="PosixFileMapping"/>)
+/// goes in the address space: at an address whose bits 21-27 differ from those of the mappings this process made just
+/// before it, in 2 MiB steps, so that lists used side by side (a table's columns) never touch lines whose
 /// addresses agree in their low 28 bits.
 /// </summary>
 /// <remarks>

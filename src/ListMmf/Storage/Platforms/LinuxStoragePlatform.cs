@@ -209,9 +209,10 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
 
     /// <summary>
     /// A probe first, open(O_RDONLY | O_NONBLOCK | O_CLOEXEC), which returns at once on a FIFO and must be a regular
-    /// file; then .NET opens that very file through <c>/proc/self/fd</c>, so that nothing renamed over the path in
-    /// between is opened instead. A path with no symbolic link in it (the usual case) is probed in one call that
-    /// proves it (openat2 with RESOLVE_NO_SYMLINKS). Any other is walked by <see cref="LinkRule"/> before the probe,
+    /// file; a reader keeps that descriptor (<see cref="KeptForReading"/>), and any other open is .NET's of that very
+    /// file through <c>/proc/self/fd</c>, so that nothing renamed over the path in between is opened instead. A path
+    /// with no symbolic link in it (the usual case) is probed in one call that proves it (openat2 with
+    /// RESOLVE_NO_SYMLINKS). Any other is walked by <see cref="LinkRule"/> before the probe,
     /// and again after it, when the path must still name the file probed.
     /// </summary>
     public override SafeFileHandle OpenExistingFile(string path, FileAccess access, FileOptions options, bool nameMustBeFile)
@@ -328,7 +329,8 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
     /// set for an asynchronous one) and the shared lock taken that .NET's own open takes for
     /// <see cref="FileShare.ReadWrite"/>, so that a .NET process opening the file with <see cref="FileShare.None"/>
     /// is refused while it is read, as before. Three system calls and a walk of <c>/proc</c> fewer than a reopen,
-    /// on every reader's open of every column file.
+    /// on every reader's open of every column file. Its owner gives the lock back before the close
+    /// (<see cref="UnlockShared"/>), as .NET does for its own.
     /// </summary>
     private static SafeFileHandle KeptForReading(SafeFileHandle probe, string path)
     {
@@ -345,6 +347,17 @@ internal sealed unsafe class LinuxStoragePlatform : UnixStoragePlatform
         }
 
         return probe;
+    }
+
+    public override void UnlockShared(SafeFileHandle file)
+    {
+        if (file.IsClosed)
+        {
+            return;
+        }
+
+        using var lease = new DescriptorLease(file);
+        _ = Libc.FLock(lease.Descriptor, Libc.Linux.FLockUnlock);
     }
 
     /// <summary>.NET's switch that turns its <see cref="FileShare"/> locks off, read as .NET reads it.</summary>

@@ -369,6 +369,16 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>
+    /// Gives back, before the file is closed, the shared lock that .NET's <see cref="FileShare"/> emulation takes and
+    /// that a reader's open takes itself where it keeps its own descriptor (Linux): a child started by vfork shares the
+    /// description until its exec, so a close alone could leave another program's exclusive open refused for a
+    /// moment. .NET gives back the locks of descriptors it opened the same way.
+    /// </summary>
+    public virtual void UnlockShared(SafeFileHandle file)
+    {
+    }
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 
