@@ -506,7 +506,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public ReadOnlySpan<T> AsSpan(long start, int length)
     {
-        long count = Count;
+        long count = CountFor(start, length);
         if (start < 0 || length < 0 || start > count - length)
         {
             ThrowHelper.RangeOutOfBounds(start, length, count);
@@ -522,13 +522,13 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public ReadOnlySpan<T> AsSpan(IndexRange range) => AsSpan(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, Count));
+    public ReadOnlySpan<T> AsSpan(IndexRange range) => AsSpan(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, CountFor(range.Start, range.Length)));
 
     /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="AsMemory(long, int)"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, Count));
+    public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, CountFor(range.Start, range.Length)));
 
     /// <summary>Copies the items of <paramref name="range"/> into <paramref name="destination"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
@@ -577,7 +577,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
     public ReadOnlyMemory<T> AsMemory(long start, int length)
     {
-        long count = Count;
+        long count = CountFor(start, length);
         if (start < 0 || length < 0 || start > count - length)
         {
             ThrowHelper.RangeOutOfBounds(start, length, count);
@@ -879,7 +879,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// The reader's file is marked replaced: it moves to the file at the path when that is another file (see
     /// <see cref="ReplaceableFile{TFile}.TryFollow"/>).
     /// </summary>
-    private bool TryFollowReplacement()
+    private bool TryFollowReplacement(bool evenIfPostponed = false)
     {
         bool moved = _file.TryFollow(attempts => ListMmfStorage.Open<T>(
             Path,
@@ -887,7 +887,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
             _options,
             DataType,
             requireDataType: false,
-            replacedAttempts: attempts));
+            replacedAttempts: attempts), evenIfPostponed);
         if (moved)
         {
             Repoint();
@@ -1026,7 +1026,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T ItemPastCount(long index)
     {
-        long count = Count;
+        long count = CountReaching(index, 1);
         if ((ulong)index >= (ulong)count)
         {
             ThrowHelper.IndexOutOfRange(index, count);
@@ -1035,6 +1035,34 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         T item = _items[index];
         GC.KeepAlive(this);
         return item;
+    }
+
+    /// <summary><see cref="Count"/>, for a read of <paramref name="length"/> items from <paramref name="start"/>; see <see cref="CountReaching"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private long CountFor(long start, long length)
+    {
+        long count = Count;
+        return start >= 0 && length >= 0 && start <= count - length ? count : CountReaching(start, length);
+    }
+
+    /// <summary>
+    /// <see cref="Count"/>, for a read of <paramref name="length"/> items from <paramref name="start"/> that reaches
+    /// past the count the list read: a reader whose file is marked replaced looks at the path now, even within the
+    /// wait between looks (<see cref="ReplacementCheck"/>), because another column of its table may already have
+    /// shown those rows in the new file.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private long CountReaching(long start, long length)
+    {
+        long count = Count;
+        bool past = start >= 0 && length >= 0 && start > count - length;
+        if (past && ReopensOnReplacement && !IsWritable && Volatile.Read(ref *_version) == ListMmfHeader.ReplacedMark
+            && TryFollowReplacement(evenIfPostponed: true))
+        {
+            count = Count;
+        }
+
+        return count;
     }
 
     /// <summary>

@@ -410,7 +410,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
     private IReadOnlyListMmf<T>? Follow(bool evenIfPostponed)
     {
         // Read outside the lock (a long, whole): between looks, a marked file costs its readers no lock.
-        if (!evenIfPostponed && !_check.IsDue)
+        if (!_check.ShouldLook(evenIfPostponed))
         {
             return Volatile.Read(ref _moved);
         }
@@ -418,7 +418,7 @@ public sealed unsafe class SealedListMmf<T> : IReadOnlyListMmf<T>, IDisposable
         lock (_moving)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_moved is not null || !(evenIfPostponed || _check.IsDue))
+            if (_moved is not null || !_check.ShouldLook(evenIfPostponed))
             {
                 return _moved;
             }

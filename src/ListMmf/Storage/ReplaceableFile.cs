@@ -67,15 +67,16 @@ internal sealed class ReplaceableFile<TFile> : IDisposable
     /// A reader whose file is marked replaced: when it is time to look, opens the path with
     /// <paramref name="open"/> (given how many opens to make while the file there is marked) and moves to the file
     /// there, unless it is this same file (its writer has not renamed yet, or died first: it is still the list's),
-    /// in which case it looks again later, so that such a file costs no system call per read. Where the system
+    /// in which case it looks again later, so that such a file costs no system call per read, unless
+    /// <paramref name="evenIfPostponed"/> (a read past the items the list has). Where the system
     /// cannot tell files apart (macOS here), a marked file at the path is taken to be this one. Where the path holds
     /// the file's sealed form, the list stays on its file, which holds the same items, until an unseal marks the
     /// sealed file (<see cref="SealedFormWatch"/>); it then moves to the appendable file the unseal put there.
     /// </summary>
     /// <returns>Whether the list moved.</returns>
-    public bool TryFollow(Func<int, TFile> open)
+    public bool TryFollow(Func<int, TFile> open, bool evenIfPostponed = false)
     {
-        if (_sealedForm is { IsUnsealing: false } || !_check.IsDue)
+        if (_sealedForm is { IsUnsealing: false } || !_check.ShouldLook(evenIfPostponed))
         {
             return false;
         }

@@ -4,6 +4,7 @@ using System.Linq;
 using System.Threading.Tasks;
 using System.Threading;
 using ListMmf.Sealed;
+using ListMmf.Storage;
 using Xunit;
 
 namespace ListMmf.Tests.Sealed;
@@ -64,6 +65,49 @@ public sealed class ReadersAcrossSealTests : IDisposable
         Polling.Until(() => reader.Count == Items + 1, "the reader to see the item appended after the unseal", HangDeadline);
         Assert.Equal(TimeAt(Items), reader[Items]);
         Assert.Equal(TimeAt(7), reader[7]);
+    }
+
+    [Theory]
+    [InlineData("indexer")]
+    [InlineData("AsSpan")]
+    [InlineData("AsMemory")]
+    [InlineData("CopyTo")]
+    public void AListReaderWithinItsWaitBetweenLooksReadsAnItemPastItsCountFromTheUnsealedFile(string read)
+    {
+        Write();
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        SealedListMmf.Seal(FilePath);
+        ReplacementCheck.t_recheckMilliseconds = (int)HangDeadline.TotalMilliseconds;
+        try
+        {
+            // The reader looks at the sealed file now, and not again before the wait is over.
+            Assert.Equal(Items, reader.Count);
+            SealedListMmf.Unseal(FilePath);
+            AppendAfterUnseal();
+            Assert.Equal(Items, reader.Count);
+
+            // As a table's column is asked for a row its time column has already shown in the unsealed file.
+            int[] copied = new int[1];
+            int item = read switch
+            {
+                "indexer" => reader[Items],
+                "AsSpan" => reader.AsSpan(Items, 1)[0],
+                "AsMemory" => reader.AsMemory(new IndexRange(Items, Items + 1)).Span[0],
+                _ => CopyOne(reader, copied),
+            };
+
+            Assert.Equal(TimeAt(Items), item);
+        }
+        finally
+        {
+            ReplacementCheck.t_recheckMilliseconds = 0;
+        }
+
+        static int CopyOne(ListMmf<int> list, int[] destination)
+        {
+            list.CopyTo(new IndexRange(Items, Items + 1), destination);
+            return destination[0];
+        }
     }
 
     [Fact]
