@@ -59,7 +59,7 @@ internal sealed class BinaryReaderSortedReader<T> : SortedFileReader<T>
     {
         if (disposing)
         {
-            _reader.Dispose();
+            StoragePlatform.Current.Close((FileStream)_reader.BaseStream);
         }
 
         base.Dispose(disposing);

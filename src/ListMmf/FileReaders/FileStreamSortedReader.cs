@@ -52,7 +52,7 @@ internal sealed class FileStreamSortedReader<T> : SortedFileReader<T>
     {
         if (disposing)
         {
-            _stream.Dispose();
+            StoragePlatform.Current.Close(_stream);
         }
 
         base.Dispose(disposing);

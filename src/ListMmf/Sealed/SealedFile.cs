@@ -143,12 +143,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
         catch
         {
             mapping?.Dispose();
-            if (dataLocked)
-            {
-                StoragePlatform.Current.UnlockData(file.SafeFileHandle);
-            }
-
-            file.Dispose();
+            StoragePlatform.Current.Close(file, dataLocked);
             throw;
         }
     }
@@ -311,13 +306,7 @@ internal sealed unsafe class SealedFile : IDisposable, IReplaceableStorage
             StoragePlatform.Current.ReleaseCachedPages(_file.SafeFileHandle);
         }
 
-        if (_dataLocked)
-        {
-            StoragePlatform.Current.UnlockData(_file.SafeFileHandle);
-        }
-
-        StoragePlatform.Current.UnlockShared(_file.SafeFileHandle);
-        _file.Dispose();
+        StoragePlatform.Current.Close(_file, _dataLocked);
     }
 
     /// <summary>

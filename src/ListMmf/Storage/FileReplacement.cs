@@ -208,7 +208,7 @@ internal static class FileReplacement
             }
             catch
             {
-                file.Dispose();
+                StoragePlatform.Current.Close(file);
                 throw;
             }
 
@@ -223,7 +223,7 @@ internal static class FileReplacement
                 return file;
             }
 
-            file.Dispose();
+            StoragePlatform.Current.Close(file);
             spin.SpinOnce();
         }
     }

@@ -19,9 +19,21 @@ internal static unsafe class FileStart
     /// <exception cref="ListMmfException">The path is a directory, or a writer's lock this process holds, or the read failed.</exception>
     public static byte[] Read(string path, int maximumLength, out long fileLength)
     {
-        using FileStream file = ListMmfStorage.OpenExistingStream(path, FileAccess.Read);
-        fileLength = file.Length;
-        int length = (int)Math.Min(fileLength, maximumLength);
+        FileStream file = ListMmfStorage.OpenExistingStream(path, FileAccess.Read);
+        try
+        {
+            fileLength = file.Length;
+            return Read(file, path, (int)Math.Min(fileLength, maximumLength));
+        }
+        finally
+        {
+            StoragePlatform.Current.Close(file);
+        }
+    }
+
+    /// <summary>The first <paramref name="length"/> bytes of <paramref name="file"/>, read past the page cache where the system can.</summary>
+    private static byte[] Read(FileStream file, string path, int length)
+    {
         if (length == 0)
         {
             return [];

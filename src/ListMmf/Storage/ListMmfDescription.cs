@@ -76,9 +76,16 @@ public sealed class ListMmfDescription
         try
         {
             string full = Path.GetFullPath(path);
-            using Microsoft.Win32.SafeHandles.SafeFileHandle file = ListMmfStorage.OpenExisting(full, FileAccess.Read, FileOptions.None);
-            ListMmfHeader header = ListMmfHeader.ReadConsistent(file, full, out long length);
-            return (header, header.IsSealed ? SealedHeader.Read(file, full, length).Description : null);
+            Microsoft.Win32.SafeHandles.SafeFileHandle file = ListMmfStorage.OpenExisting(full, FileAccess.Read, FileOptions.None);
+            try
+            {
+                ListMmfHeader header = ListMmfHeader.ReadConsistent(file, full, out long length);
+                return (header, header.IsSealed ? SealedHeader.Read(file, full, length).Description : null);
+            }
+            finally
+            {
+                StoragePlatform.Current.Close(file);
+            }
         }
         catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
         {

@@ -130,7 +130,20 @@ public sealed record ListMmfFileInfo
             return sealedInfo;
         }
 
-        using SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
+        SafeFileHandle file = FileReplacement.OpenForReading(fullPath, FileReplacement.OpenAttempts, out ListMmfHeader header, out long length);
+        try
+        {
+            return Read(fullPath, file, header, length);
+        }
+        finally
+        {
+            StoragePlatform.Current.Close(file);
+        }
+    }
+
+    /// <summary>The information in <paramref name="header"/>, read from <paramref name="file"/>, checked as <see cref="Read(string)"/> says.</summary>
+    private static ListMmfFileInfo Read(string fullPath, SafeFileHandle file, ListMmfHeader header, long length)
+    {
         if (header.IsSealed)
         {
             // Sealed since the look above: a replacement (a seal) put it there between the two opens.

@@ -152,12 +152,11 @@ internal sealed unsafe partial class ListMmfStorage
         }
         catch
         {
-            if (dataLocked)
+            if (file is not null)
             {
-                StoragePlatform.Current.UnlockData(file!.SafeFileHandle);
+                StoragePlatform.Current.Close(file, dataLocked);
             }
 
-            file?.Dispose();
             legacyLock?.Dispose();
             writerLock?.Dispose();
             throw;
@@ -288,7 +287,7 @@ internal sealed unsafe partial class ListMmfStorage
         }
         catch
         {
-            handle.Dispose();
+            StoragePlatform.Current.Close(handle);
             throw;
         }
     }

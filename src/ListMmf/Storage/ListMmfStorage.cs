@@ -271,13 +271,7 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable, IReplaceableS
         }
         finally
         {
-            if (_dataLocked)
-            {
-                StoragePlatform.Current.UnlockData(_file.SafeFileHandle);
-            }
-
-            StoragePlatform.Current.UnlockShared(_file.SafeFileHandle);
-            _file.Dispose();
+            StoragePlatform.Current.Close(_file, _dataLocked);
             _legacyLock?.Dispose();
             _writerLock?.Dispose();
         }

@@ -38,7 +38,7 @@ internal sealed unsafe class MappedFileStart : IDisposable
         }
         catch
         {
-            _file.Dispose();
+            StoragePlatform.Current.Close(_file);
             throw;
         }
     }
@@ -52,7 +52,6 @@ internal sealed unsafe class MappedFileStart : IDisposable
     public void Dispose()
     {
         _mapping?.Dispose();
-        StoragePlatform.Current.UnlockShared(_file.SafeFileHandle);
-        _file.Dispose();
+        StoragePlatform.Current.Close(_file);
     }
 }

@@ -379,6 +379,46 @@ internal abstract unsafe class StoragePlatform
     {
     }
 
+    /// <summary>
+    /// Closes a data file this process opened, the one way every owner of one closes it: its data lock where
+    /// <paramref name="dataLocked"/> (<see cref="UnlockData"/>) and its shared lock (<see cref="UnlockShared"/>) are
+    /// given back first, so that no copy of the descriptor that a child holds until its exec keeps either.
+    /// </summary>
+    public void Close(SafeFileHandle file, bool dataLocked = false)
+    {
+        try
+        {
+            if (dataLocked)
+            {
+                UnlockData(file);
+            }
+
+            UnlockShared(file);
+        }
+        finally
+        {
+            file.Dispose();
+        }
+    }
+
+    /// <summary>Closes a data file this process opened as a stream; see <see cref="Close(SafeFileHandle, bool)"/>.</summary>
+    public void Close(FileStream file, bool dataLocked = false)
+    {
+        try
+        {
+            if (dataLocked)
+            {
+                UnlockData(file.SafeFileHandle);
+            }
+
+            UnlockShared(file.SafeFileHandle);
+        }
+        finally
+        {
+            file.Dispose();
+        }
+    }
+
     /// <summary>The path of the file itself with every symbolic link resolved, so that two names of one file give one lock.</summary>
     public abstract string CanonicalPath(string fullPath);
 
