@@ -50,21 +50,31 @@ internal static class CatalogReadAhead
         IReadOnlyCollection<string> columns,
         int fewest)
     {
-        if (!StoragePlatform.Current.StartsReading || closed.Count < fewest ||
-            IsCached(Path.Combine(closed[0].Path, schemaOf(closed[0].Kind).Time.FileName)))
+        if (!StoragePlatform.Current.StartsReading || closed.Count < fewest)
         {
             return false;
         }
 
-        foreach (CatalogPartition partition in closed)
+        for (int i = 0; i < closed.Count; i++)
         {
+            CatalogPartition partition = closed[i];
             TimeSeriesTableSchema schema = schemaOf(partition.Kind);
-            Start(partition, schema.Time);
+            string time = Path.Combine(partition.Path, schema.Time.FileName);
+            if (i > 0)
+            {
+                Start(time, BytesOf(partition, schema.Time));
+            }
+            else if (!StartIfCold(time, BytesOf(partition, schema.Time)))
+            {
+                // The first partition is cached: the others most likely too, and testing each would cost a warm batch.
+                return false;
+            }
+
             foreach (TableColumnInfo column in schema.Columns)
             {
                 if (columns.Contains(column.Name, StringComparer.OrdinalIgnoreCase))
                 {
-                    Start(partition, column);
+                    Start(Path.Combine(partition.Path, column.FileName), BytesOf(partition, column));
                 }
             }
         }
@@ -72,26 +82,46 @@ internal static class CatalogReadAhead
         return true;
     }
 
-    /// <summary>Whether the first page of the file at <paramref name="path"/> is in the page cache; false where unknown.</summary>
-    private static bool IsCached(string path)
+    /// <summary>
+    /// Where the first page of the file at <paramref name="path"/> is not in the page cache (or the system cannot
+    /// tell), starts reading its first <paramref name="bytes"/> and returns true, opening it once for both; false
+    /// where it is cached or cannot be opened.
+    /// </summary>
+    private static bool StartIfCold(string path, long bytes)
     {
         try
         {
             using SafeFileHandle? file = SideFile.OpenRead(path);
-            return file is not null && StoragePlatform.Current.IsCached(file, 0) == true;
+            if (file is null)
+            {
+                return true;
+            }
+
+            if (StoragePlatform.Current.IsCached(file, 0) == true)
+            {
+                return false;
+            }
+
+            if (bytes > 0)
+            {
+                StoragePlatform.Current.StartReading(file, 0, bytes);
+            }
+
+            return true;
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ListMmfException)
         {
-            return true;
+            return false;
         }
     }
 
-    private static void Start(CatalogPartition partition, TableColumnInfo column)
+    /// <summary>The bytes of <paramref name="column"/>'s file in <paramref name="partition"/> that its open and first search read.</summary>
+    private static long BytesOf(CatalogPartition partition, TableColumnInfo column)
     {
         // A struct column's width is its own: its header is asked for, as for a large file.
         int width = DataTypeInfo.Find(column.DataType)?.Size ?? 0;
         long bytes = width > 0 ? ItemsOffset + (partition.RowCount * width) : HeaderBytes;
-        Start(Path.Combine(partition.Path, column.FileName), bytes <= WholeFileBytes ? bytes : HeaderBytes);
+        return bytes <= WholeFileBytes ? bytes : HeaderBytes;
     }
 
     /// <summary>
@@ -103,7 +133,7 @@ internal static class CatalogReadAhead
         CatalogPartition partition,
         Func<string, TimeSeriesTableSchema> schemaOf,
         IReadOnlyCollection<string> columns) =>
-        StoragePlatform.Current.StartsReading && Start([partition], schemaOf, columns, fewest: 1);
+        Start([partition], schemaOf, columns, fewest: 1);
 
     /// <summary>
     /// Starts reading the first pages of the files a reader's open of a catalog reads after its manifest (at
@@ -112,7 +142,7 @@ internal static class CatalogReadAhead
     /// </summary>
     public static bool StartOpen(string manifest, params ReadOnlySpan<(string Path, long Bytes)> files)
     {
-        if (!StoragePlatform.Current.StartsReading || IsCached(manifest))
+        if (!StoragePlatform.Current.StartsReading || !StartIfCold(manifest, bytes: 0))
         {
             return false;
         }
