@@ -72,6 +72,12 @@ internal readonly struct ListMmfHeader
     public const int DescriptionOffset = 64;
 
     /// <summary>
+    /// The bytes of a file's start one read of its header asks for: the header and a description of up to 960 bytes
+    /// (a time series' or a struct's of a dozen fields).
+    /// </summary>
+    private const int FirstReadBytes = 1024;
+
+    /// <summary>
     /// Version 2: the bytes every field that changes after creation lies in, one 512-byte sector, so that a torn write
     /// of the header page never mixes fields of two moments.
     /// </summary>
@@ -289,7 +295,8 @@ internal readonly struct ListMmfHeader
     /// </summary>
     private static bool TryRead(SafeFileHandle file, string path, bool final, out ListMmfHeader header)
     {
-        Span<byte> first = stackalloc byte[DescriptionOffset];
+        // One read for the header and, most often, its description: an open reads the header twice.
+        Span<byte> first = stackalloc byte[FirstReadBytes];
         int read = PositionalRead.Fill(file, first, 0);
         if (read < Version1Size)
         {
@@ -327,8 +334,9 @@ internal readonly struct ListMmfHeader
         }
 
         byte[] whole = new byte[DescriptionOffset + descriptionLength];
-        first.CopyTo(whole);
-        if (descriptionLength > 0 && PositionalRead.Fill(file, whole.AsSpan(DescriptionOffset), DescriptionOffset) < descriptionLength)
+        int held = Math.Min(read, whole.Length);
+        first[..held].CopyTo(whole);
+        if (held < whole.Length && PositionalRead.Fill(file, whole.AsSpan(held), held) < whole.Length - held)
         {
             throw new ListMmfFormatException(path, $"the file ends inside its version 2 header's description " +
                 $"({descriptionLength:N0} bytes from byte {DescriptionOffset}).");

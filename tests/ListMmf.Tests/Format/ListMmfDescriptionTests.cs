@@ -98,6 +98,25 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
     }
 
     [Fact]
+    public void AVersion2HeaderWhoseDescriptionOutgrowsTheFirstReadIsReadWholeAndChecked()
+    {
+        using (var writer = new ListMmf<WideQuote>(FilePath, FileAccess.ReadWrite))
+        {
+            writer.Add(new WideQuote { BidPrice1 = 4000, AskPrice8 = 4002 });
+        }
+
+        using (var file = File.OpenHandle(FilePath))
+        {
+            Assert.True(ListMmfHeader.ReadConsistent(file, FilePath, out _).Description.Length > 1024);
+        }
+
+        using var reader = new ListMmf<WideQuote>(FilePath, FileAccess.Read);
+        Assert.Equal(4002, reader[0].AskPrice8);
+        Assert.Equal(16, ListMmfDescription.Read(FilePath)!.Fields.Count);
+        Assert.Throws<ListMmfDataTypeException>(() => new ListMmf<ReorderedWideQuote>(FilePath, FileAccess.Read));
+    }
+
+    [Fact]
     public void AStructFileWithoutADescriptionOpensUnchecked()
     {
         WriteQuotes(ListMmfFormatVersion.Version1);
@@ -301,6 +320,21 @@ public sealed unsafe class ListMmfDescriptionTests : IDisposable
         public double Bid;
         public double Ask;
         public int Size;
+    }
+
+    /// <summary>A book of eight levels: a description longer than a header's first read.</summary>
+    public struct WideQuote
+    {
+        public double BidPrice1, BidPrice2, BidPrice3, BidPrice4, BidPrice5, BidPrice6, BidPrice7, BidPrice8;
+        public double AskPrice1, AskPrice2, AskPrice3, AskPrice4, AskPrice5, AskPrice6, AskPrice7, AskPrice8;
+    }
+
+    /// <summary><see cref="WideQuote"/>'s size, its last field a long: the layout differs only past the first read.</summary>
+    public struct ReorderedWideQuote
+    {
+        public double BidPrice1, BidPrice2, BidPrice3, BidPrice4, BidPrice5, BidPrice6, BidPrice7, BidPrice8;
+        public double AskPrice1, AskPrice2, AskPrice3, AskPrice4, AskPrice5, AskPrice6, AskPrice7;
+        public long AskSize8;
     }
 
     public struct RenamedQuote
