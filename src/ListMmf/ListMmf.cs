@@ -522,13 +522,15 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public ReadOnlySpan<T> AsSpan(IndexRange range) => AsSpan(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, CountFor(range.Start, range.Length)));
+    public ReadOnlySpan<T> AsSpan(IndexRange range) =>
+        AsSpan(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, CountFor(range.Start, range.Length)));
 
     /// <summary>The items of <paramref name="range"/> as memory over the mapping; see <see cref="AsMemory(long, int)"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
     /// holds more than <see cref="int.MaxValue"/> items, the most a span can.</exception>
     /// <exception cref="ObjectDisposedException">The list has been disposed.</exception>
-    public ReadOnlyMemory<T> AsMemory(IndexRange range) => AsMemory(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, CountFor(range.Start, range.Length)));
+    public ReadOnlyMemory<T> AsMemory(IndexRange range) =>
+        AsMemory(range.Start, ThrowHelper.SpanLength(range.Start, range.Length, CountFor(range.Start, range.Length)));
 
     /// <summary>Copies the items of <paramref name="range"/> into <paramref name="destination"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The range does not lie within the first <see cref="Count"/> items, or
@@ -1037,7 +1039,10 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
         return item;
     }
 
-    /// <summary><see cref="Count"/>, for a read of <paramref name="length"/> items from <paramref name="start"/>; see <see cref="CountReaching"/>.</summary>
+    /// <summary>
+    /// <see cref="Count"/>, for a read of <paramref name="length"/> items from <paramref name="start"/>; see
+    /// <see cref="CountReaching"/>.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long CountFor(long start, long length)
     {

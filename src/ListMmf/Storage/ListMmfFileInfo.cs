@@ -141,7 +141,10 @@ public sealed record ListMmfFileInfo
         }
     }
 
-    /// <summary>The information in <paramref name="header"/>, read from <paramref name="file"/>, checked as <see cref="Read(string)"/> says.</summary>
+    /// <summary>
+    /// The information in <paramref name="header"/>, read from <paramref name="file"/>, checked as
+    /// <see cref="Read(string)"/> says.
+    /// </summary>
     private static ListMmfFileInfo Read(string fullPath, SafeFileHandle file, ListMmfHeader header, long length)
     {
         if (header.IsSealed)
