@@ -737,6 +737,7 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
     public void Gather(ReadOnlySpan<long> indices, Span<T> destination, T missing = default)
     {
         ThrowHelper.CheckDestination(destination.Length, indices.Length);
+        int generation = Generation;
         T* items = Snapshot(out long count);
         for (int i = 0; i < indices.Length; i++)
         {
@@ -745,10 +746,20 @@ public sealed unsafe class ListMmf<T> : IListMmf, IReadOnlyListMmf<T>
             {
                 destination[i] = items[index];
             }
+            else if (index != -1)
+            {
+                // Past the count read at the start: the indexer follows the writer (or throws); where it moved the
+                // list to a new file, the rest are read from that file, the one it maps.
+                destination[i] = this[index];
+                if (Generation != generation)
+                {
+                    generation = Generation;
+                    items = Snapshot(out count);
+                }
+            }
             else
             {
-                // Past the count read at the start: the indexer follows the writer (or throws).
-                destination[i] = index == -1 ? missing : this[index];
+                destination[i] = missing;
             }
         }
 

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using ListMmf.Storage;
 using ListMmf.Tests.Platform;
 using Xunit;
 
@@ -33,6 +34,34 @@ public sealed class TruncateBeginningTests : IDisposable
         Assert.Equal(10_000, reader[6_000]);
         Assert.Equal([0, 1, 2], before.ToArray());
         Assert.Empty(Directory.GetFiles(_directory.Path, "*.tmp"));
+    }
+
+    [Fact]
+    public void AGatherThatMovesToTheNewFileReadsTheRestOfItsRowsFromIt()
+    {
+        using var writer = new ListMmf<int>(FilePath);
+        writer.AddRange(Enumerable.Range(0, 100).ToArray());
+        using var reader = new ListMmf<int>(FilePath, FileAccess.Read);
+        ReplacementCheck.t_recheckMilliseconds = 30_000;
+        try
+        {
+            // The writer has marked its file and not renamed yet: the reader finds its own file there, and waits.
+            writer.Storage.MarkReplaced();
+            Assert.Equal(100, reader.Count);
+            writer.TruncateBeginning(50);
+            writer.AddRange(Enumerable.Range(100, 100).ToArray());
+            Assert.Equal(100, reader.Count);
+
+            // Row 120 is past the count the gather began with: reading it moves the reader, and row 5 is the new file's.
+            var gathered = new int[2];
+            reader.Gather([120, 5], gathered);
+
+            Assert.Equal([170, 55], gathered);
+        }
+        finally
+        {
+            ReplacementCheck.t_recheckMilliseconds = 0;
+        }
     }
 
     [Fact]

@@ -132,7 +132,7 @@ internal abstract class StructFile : IDisposable
             }
         }
 
-        public override void Dispose() => file.Dispose();
+        public override void Dispose() => StoragePlatform.Current.Close(file);
     }
 
     /// <summary>A sealed file: its struct items are in plain blocks, each checked the first time it is read.</summary>

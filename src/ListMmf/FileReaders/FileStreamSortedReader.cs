@@ -4,6 +4,7 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using ListMmf.Storage;
+using Microsoft.Win32.SafeHandles;
 
 namespace ListMmf;
 
@@ -23,7 +24,16 @@ internal sealed class FileStreamSortedReader<T> : SortedFileReader<T>
     {
         try
         {
-            _stream = new FileStream(ListMmfStorage.OpenExisting(Path, FileAccess.Read, FileOptions.None), FileAccess.Read);
+            SafeFileHandle handle = ListMmfStorage.OpenExisting(Path, FileAccess.Read, FileOptions.None);
+            try
+            {
+                _stream = new FileStream(handle, FileAccess.Read);
+            }
+            catch
+            {
+                StoragePlatform.Current.Close(handle);
+                throw;
+            }
         }
         catch
         {

@@ -152,13 +152,19 @@ internal sealed unsafe partial class ListMmfStorage
         }
         catch
         {
-            if (file is not null)
+            try
             {
-                StoragePlatform.Current.Close(file, dataLocked);
+                if (file is not null)
+                {
+                    StoragePlatform.Current.Close(file, dataLocked);
+                }
+            }
+            finally
+            {
+                legacyLock?.Dispose();
+                writerLock?.Dispose();
             }
 
-            legacyLock?.Dispose();
-            writerLock?.Dispose();
             throw;
         }
     }

@@ -271,9 +271,15 @@ internal sealed unsafe partial class ListMmfStorage : IDisposable, IReplaceableS
         }
         finally
         {
-            StoragePlatform.Current.Close(_file, _dataLocked);
-            _legacyLock?.Dispose();
-            _writerLock?.Dispose();
+            try
+            {
+                StoragePlatform.Current.Close(_file, _dataLocked);
+            }
+            finally
+            {
+                _legacyLock?.Dispose();
+                _writerLock?.Dispose();
+            }
         }
     }
 

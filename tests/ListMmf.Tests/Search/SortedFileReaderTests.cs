@@ -25,6 +25,23 @@ public sealed class SortedFileReaderTests : IDisposable
         };
 
     [Theory, MemberData(nameof(Readers))]
+    public void AReaderDisposedTwiceClosesOnceAndThrowsNothing(string kind)
+    {
+        using (var writer = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending))
+        {
+            writer.AddRange([10, 20, 30]);
+        }
+
+        SortedFileReader<int> reader = Open<int>(kind, FilePath);
+        Assert.Equal(1, reader.LowerBound(15));
+
+        reader.Dispose();
+        reader.Dispose();
+
+        using var exclusive = new FileStream(FilePath, FileMode.Open, FileAccess.ReadWrite, FileShare.None);
+    }
+
+    [Theory, MemberData(nameof(Readers))]
     public void ReaderSearchesThePrefixPublishedWhenOpenedUntilRefreshed(string kind)
     {
         using var writer = new SortedListMmf<int>(FilePath, TimeSeriesOrder.Ascending);
