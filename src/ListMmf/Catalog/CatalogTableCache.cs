@@ -26,8 +26,8 @@ internal sealed class CatalogTableCache : IDisposable
     private bool _disposed;
     private long _opened;
 
-    /// <summary>The node of the table last rented from the cache, for the next one given back: a rent and return allocate nothing.</summary>
-    private Node? _spare;
+    /// <summary>The nodes of tables rented from the cache, for the next ones given back: a rent and return allocate nothing.</summary>
+    private readonly Stack<Node> _spares = new();
 
     /// <param name="open">Opens a partition's table for reading.</param>
     /// <param name="limit">How many idle tables the cache keeps at most.</param>
@@ -43,11 +43,11 @@ internal sealed class CatalogTableCache : IDisposable
         get => _limit;
         set
         {
-            List<TimeSeriesTable>? evicted;
+            List<TimeSeriesTable>? evicted = null;
             lock (_lock)
             {
                 _limit = value;
-                evicted = Evict();
+                Evict(ref evicted);
             }
 
             Close(evicted);
@@ -102,11 +102,9 @@ internal sealed class CatalogTableCache : IDisposable
         lock (_lock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_byKey.Remove(partition.Key, out Node? node))
+            if (TakeHeld(partition) is { } held)
             {
-                _idle.Remove(node);
-                _spare = node;
-                return node.Value.Table;
+                return held;
             }
         }
 
@@ -116,27 +114,53 @@ internal sealed class CatalogTableCache : IDisposable
     }
 
     /// <summary>
+    /// Takes the tables the cache holds of <paramref name="partitions"/> out of it in one lock, for the threads of one
+    /// query: <paramref name="tables"/>[i] is partition i's, or null where the cache holds none (opened with
+    /// <see cref="Rent"/>). Give them back with <see cref="ReturnAll"/>.
+    /// </summary>
+    public void RentHeld(IReadOnlyList<CatalogPartition> partitions, TimeSeriesTable?[] tables)
+    {
+        lock (_lock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            for (int i = 0; i < partitions.Count; i++)
+            {
+                tables[i] = TakeHeld(partitions[i]);
+            }
+        }
+    }
+
+    /// <summary>
     /// Gives <paramref name="partition"/>'s rented table back: kept as the most recently used, closing the least
     /// recently used past the limit; closed at once when the cache is closed or already holds the partition's.
     /// </summary>
     public void Return(CatalogPartition partition, TimeSeriesTable table)
     {
-        List<TimeSeriesTable>? evicted;
+        List<TimeSeriesTable>? evicted = null;
         lock (_lock)
         {
-            if (_disposed || _limit <= 0 || _byKey.ContainsKey(partition.Key))
+            Keep(partition, table, ref evicted);
+            Evict(ref evicted);
+        }
+
+        Close(evicted);
+    }
+
+    /// <summary>Gives back every table of <paramref name="tables"/> (null: none) in one lock, as <see cref="Return"/> gives back one.</summary>
+    public void ReturnAll(IReadOnlyList<CatalogPartition> partitions, TimeSeriesTable?[] tables)
+    {
+        List<TimeSeriesTable>? evicted = null;
+        lock (_lock)
+        {
+            for (int i = 0; i < partitions.Count; i++)
             {
-                evicted = [table];
+                if (tables[i] is { } table)
+                {
+                    Keep(partitions[i], table, ref evicted);
+                }
             }
-            else
-            {
-                Node node = _spare ?? new Node(default);
-                _spare = null;
-                node.Value = (partition, table);
-                _idle.AddLast(node);
-                _byKey.Add(partition.Key, node);
-                evicted = Evict();
-            }
+
+            Evict(ref evicted);
         }
 
         Close(evicted);
@@ -145,24 +169,57 @@ internal sealed class CatalogTableCache : IDisposable
     /// <summary>Closes every table the cache holds; tables rented out are closed when given back.</summary>
     public void Dispose()
     {
-        List<TimeSeriesTable>? evicted;
+        List<TimeSeriesTable>? evicted = null;
         lock (_lock)
         {
             _disposed = true;
             _limit = 0;
-            evicted = Evict();
+            Evict(ref evicted);
         }
 
         Close(evicted);
     }
 
-    /// <summary>
-    /// Takes the least recently used tables past the limit out of the cache, for the caller to close once it lets go
-    /// of the lock: closing a table unmaps its columns, which the threads of one query would otherwise wait on.
-    /// </summary>
-    private List<TimeSeriesTable>? Evict()
+    /// <summary>Under the lock: takes <paramref name="partition"/>'s table out of the cache; null where it holds none.</summary>
+    private TimeSeriesTable? TakeHeld(CatalogPartition partition)
     {
-        List<TimeSeriesTable>? evicted = null;
+        if (!_byKey.Remove(partition.Key, out Node? node))
+        {
+            return null;
+        }
+
+        _idle.Remove(node);
+        TimeSeriesTable table = node.Value.Table;
+        node.Value = default;
+        _spares.Push(node);
+        return table;
+    }
+
+    /// <summary>
+    /// Under the lock: keeps <paramref name="table"/> as the most recently used; adds it to
+    /// <paramref name="evicted"/>, to be closed, when the cache is closed or already holds the partition's.
+    /// </summary>
+    private void Keep(CatalogPartition partition, TimeSeriesTable table, ref List<TimeSeriesTable>? evicted)
+    {
+        if (_disposed || _limit <= 0 || _byKey.ContainsKey(partition.Key))
+        {
+            (evicted ??= []).Add(table);
+            return;
+        }
+
+        Node node = _spares.TryPop(out Node? spare) ? spare : new Node(default);
+        node.Value = (partition, table);
+        _idle.AddLast(node);
+        _byKey.Add(partition.Key, node);
+    }
+
+    /// <summary>
+    /// Under the lock: takes the least recently used tables past the limit out of the cache into
+    /// <paramref name="evicted"/>, for the caller to close once it lets go of the lock: closing a table unmaps its
+    /// columns, which the threads of one query would otherwise wait on.
+    /// </summary>
+    private void Evict(ref List<TimeSeriesTable>? evicted)
+    {
         while (_idle.Count > _limit)
         {
             (CatalogPartition partition, TimeSeriesTable table) = _idle.First!.Value;
@@ -170,8 +227,6 @@ internal sealed class CatalogTableCache : IDisposable
             _byKey.Remove(partition.Key);
             (evicted ??= []).Add(table);
         }
-
-        return evicted;
     }
 
     /// <summary>Closes the tables taken out of the cache, every one even when one fails; the first failure is thrown.</summary>

@@ -48,34 +48,47 @@ public sealed partial class TimeSeriesCatalog
             searches.Add((at, partition, record));
         }
 
+        // The cache's tables are taken in one lock and given back in one, not two locks a partition that the threads
+        // would contend for; those it does not hold are opened by the thread that searches them.
+        CatalogPartition[] partitions = searches.Select(search => search.Partition).ToArray();
+        if (partitions.Length >= ParallelStateInstruments)
+        {
+            ReadAhead(partitions, names);
+        }
+
+        var tables = new TimeSeriesTable?[partitions.Length];
+        _tables.RentHeld(partitions, tables);
         void Search(int i)
         {
             (int at, CatalogPartition partition, PartitionRecord record) = searches[i];
-            TimeSeriesTable table = RentTable(partition);
-            try
-            {
-                // Rows the writer added since its last flush are not recorded yet, and come at or after the recorded
-                // last time: past it, the state is the last recorded row; before it, the search ends among recorded rows.
-                long row = record.LastTime <= ticks ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
-                state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
-            }
-            finally
-            {
-                ReturnTable(partition, table);
-            }
+            TimeSeriesTable? held = tables[i];
+            tables[i] = null;
+            TimeSeriesTable table = RentTable(partition, held);
+            tables[i] = table;
+
+            // Rows the writer added since its last flush are not recorded yet, and come at or after the recorded last
+            // time: past it, the state is the last recorded row; before it, the search ends among recorded rows.
+            long row = record.LastTime <= ticks ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
+            state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
         }
 
-        if (searches.Count < ParallelStateInstruments)
+        try
         {
-            for (int i = 0; i < searches.Count; i++)
+            if (partitions.Length < ParallelStateInstruments)
             {
-                Search(i);
+                for (int i = 0; i < partitions.Length; i++)
+                {
+                    Search(i);
+                }
+            }
+            else
+            {
+                EveryCore.For(partitions.Length, Search);
             }
         }
-        else
+        finally
         {
-            ReadAhead(searches.Select(search => search.Partition).ToArray(), names);
-            EveryCore.For(searches.Count, Search);
+            _tables.ReturnAll(partitions, tables);
         }
 
         return state;

@@ -169,6 +169,53 @@ public sealed class CatalogStateTests
     }
 
     [Fact]
+    public void AStateOnEveryCoreReadsThePartitionsTheCacheKeptAndOpensNone()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(25, instruments: 150, days: 2, rowsPerSeriesDay: 10);
+        TimeSeriesCatalogTests.Write(folder.Path, world, Form.Mixed);
+        DateTime time = CatalogWorld.FirstDay.AddDays(1).AddHours(9.5).AddSeconds(30);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogState first = catalog.StateAt("trades", time, columns: ["id"]);
+        long opened = catalog.TableCache.Opened;
+        int kept = catalog.TableCache.Count;
+
+        CatalogState second = catalog.StateAt("trades", time, columns: ["id"]);
+
+        Assert.True(kept >= 64, $"{kept} partitions searched, too few to be searched on every core");
+        Assert.Equal(opened, catalog.TableCache.Opened);
+        Assert.Equal(kept, catalog.TableCache.Count);
+        Assert.Equal(first.Rows.ToArray(), second.Rows.ToArray());
+        Assert.Equal(first.Values<long>(0).ToArray(), second.Values<long>(0).ToArray());
+    }
+
+    [Fact]
+    public void AStateThatMeetsAShortPartitionGivesEveryOtherTableBackToTheCache()
+    {
+        using var folder = new TempDirectory();
+        CatalogWorld world = CatalogWorld.Random(26, instruments: 150, days: 2, rowsPerSeriesDay: 10);
+        TimeSeriesCatalogTests.Write(folder.Path, world, Form.Appendable);
+        DateTime time = CatalogWorld.FirstDay.AddDays(1).AddHours(9.5).AddSeconds(30);
+        using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
+        CatalogState state = catalog.StateAt("trades", time, columns: ["id"]);
+        int victim = Enumerable.Range(0, state.Instruments.Count).First(at => state.Partitions[at] is { RowCount: >= 2 });
+        using (TimeSeriesTable table = TimeSeriesTable.Open(state.Partitions[victim]!.Path))
+        {
+            table.Truncate(1);
+        }
+
+        long opened = catalog.TableCache.Opened;
+        var refused = Assert.Throws<ListMmfFormatException>(() => catalog.StateAt("trades", time, columns: ["id"]));
+        string[] others = state.Instruments.Where((_, at) => at != victim).ToArray();
+        catalog.StateAt("trades", time, columns: ["id"], instruments: others);
+
+        Assert.Equal(state.Partitions[victim]!.Path, refused.FilePath);
+        Assert.Equal(opened, catalog.TableCache.Opened);
+        var again = Assert.Throws<ListMmfFormatException>(() => catalog.StateAt("trades", time, columns: ["id"]));
+        Assert.Equal(refused.Message, again.Message);
+    }
+
+    [Fact]
     public void TheCacheKeepsNoMorePartitionsThanItsSizeAndClosesTheRestWhenLowered()
     {
         using var folder = new TempDirectory();
