@@ -44,10 +44,17 @@ public sealed partial class CatalogReplay : IDisposable
     private readonly Dictionary<(int Kind, int Instrument, long PeriodStart), (CatalogPartition Partition, TimeSeriesTable Table)> _held = [];
 
     /// <summary>
-    /// The chains with rows to come, the first <see cref="_count"/>: a binary heap by their next rows, or, for a
-    /// replay in runs (<see cref="_runs"/>), in (kind rank, instrument ordinal) order.
+    /// The chains: for a replay in runs (<see cref="_runs"/>), those with rows to come, the first <see cref="_count"/>,
+    /// in (kind rank, instrument ordinal) order; else every chain, in place, which <see cref="_heap"/> orders.
     /// </summary>
     private Chain[] _chains = [];
+
+    /// <summary>
+    /// A replay's (not in runs) chains with rows to come, the first <see cref="_count"/>: a binary heap by their next
+    /// rows, each entry a chain's place in <see cref="_chains"/> with its key and rank beside it, so that a step of the
+    /// heap compares and moves plain numbers rather than reading and moving the chains.
+    /// </summary>
+    private HeapEntry[] _heap = [];
     private long _from;
     private long _to;
     private int _count;
@@ -185,6 +192,7 @@ public sealed partial class CatalogReplay : IDisposable
             _current = null;
             if (replayed.Consume(_length))
             {
+                _heap[0].Key = replayed.Key;
                 SiftDown(0);
             }
             else
@@ -195,11 +203,12 @@ public sealed partial class CatalogReplay : IDisposable
 
         while (_count > 0)
         {
-            Chain first = _chains[0];
+            Chain first = _chains[_heap[0].Chain];
             if (!first.IsOpen)
             {
                 if (first.Open(_from, _to))
                 {
+                    _heap[0].Key = first.Key;
                     SiftDown(0);
                 }
                 else
@@ -210,13 +219,16 @@ public sealed partial class CatalogReplay : IDisposable
                 continue;
             }
 
-            Chain? next = _count switch
+            if (_count == 1)
             {
-                1 => null,
-                2 => _chains[1],
-                _ => Before(_chains[1], _chains[2]) ? _chains[1] : _chains[2],
-            };
-            _length = next is null ? first.Buffered : first.RunBefore(next.Key, first.Rank < next.Rank);
+                _length = first.Buffered;
+            }
+            else
+            {
+                ref HeapEntry next = ref _count == 2 || Before(_heap[1], _heap[2]) ? ref _heap[1] : ref _heap[2];
+                _length = first.RunBefore(next.Key, first.Rank < next.Rank);
+            }
+
             _current = first;
             return true;
         }
@@ -236,7 +248,7 @@ public sealed partial class CatalogReplay : IDisposable
         _current = null;
         for (int i = 0; i < _count; i++)
         {
-            _chains[i].Close();
+            _chains[_runs ? i : _heap[i].Chain].Close();
         }
 
         ReturnHeld(keep: null);
@@ -247,12 +259,14 @@ public sealed partial class CatalogReplay : IDisposable
     {
         List<CatalogPartition[]> chains = _catalog.Chains(_ranks, _ordinals, _from, _to);
         _chains = new Chain[chains.Count];
+        _heap = _runs ? [] : new HeapEntry[chains.Count];
         _count = 0;
         foreach (CatalogPartition[] chain in chains)
         {
-            _chains[_count] = new Chain(chain, _batchRows, _from, this, _columns.Length);
+            Chain added = _chains[_count] = new Chain(chain, _batchRows, _from, this, _columns.Length);
             if (!_runs)
             {
+                _heap[_count] = new HeapEntry(added.Key, added.Rank, _count);
                 SiftUp(_count);
             }
 
@@ -337,13 +351,13 @@ public sealed partial class CatalogReplay : IDisposable
     }
 
     /// <summary>Whether <paramref name="a"/>'s next row comes before <paramref name="b"/>'s: by time, kind rank, then instrument ordinal.</summary>
-    private static bool Before(Chain a, Chain b) => a.Key != b.Key ? a.Key < b.Key : a.Rank < b.Rank;
+    private static bool Before(in HeapEntry a, in HeapEntry b) => a.Key != b.Key ? a.Key < b.Key : a.Rank < b.Rank;
 
+    /// <summary>Takes the first chain out of the heap, its rows all replayed, and closes its partition.</summary>
     private void RemoveFirst()
     {
-        _chains[0].Close();
-        _chains[0] = _chains[--_count];
-        _chains[_count] = null!;
+        _chains[_heap[0].Chain].Close();
+        _heap[0] = _heap[--_count];
         if (_count > 0)
         {
             SiftDown(0);
@@ -352,25 +366,25 @@ public sealed partial class CatalogReplay : IDisposable
 
     private void SiftUp(int at)
     {
-        Chain chain = _chains[at];
+        HeapEntry entry = _heap[at];
         while (at > 0)
         {
             int parent = (at - 1) / 2;
-            if (!Before(chain, _chains[parent]))
+            if (!Before(entry, _heap[parent]))
             {
                 break;
             }
 
-            _chains[at] = _chains[parent];
+            _heap[at] = _heap[parent];
             at = parent;
         }
 
-        _chains[at] = chain;
+        _heap[at] = entry;
     }
 
     private void SiftDown(int at)
     {
-        Chain chain = _chains[at];
+        HeapEntry entry = _heap[at];
         while (true)
         {
             int child = (2 * at) + 1;
@@ -379,22 +393,25 @@ public sealed partial class CatalogReplay : IDisposable
                 break;
             }
 
-            if (child + 1 < _count && Before(_chains[child + 1], _chains[child]))
+            if (child + 1 < _count && Before(_heap[child + 1], _heap[child]))
             {
                 child++;
             }
 
-            if (!Before(_chains[child], chain))
+            if (!Before(_heap[child], entry))
             {
                 break;
             }
 
-            _chains[at] = _chains[child];
+            _heap[at] = _heap[child];
             at = child;
         }
 
-        _chains[at] = chain;
+        _heap[at] = entry;
     }
+
+    /// <summary>A chain in the heap: the time of its next row, its rank among rows of one time, and its place in <see cref="_chains"/>.</summary>
+    private record struct HeapEntry(long Key, long Rank, int Chain);
 
     /// <summary>
     /// One instrument's kind: its partitions in period order, the one open and a buffer of its next times. Before
