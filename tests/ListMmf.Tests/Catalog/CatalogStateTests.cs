@@ -168,13 +168,15 @@ public sealed class CatalogStateTests
         Assert.Equal(opened, catalog.TableCache.Opened);
     }
 
+    /// <summary>A time of the second day of <see cref="WriteManyInstruments"/>' catalogs.</summary>
+    private static readonly DateTime SecondDayTime = CatalogWorld.FirstDay.AddDays(1).AddHours(9.5).AddSeconds(30);
+
     [Fact]
     public void AStateOnEveryCoreReadsThePartitionsTheCacheKeptAndOpensNone()
     {
         using var folder = new TempDirectory();
-        CatalogWorld world = CatalogWorld.Random(25, instruments: 150, days: 2, rowsPerSeriesDay: 10);
-        TimeSeriesCatalogTests.Write(folder.Path, world, Form.Mixed);
-        DateTime time = CatalogWorld.FirstDay.AddDays(1).AddHours(9.5).AddSeconds(30);
+        WriteManyInstruments(folder.Path, seed: 25, Form.Mixed);
+        DateTime time = SecondDayTime;
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         CatalogState first = catalog.StateAt("trades", time, columns: ["id"]);
         long opened = catalog.TableCache.Opened;
@@ -193,9 +195,8 @@ public sealed class CatalogStateTests
     public void AStateThatMeetsAShortPartitionGivesEveryOtherTableBackToTheCache()
     {
         using var folder = new TempDirectory();
-        CatalogWorld world = CatalogWorld.Random(26, instruments: 150, days: 2, rowsPerSeriesDay: 10);
-        TimeSeriesCatalogTests.Write(folder.Path, world, Form.Appendable);
-        DateTime time = CatalogWorld.FirstDay.AddDays(1).AddHours(9.5).AddSeconds(30);
+        WriteManyInstruments(folder.Path, seed: 26, Form.Appendable);
+        DateTime time = SecondDayTime;
         using var catalog = TimeSeriesCatalog.Open(folder.Path, FileAccess.Read);
         CatalogState state = catalog.StateAt("trades", time, columns: ["id"]);
         int victim = Enumerable.Range(0, state.Instruments.Count).First(at => state.Partitions[at] is { RowCount: >= 2 });
@@ -319,4 +320,8 @@ public sealed class CatalogStateTests
         using CatalogReplay replay = catalog.Replay(DateTime.MinValue, DateTime.MaxValue, columns: ["id"]);
         return CatalogWorld.Replayed(replay);
     }
+
+    /// <summary>A catalog of 150 instruments over two days: enough partitions for a state to search them on every core.</summary>
+    private static void WriteManyInstruments(string folder, int seed, Form form) =>
+        TimeSeriesCatalogTests.Write(folder, CatalogWorld.Random(seed, instruments: 150, days: 2, rowsPerSeriesDay: 10), form);
 }
