@@ -356,7 +356,10 @@ public sealed partial class CatalogReplay : IDisposable
     /// <summary>Takes the first chain out of the heap, its rows all replayed, and closes its partition.</summary>
     private void RemoveFirst()
     {
-        _chains[_heap[0].Chain].Close();
+        // Its slot let go of too: a finished chain's buffers are garbage for the rest of a long replay.
+        int chain = _heap[0].Chain;
+        _chains[chain].Close();
+        _chains[chain] = null!;
         _heap[0] = _heap[--_count];
         if (_count > 0)
         {

@@ -49,7 +49,8 @@ public sealed partial class TimeSeriesCatalog
         }
 
         // The cache's tables are taken in one lock and given back in one, not two locks a partition that the threads
-        // would contend for; those it does not hold are opened by the thread that searches them.
+        // would contend for; those it does not hold are opened by the thread that searches them, and given back at
+        // once, so that a state holds no more tables than the cache's size and its threads.
         CatalogPartition[] partitions = searches.Select(search => search.Partition).ToArray();
         if (partitions.Length >= ParallelStateInstruments)
         {
@@ -64,12 +65,21 @@ public sealed partial class TimeSeriesCatalog
             TimeSeriesTable? held = tables[i];
             tables[i] = null;
             TimeSeriesTable table = RentTable(partition, held);
-            tables[i] = table;
-
-            // Rows the writer added since its last flush are not recorded yet, and come at or after the recorded last
-            // time: past it, the state is the last recorded row; before it, the search ends among recorded rows.
-            long row = record.LastTime <= ticks ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
-            state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
+            tables[i] = held is null ? null : table;
+            try
+            {
+                // Rows the writer added since its last flush are not recorded yet, and come at or after the recorded
+                // last time: past it, the state is the last recorded row; before it, the search ends among recorded rows.
+                long row = record.LastTime <= ticks ? record.Rows - 1 : table.LastAtOrBefore(new DateTime(ticks, _timeKinds[rank]));
+                state.Set(at, partition, row, new DateTime(table.TimeAt(row).Ticks, _timeKinds[rank]), table);
+            }
+            finally
+            {
+                if (held is null)
+                {
+                    ReturnTable(partition, table);
+                }
+            }
         }
 
         try
